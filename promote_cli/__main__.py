@@ -1,0 +1,3 @@
+from promote_cli.cli import main
+
+main()

@@ -1,0 +1,54 @@
+"""Options shared by several commands."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import click
+
+from promote_cli.errors import UsageError
+
+policy = click.option(
+    "--policy",
+    "-p",
+    default="jax",
+    show_default=True,
+    metavar="NAME",
+    help="Whose rules: jax, openvino, ascend (see `promote policies`).",
+)
+options = click.option(
+    "-O",
+    "--option",
+    "option_values",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A policy option, e.g. -O promote_unsafe=true (repeatable).",
+)
+notation = click.option(
+    "--notation",
+    "-n",
+    default=None,
+    metavar="NAME",
+    help="Read and print dtypes in this notation (default: the policy's own): canonical, jax,"
+    " openvino, ascend.",
+)
+as_json = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+
+
+def parse_options(values: Iterable[str]) -> dict[str, str]:
+    out = {}
+    for item in values:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"-O takes NAME=VALUE, not {item!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def format_options(opts: dict, label) -> str:
+    """``x64=true, strict=false`` with dtype values in the active notation."""
+    parts = []
+    for name, value in opts.items():
+        text = ("true" if value else "false") if isinstance(value, bool) else label(value)
+        parts.append(f"{name}={text}")
+    return ", ".join(parts)

@@ -1,0 +1,58 @@
+"""The dtype catalogue: every type any policy speaks of, under one canonical name each.
+
+Canonical names follow NumPy / ml_dtypes spelling where one exists (``int8``, ``bfloat16``,
+``float8_e4m3fn``). Python scalar operands appear as ``int*``, ``float*``, ``complex*``. The
+facts come from ``_catalogue.py``, which ``catalogue_gen`` measures from NumPy and ml_dtypes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from promote_cli._catalogue import ROWS
+from promote_cli.errors import UsageError
+
+KINDS = ("bool", "uint", "int", "float", "complex", "quantized", "string")
+
+
+@dataclass(frozen=True)
+class DType:
+    name: str
+    kind: str
+    bits: int | None
+    exponent: int | None
+    mantissa: int | None
+    numpy: bool  # NumPy (with ml_dtypes) can hold it in an array
+    note: str = ""
+
+    @property
+    def weak(self) -> bool:
+        return self.name.endswith("*")
+
+    @property
+    def is_integer(self) -> bool:
+        return self.kind in ("int", "uint")
+
+    @property
+    def is_float(self) -> bool:
+        return self.kind == "float"
+
+    @property
+    def is_inexact(self) -> bool:
+        return self.kind in ("float", "complex")
+
+    @property
+    def signed(self) -> bool:
+        return self.kind in ("int", "float", "complex")
+
+
+CATALOGUE: dict[str, DType] = {row[0]: DType(*row) for row in ROWS}
+WEAK = ("int*", "float*", "complex*")
+
+
+def get(name: str) -> DType:
+    """The catalogue entry for a canonical name."""
+    try:
+        return CATALOGUE[name]
+    except KeyError:
+        raise UsageError(f"{name!r} is not a canonical dtype name") from None

@@ -1,0 +1,191 @@
+"""The policy engine: what a policy declares, and the pair, n-ary, matrix and diff questions
+asked of it. Every question goes through ``Policy.promote``, so a table cell and ``promote pair``
+can never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, ClassVar
+
+from promote_cli.errors import UsageError
+from promote_cli.notations import Notation, notation
+from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
+
+SYMMETRIC, IDEMPOTENT, LATTICE, TOTAL = "symmetric", "idempotent", "lattice", "total"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One cell: a result (canonical name; weak ones as ``float*``) or a refusal with a reason."""
+
+    result: str | None
+    rule: str
+    why: str  # one sentence: the rule's reasoning (``--explain``) or the refusal's reason
+    unsafe_result: str | None = None  # what an unsafe option would have given (OpenVINO)
+
+    @property
+    def refused(self) -> bool:
+        return self.result is None
+
+
+def refuse(rule: str, reason: str, unsafe_result: str | None = None) -> Outcome:
+    return Outcome(None, rule, reason, unsafe_result)
+
+
+_TRUE = {"true", "1", "yes", "on"}
+_FALSE = {"false", "0", "no", "off"}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A policy option: ``kind`` is ``bool``, ``choice`` or ``dtype`` (read in the policy's
+    notation; ``choices`` then holds the allowed canonical names)."""
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+
+    def parse(self, value: Any, nota: Notation) -> Any:
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in _TRUE | _FALSE:
+                return text in _TRUE
+            raise UsageError(f"option {self.name} takes true or false, not {value!r}")
+        if self.kind == "choice":
+            if value in self.choices:
+                return value
+            raise UsageError(
+                f"option {self.name} takes one of {', '.join(self.choices)}, not {value!r}"
+            )
+        from promote_cli.notations import read_dtype
+
+        canonical = read_dtype(str(value), nota)
+        if canonical not in self.choices:
+            raise UsageError(f"option {self.name} cannot be {value!r} ({canonical})")
+        return canonical
+
+
+class Policy:
+    """A framework's promotion rules. Subclasses declare the class attributes and ``decide``;
+    ``decide`` must be pure (options are arguments, never globals)."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    source: ClassVar[str]  # where the rules come from
+    notation_name: ClassVar[str]
+    universe: ClassVar[tuple[str, ...]]  # canonical names the policy promotes
+    default_types: ClassVar[tuple[str, ...]]  # the default table, in the policy's order
+    known_unsupported: ClassVar[Mapping[str, str]] = {}  # type -> why the framework refuses it
+    options: ClassVar[tuple[Option, ...]] = ()
+    categories: ClassVar[frozenset[str]] = frozenset({DIMENSIONED})  # categories that matter
+    properties: ClassVar[frozenset[str]] = frozenset({SYMMETRIC, IDEMPOTENT})
+
+    def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        raise NotImplementedError
+
+    @cached_property
+    def notation(self) -> Notation:
+        return notation(self.notation_name)
+
+    def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Every option with its value: the given ones parsed, the rest at their defaults."""
+        given = dict(given or {})
+        out = {}
+        for opt in self.options:
+            out[opt.name] = (
+                opt.parse(given.pop(opt.name), self.notation) if opt.name in given else opt.default
+            )
+        if given:
+            names = ", ".join(o.name for o in self.options) or "none"
+            raise UsageError(
+                f"policy {self.name} has no option {next(iter(given))!r} (options: {names})"
+            )
+        return out
+
+    def normalise(self, op: Operand) -> Operand | Outcome:
+        """Map an operand onto what the rules see, or refuse it outright."""
+        if op.category == PYTHON and PYTHON not in self.categories:
+            return refuse("operand", f"{self.title} has no Python scalar operands ({op.dtype})")
+        if op.category == ZERO_D and ZERO_D not in self.categories:
+            op = Operand(op.dtype, DIMENSIONED)
+        if op.category != PYTHON and op.dtype not in self.universe:
+            why = self.known_unsupported.get(op.dtype) or f"{self.title} has no {op.dtype} type"
+            return refuse("unsupported", why)
+        return op
+
+    def promote(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        """The cell for ``a`` x ``b``; ``opts`` must come from ``resolve_options``."""
+        na, nb = self.normalise(a), self.normalise(b)
+        for n in (na, nb):
+            if isinstance(n, Outcome):
+                return n
+        return self.decide(na, nb, opts)  # type: ignore[arg-type]
+
+
+def fold_steps(
+    policy: Policy, operands: Sequence[Operand], opts: Mapping[str, Any]
+) -> list[tuple[Operand, Operand, Outcome]]:
+    """The n-ary promotion as a left fold: each step's operands and outcome. The first refusal
+    ends it."""
+    if len(operands) < 2:
+        raise UsageError("at least two operands are needed")
+    steps = []
+    left = operands[0]
+    for right in operands[1:]:
+        out = policy.promote(left, right, opts)
+        steps.append((left, right, out))
+        if out.refused:
+            break
+        left = _as_operand(out.result, operands)  # type: ignore[arg-type]
+    return steps
+
+
+def fold(policy: Policy, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
+    """The n-ary result, folded from the left."""
+    return fold_steps(policy, operands, opts)[-1][2]
+
+
+def _as_operand(result: str, seen: Iterable[Operand]) -> Operand:
+    # A weak result keeps its Python-scalar category; a dimensioned input makes the result one.
+    if result.endswith("*"):
+        return Operand(result, PYTHON)
+    categories = {op.category for op in seen}
+    return Operand(result, DIMENSIONED if DIMENSIONED in categories else ZERO_D)
+
+
+@dataclass(frozen=True)
+class Matrix:
+    policy: Policy
+    options: Mapping[str, Any]
+    rows: tuple[Operand, ...]
+    cols: tuple[Operand, ...]
+    cells: tuple[tuple[Outcome, ...], ...] = field(repr=False)
+
+    def cell(self, i: int, j: int) -> Outcome:
+        return self.cells[i][j]
+
+
+def matrix(
+    policy: Policy,
+    rows: Sequence[Operand] | None = None,
+    cols: Sequence[Operand] | None = None,
+    opts: Mapping[str, Any] | None = None,
+) -> Matrix:
+    """Every cell of ``rows`` x ``cols`` (default: the policy's default table)."""
+    resolved = policy.resolve_options(opts)  # idempotent: resolved values parse to themselves
+    r = tuple(rows) if rows is not None else tuple(Operand(t) for t in policy.default_types)
+    c = tuple(cols) if cols is not None else r
+    cells = tuple(tuple(policy.promote(a, b, resolved) for b in c) for a in r)
+    return Matrix(policy, resolved, r, c, cells)
+
+
+def differs(x: Outcome, y: Outcome) -> bool:
+    """Two cells differ when their answers differ; two refusals give the same answer."""
+    return x.result != y.result

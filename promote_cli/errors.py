@@ -1,0 +1,29 @@
+"""The project's error types. Exit codes are assigned in one place: ``promote_cli.cli.run``."""
+
+from __future__ import annotations
+
+
+class PromoteError(Exception):
+    """Base class of every error ``promote`` raises on purpose."""
+
+
+class PromotionError(PromoteError):
+    """A policy refused to promote: a refusal is an answer, not a crash (exit code 1)."""
+
+    def __init__(self, reason: str, *, rule: str = "", unsafe_result: str | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.rule = rule
+        self.unsafe_result = unsafe_result
+
+
+class UsageError(PromoteError, ValueError):
+    """The user named something that does not exist or gave a bad value (exit code 2)."""
+
+
+class BadInputError(PromoteError):
+    """A file or document given as input is unusable (exit code 2)."""
+
+
+class PolicyDefinitionError(PromoteError):
+    """A policy's own declaration is inconsistent: a bug in promote, not in the input (exit 3)."""

@@ -1,0 +1,71 @@
+"""Operands: a dtype plus the category of value that carries it.
+
+``D(t)`` a dimensioned array (the default), ``S(t)`` a 0-d array (OpenVINO and PyTorch treat it
+as a scalar), ``P(int)``/``P(float)``/``P(complex)`` Python scalars (JAX's weak ``i*``, ``f*``,
+``c*``; also spelled ``int``, ``float``, ``complex``), and ``P(bool)`` a Python ``bool``, which
+is not the ``bool`` dtype in every framework.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from promote_cli.errors import UsageError
+from promote_cli.notations import Notation, display, read_dtype
+
+DIMENSIONED, ZERO_D, PYTHON = "D", "S", "P"
+
+_WRAPPED = re.compile(r"^\s*([DSP])\s*\(\s*(.+?)\s*\)\s*$", re.I)
+_SCALARS = {
+    "int": "int*",
+    "float": "float*",
+    "complex": "complex*",
+    "bool": "bool",
+    "int*": "int*",
+    "float*": "float*",
+    "complex*": "complex*",
+    "i*": "int*",
+    "f*": "float*",
+    "c*": "complex*",
+}
+
+
+@dataclass(frozen=True, order=True)
+class Operand:
+    dtype: str  # canonical name; a Python scalar is int*, float*, complex* or bool
+    category: str = DIMENSIONED
+
+    @property
+    def is_python(self) -> bool:
+        return self.category == PYTHON
+
+
+def parse(spelling: str, nota: Notation) -> Operand:
+    """Read ``S(i8)``, ``D(f16)``, ``P(bool)``, ``int``, ``f*`` or a plain dtype spelling."""
+    m = _WRAPPED.match(spelling)
+    if m:
+        category, inner = m.group(1).upper(), m.group(2)
+        if category == PYTHON:
+            scalar = _SCALARS.get(inner.lower())
+            if scalar is None:
+                raise UsageError(
+                    f"P({inner}) is not a Python scalar; use P(bool), P(int), P(float), P(complex)"
+                )
+            return Operand(scalar, PYTHON)
+        dtype = read_dtype(inner, nota)
+        if dtype.endswith("*"):
+            raise UsageError(f"{spelling!r}: a Python scalar has no array category; write {inner}")
+        return Operand(dtype, category)
+    bare = spelling.strip().lower()
+    if bare in _SCALARS and bare != "bool":
+        return Operand(_SCALARS[bare], PYTHON)
+    return Operand(read_dtype(spelling, nota), DIMENSIONED)
+
+
+def label(op: Operand, nota: Notation, *, plain: bool = False) -> str:
+    """How ``op`` is printed in ``nota``; ``plain`` drops the canonical-name hint."""
+    if op.category == PYTHON:
+        return "P(bool)" if op.dtype == "bool" else nota.label(op.dtype)
+    text = nota.label(op.dtype) if plain else display(op.dtype, nota)
+    return f"S({text})" if op.category == ZERO_D else text

@@ -1,0 +1,88 @@
+"""Huawei Ascend CANN ``aclnn``: the mutual type-deduction table (互推导关系), a table policy.
+
+Source: the CANN documentation page the seed reproduces. When an aclnn API such as aclnnAdd
+gets inputs of two dtypes it deduces one and converts both; a ``×`` cell means the API rejects
+the pair, which is a refusal here.
+
+The table is symmetric, so only its lower half is stored; ``tests/test_ascend.py`` checks the
+mirrored table against every cell of the seed.
+
+Where it departs from its neighbours: the page calls the rules PyTorch-like, but uint16, uint32
+and uint64 promote with nothing but themselves (PyTorch promotes them with floats), and
+bf16 x c32 = c32 (PyTorch gives complex64). 0-d tensors are not special; there are no Python
+scalars.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, Policy, refuse
+from promote_cli.notations import NOTATIONS
+from promote_cli.operands import Operand
+
+# The seed's order and spelling; row i lists columns 0..i.
+_LOWER_HALF = """
+f32   f32
+f16   f32  f16
+f64   f64  f64  f64
+bf16  f32  f32  f64  bf16
+s8    f32  f16  f64  bf16 s8
+u8    f32  f16  f64  bf16 s16  u8
+s16   f32  f16  f64  bf16 s16  s16  s16
+u16   ×    ×    ×    ×    ×    ×    ×    u16
+s32   f32  f16  f64  bf16 s32  s32  s32  ×    s32
+u32   ×    ×    ×    ×    ×    ×    ×    ×    ×    u32
+s64   f32  f16  f64  bf16 s64  s64  s64  ×    s64  ×    s64
+u64   ×    ×    ×    ×    ×    ×    ×    ×    ×    ×    ×    u64
+bool  f32  f16  f64  bf16 s8   u8   s16  ×    s32  ×    s64  ×    bool
+c32   c64  c32  c128 c32  c32  c32  c32  ×    c32  ×    c32  ×    c32  c32
+c64   c64  c64  c128 c64  c64  c64  c64  ×    c64  ×    c64  ×    c64  c64  c64
+c128  c128 c128 c128 c128 c128 c128 c128 ×    c128 ×    c128 ×    c128 c128 c128 c128
+"""
+REFUSED = "×"
+
+
+@cache
+def table() -> dict[tuple[str, str], str | None]:
+    """The full table in canonical names, mirrored from the stored half (None: refused)."""
+    read = NOTATIONS["ascend"].spellings()
+    out: dict[tuple[str, str], str | None] = {}
+    rows = [line.split() for line in _LOWER_HALF.strip().splitlines()]
+    order = [read[r[0]] for r in rows]
+    for i, (_, *cells) in enumerate(rows):
+        for j, cell in enumerate(cells):
+            value = None if cell == REFUSED else read[cell]
+            out[order[i], order[j]] = out[order[j], order[i]] = value
+    return out
+
+
+TYPES = tuple(
+    NOTATIONS["ascend"].spellings()[line.split()[0]] for line in _LOWER_HALF.strip().splitlines()
+)
+
+
+class AscendPolicy(Policy):
+    name = "ascend"
+    title = "Ascend aclnn"
+    source = "CANN aclnn 互推导关系 (mutual type-deduction) table"
+    notation_name = "ascend"
+    universe = TYPES
+    default_types = TYPES
+    properties = frozenset({SYMMETRIC, IDEMPOTENT})
+
+    def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        result = table()[a.dtype, b.dtype]
+        if result is None:
+            label = self.notation.label
+            return refuse(
+                "table",
+                f"aclnn cannot deduce a common type for {label(a.dtype)} and"
+                f" {label(b.dtype)} (× in the deduction table)",
+            )
+        return Outcome(result, "table", "the aclnn deduction table's cell")
+
+
+POLICY = AscendPolicy()
