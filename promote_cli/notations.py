@@ -31,9 +31,13 @@ class Notation:
         return self.labels.get(canonical, canonical)
 
     def spellings(self) -> dict[str, str]:
-        """Every input spelling of this notation, case-folded, to its canonical name."""
-        out = {k.lower(): v for k, v in self.aliases.items()}
-        out.update({label.lower(): canonical for canonical, label in self.labels.items()})
+        """Every input spelling of this notation to its canonical name: exact spellings, then
+        case-folded ones where that folds onto nothing else (NumPy's g and G differ)."""
+        exact = dict(self.aliases)
+        exact.update({label: canonical for canonical, label in self.labels.items()})
+        out = dict(exact)
+        for spelling, canonical in exact.items():
+            out.setdefault(spelling.lower(), canonical)
         return out
 
 
@@ -104,6 +108,29 @@ NOTATIONS: dict[str, Notation] = {
         },
         # The prose of JAX's page also writes signed integers with an "s".
         {"s1": "int8", "s2": "int16", "s4": "int32", "s8": "int64"},
+    ),
+    "numpy": Notation(
+        "numpy",
+        "NumPy type codes: kind letter + item size in bytes (c8 = complex64, g = longdouble)",
+        {
+            "bool": "b1",
+            "uint8": "u1",
+            "uint16": "u2",
+            "uint32": "u4",
+            "uint64": "u8",
+            "int8": "i1",
+            "int16": "i2",
+            "int32": "i4",
+            "int64": "i8",
+            "float16": "f2",
+            "float32": "f4",
+            "float64": "f8",
+            "longdouble": "g",
+            "complex64": "c8",
+            "complex128": "c16",
+            "clongdouble": "G",
+        },
+        {"?": "bool"},
     ),
     "openvino": Notation(
         "openvino",
@@ -220,7 +247,7 @@ def _width_readings(spelling: str) -> set[str]:
 
 @cache
 def _all_readings() -> dict[str, dict[str, str]]:
-    """spelling (case-folded) -> {notation name: canonical} over every notation table."""
+    """spelling -> {notation name: canonical} over every notation table."""
     out: dict[str, dict[str, str]] = {}
     for nota in NOTATIONS.values():
         for spelling, canonical in nota.spellings().items():
@@ -230,8 +257,7 @@ def _all_readings() -> dict[str, dict[str, str]]:
 
 def collides(label: str) -> bool:
     """True when ``label`` could be read as more than one type."""
-    key = label.lower()
-    meanings = set(_all_readings().get(key, {}).values()) | _width_readings(key)
+    meanings = set(_all_readings().get(label, {}).values()) | _width_readings(label.lower())
     return len(meanings) > 1
 
 
@@ -245,11 +271,12 @@ def display(canonical: str, nota: Notation) -> str:
 
 def read_dtype(spelling: str, nota: Notation) -> str:
     """The canonical name a user meant by ``spelling``, read in ``nota`` first."""
-    key = _PREFIX.sub("", spelling.strip()).lower()
+    key = _PREFIX.sub("", spelling.strip())
     own = nota.spellings()
-    if key in own:
-        return own[key]
-    readings = _all_readings().get(key, {})
+    for candidate in (key, key.lower()):
+        if candidate in own:
+            return own[candidate]
+    readings = _all_readings().get(key) or _all_readings().get(key.lower(), {})
     meanings = set(readings.values())
     if len(meanings) == 1:
         return meanings.pop()
@@ -259,6 +286,6 @@ def read_dtype(spelling: str, nota: Notation) -> str:
             f"{spelling!r} is ambiguous here ({says}): pass --notation or a canonical name"
         )
     known = sorted(set(_all_readings()))
-    close = difflib.get_close_matches(key, known, n=3, cutoff=0.6)
+    close = difflib.get_close_matches(key.lower(), known, n=3, cutoff=0.6)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     raise UsageError(f"unknown dtype {spelling!r} in {nota.name} notation{hint}")

@@ -14,6 +14,7 @@ _MODULES = {
     "jax": "promote_cli.policies.jax",
     "openvino": "promote_cli.policies.openvino",
     "ascend": "promote_cli.policies.ascend",
+    "numpy": "promote_cli.policies.numpy",
 }
 
 

@@ -1,0 +1,116 @@
+"""NumPy (>= 2, NEP 50): ``numpy.promote_types`` and ``numpy.result_type``, a table policy.
+
+Source: NumPy 2's promotion of its own dtypes (the table below, in NumPy's type codes) and
+NEP 50 for Python scalars. NumPy's promotion is *not* a lattice: it is not associative
+(``(int8 x uint8) x float16 = float32`` but ``int8 x (uint8 x float16) = float16``), so it is
+stored as a table; the table is symmetric and only its lower half is kept.
+
+Python scalars (NEP 50) are weak: one of a kind no higher than the array's keeps the array's
+dtype (``int8 + int = int8``, ``float16 + float = float16``); a higher kind takes NumPy's
+default of that kind (``int8 + float = float64``), except that a complex scalar keeps a float's
+precision (``float32 + complex = complex64``). A Python ``bool`` is the ``bool`` dtype. 0-d
+arrays are not special in NumPy 2.
+
+Where it departs from its neighbours: integers widen floats (``int16 x float16 = float32``,
+``int64 x float16 = float64``, where JAX and PyTorch keep the float), ``uint64 x int*`` is
+``float64``, and it has ``longdouble``; the ml_dtypes types (bfloat16, float8 ...) are outside
+its universe, which is what makes every bfloat16 cell of the JAX page "different".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, Policy
+from promote_cli.notations import NOTATIONS
+from promote_cli.operands import PYTHON, Operand
+
+# numpy.promote_types in NumPy's type codes; row i lists columns 0..i.
+_LOWER_HALF = """
+b1   b1
+u1   u1   u1
+u2   u2   u2   u2
+u4   u4   u4   u4   u4
+u8   u8   u8   u8   u8   u8
+i1   i1   i2   i4   i8   f8   i1
+i2   i2   i2   i4   i8   f8   i2   i2
+i4   i4   i4   i4   i8   f8   i4   i4   i4
+i8   i8   i8   i8   i8   f8   i8   i8   i8   i8
+f2   f2   f2   f4   f8   f8   f2   f4   f8   f8   f2
+f4   f4   f4   f4   f8   f8   f4   f4   f8   f8   f4   f4
+f8   f8   f8   f8   f8   f8   f8   f8   f8   f8   f8   f8   f8
+g    g    g    g    g    g    g    g    g    g    g    g    g    g
+c8   c8   c8   c8   c16  c16  c8   c8   c16  c16  c8   c8   c16  G    c8
+c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  G    c16  c16
+G    G    G    G    G    G    G    G    G    G    G    G    G    G    G    G    G
+"""
+
+_KIND_RANK = {"bool": 0, "uint": 1, "int": 1, "float": 2, "complex": 3}
+_WEAK_KIND = {"int*": "int", "float*": "float", "complex*": "complex"}
+_DEFAULT = {"int": "int64", "float": "float64", "complex": "complex128"}
+_COMPLEX_OF = {
+    "float16": "complex64",
+    "float32": "complex64",
+    "float64": "complex128",
+    "longdouble": "clongdouble",
+}
+
+
+@cache
+def table() -> dict[tuple[str, str], str]:
+    read = NOTATIONS["numpy"].spellings()
+    rows = [line.split() for line in _LOWER_HALF.strip().splitlines()]
+    order = [read[r[0]] for r in rows]
+    out = {}
+    for i, (_, *cells) in enumerate(rows):
+        for j, cell in enumerate(cells):
+            out[order[i], order[j]] = out[order[j], order[i]] = read[cell]
+    return out
+
+
+TYPES = tuple(
+    NOTATIONS["numpy"].spellings()[line.split()[0]] for line in _LOWER_HALF.strip().splitlines()
+)
+
+
+def _kind(name: str) -> str:
+    from promote_cli.dtypes import get
+
+    return get(name).kind
+
+
+class NumpyPolicy(Policy):
+    name = "numpy"
+    title = "NumPy"
+    source = "numpy.promote_types / numpy.result_type (NumPy 2, NEP 50)"
+    notation_name = "canonical"
+    universe = TYPES
+    default_types = TYPES
+    categories = frozenset({"D", PYTHON})
+    properties = frozenset({SYMMETRIC, IDEMPOTENT})
+
+    def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        weak_a, weak_b = a.dtype in _WEAK_KIND, b.dtype in _WEAK_KIND
+        if not (weak_a or weak_b):
+            return Outcome(table()[a.dtype, b.dtype], "table", "numpy.promote_types")
+        if weak_a and weak_b:
+            kind = max(_WEAK_KIND[a.dtype], _WEAK_KIND[b.dtype], key=_KIND_RANK.__getitem__)
+            return Outcome(_DEFAULT[kind], "nep50", f"two Python scalars: NumPy's default {kind}")
+        strong, weak = (b, a) if weak_a else (a, b)
+        kind, scalar = _kind(strong.dtype), _WEAK_KIND[weak.dtype]
+        if _KIND_RANK[kind] >= _KIND_RANK[scalar]:
+            why = f"NEP 50: a Python {scalar} does not change a {strong.dtype} array's dtype"
+            return Outcome(strong.dtype, "nep50", why)
+        if scalar == "complex" and kind == "float":
+            result = _COMPLEX_OF[strong.dtype]
+            return Outcome(
+                result, "nep50", f"NEP 50: a Python complex keeps {strong.dtype}'s precision"
+            )
+        result = table()[strong.dtype, _DEFAULT[scalar]]
+        why = f"NEP 50: a Python {scalar} outranks {kind}; NumPy's default {_DEFAULT[scalar]}"
+        return Outcome(result, "nep50", why)
+
+
+POLICY = NumpyPolicy()
