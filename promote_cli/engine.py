@@ -120,6 +120,22 @@ class Policy:
             return refuse("unsupported", why)
         return op
 
+    def combine(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
+        """The result of an n-ary operation; by default a left fold of ``promote``. A lattice
+        policy overrides it with the least upper bound of all operands at once."""
+        steps = fold_steps(self, operands, opts)
+        last = steps[-1][2]
+        if len(steps) == 1:
+            return last
+        label = self.notation.label
+        trail = "; ".join(
+            f"{label(x.dtype)} x {label(y.dtype)} -> {label(o.result) if o.result else 'refused'}"
+            for x, y, o in steps
+        )
+        return Outcome(
+            last.result, last.rule, f"folded left: {trail}. {last.why}", last.unsafe_result
+        )
+
     def promote(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         """The cell for ``a`` x ``b``; ``opts`` must come from ``resolve_options``."""
         na, nb = self.normalise(a), self.normalise(b)
@@ -148,8 +164,10 @@ def fold_steps(
 
 
 def fold(policy: Policy, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
-    """The n-ary result, folded from the left."""
-    return fold_steps(policy, operands, opts)[-1][2]
+    """The n-ary result, as the policy combines operands."""
+    if len(operands) < 2:
+        raise UsageError("at least two operands are needed")
+    return policy.combine(operands, opts)
 
 
 def _as_operand(result: str, seen: Iterable[Operand]) -> Operand:

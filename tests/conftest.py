@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from seeds import SEEDS  # noqa: E402
+from seeds import SEEDS
 
 
 @pytest.fixture(scope="session", autouse=True)

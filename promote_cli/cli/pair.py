@@ -9,7 +9,7 @@ import click
 from promote_cli import policies
 from promote_cli.api import read_operands
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
-from promote_cli.engine import fold_steps
+from promote_cli.engine import fold
 from promote_cli.errors import UsageError
 from promote_cli.notations import collides, display
 from promote_cli.notations import notation as get_notation
@@ -36,8 +36,7 @@ def command(operands, policy, option_values, notation, as_json, explain) -> int:
     opts = pol.resolve_options(_options.parse_options(option_values))
     nota = get_notation(notation) if notation else pol.notation
     ops = read_operands(pol, operands, notation)
-    steps = fold_steps(pol, ops, opts)
-    final = steps[-1][2]
+    final = fold(pol, ops, opts)
     show = lambda t: display(t, nota)  # noqa: E731
 
     if as_json:
@@ -76,20 +75,17 @@ def command(operands, policy, option_values, notation, as_json, explain) -> int:
     if misread:
         click.echo(f"note: read {', '.join(misread)} ({nota.name} notation)", err=True)
     if explain:
-        click.echo(
-            f"policy: {pol.name} ({_options.format_options(opts, nota.label) or 'no options'})"
-        )
-        for left, right, out in steps:
-            verdict = "refused" if out.refused else show(out.result)
-            click.echo(
-                f"{label(left, nota)} x {label(right, nota)} -> {verdict}  [{out.rule}] {out.why}"
-            )
+        settings = _options.format_options(opts, nota.label) or "no options"
+        click.echo(f"policy: {pol.name} ({settings})")
+        inputs = " x ".join(label(op, nota) for op in ops)
+        verdict = "refused" if final.refused else show(final.result)
+        click.echo(f"{inputs} -> {verdict}")
+        click.echo(f"rule: {final.rule}: {final.why}")
+        return EXIT_DIFFERENT if final.refused else EXIT_OK
     if final.refused:
-        if not explain:
-            click.echo(f"refused: {final.why}")
+        click.echo(f"refused: {final.why}")
         return EXIT_DIFFERENT
-    if not explain:
-        click.echo(show(final.result))
+    click.echo(show(final.result))
     return EXIT_OK
 
 

@@ -22,7 +22,7 @@ special.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -141,19 +141,20 @@ _SMALL_WHY = {
 }
 
 
-def _no_path_reason(a: str, b: str, strict: bool) -> str:
+def _no_path_reason(nodes: Sequence[str], strict: bool) -> str:
+    names = " and ".join(dict.fromkeys(nodes))
     if strict:
         return (
-            f"{a} and {b} have no implicit promotion path under "
+            f"{names} have no implicit promotion path under "
             "jax_numpy_dtype_promotion='strict'; cast explicitly"
         )
-    for t in (a, b):
+    for t in nodes:
         for prefix, what in _SMALL_WHY.items():
             if t.startswith(prefix):
                 return f"{what} such as {t} do not promote implicitly in JAX; cast explicitly"
         if t in _NARROW_INTS:
             return f"1-, 2- and 4-bit integers such as {t} do not promote implicitly in JAX"
-    return f"{a} and {b} have no common type in JAX's lattice"
+    return f"{names} have no common type in JAX's lattice"
 
 
 class JaxPolicy(Policy):
@@ -177,24 +178,38 @@ class JaxPolicy(Policy):
         return lattice(bool(opts["x64"]), bool(opts["strict"]))
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        return self.join([a, b], opts)
+
+    def combine(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
+        normalised = [self.normalise(op) for op in operands]
+        for n in normalised:
+            if isinstance(n, Outcome):
+                return n
+        return self.join(normalised, opts)  # type: ignore[arg-type]
+
+    def join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
+        """The least upper bound of all operands at once, as ``jnp.result_type`` computes it.
+
+        A binary result that JAX marks weakly typed (uint64 x int8 meets at ``f*``) takes part
+        in a further promotion as weak, so an n-ary result is not a fold of reported pairs."""
         lat = self.lattice_for(opts)
-        na, nb = self.node(a), self.node(b)
+        nodes = [self.node(op) for op in operands]
         if not opts["x64"]:
             # Without x64 JAX truncates 64-bit inputs to 32 bits before promoting them.
-            na, nb = _X32.get(na, na), _X32.get(nb, nb)
-        top = lat.lub(na, nb)
+            nodes = [_X32.get(n, n) for n in nodes]
+        top = lat.lub(*nodes)
         if top is None:
-            return refuse("lattice", _no_path_reason(na, nb, bool(opts["strict"])))
+            return refuse("lattice", _no_path_reason(nodes, bool(opts["strict"])))
         result = top
-        if top.endswith("*") and not (na.endswith("*") or nb.endswith("*")):
+        if top.endswith("*") and not any(n.endswith("*") for n in nodes):
             result = _DEFAULT[top]
         if not opts["x64"]:
             result = _X32.get(result, result)
-        return Outcome(result, "lattice", self._why(lat, na, nb, top, result))
+        return Outcome(result, "lattice", self._why(lat, nodes, top, result))
 
-    def _why(self, lat: Lattice, a: str, b: str, top: str, result: str) -> str:
+    def _why(self, lat: Lattice, nodes: Sequence[str], top: str, result: str) -> str:
         label = self.notation.label
-        chains = [" -> ".join(map(label, lat.chain(n, top))) for n in dict.fromkeys((a, b))]
+        chains = [" -> ".join(map(label, lat.chain(n, top))) for n in dict.fromkeys(nodes)]
         text = f"{' and '.join(chains)}: they meet at {label(top)}"
         if result != top:
             text += f", which JAX materialises as {label(result)}"

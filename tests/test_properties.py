@@ -1,0 +1,112 @@
+"""Property tests over every policy and the properties it declares (hypothesis)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from promote_cli import policies
+from promote_cli.api import outcome
+from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, fold, matrix
+from promote_cli.operands import PYTHON, Operand
+
+POLICIES = [policies.get(n) for n in policies.names()]
+
+
+def operands(pol):
+    strong = [Operand(t) for t in pol.universe if not t.endswith("*")]
+    weak = [Operand(t, PYTHON) for t in pol.universe if t.endswith("*")]
+    zero_d = [Operand(t, "S") for t in pol.universe if "S" in pol.categories]
+    return st.sampled_from(strong + weak + zero_d)
+
+
+def option_settings(pol):
+    """Every combination of the policy's bool and choice options (dtype options at default)."""
+    axes = []
+    for opt in pol.options:
+        if opt.kind == "bool":
+            axes.append([(opt.name, False), (opt.name, True)])
+        elif opt.kind == "choice":
+            axes.append([(opt.name, c) for c in opt.choices])
+    return [dict(combo) for combo in itertools.product(*axes)]
+
+
+def with_property(prop):
+    return [pytest.param(p, id=p.name) for p in POLICIES if prop in p.properties]
+
+
+@pytest.mark.parametrize("pol", with_property(SYMMETRIC))
+def test_symmetric(pol):
+    @settings(max_examples=300, deadline=None)
+    @given(a=operands(pol), b=operands(pol), opts=st.sampled_from(option_settings(pol)))
+    def check(a, b, opts):
+        resolved = pol.resolve_options(opts)
+        assert pol.promote(a, b, resolved).result == pol.promote(b, a, resolved).result
+
+    check()
+
+
+@pytest.mark.parametrize("pol", with_property(IDEMPOTENT))
+def test_idempotent(pol):
+    from promote_cli.dtypes import get as dtype
+
+    for opts in option_settings(pol):
+        resolved = pol.resolve_options(opts)
+        for t in pol.universe:
+            if opts.get("x64") is False and (dtype(t).bits or 0) >= 64:
+                continue  # without x64 JAX narrows 64-bit types: int64 x int64 is int32
+            op = Operand(t, PYTHON if t.endswith("*") else "D")
+            assert pol.promote(op, op, resolved).result == t, (pol.name, t, opts)
+
+
+def test_jax_without_x64_narrows_even_a_type_with_itself():
+    pol = policies.get("jax")
+    opts = pol.resolve_options({"x64": False})
+    assert pol.promote(Operand("int64"), Operand("int64"), opts).result == "int32"
+    assert pol.promote(Operand("complex128"), Operand("complex128"), opts).result == "complex64"
+
+
+@pytest.mark.parametrize("pol", with_property(LATTICE))
+def test_lattice_result_is_the_least_upper_bound_and_folds_associatively(pol):
+    lat = pol.lattice_for(pol.resolve_options())
+    nodes = list(lat.edges)
+    for a, b in itertools.combinations_with_replacement(nodes, 2):
+        top = lat.lub(a, b)
+        if top is None:
+            assert not (lat.upper[a] & lat.upper[b])
+            continue
+        assert top in lat.upper[a] and top in lat.upper[b]
+        assert all(c in lat.upper[top] for c in lat.upper[a] & lat.upper[b])
+
+    @settings(max_examples=300, deadline=None)
+    @given(ops=st.lists(operands(pol), min_size=3, max_size=3), perm=st.permutations(range(3)))
+    def associative(ops, perm):
+        # The n-ary result is the least upper bound of all operands: any order, any grouping.
+        opts = pol.resolve_options()
+        together = fold(pol, ops, opts)
+        assert fold(pol, [ops[i] for i in perm], opts).result == together.result
+        a, b, c = ops
+        inner = lat.lub(pol.node(b), pol.node(c))
+        if inner is not None:
+            grouped = fold(pol, [a, Operand(inner, PYTHON if inner.endswith("*") else "D")], opts)
+            assert grouped.result == together.result
+
+    associative()
+
+
+@pytest.mark.parametrize("pol", [pytest.param(p, id=p.name) for p in POLICIES])
+def test_matrix_agrees_with_the_pair_question(pol):
+    @settings(max_examples=100, deadline=None)
+    @given(a=operands(pol), b=operands(pol), opts=st.sampled_from(option_settings(pol)))
+    def check(a, b, opts):
+        m = matrix(pol, [a], [b], opts)
+        spell = {PYTHON: "P({})", "S": "S({})", "D": "{}"}
+        names = [spell[o.category].format(o.dtype.rstrip("*") if o.category == PYTHON else o.dtype)
+                 for o in (a, b)]  # fmt: skip
+        asked = outcome(names, policy=pol.name, notation="canonical", **opts)
+        assert m.cell(0, 0) == asked
+
+    check()

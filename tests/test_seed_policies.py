@@ -1,0 +1,208 @@
+"""Every cell of the two seed tables, and every example of the OpenVINO spec."""
+
+from __future__ import annotations
+
+import pytest
+from seeds import ascend_table, jax_table, openvino_examples
+
+from promote_cli import PromotionError, promote
+from promote_cli.engine import matrix
+from promote_cli.notations import NOTATIONS
+from promote_cli.operands import Operand
+from promote_cli.policies import get
+
+
+def _grid_diff(policy: str, header, expected) -> list[str]:
+    """Per-cell differences between the policy's default matrix and a seed table."""
+    pol = get(policy)
+    m = matrix(pol)
+    label = NOTATIONS[pol.notation_name].label
+    assert [label(op.dtype) for op in m.rows] == header, "rows are in the seed's order"
+    problems = []
+    for i, row in enumerate(m.rows):
+        for j, col in enumerate(m.cols):
+            cell = m.cell(i, j)
+            got = "×" if cell.refused else label(cell.result)
+            want = expected[label(row.dtype), label(col.dtype)]
+            if got != want:
+                problems.append(f"{label(row.dtype)} x {label(col.dtype)}: want {want}, got {got}")
+    return problems
+
+
+def test_jax_default_table_is_the_seed_table_cell_for_cell():
+    header, cells = jax_table()
+    assert len(cells) == 225
+    assert _grid_diff("jax", header, {k: text for k, (text, _) in cells.items()}) == []
+
+
+def test_ascend_table_is_the_seed_table_cell_for_cell():
+    header, cells = ascend_table()
+    assert len(cells) == 256
+    assert _grid_diff("ascend", header, cells) == []
+
+
+def test_ascend_refuses_exactly_the_crossed_cells():
+    _, cells = ascend_table()
+    # u16, u32, u64 promote only with themselves: every cell but the 13x13 block of the other
+    # types and the three diagonal cells is refused.
+    assert sum(v == "×" for v in cells.values()) == 16 * 16 - 13 * 13 - 3
+    m = matrix(get("ascend"))
+    assert sum(c.refused for row in m.cells for c in row) == 84
+    with pytest.raises(PromotionError, match="u32 and f16"):
+        promote("u32", "f16", policy="ascend")
+
+
+# The spec's example list, grouped as the spec groups them. The spec spells the two float8
+# types "f8m4e3" and "f8m5e3" in one example; OpenVINO's element types are f8e4m3 and f8e5m2.
+_SPEC_TYPO = {"f8m4e3": "f8e4m3", "f8m5e3": "f8e5m2"}
+_DEFAULT = {}
+_UNSAFE = {"promote_unsafe": True}
+_PYTORCH = {"pytorch_scalar_promotion": True}
+
+
+def _spec(example):
+    a, b, want = example
+    return _SPEC_TYPO.get(a, a), _SPEC_TYPO.get(b, b), want
+
+
+def test_every_openvino_spec_example_is_covered():
+    examples = [_spec(e) for e in openvino_examples() if e[0] != "lhs_type"]
+    assert len(examples) == 10
+    covered = {(a, b) for a, b, _ in examples}
+    assert covered == {(a, b) for a, b, _ in REGULAR + RAISING + PYTORCH}
+
+
+REGULAR = [("i8", "f32", "f32"), ("i32", "u8", "i32")]
+RAISING = [
+    ("f16", "i64", "f16"),
+    ("f64", "u64", "f64"),
+    ("i8", "u8", "i16"),
+    ("f16", "bf16", "f32"),
+    ("f8e4m3", "f8e5m2", "f16"),
+    ("u64", "i8", "f32"),
+]
+PYTORCH = [("S(i64)", "D(u8)", "u8"), ("S(f16)", "D(i8)", "f16")]
+
+
+def test_openvino_examples_match_the_parsed_spec():
+    parsed = {(a, b): want for a, b, want in map(_spec, openvino_examples())}
+    for a, b, want in REGULAR + RAISING + PYTORCH:
+        assert parsed[a, b] == want
+
+
+@pytest.mark.parametrize(("a", "b", "want"), REGULAR)
+def test_openvino_regular_promotions_with_default_attributes(a, b, want):
+    assert promote(a, b, policy="openvino") == get("openvino").notation.spellings()[want]
+
+
+@pytest.mark.parametrize(("a", "b", "want"), RAISING)
+def test_openvino_unsafe_examples_raise_in_safe_mode_and_say_the_unsafe_result(a, b, want):
+    with pytest.raises(PromotionError) as info:
+        promote(a, b, policy="openvino")
+    assert f"promote_unsafe=true would give {want}" in info.value.reason
+    assert promote(a, b, policy="openvino", **_UNSAFE) == get("openvino").notation.spellings()[want]
+
+
+def test_openvino_pytorch_scalar_examples():
+    canon = get("openvino").notation.spellings()
+    # Same kind: the dimensioned input's type, allowed only when promote_unsafe=true
+    # (the implementation raises in safe mode: i64 does not fit u8).
+    assert promote("S(i64)", "D(u8)", policy="openvino", **_PYTORCH, **_UNSAFE) == canon["u8"]
+    with pytest.raises(PromotionError, match="would give u8"):
+        promote("S(i64)", "D(u8)", policy="openvino", **_PYTORCH)
+    # Mixed kinds: the general rules; the ranks do not matter.
+    assert promote("S(f16)", "D(i8)", policy="openvino", **_PYTORCH) == canon["f16"]
+    assert promote("S(f16)", "D(i8)", policy="openvino") == canon["f16"]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "opts", "want"),
+    [
+        # The spec's three IR examples (precisions as the IR writes them).
+        ("FP16", "FP32", {}, "float32"),
+        ("i16", "u32", _UNSAFE, "int64"),
+        ("i16", "u64", _UNSAFE, "float32"),
+        # u64_integer_promotion_target is any element type.
+        ("u64", "i8", {**_UNSAFE, "u64_integer_promotion_target": "f64"}, "float64"),
+    ],
+)
+def test_openvino_ir_examples(a, b, opts, want):
+    assert promote(a, b, policy="openvino", **opts) == want
+
+
+def test_openvino_refuses_its_unsupported_element_types_by_name():
+    for t in ("nf4", "u3", "u6", "u2", "f4e2m1", "f8e8m0", "string"):
+        with pytest.raises(PromotionError, match="does not support element type"):
+            promote(t, "f32", policy="openvino")
+    with pytest.raises(PromotionError, match="OpenVINO has no complex64"):
+        promote("complex64", "f32", policy="openvino")
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "opts", "want", "reason"),
+    [
+        ("u4", "i4", {"x64": False}, "int32", "x32 lattice: uint32 x int32 stays 32-bit"),
+        ("u4", "i4", {}, "int64", "the seed table"),
+        ("i*", "f*", {}, "float*", "a weak float stays weak"),
+        ("i*", "u1", {}, "uint8", "a weak int takes the strong type"),
+        ("int", "bool", {}, "int*", "bool sits below the weak int"),
+        ("P(bool)", "i1", {}, "int8", "a Python bool is the bool dtype in JAX"),
+        ("f2", "float", {}, "float16", "weak floats never widen a float"),
+        ("u8", "i8", {"x64": False}, "int32", "64-bit inputs are truncated without x64"),
+        ("float8_e4m3fn", "bool", {}, "float8_e4m3fn", "bool is below every type"),
+        ("int4", "int", {}, "int4", "weak int is below the narrow ints"),
+        ("i4", "i*", {"strict": True}, "int32", "strict still allows weak types"),
+    ],
+)
+def test_jax_beyond_the_seed(a, b, opts, want, reason):
+    assert promote(a, b, policy="jax", **opts) == want, reason
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "opts", "match"),
+    [
+        ("i4", "f4", {"strict": True}, "strict"),
+        ("float8_e4m3fn", "float8_e5m2", {}, "8-bit floats"),
+        ("float8_e4m3fn", "f2", {}, "8-bit floats"),
+        ("int4", "i1", {}, "4-bit integers"),
+        ("float4_e2m1fn", "f4", {}, "4-bit floats"),
+    ],
+)
+def test_jax_refusals(a, b, opts, match):
+    with pytest.raises(PromotionError, match=match):
+        promote(a, b, policy="jax", **opts)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "want", "reason"),
+    [
+        # From NumPy's documentation of promote_types / NEP 50.
+        ("f4", "i2", "float32", "int16 fits float32"),
+        ("i1", "u1", "int16", "signed and unsigned meet in a wider signed type"),
+        ("u8", "i8", "float64", "no integer holds both"),
+        ("int8", "int", "int8", "NEP 50: a Python int does not widen"),
+        ("int8", "float", "float64", "NEP 50: a Python float brings float64"),
+        ("float32", "complex", "complex64", "NEP 50: complex keeps float32's precision"),
+        ("bool", "int", "int64", "bool has a lower kind than a Python int"),
+    ],
+)
+def test_numpy_examples(a, b, want, reason):
+    assert promote(a, b, policy="numpy", notation="numpy") == want, reason
+
+
+def test_numpy_is_not_associative_and_promote_says_so():
+    from promote_cli.api import promote_many
+
+    left = promote(promote("int8", "uint8", policy="numpy"), "float16", policy="numpy")
+    right = promote("int8", promote("uint8", "float16", policy="numpy"), policy="numpy")
+    assert (left, right) == ("float32", "float16")
+    assert promote_many(["int8", "uint8", "float16"], policy="numpy") == "float32"
+
+
+def test_matrix_cells_are_outcomes_of_the_pair_rule():
+    pol = get("openvino")
+    m = matrix(pol, [Operand("int8"), Operand("uint8")], None, {"promote_unsafe": "true"})
+    assert [[c.result for c in row] for row in m.cells] == [
+        ["int8", "int16"],
+        ["int16", "uint8"],
+    ]
