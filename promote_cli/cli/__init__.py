@@ -39,6 +39,30 @@ class LazyGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl([(name, text) for name, (_, text) in COMMANDS.items()])
 
+    def invoke(self, ctx: click.Context):
+        """Run the command; its int return value and every error become the exit code here."""
+        try:
+            code = super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
+            raise
+        except PromotionError as exc:
+            code = _fail(f"refused: {exc.reason}", EXIT_DIFFERENT)
+        except (UsageError, BadInputError) as exc:
+            code = _fail(f"error: {exc}", EXIT_USAGE)
+        except KeyboardInterrupt:
+            code = _fail("interrupted", EXIT_INTERRUPTED)
+        except BrokenPipeError:
+            raise
+        except Exception as exc:
+            if os.environ.get("PROMOTE_DEBUG"):
+                raise
+            code = _fail(
+                f"internal error: {type(exc).__name__}: {exc} (set PROMOTE_DEBUG=1 for a"
+                " traceback, and please report it)",
+                EXIT_INTERNAL,
+            )
+        ctx.exit(code if isinstance(code, int) else EXIT_OK)
+
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="promote")
@@ -66,22 +90,11 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as exc:
         exc.show()
         code = exc.exit_code
-    except PromotionError as exc:
-        code = _fail(f"refused: {exc.reason}", EXIT_DIFFERENT)
-    except (UsageError, BadInputError) as exc:
-        code = _fail(f"error: {exc}", EXIT_USAGE)
     except KeyboardInterrupt:
         code = _fail("interrupted", EXIT_INTERRUPTED)
     except BrokenPipeError:
-        # The reader went away (promote ... | head); that is not our error.
-        sys.stderr.close()
+        # The reader went away (promote ... | head); that is not our error. Point stdout at
+        # devnull so the interpreter's final flush does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = EXIT_OK
-    except Exception as exc:
-        if os.environ.get("PROMOTE_DEBUG"):
-            raise
-        code = _fail(
-            f"internal error: {type(exc).__name__}: {exc} (set PROMOTE_DEBUG=1 for a"
-            " traceback, and please report it)",
-            EXIT_INTERNAL,
-        )
     sys.exit(code if isinstance(code, int) else EXIT_OK)

@@ -1,0 +1,182 @@
+"""``promote pair`` and ``promote policies`` from the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_pair_prints_the_result_in_the_policy_notation(run):
+    result = run("pair", "f16", "f32", "--policy", "openvino")
+    assert (result.exit_code, result.stdout) == (0, "f32\n")
+
+
+def test_colliding_labels_show_the_canonical_name(run):
+    result = run("pair", "i8", "u8", "--policy", "jax")
+    assert result.exit_code == 0
+    assert result.stdout == "f8 (float64)\n"
+    assert "read i8 as int64, u8 as uint64" in result.stderr
+
+
+def test_notation_option_reads_and_prints_in_another_notation(run):
+    result = run("pair", "i8", "u8", "--policy", "jax", "--notation", "openvino")
+    assert result.stdout == "i16\n"  # int8 x uint8 in JAX, printed in bit notation
+
+
+def test_openvino_default_refusal_names_the_unsafe_result_and_the_option(run):
+    result = run("pair", "f16", "bf16", "--policy", "openvino")
+    assert result.exit_code == 1
+    assert result.stdout.startswith("refused: ")
+    assert "promote_unsafe=true would give f32" in result.stdout
+
+
+def test_options_change_the_answer(run):
+    result = run("pair", "f16", "bf16", "-p", "openvino", "-O", "promote_unsafe=true")
+    assert (result.exit_code, result.stdout) == (0, "f32\n")
+    result = run("pair", "u4", "i4", "-O", "x64=false")
+    assert result.stdout == "i4 (int32)\n"
+
+
+def test_json_has_every_field_with_defaults_filled_in(run):
+    result = run(
+        "pair", "S(i64)", "D(u8)", "-p", "openvino", "--json", "-O", "pytorch_scalar_promotion=true"
+    )
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert doc["options"] == {
+        "promote_unsafe": False,
+        "pytorch_scalar_promotion": True,
+        "u64_integer_promotion_target": "float32",
+    }
+    assert doc["inputs"] == [
+        {"spelling": "S(i64)", "canonical": "int64", "category": "S", "label": "S(i64)"},
+        {"spelling": "D(u8)", "canonical": "uint8", "category": "D", "label": "u8"},
+    ]
+    assert doc["result"] is None and doc["unsafe_result"] == "uint8"
+    assert "would give u8" in doc["refusal"]
+    assert doc["rule"] == "pytorch-scalar"
+
+
+def test_json_weak_result(run):
+    doc = json.loads(run("pair", "int", "float", "--json").stdout)
+    assert (doc["result"], doc["result_label"], doc["refusal"]) == ("float*", "f*", None)
+
+
+def test_explain_names_the_rule_and_the_chains(run):
+    result = run("pair", "u1", "i1", "--explain")
+    assert result.exit_code == 0
+    assert "u1 (uint8) -> i2 (int16) and i1 (int8) -> i2 (int16)" not in result.stdout
+    assert "u1 -> i2 and i1 -> i2: they meet at i2" in result.stdout
+    result = run("pair", "i16", "u32", "-p", "openvino", "-O", "promote_unsafe=1", "--explain")
+    assert "rule: signed-with-unsigned" in result.stdout and "-> i64" in result.stdout
+
+
+def test_more_than_two_operands_are_combined(run):
+    # JAX: uint64 x int8 meets at the weak float, which then yields to float16.
+    assert run("pair", "u8", "i1", "f2").stdout == "f2\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["pair", "int8", "flaot16"], "did you mean 'float16'"),
+        (["pair", "i8", "u8", "-p", "ascend"], "ambiguous"),
+        (["pair", "f16", "i8", "-p", "nope"], "unknown policy 'nope'"),
+        (["pair", "f16", "i8", "-O", "x64=maybe"], "option x64 takes true or false"),
+        (["pair", "f16", "i8", "-O", "fast=1"], "policy jax has no option 'fast'"),
+        (["pair", "f16", "i8", "-O", "x64"], "-O takes NAME=VALUE"),
+        (["pair", "f16"], "pair needs two operands"),
+        (["pair", "f16", "i8", "--notation", "klingon"], "unknown notation 'klingon'"),
+        (["pair", "P(f16)", "i8"], "is not a Python scalar"),
+    ],
+)
+def test_bad_usage_is_one_line_and_exit_2(args, message):
+    proc = subprocess.run(
+        [sys.executable, "-m", "promote_cli", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.returncode == 2
+    assert message in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_refusal_from_a_real_process_exits_1():
+    proc = subprocess.run(
+        [sys.executable, "-m", "promote_cli", "pair", "u16", "f32", "--policy", "ascend"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.returncode == 1
+    assert (
+        proc.stdout == "refused: aclnn cannot deduce a common type for u16 and f32"
+        " (× in the deduction table)\n"
+    )
+
+
+def test_pair_imports_none_of_the_heavy_libraries():
+    code = (
+        "import sys\n"
+        "from promote_cli.cli import main\n"
+        "try:\n    main(['pair', 'f16', 'bf16', '-p', 'openvino', '-O', 'promote_unsafe=1'])\n"
+        "except SystemExit:\n    pass\n"
+        "print(sorted(m for m in ('numpy', 'ml_dtypes', 'jinja2', 'rich') if m in sys.modules))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.stdout.splitlines() == ["f32", "[]"]
+
+
+def test_policies_lists_types_and_options(run):
+    result = run("policies")
+    assert result.exit_code == 0
+    assert "-O promote_unsafe=false" in result.stdout
+    assert "-O u64_integer_promotion_target=f32" in result.stdout
+    assert "-O x64=true" in result.stdout
+    doc = {p["name"]: p for p in json.loads(run("policies", "--json").stdout)}
+    assert {"jax", "openvino", "ascend", "numpy"} <= set(doc)
+    assert doc["ascend"]["default_table"][:4] == ["f32", "f16", "f64", "bf16"]
+    assert len(doc["openvino"]["types"]) == 18
+
+
+def test_python_api():
+    import promote_cli
+
+    assert promote_cli.promote("int8", "uint8") == "int16"
+    assert promote_cli.promote("i*", "f*") == "float*"
+    with pytest.raises(promote_cli.PromotionError) as info:
+        promote_cli.promote("f16", "bf16", policy="openvino")
+    assert info.value.unsafe_result == "float32"
+    with pytest.raises(ValueError, match="unknown dtype"):
+        promote_cli.promote("f16", "nonsense")
+    with pytest.raises(ValueError, match="no option"):
+        promote_cli.promote("f16", "f32", policy="ascend", x64=True)
+    m = promote_cli.matrix("ascend", ["f16", "bf16"])
+    assert [[c.result for c in row] for row in m.cells] == [
+        ["float16", "float32"],
+        ["float32", "bfloat16"],
+    ]
+
+
+def test_module_entry_point_and_version():
+    proc = subprocess.run(
+        [sys.executable, "-m", "promote_cli", "--version"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.returncode == 0 and proc.stdout.startswith("promote, version ")
