@@ -6,9 +6,8 @@ can never disagree.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from promote_cli.errors import UsageError
 from promote_cli.notations import Notation, notation
@@ -17,8 +16,8 @@ from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 SYMMETRIC, IDEMPOTENT, LATTICE, TOTAL = "symmetric", "idempotent", "lattice", "total"
 
 
-@dataclass(frozen=True)
-class Outcome:
+# A NamedTuple, not a frozen dataclass: importing dataclasses costs ~8 ms of start-up.
+class Outcome(NamedTuple):
     """One cell: a result (canonical name; weak ones as ``float*``) or a refusal with a reason."""
 
     result: str | None
@@ -39,8 +38,7 @@ _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """A policy option: ``kind`` is ``bool``, ``choice`` or ``dtype`` (read in the policy's
     notation; ``choices`` then holds the allowed canonical names)."""
 
@@ -178,13 +176,12 @@ def _as_operand(result: str, seen: Iterable[Operand]) -> Operand:
     return Operand(result, DIMENSIONED if DIMENSIONED in categories else ZERO_D)
 
 
-@dataclass(frozen=True)
-class Matrix:
+class Matrix(NamedTuple):
     policy: Policy
     options: Mapping[str, Any]
     rows: tuple[Operand, ...]
     cols: tuple[Operand, ...]
-    cells: tuple[tuple[Outcome, ...], ...] = field(repr=False)
+    cells: tuple[tuple[Outcome, ...], ...]
 
     def cell(self, i: int, j: int) -> Outcome:
         return self.cells[i][j]
