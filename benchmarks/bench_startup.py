@@ -17,7 +17,6 @@ import subprocess
 import sys
 import time
 
-
 # An installed package has compiled bytecode (pip writes it), and so has click; let a source
 # checkout write its own during the warm-up instead of compiling on every run.
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
