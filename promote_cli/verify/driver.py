@@ -153,6 +153,8 @@ def verify(
     combos = settings(policy, pinned)
     total = len(combos) * len(ops) ** 2
     done = 0
+    if progress:
+        progress(0, total)
     for opts in combos:
         with orc.answering(handle, opts) as answer:
             for a, b in itertools.product(ops, ops):
