@@ -41,12 +41,11 @@ Answer = Callable[[Operand, Operand], str]
 
 
 class Refused(Exception):
-    """The framework raised for this cell: its refusal, with the framework's message."""
+    """The framework raised for this cell: its refusal, with the first line of its message."""
 
     def __init__(self, error: BaseException | str):
         text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
         super().__init__(text.strip().splitlines()[0] if text.strip() else text)
-        self.kind = "" if isinstance(error, str) else type(error).__name__
 
 
 class Oracle(Protocol):
