@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import sys
 from pathlib import Path
 
 import click
@@ -127,7 +128,7 @@ def _format_of(path: Path | None) -> str | None:
 
 def _color_wanted() -> bool:
     # https://no-color.org: any non-empty NO_COLOR turns colour off.
-    return click.get_text_stream("stdout").isatty() and not os.environ.get("NO_COLOR")
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
 def _command_line(policy, fmt, types, notation, diff_against, option_values, template, standalone):
