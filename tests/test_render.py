@@ -362,3 +362,16 @@ def test_build_uses_the_policy_through_its_public_promote():
     table = render.build(Flat())
     assert [[c.text for c in r.cells] for r in table.rows] == [["f8", "f8"], ["f8", "f8"]]
     assert not table.any_differs and table.diff_against is None
+
+
+def test_weak_scalar_labels_survive_markdown_and_rst():
+    # JAX's weak types print as i*, f*: a * that Markdown and rst must not read as emphasis.
+    table = render.table_for("jax", ["i*", "f*", "f2"])
+    (md,) = markdown_tables(render.render(table, "markdown"))
+    rst = rst_table(render.render(table, "rst"))
+    assert md.header[1:] == rst.header[1:] == ["i*", "f*", "f2"]
+    # f* x f2 = f2 (a weak float takes the array's type, in JAX and NumPy alike).
+    assert md.cells()["f*", "f2"] == rst.cells()["f*", "f2"] == ("f2", False)
+    # i* x f* = f*, where NumPy makes two Python scalars float64: different, so bold.
+    assert md.cells()["i*", "f*"] == rst.cells()["i*", "f*"] == ("f*", True)
+    assert rst.messages == ""

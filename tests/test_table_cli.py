@@ -150,6 +150,11 @@ def test_template_option(run, tmp_path):
     assert bad.exit_code == 2 and "broken.html.j2" in bad.stderr
     json_template = run("table", "-p", "jax", "-f", "json", "--template", str(mine))
     assert json_template.exit_code == 2 and "--template applies to" in json_template.stderr
+    vague = tmp_path / "vague.j2"
+    vague.write_text("x\n")
+    unknown = run("table", "-p", "jax", "--template", str(vague))
+    assert unknown.exit_code == 2 and "pass --format" in unknown.stderr
+    assert run("table", "-p", "jax", "-f", "rst", "--template", str(vague)).stdout == "x\n"
     absent = run("table", "-p", "jax", "--template", str(tmp_path / "absent.j2"))
     assert absent.exit_code == 2
 

@@ -78,7 +78,10 @@ def command(
     if output is not None and check is not None:
         raise UsageError("give -o FILE or --check FILE, not both")
     target = output or check
-    fmt = fmt or _format_of(target) or _format_of(template) or "term"
+    fmt = fmt or _format_of(target) or _format_of(template)
+    if fmt is None and template is not None:
+        raise UsageError(f"cannot tell the format of {template.name}; pass --format")
+    fmt = fmt or "term"
     if standalone and fmt != "html":
         raise UsageError("--standalone applies to --format html")
     spellings = [t.strip() for t in types.split(",") if t.strip()] if types else None
