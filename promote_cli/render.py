@@ -14,7 +14,7 @@ import io
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -105,10 +105,10 @@ class Table:
     version: str = __version__
     table_id: str = TABLE_ID
     refused_mark: str = REFUSED
-    generator: str = field(init=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "generator", f"promote {self.version}")
+    @property
+    def generator(self) -> str:
+        return f"promote {self.version}"
 
     @property
     def size(self) -> tuple[int, int]:
