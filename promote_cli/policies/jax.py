@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
+from promote_cli.dtypes import CATALOGUE
 from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, Option, Outcome, Policy, refuse
 from promote_cli.lattice import Lattice
 from promote_cli.operands import PYTHON, Operand
@@ -61,32 +62,6 @@ _SMALL_FLOATS = (
     "float8_e5m2",
     "float8_e5m2fnuz",
 )
-_STRONG = (
-    "bool",
-    "uint1",
-    "uint2",
-    "uint4",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "int1",
-    "int2",
-    "int4",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    *_SMALL_FLOATS,
-    "bfloat16",
-    "float16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-)
-_INTS = tuple(t for t in _STRONG if t.startswith(("int", "uint")))
-_FLOATS = (*_SMALL_FLOATS, "bfloat16", "float16", "float32", "float64")
 
 
 def _standard_edges(x64: bool) -> dict[str, tuple[str, ...]]:
@@ -114,6 +89,11 @@ def _standard_edges(x64: bool) -> dict[str, tuple[str, ...]]:
     edges.update({t: () for t in (*_NARROW_INTS, *_SMALL_FLOATS)})
     return edges
 
+
+# JAX's types are the lattice's nodes, in catalogue order; the weak ones are Python scalars.
+_STRONG = tuple(t for t in CATALOGUE if t in _standard_edges(x64=True) and not t.endswith("*"))
+_INTS = tuple(t for t in _STRONG if CATALOGUE[t].is_integer)
+_FLOATS = tuple(t for t in _STRONG if CATALOGUE[t].is_float)
 
 _STRICT_EDGES = {
     "int*": ("float*", *_INTS),
