@@ -22,6 +22,8 @@ EXIT_OK, EXIT_DIFFERENT, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 
 COMMANDS = {
     "pair": ("promote_cli.cli.pair", "Promote two dtypes (or more, folded) under a policy."),
     "policies": ("promote_cli.cli.policies", "List the policies, their types and options."),
+    "diff": ("promote_cli.cli.diff", "Show the cells where two policies disagree."),
+    "graph": ("promote_cli.cli.graph", "Draw a lattice policy's Hasse diagram (dot/svg/mermaid)."),
 }
 
 
