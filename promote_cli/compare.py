@@ -8,23 +8,20 @@ their reasons). Types only one policy knows are reported, not compared.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from promote_cli.engine import Matrix, Outcome, Policy, differs, matrix
 from promote_cli.operands import Operand
 
 
-@dataclass(frozen=True)
-class CellDiff:
+class CellDiff(NamedTuple):
     row: Operand
     col: Operand
     left: Outcome
     right: Outcome
 
 
-@dataclass(frozen=True)
-class Diff:
+class Diff(NamedTuple):
     left: Matrix
     right: Matrix
     only_left: tuple[str, ...]  # canonical names in the left universe only

@@ -6,9 +6,8 @@ can never disagree.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from promote_cli.errors import UsageError
 from promote_cli.notations import Notation, notation
@@ -20,8 +19,8 @@ if TYPE_CHECKING:
 SYMMETRIC, IDEMPOTENT, LATTICE, TOTAL = "symmetric", "idempotent", "lattice", "total"
 
 
-@dataclass(frozen=True)
-class Outcome:
+# A NamedTuple, not a frozen dataclass: importing dataclasses costs ~8 ms of start-up.
+class Outcome(NamedTuple):
     """One cell: a result (canonical name; weak ones as ``float*``) or a refusal with a reason."""
 
     result: str | None
@@ -42,8 +41,7 @@ _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """A policy option: ``kind`` is ``bool``, ``choice`` or ``dtype`` (read in the policy's
     notation; ``choices`` then holds the allowed canonical names)."""
 
@@ -185,13 +183,12 @@ def _as_operand(result: str, seen: Iterable[Operand]) -> Operand:
     return Operand(result, DIMENSIONED if DIMENSIONED in categories else ZERO_D)
 
 
-@dataclass(frozen=True)
-class Matrix:
+class Matrix(NamedTuple):
     policy: Policy
     options: Mapping[str, Any]
     rows: tuple[Operand, ...]
     cols: tuple[Operand, ...]
-    cells: tuple[tuple[Outcome, ...], ...] = field(repr=False)
+    cells: tuple[tuple[Outcome, ...], ...]
 
     def cell(self, i: int, j: int) -> Outcome:
         return self.cells[i][j]

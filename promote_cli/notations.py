@@ -10,22 +10,20 @@ is printed beside it: ``i8 (int64)``.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cache
+from typing import NamedTuple
 
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.errors import UsageError
 
 
-@dataclass(frozen=True)
-class Notation:
+class Notation(NamedTuple):
     name: str
     description: str
     labels: Mapping[str, str]  # canonical name -> label printed in this notation
-    aliases: Mapping[str, str] = field(default_factory=dict)  # further input spellings
+    aliases: Mapping[str, str]  # further input spellings
 
     def label(self, canonical: str) -> str:
         return self.labels.get(canonical, canonical)
@@ -238,6 +236,7 @@ NOTATIONS: dict[str, Notation] = {
         "PyTorch's dtype names (torch.float16 is float16, torch.complex32 is complex32); its"
         " aliases half, double, long, short, cfloat, cdouble, chalf are read too",
         _identity(*_TORCH_TYPES),
+        {},
     ),
     "tensorflow": Notation(
         "tensorflow",
@@ -350,6 +349,8 @@ def read_dtype(spelling: str, nota: Notation) -> str:
         raise UsageError(
             f"{spelling!r} is ambiguous here ({says}): pass --notation or a canonical name"
         )
+    import difflib
+
     known = sorted(set(_all_readings()))
     close = difflib.get_close_matches(key.lower(), known, n=3, cutoff=0.6)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""

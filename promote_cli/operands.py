@@ -9,7 +9,7 @@ is not the ``bool`` dtype in every framework.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from promote_cli.errors import UsageError
 from promote_cli.notations import Notation, display, read_dtype
@@ -31,8 +31,7 @@ _SCALARS = {
 }
 
 
-@dataclass(frozen=True, order=True)
-class Operand:
+class Operand(NamedTuple):
     dtype: str  # canonical name; a Python scalar is int*, float*, complex* or bool
     category: str = DIMENSIONED
 

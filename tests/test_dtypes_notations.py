@@ -20,10 +20,42 @@ def test_checked_in_catalogue_is_what_numpy_and_ml_dtypes_say():
 
 
 def test_catalogue_has_every_type_the_issue_names():
-    names = """bool int2 int4 int8 int16 int32 int64 uint1 uint2 uint4 uint8 uint16 uint32
-    uint64 float4_e2m1fn float8_e3m4 float8_e4m3 float8_e4m3fn float8_e4m3fnuz
-    float8_e4m3b11fnuz float8_e5m2 float8_e5m2fnuz float8_e8m0fnu bfloat16 float16 float32
-    float64 complex32 complex64 complex128 uint3 uint6 nf4 string""".split()
+    names = [
+        "bool",
+        "int2",
+        "int4",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint1",
+        "uint2",
+        "uint4",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float4_e2m1fn",
+        "float8_e3m4",
+        "float8_e4m3",
+        "float8_e4m3fn",
+        "float8_e4m3fnuz",
+        "float8_e4m3b11fnuz",
+        "float8_e5m2",
+        "float8_e5m2fnuz",
+        "float8_e8m0fnu",
+        "bfloat16",
+        "float16",
+        "float32",
+        "float64",
+        "complex32",
+        "complex64",
+        "complex128",
+        "uint3",
+        "uint6",
+        "nf4",
+        "string",
+    ]
     assert set(names) <= set(CATALOGUE)
 
 

@@ -88,11 +88,12 @@ def test_lattice_result_is_the_least_upper_bound_and_folds_associatively(pol):
         opts = pol.resolve_options()
         together = fold(pol, ops, opts)
         assert fold(pol, [ops[i] for i in perm], opts).result == together.result
-        a, b, c = ops
-        inner = lat.lub(pol.node(b), pol.node(c))
+        # Grouping: the join of the nodes is associative (what is *reported* for a weak node
+        # reached from strong inputs is materialised, so compare the nodes themselves).
+        a, b, c = (pol.node(op) for op in ops)
+        inner = lat.lub(b, c)
         if inner is not None:
-            grouped = fold(pol, [a, Operand(inner, PYTHON if inner.endswith("*") else "D")], opts)
-            assert grouped.result == together.result
+            assert lat.lub(a, inner) == lat.lub(a, b, c)
 
     associative()
 

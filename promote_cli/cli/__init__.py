@@ -22,6 +22,9 @@ EXIT_OK, EXIT_DIFFERENT, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 
 COMMANDS = {
     "pair": ("promote_cli.cli.pair", "Promote two dtypes (or more, folded) under a policy."),
     "policies": ("promote_cli.cli.policies", "List the policies, their types and options."),
+    "table": ("promote_cli.cli.table", "Print a policy's table: html, markdown, rst, csv, json."),
+    "tables": ("promote_cli.cli.tables", "Regenerate (or --check) the tables/ documentation set."),
+    "verify": ("promote_cli.cli.verify", "Prove policies against the installed frameworks."),
     "diff": ("promote_cli.cli.diff", "Show the cells where two policies disagree."),
     "graph": ("promote_cli.cli.graph", "Draw a lattice policy's Hasse diagram (dot/svg/mermaid)."),
 }

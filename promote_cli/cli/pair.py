@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from promote_cli import policies
@@ -40,6 +38,8 @@ def command(operands, policy, option_values, notation, as_json, explain) -> int:
     show = lambda t: display(t, nota)  # noqa: E731
 
     if as_json:
+        import json
+
         click.echo(
             json.dumps(
                 {

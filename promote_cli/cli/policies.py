@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from promote_cli import policies
@@ -36,6 +34,8 @@ def command(as_json: bool) -> int:
     """List the policies with their types, operand categories and options."""
     described = [describe(n) for n in policies.names()]
     if as_json:
+        import json
+
         click.echo(json.dumps(described, indent=2))
         return 0
     for d in described:

@@ -24,8 +24,7 @@ complex types or Python scalars.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Option, Outcome, Policy, refuse
@@ -57,15 +56,13 @@ _F8 = frozenset({"float8_e4m3fn", "float8_e5m2"})
 _F16 = frozenset({"bfloat16", "float16"})
 
 
-@dataclass(frozen=True)
-class Attributes:
+class Attributes(NamedTuple):
     promote_unsafe: bool = False
     pytorch_scalar_promotion: bool = False
     u64_integer_promotion_target: str = "float32"
 
 
-@dataclass(frozen=True)
-class Input:
+class Input(NamedTuple):
     """One input as the operation sees it: its element type and whether it is 0-d."""
 
     type: str

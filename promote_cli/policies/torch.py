@@ -33,9 +33,8 @@ category of their own, as OpenVINO's ``pytorch_scalar_promotion`` imitates.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, Policy, refuse
@@ -163,9 +162,8 @@ def promote_types(a: str, b: str) -> Outcome:
     return Outcome(result, "table", f"promote_types({a}, {b}) = {result}, c10's lookup table")
 
 
-@dataclass(frozen=True)
-class _Seen:
-    """One category's running result: its dtype and the operands that made it."""
+class _Seen(NamedTuple):
+    """One category's running result."""
 
     dtype: str
     category: str

@@ -1,0 +1,67 @@
+"""Start-up cost of ``promote pair`` against the floor of ``python -c "import click"``.
+
+promote pair is run in loops and scripts, so its wall time is mostly interpreter start-up and
+imports. Both commands are run alternately, many times, in this one process' lifetime (the
+machine is noisy); the median of each and their ratio are printed. Target: ratio <= 1.3.
+
+    python benchmarks/bench_startup.py [--runs 40] [--policy openvino]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+# An installed package has compiled bytecode (pip writes it), and so has click; let a source
+# checkout write its own during the warm-up instead of compiling on every run.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def wall(cmd: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=40)
+    args = parser.parse_args()
+
+    promote = shutil.which("promote")
+    entry = [promote] if promote else [sys.executable, "-m", "promote_cli"]
+    cases = {
+        "floor: python -c 'import click'": [sys.executable, "-c", "import click"],
+        "promote pair f16 bf16 (jax)": [*entry, "pair", "f16", "bf16"],
+        "promote pair f16 bf16 (openvino, unsafe)": [
+            *entry,
+            "pair",
+            "f16",
+            "bf16",
+            "-p",
+            "openvino",
+            "-O",
+            "promote_unsafe=true",
+        ],
+        "promote pair u16 f32 (ascend, refusal)": [*entry, "pair", "u16", "f32", "-p", "ascend"],
+    }
+    times: dict[str, list[float]] = {name: [] for name in cases}
+    for cmd in cases.values():
+        wall(cmd)  # warm the page cache
+    for _ in range(args.runs):
+        for name, cmd in cases.items():
+            times[name].append(wall(cmd))
+    floor = statistics.median(times[next(iter(cases))])
+    print(f"entry point: {' '.join(entry)}; {args.runs} runs each, interleaved; medians:")
+    for name, samples in times.items():
+        median = statistics.median(samples)
+        print(f"  {name:45s} {median * 1000:7.1f} ms  {median / floor:5.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,152 @@
+"""``promote table``: one policy's promotion table in html, markdown, rst, csv, json or for the
+terminal; ``--check`` compares with a file instead of writing it."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _files, _options
+from promote_cli.errors import UsageError
+from promote_cli.render import FORMATS, SUFFIXES, default_diff, render, table_for
+
+
+@click.command("table")
+@_options.policy
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default=None,
+    help="Output format. Default: from the suffix of -o/--check/--template FILE"
+    " (.html .md .rst .csv .json .txt), else term.",
+)
+@click.option(
+    "--types",
+    "-t",
+    default=None,
+    metavar="T1,T2,...",
+    help="Rows and columns, in this order (default: the policy's table).",
+)
+@_options.notation
+@click.option(
+    "--diff-against",
+    default=None,
+    metavar="POLICY",
+    help="Mark cells where POLICY gives another answer or none; `none` marks nothing."
+    " Default: numpy for jax (as JAX's page does), none otherwise.",
+)
+@_options.options
+@click.option(
+    "--template",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Render with this jinja2 template instead of ours (same context; see the README).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Write to FILE (atomically) instead of stdout.",
+)
+@click.option(
+    "--check",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Write nothing: print a unified diff and exit 1 when FILE is not what would be written.",
+)
+@click.option("--standalone", is_flag=True, help="html: a whole page with title and legend.")
+def command(
+    policy, fmt, types, notation, diff_against, option_values, template, output, check, standalone
+) -> int:
+    """Print POLICY's promotion table: rows are the first operand, columns the second.
+
+    \b
+    promote table --policy jax --format html          # the JAX page's table, NumPy diff green
+    promote table -p ascend -f markdown -o docs/ascend.md
+    promote table -p jax -f html --check docs/jax.html  # exit 1 and a diff when stale
+    """
+    if output is not None and check is not None:
+        raise UsageError("give -o FILE or --check FILE, not both")
+    target = output or check
+    fmt = fmt or _format_of(target) or _format_of(template)
+    if fmt is None and template is not None:
+        raise UsageError(f"cannot tell the format of {template.name}; pass --format")
+    fmt = fmt or "term"
+    if standalone and fmt != "html":
+        raise UsageError("--standalone applies to --format html")
+    spellings = [t.strip() for t in types.split(",") if t.strip()] if types else None
+    if types is not None and not spellings:
+        raise UsageError("--types needs at least one type, e.g. --types f2,bf,f4")
+    if diff_against is None:
+        other = default_diff(policy)
+    else:
+        other = None if diff_against.strip().lower() == "none" else diff_against.strip()
+
+    table = table_for(
+        policy,
+        spellings,
+        notation=notation,
+        options=_options.parse_options(option_values),
+        diff_against=other,
+        command=_command_line(
+            policy, fmt, spellings, notation, diff_against, option_values, template, standalone
+        ),
+    )
+    color = fmt == "term" and target is None and _color_wanted()
+    text = render(table, fmt, standalone=standalone, template=template, color=color)
+
+    if check is not None:
+        stale = _files.diff(check, _files.read(check), text)
+        if not stale:
+            click.echo(f"promote: {check} is up to date", err=True)
+            return EXIT_OK
+        click.echo(stale, nl=False)
+        click.echo(
+            f"promote: {check} is stale; regenerate it with: {table.command} -o {check}", err=True
+        )
+        return EXIT_DIFFERENT
+    if output is not None:
+        _files.write(output, text)
+        return EXIT_OK
+    click.echo(text, nl=False)
+    return EXIT_OK
+
+
+def _format_of(path: Path | None) -> str | None:
+    if path is None:
+        return None
+    name = path.name.removesuffix(".j2").removesuffix(".jinja")
+    return SUFFIXES.get(Path(name).suffix.lower())
+
+
+def _color_wanted() -> bool:
+    # https://no-color.org: any non-empty NO_COLOR turns colour off.
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def _command_line(policy, fmt, types, notation, diff_against, option_values, template, standalone):
+    """The command that regenerates this output, spelled the same way however it was typed."""
+    words = ["promote", "table", "--policy", policy, "--format", fmt]
+    if types:
+        words += ["--types", ",".join(types)]
+    if notation:
+        words += ["--notation", notation]
+    if diff_against is not None:
+        words += ["--diff-against", diff_against]
+    for value in option_values:
+        words += ["-O", value]
+    if template is not None:
+        words += ["--template", str(template)]
+    if standalone:
+        words.append("--standalone")
+    return shlex.join(words)

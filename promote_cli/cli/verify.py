@@ -1,0 +1,200 @@
+"""``promote verify``: compare policies with the installed frameworks, cell by cell."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from promote_cli import policies
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
+from promote_cli.errors import UsageError
+from promote_cli.notations import display
+from promote_cli.operands import Operand, label
+from promote_cli.verify import driver
+
+
+@click.command("verify")
+@click.argument("names", nargs=-1, metavar="[POLICY ...]")
+@_options.options
+@_options.as_json
+@click.option(
+    "--require",
+    is_flag=True,
+    help="Fail (exit 1) when a policy's framework is not installed, instead of skipping it.",
+)
+def command(names, option_values, as_json, require) -> int:
+    """Prove policies against the installed frameworks (default: every policy).
+
+    Every cell a policy can answer (each option setting, each operand category, every pair of
+    its types) is asked of the framework itself. Prints the framework version, the cells
+    compared and each mismatch; exits 1 on any mismatch. A framework that is not installed is
+    skipped (exit 0) unless --require is given. -O pins an option instead of trying all values.
+    """
+    chosen = driver.selected(names)
+    given = _options.parse_options(option_values)
+    _check_options(chosen, given)
+
+    with _progress(enabled=sys.stderr.isatty()) as progress_for:
+        reports = [driver.verify(name, given, progress_for(name)) for name in chosen]
+    failed = any(driver.failed(r, require) for r in reports)
+
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "ok": not failed,
+                    "require": require,
+                    "policies": [_as_json(r, require) for r in reports],
+                },
+                indent=2,
+            )
+        )
+    else:
+        for report in reports:
+            _print(report, require)
+        checked = [r for r in reports if r.status in (driver.VERIFIED, driver.MISMATCH)]
+        wrong = sum(len(r.mismatches) for r in checked)
+        click.echo(
+            f"{len(checked)} of {len(reports)} policies verified:"
+            f" {sum(r.cells for r in checked):,} cells compared,"
+            f" {_count(wrong, 'mismatch', 'mismatches')}"
+        )
+    return EXIT_DIFFERENT if failed else EXIT_OK
+
+
+def _check_options(chosen: list[str], given: dict[str, str]) -> None:
+    """Every -O must belong to a chosen policy, with a value it accepts: checked before any
+    framework is imported, so a typo costs nothing."""
+    pols = [policies.get(n) for n in chosen if n in policies.names()]
+    for name in given:
+        if not any(o.name == name for p in pols for o in p.options):
+            raise UsageError(
+                f"no policy being verified has an option {name!r} (policies: {', '.join(chosen)})"
+            )
+    for p in pols:
+        driver.parse_pinned(p, given)
+
+
+@contextmanager
+def _progress(enabled: bool) -> Iterator[Any]:
+    """A rich progress bar on stderr (terminals only): one task per policy."""
+    if not enabled:
+        yield lambda name: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    with Progress(
+        "{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+
+        def progress_for(name: str):
+            task = None
+
+            def update(done: int, total: int) -> None:
+                nonlocal task
+                if task is None:
+                    task = bar.add_task(name, total=total)
+                bar.update(task, completed=done)
+
+            return update
+
+        yield progress_for
+
+
+def _labels(report: driver.Report):
+    nota = policies.get(report.policy).notation
+    return (
+        lambda op: label(op, nota),
+        lambda result: display(result, nota) if result is not None else "refused",
+        lambda opts: _options.format_options(opts, nota.label),
+    )
+
+
+def _print(report: driver.Report, require: bool) -> None:
+    name = report.policy
+    if report.status == driver.NOT_INSTALLED:
+        tail = "; --require was given" if require else ", skipped"
+        click.echo(f"{name}: not installed{tail} ({report.note})")
+        return
+    if report.status == driver.NO_FRAMEWORK:
+        click.echo(f"{name}: {report.note}")
+        return
+    if report.status == driver.NO_POLICY:
+        click.echo(f"{name}: {report.note}, skipped")
+        return
+    if report.status == driver.OPTIONS_DIFFER:
+        click.echo(f"{name}: {report.note}; update promote_cli/verify/ (not verified)")
+        return
+    verdict = (
+        "all agree"
+        if report.status == driver.VERIFIED
+        else _count(len(report.mismatches), "mismatch", "mismatches")
+    )
+    settings = f" ({report.settings} option settings)" if report.settings > 1 else ""
+    click.echo(
+        f"{name}: {report.framework} {report.version}, {report.cells:,} cells{settings}"
+        f" in {report.seconds:.1f} s (import {report.import_seconds:.1f} s): {verdict}"
+    )
+    op_label, result_label, opts_label = _labels(report)
+    for m in report.mismatches:
+        opts = opts_label(m.options)
+        theirs = result_label(m.framework)
+        if m.framework is None and m.framework_error:
+            theirs += f" ({_short(m.framework_error)})"
+        click.echo(
+            f"  {name}{' ' + opts if opts else ''}: {op_label(m.a)} x {op_label(m.b)}"
+            f" -> promote says {result_label(m.promote)}, framework says {theirs}"
+        )
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
+
+
+def _short(text: str, limit: int = 100) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _as_json(report: driver.Report, require: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "policy": report.policy,
+        "status": report.status,
+        "failed": driver.failed(report, require),
+        "framework": report.framework or None,
+        "version": report.version or None,
+        "cells": report.cells,
+        "option_settings": report.settings,
+        "seconds": round(report.seconds, 3),
+        "import_seconds": round(report.import_seconds, 3),
+        "note": report.note or None,
+        "mismatches": [],
+    }
+    if report.mismatches:
+        op_label = _labels(report)[0]
+
+        def operand(op: Operand) -> dict[str, str]:
+            return {"canonical": op.dtype, "category": op.category, "label": op_label(op)}
+
+        out["mismatches"] = [
+            {
+                "options": dict(m.options),
+                "a": operand(m.a),
+                "b": operand(m.b),
+                "promote": m.promote,
+                "framework": m.framework,
+                "framework_error": m.framework_error or None,
+            }
+            for m in report.mismatches
+        ]
+    return out

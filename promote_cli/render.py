@@ -1,0 +1,446 @@
+"""Promotion tables as a *model* (rows, columns, labels, cells, refusals, differences) and its
+renderings: html, markdown, rst and csv through the jinja2 templates in ``templates/``, json
+from the model itself, and a rich table for the terminal.
+
+The model holds every decision (which label, which cell differs, what the legend says), so a
+template only loops and formats, and a user's ``--template`` sees the same facts as ours.
+jinja2 is imported only to render a template and rich only for the terminal.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from promote_cli import __version__, policies
+from promote_cli.engine import Outcome, Policy, differs, matrix
+from promote_cli.errors import BadInputError, UsageError
+from promote_cli.notations import Notation, collides
+from promote_cli.operands import Operand, label
+
+REFUSED = "×"
+TABLE_ID = "types"  # the id the JAX page's stylesheet targets
+
+# The neighbour a policy's own documentation compares it against: the JAX page greens the
+# cells where jnp.promote_types differs from numpy.promote_types.
+DIFF_AGAINST: Mapping[str, str] = {"jax": "numpy"}
+
+TEMPLATES: Mapping[str, str] = {
+    "html": "table.html.j2",
+    "markdown": "table.md.j2",
+    "rst": "table.rst.j2",
+    "csv": "table.csv.j2",
+}
+FORMATS = (*TEMPLATES, "json", "term")
+SUFFIXES: Mapping[str, str] = {
+    ".html": "html",
+    ".htm": "html",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".rst": "rst",
+    ".csv": "csv",
+    ".json": "json",
+    ".txt": "term",
+}
+
+
+@dataclass(frozen=True)
+class Header:
+    """A row or column: the operand, its plain label, and whether that label could be misread
+    (then the legend gives the canonical name)."""
+
+    canonical: str
+    category: str
+    label: str
+    collides: bool
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str  # the result's label, or ``×``
+    result: str | None  # canonical name; None when refused
+    refused: bool
+    reason: str  # why the policy refused; "" for a result
+    differs: bool  # the compared policy gives another answer, or none
+    other: str | None  # the compared policy's result (canonical), None when it has none
+
+
+@dataclass(frozen=True)
+class Row:
+    header: Header
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    label: str
+    canonical: str
+    collides: bool
+
+
+@dataclass(frozen=True)
+class Table:
+    """Everything a rendering needs; the template context is ``table`` (this) and
+    ``standalone``."""
+
+    policy: str
+    title: str  # the framework, e.g. "JAX"
+    source: str
+    notation: str
+    notation_description: str
+    options: Mapping[str, Any]  # canonical values
+    options_text: str  # "x64=true, strict=false" in the notation; "" when none
+    diff_against: str | None
+    diff_title: str | None
+    columns: tuple[Header, ...]
+    rows: tuple[Row, ...]
+    legend: tuple[LegendEntry, ...]  # every label the table prints, in order of appearance
+    command: str  # the promote command that regenerates this table
+    version: str = __version__
+    table_id: str = TABLE_ID
+    refused_mark: str = REFUSED
+
+    @property
+    def generator(self) -> str:
+        return f"promote {self.version}"
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return len(self.rows), len(self.columns)
+
+    @property
+    def any_refused(self) -> bool:
+        return any(c.refused for r in self.rows for c in r.cells)
+
+    @property
+    def any_differs(self) -> bool:
+        return any(c.differs for r in self.rows for c in r.cells)
+
+    def to_dict(self) -> dict[str, Any]:
+        def header(h: Header) -> dict[str, Any]:
+            return {"label": h.label, "canonical": h.canonical, "category": h.category}
+
+        return {
+            "generator": self.generator,
+            "policy": self.policy,
+            "title": self.title,
+            "source": self.source,
+            "notation": self.notation,
+            "options": dict(self.options),
+            "diff_against": self.diff_against,
+            "rows": [header(r.header) for r in self.rows],
+            "columns": [header(c) for c in self.columns],
+            "cells": [
+                [
+                    {
+                        "label": None if c.refused else c.text,
+                        "result": c.result,
+                        "reason": c.reason or None,
+                        "differs": c.differs,
+                        "other": c.other,
+                    }
+                    for c in r.cells
+                ]
+                for r in self.rows
+            ],
+        }
+
+
+def _option_text(opts: Mapping[str, Any], nota: Notation) -> str:
+    def text(value: Any) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return nota.label(value)
+
+    return ", ".join(f"{name}={text(value)}" for name, value in opts.items())
+
+
+def default_diff(policy: str) -> str | None:
+    return DIFF_AGAINST.get(policy)
+
+
+def build(
+    policy: Policy,
+    types: Sequence[Operand] | None = None,
+    *,
+    nota: Notation | None = None,
+    options: Mapping[str, Any] | None = None,
+    diff_against: Policy | None = None,
+    command: str = "",
+) -> Table:
+    """The table model of ``policy`` over ``types`` (default: the policy's default table).
+
+    A cell differs when ``diff_against`` gives another answer there or has none (it lacks a
+    type or refuses) while ``policy`` answers; two refusals agree.
+    """
+    nota = nota or policy.notation
+    m = matrix(policy, types, types, options)
+    other_opts = diff_against.resolve_options() if diff_against else {}
+    legend: dict[str, LegendEntry] = {}
+
+    def header(op: Operand) -> Header:
+        text = label(op, nota, plain=True)
+        note(op.dtype)
+        return Header(op.dtype, op.category, text, _misleads(op.dtype, nota))
+
+    def note(canonical: str) -> None:
+        if canonical not in legend:
+            legend[canonical] = LegendEntry(
+                nota.label(canonical), canonical, _misleads(canonical, nota)
+            )
+
+    columns = tuple(header(c) for c in m.cols)
+    rows = []
+    for i, a in enumerate(m.rows):
+        row_header = header(a)
+        cells = []
+        for j, b in enumerate(m.cols):
+            out = m.cell(i, j)
+            other = diff_against.promote(a, b, other_opts) if diff_against else None
+            cells.append(_cell(out, other, nota))
+            if not out.refused:
+                note(out.result)  # type: ignore[arg-type]
+        rows.append(Row(row_header, tuple(cells)))
+    return Table(
+        policy=policy.name,
+        title=policy.title,
+        source=policy.source,
+        notation=nota.name,
+        notation_description=nota.description,
+        options=dict(m.options),
+        options_text=_option_text(m.options, nota),
+        diff_against=diff_against.name if diff_against else None,
+        diff_title=diff_against.title if diff_against else None,
+        columns=columns,
+        rows=tuple(rows),
+        legend=tuple(legend.values()),
+        command=command,
+    )
+
+
+def _misleads(canonical: str, nota: Notation) -> bool:
+    text = nota.label(canonical)
+    return text != canonical and collides(text)
+
+
+def _cell(out: Outcome, other: Outcome | None, nota: Notation) -> Cell:
+    return Cell(
+        text=REFUSED if out.refused else nota.label(out.result),  # type: ignore[arg-type]
+        result=out.result,
+        refused=out.refused,
+        reason=out.why if out.refused else "",
+        differs=other is not None and differs(out, other),
+        other=None if other is None else other.result,
+    )
+
+
+def table_for(
+    policy: str,
+    types: Sequence[str] | None = None,
+    *,
+    notation: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    diff_against: str | None = "default",
+    command: str = "",
+) -> Table:
+    """``build`` from names: types are spellings in ``notation`` (default: the policy's);
+    ``diff_against`` "default" takes ``DIFF_AGAINST``, None compares with nothing."""
+    from promote_cli.api import read_operands
+    from promote_cli.notations import notation as get_notation
+
+    pol = policies.get(policy)
+    nota = get_notation(notation) if notation else pol.notation
+    ops = None
+    if types is not None:
+        ops = read_operands(pol, types, notation)
+        seen = set()
+        for spelling, op in zip(types, ops, strict=True):
+            if op in seen:
+                raise UsageError(f"--types lists {spelling!r} ({op.dtype}) twice")
+            seen.add(op)
+    other = default_diff(policy) if diff_against == "default" else diff_against
+    return build(
+        pol,
+        ops,
+        nota=nota,
+        options=options,
+        diff_against=policies.get(other) if other else None,
+        command=command,
+    )
+
+
+# --- templates ------------------------------------------------------------------------------
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&!$])")
+_RST_SPECIAL = re.compile(r"([\\`*_\[\]<>|:])")
+_RST_LEADING = re.compile(r"^([-+#.(>=0-9])")
+
+
+def escape_markdown(text: Any) -> str:
+    """Backslash-escape what inline Markdown would read as markup, including the table's
+    ``|``, so a label always stays one cell of plain text."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text))
+
+
+def escape_rst(text: Any) -> str:
+    """Backslash-escape reStructuredText inline markup, and a leading character that would
+    start a list or comment inside a table cell."""
+    return _RST_LEADING.sub(r"\\\1", _RST_SPECIAL.sub(r"\\\1", str(text)))
+
+
+def csv_row(values: Sequence[Any]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="").writerow(values)
+    return out.getvalue()
+
+
+def template_dir() -> Any:
+    """Where our templates are: ``promote_cli/templates`` in an installed wheel (the build
+    force-includes them there), else ``<repo>/templates`` in a source checkout."""
+    from importlib.resources import files
+
+    installed = files("promote_cli") / "templates"
+    if installed.is_dir():
+        return installed
+    return Path(__file__).resolve().parent.parent / "templates"
+
+
+def _environment(fmt: str, loader: Any) -> Any:
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=loader,
+        autoescape=fmt == "html",
+        undefined=jinja2.StrictUndefined,  # a misspelt variable in a user's template is an error
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(md=escape_markdown, rst=escape_rst, csv_row=csv_row)
+    return env
+
+
+def render_template(table: Table, fmt: str, template: Path | None = None, **context: Any) -> str:
+    """Render ``table`` with the template of ``fmt`` (or the user's ``template`` file, which
+    gets that format's escaping and the same context)."""
+    if fmt not in TEMPLATES:
+        raise UsageError(f"--format {fmt} has no template; templates exist for {_names()}")
+    return render_named(TEMPLATES[fmt], fmt, template, table=table, **context)
+
+
+def render_named(name: str, fmt: str, template: Path | None = None, **context: Any) -> str:
+    """Render our template ``name`` (or the user's ``template`` file) with ``fmt``'s escaping."""
+    import jinja2
+
+    if template is None:
+        root = template_dir()
+        loader = jinja2.FunctionLoader(lambda n: (root / n).read_text(encoding="utf-8"))
+    else:
+        name = template.name
+        loader = jinja2.FileSystemLoader(str(template.resolve().parent))
+    env = _environment(fmt, loader)
+    try:
+        return env.get_template(name).render(**context)
+    except jinja2.TemplateSyntaxError as exc:
+        raise BadInputError(
+            f"template {exc.filename or name} line {exc.lineno}: {exc.message}"
+        ) from None
+    except jinja2.UndefinedError as exc:
+        raise BadInputError(
+            f"template {name}: {exc.message}; the context is `table` and `standalone`"
+            " (see the README)"
+        ) from None
+
+
+def _names() -> str:
+    return ", ".join(TEMPLATES)
+
+
+def render_json(table: Table) -> str:
+    return json.dumps(table.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+def render_term(table: Table, *, color: bool) -> str:
+    """A rich table; with ``color`` the differing cells are green, without it they are
+    bracketed (``[f4]``) so the difference survives a pipe."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    diff_style, refused_style = "bold black on green3", "dim"
+    out = RichTable(box=box.SQUARE)
+    out.add_column(Text(""), style="bold", justify="right")
+    for col in table.columns:
+        out.add_column(Text(col.label, style="bold"), justify="center", no_wrap=True)
+    for row in table.rows:
+        texts = [Text(row.header.label, style="bold")]
+        for c in row.cells:
+            if c.differs and not color:
+                texts.append(Text(f"[{c.text}]"))
+            elif c.differs:
+                texts.append(Text(c.text, style=diff_style))
+            else:
+                texts.append(Text(c.text, style=refused_style if c.refused else ""))
+        out.add_row(*texts)
+    console = Console(
+        file=io.StringIO(),
+        width=10_000,  # never wrap a wide table; the terminal may scroll
+        force_terminal=color,
+        no_color=not color,
+        color_system="standard" if color else None,
+        highlight=False,
+        emoji=False,
+    )
+    console.print(out)
+    for line in legend_lines(table, diff_marker="green" if color else "[bracketed]"):
+        console.print(Text(line))
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def legend_lines(table: Table, *, diff_marker: str) -> list[str]:
+    """The plain-text legend the terminal prints; the templates spell out the same facts."""
+    lines = [
+        f"{table.title} ({table.policy}), {table.notation} notation"
+        + (f", {table.options_text}" if table.options_text else "")
+        + "; rows are the first operand, columns the second."
+    ]
+    if table.any_refused:
+        lines.append(f"{REFUSED}: {table.title} refuses the pair.")
+    if table.diff_against:
+        lines.append(
+            f"{diff_marker}: {table.diff_title} gives another type or none"
+            " (it lacks the type or refuses)."
+        )
+    misread = [f"{e.label} = {e.canonical}" for e in table.legend if e.collides]
+    if misread:
+        lines.append("Labels that other notations read differently: " + ", ".join(misread) + ".")
+    return lines
+
+
+def render(
+    table: Table,
+    fmt: str,
+    *,
+    standalone: bool = False,
+    template: Path | None = None,
+    color: bool = False,
+) -> str:
+    """``table`` in ``fmt``; every output ends with a newline."""
+    renderers: dict[str, Callable[[], str]] = {
+        "json": lambda: render_json(table),
+        "term": lambda: render_term(table, color=color),
+    }
+    if fmt in renderers:
+        if template is not None:
+            raise UsageError(f"--template applies to {_names()}, not to --format {fmt}")
+        return renderers[fmt]()
+    if fmt not in TEMPLATES:
+        raise UsageError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    return render_template(table, fmt, template, standalone=standalone)

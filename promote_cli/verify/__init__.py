@@ -1,0 +1,86 @@
+"""``promote verify``: prove a policy cell for cell against the installed framework.
+
+A policy is only worth publishing if it is what the framework does, and frameworks change their
+rules between releases. Each framework has a small *oracle* module here that asks the framework
+itself; ``driver`` enumerates every cell a policy can answer and compares.
+
+An oracle module declares:
+
+- ``POLICY``: the policy name it proves; ``FRAMEWORK``: the package a user installs;
+  ``OPTIONS``: the policy options it knows how to set on the framework.
+- ``load()``: imports the framework (only there, so ``promote`` stays light) and returns a handle;
+  it raises ``ImportError`` when the framework is not installed.
+- ``version(handle)``: the framework's version string.
+- ``answering(handle, opts)``: a context manager that configures the framework for one option
+  setting (and restores it afterwards) and yields ``answer(a, b)``. ``answer`` returns the
+  canonical name the framework gives for operands ``a`` x ``b`` (weak results as ``float*``) and
+  raises ``Refused`` when the framework raises. Only the framework's own refusal exceptions become
+  ``Refused``; anything else is a bug in the oracle and propagates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+from importlib import import_module
+from typing import Any, Protocol
+
+from promote_cli.operands import Operand
+
+# policy name -> oracle module; a policy missing here has no installable framework (ascend).
+ORACLES = {
+    "jax": "promote_cli.verify.jax",
+    "numpy": "promote_cli.verify.numpy",
+    "openvino": "promote_cli.verify.openvino",
+    "torch": "promote_cli.verify.torch",
+    "tensorflow": "promote_cli.verify.tensorflow",
+    "array-api": "promote_cli.verify.array_api",
+}
+
+Answer = Callable[[Operand, Operand], str]
+
+
+class Refused(Exception):
+    """The framework raised for this cell: its refusal, with the first line of its message."""
+
+    def __init__(self, error: BaseException | str):
+        text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
+        super().__init__(text.strip().splitlines()[0] if text.strip() else text)
+
+
+class Oracle(Protocol):
+    POLICY: str
+    FRAMEWORK: str
+    OPTIONS: tuple[str, ...]
+
+    def load(self) -> Any: ...
+
+    def version(self, handle: Any) -> str: ...
+
+    def answering(self, handle: Any, opts: Mapping[str, Any]) -> AbstractContextManager[Answer]: ...
+
+
+def oracle(policy: str) -> Oracle | None:
+    """The oracle module for ``policy``, or None when no framework can prove it."""
+    module = ORACLES.get(policy)
+    return import_module(module) if module else None  # type: ignore[return-value]
+
+
+def refusing(*errors: type[BaseException]) -> Callable[[Answer], Answer]:
+    """Wrap an answer so that the framework's refusal exceptions ``errors`` become ``Refused``."""
+
+    def wrap(answer: Answer) -> Answer:
+        def wrapped(a: Operand, b: Operand) -> str:
+            try:
+                return answer(a, b)
+            except errors as exc:
+                raise Refused(exc) from exc
+
+        return wrapped
+
+    return wrap
+
+
+def weak_name(kind: str) -> str:
+    """The catalogue's weak type for a result kind (``int``/``uint`` -> ``int*``)."""
+    return {"int": "int*", "uint": "int*", "float": "float*", "complex": "complex*"}[kind]

@@ -1,0 +1,57 @@
+"""The Python array API oracle: ``array_api_strict.result_type``.
+
+array-api-strict implements the standard and nothing more, so what it refuses is what the
+standard leaves undefined (mixed kinds, uint64 with signed integers, Python ``int`` with a bool
+array ...). Dtypes are those its inspection API lists (``__array_namespace_info__().dtypes()``);
+a Python scalar is passed as a value (``True``, ``1``, ``1.0``, ``1j``), which ``result_type``
+accepts from API version 2024.12 on; a 0-d operand, should the policy declare one, as a 0-d
+array. Refusals are ``TypeError`` (no promotion) and ``ValueError`` (two Python scalars: the
+standard needs at least one array or dtype). The version reported includes the API version the
+library implements by default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from promote_cli.operands import PYTHON, ZERO_D, Operand
+from promote_cli.verify import Answer, Refused, refusing
+
+POLICY = "array-api"
+FRAMEWORK = "array-api-strict"
+OPTIONS: tuple[str, ...] = ()
+
+_PYTHON_VALUES = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
+
+
+def load() -> Any:
+    import array_api_strict
+
+    return array_api_strict
+
+
+def version(handle: Any) -> str:
+    return f"{handle.__version__} (array API {handle.__array_api_version__})"
+
+
+@contextmanager
+def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
+    xp = handle
+    dtypes = xp.__array_namespace_info__().dtypes()
+    names = {dt: name for name, dt in dtypes.items()}
+
+    def operand(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return _PYTHON_VALUES[op.dtype]
+        if op.dtype not in dtypes:
+            raise Refused(f"the array API has no dtype {op.dtype}")
+        dt = dtypes[op.dtype]
+        return xp.zeros((), dtype=dt) if op.category == ZERO_D else dt
+
+    @refusing(TypeError, ValueError)
+    def answer(a: Operand, b: Operand) -> str:
+        return names[xp.result_type(operand(a), operand(b))]
+
+    yield answer

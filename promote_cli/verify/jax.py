@@ -1,0 +1,78 @@
+"""The JAX oracle: ``jax._src.dtypes.result_type(..., return_weak_type_flag=True)``.
+
+The weak-type flag is the only way to see JAX's weak results, and only this private function
+returns it (``jnp.result_type`` drops it). Python scalars are passed as the Python types
+``bool``, ``int``, ``float``, ``complex``; dtypes as NumPy dtypes (ml_dtypes for bfloat16, int4,
+the float8 family ...). The options are JAX's global flags ``jax_enable_x64`` and
+``jax_numpy_dtype_promotion``, set for each option setting and restored afterwards.
+
+JAX marks some results of two strong operands weak (``uint64 x int8``); like
+``jnp.promote_types`` and the policy, the oracle reports those as the plain dtype: a result is
+weak only when an operand was.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from promote_cli.dtypes import get as dtype
+from promote_cli.operands import PYTHON, Operand
+from promote_cli.verify import Answer, Refused, refusing, weak_name
+
+POLICY = "jax"
+FRAMEWORK = "jax"
+OPTIONS = ("x64", "strict")
+
+_PYTHON_TYPES = {"bool": bool, "int*": int, "float*": float, "complex*": complex}
+
+
+def load() -> Any:
+    import jax
+    import ml_dtypes
+    import numpy as np
+    from jax._src import dtypes as jax_dtypes
+
+    return jax, jax_dtypes, np, ml_dtypes
+
+
+def version(handle: Any) -> str:
+    return handle[0].__version__
+
+
+@contextmanager
+def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
+    jax, jax_dtypes, np, ml_dtypes = handle
+    before = (jax.config.jax_enable_x64, jax.config.jax_numpy_dtype_promotion)
+
+    def operand(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return _PYTHON_TYPES[op.dtype]
+        try:
+            return np.dtype(getattr(ml_dtypes, op.dtype, None) or op.dtype)
+        except TypeError:
+            raise Refused(f"JAX has no dtype {op.dtype}") from None
+
+    @refusing(jax.dtypes.TypePromotionError)
+    def answer(a: Operand, b: Operand) -> str:
+        result, weak = jax_dtypes.result_type(operand(a), operand(b), return_weak_type_flag=True)
+        if weak and (_is_weak(a) or _is_weak(b)):
+            return weak_name(dtype(result.name).kind)
+        return result.name
+
+    jax.config.update("jax_enable_x64", bool(opts["x64"]))
+    jax.config.update("jax_numpy_dtype_promotion", "strict" if opts["strict"] else "standard")
+    try:
+        # Without x64 JAX warns on every 64-bit input it narrows; the narrowing is the answer.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield answer
+    finally:
+        jax.config.update("jax_enable_x64", before[0])
+        jax.config.update("jax_numpy_dtype_promotion", before[1])
+
+
+def _is_weak(op: Operand) -> bool:
+    return op.category == PYTHON and op.dtype != "bool"

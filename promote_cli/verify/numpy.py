@@ -1,0 +1,55 @@
+"""The NumPy oracle: ``numpy.result_type``, with Python scalars as values (NEP 50).
+
+A Python scalar is passed as a value (``True``, ``1``, ``1.0``, ``1j``), which is how NEP 50
+sees it; a dtype as ``numpy.dtype``. NumPy has no options. NumPy's names for long double
+(``float128`` on x86-64 Linux, ``float96`` elsewhere) are read back as ``longdouble``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from promote_cli.operands import PYTHON, Operand
+from promote_cli.verify import Answer, Refused, refusing
+
+POLICY = "numpy"
+FRAMEWORK = "numpy"
+OPTIONS: tuple[str, ...] = ()
+
+_PYTHON_VALUES = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
+
+
+def load() -> Any:
+    import numpy as np
+
+    return np
+
+
+def version(handle: Any) -> str:
+    return handle.__version__
+
+
+@contextmanager
+def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
+    np = handle
+    platform_names = {
+        np.dtype(np.longdouble): "longdouble",
+        np.dtype(np.clongdouble): "clongdouble",
+    }
+
+    def operand(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return _PYTHON_VALUES[op.dtype]
+        try:
+            return np.dtype(op.dtype)
+        except TypeError:
+            raise Refused(f"NumPy has no dtype {op.dtype}") from None
+
+    @refusing(TypeError)  # numpy.exceptions.DTypePromotionError is a TypeError
+    def answer(a: Operand, b: Operand) -> str:
+        result = np.result_type(operand(a), operand(b))
+        return platform_names.get(result, result.name)
+
+    yield answer

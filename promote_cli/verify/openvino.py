@@ -1,0 +1,61 @@
+"""The OpenVINO oracle: build a ``ConvertPromoteTypes-14`` node and read its output type.
+
+Each cell is a real ``opset14.convert_promote_types`` node over two ``Parameter`` inputs, 0-d
+(``S(t)``) or of shape ``[2]`` (``D(t)``), with the option setting as its three attributes. The
+node checks its types when it is built; the error it raises (``RuntimeError``) is the refusal.
+Element types are spelled in OpenVINO's own notation, which is ``ov.Type``'s attribute names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from promote_cli.notations import NOTATIONS
+from promote_cli.operands import ZERO_D, Operand
+from promote_cli.verify import Answer, Refused, refusing
+
+POLICY = "openvino"
+FRAMEWORK = "openvino"
+OPTIONS = ("promote_unsafe", "pytorch_scalar_promotion", "u64_integer_promotion_target")
+
+_NOTATION = NOTATIONS["openvino"]
+
+
+def load() -> Any:
+    import openvino as ov
+    from openvino import opset1, opset14
+
+    return ov, opset1, opset14
+
+
+def version(handle: Any) -> str:
+    # get_version() is "2026.4.1-22982-<commit>-releases/2026/4"; the release is enough.
+    return handle[0].get_version().split("-")[0]
+
+
+@contextmanager
+def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
+    ov, opset1, opset14 = handle
+    read = _NOTATION.spellings()
+    target = _NOTATION.label(opts["u64_integer_promotion_target"])
+
+    def parameter(op: Operand) -> Any:
+        element = getattr(ov.Type, _NOTATION.label(op.dtype), None)
+        if element is None:
+            raise Refused(f"OpenVINO has no element type {op.dtype}")
+        return opset1.parameter([] if op.category == ZERO_D else [2], element)
+
+    @refusing(RuntimeError)
+    def answer(a: Operand, b: Operand) -> str:
+        node = opset14.convert_promote_types(
+            parameter(a),
+            parameter(b),
+            opts["promote_unsafe"],
+            opts["pytorch_scalar_promotion"],
+            target,
+        )
+        return read[node.get_output_element_type(0).get_type_name()]
+
+    yield answer

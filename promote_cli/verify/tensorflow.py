@@ -1,0 +1,83 @@
+"""The TensorFlow oracle: ``flexible_dtypes.result_type``, TF's own promotion table.
+
+TensorFlow's new type promotion (``dtype_conversion_mode`` of
+``tf.experimental.numpy.experimental_enable_numpy_behavior``) is decided by
+``tensorflow/python/framework/flexible_dtypes.py``; its ``result_type`` returns the dtype and
+whether it is weak. The policy option ``mode`` (``all`` or ``safe``) is set with
+``ops.set_dtype_conversion_mode`` for each setting and the previous mode restored afterwards,
+which, unlike enabling NumPy behaviour, changes nothing else. In ``safe`` mode TF raises
+``TypeError`` for the promotions it calls unsafe; ``NotImplementedError`` for inputs it cannot
+promote at all: both are refusals.
+
+Python scalars are passed as values (``True``, ``1``, ``1.0``, ``1j``: TF's ``i32*``, ``f32*``,
+``c128*``); a weak operand named with a width (``int64*``, when the catalogue has such names) as
+a ``WeakTensor`` of that dtype. A weak result is reported as ``<dtype>*`` when the catalogue has
+that name, else as the kind's weak type (``int*``, ``float*``, ``complex*``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from promote_cli.dtypes import CATALOGUE
+from promote_cli.dtypes import get as dtype_info
+from promote_cli.operands import PYTHON, ZERO_D, Operand
+from promote_cli.verify import Answer, Refused, refusing, weak_name
+
+POLICY = "tensorflow"
+FRAMEWORK = "tensorflow"
+OPTIONS = ("mode",)
+
+_PYTHON_VALUES = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
+
+
+def load() -> Any:
+    # TensorFlow logs its CPU build flags to stderr on import; they would bury the report.
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    import tensorflow as tf
+    from tensorflow.python.framework import flexible_dtypes, ops, weak_tensor
+
+    return tf, flexible_dtypes, ops, weak_tensor
+
+
+def version(handle: Any) -> str:
+    return handle[0].__version__
+
+
+@contextmanager
+def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
+    tf, flexible_dtypes, ops, weak_tensor = handle
+
+    def tf_dtype(name: str) -> Any:
+        try:
+            return tf.dtypes.as_dtype(name)
+        except TypeError:
+            raise Refused(f"TensorFlow has no dtype {name}") from None
+
+    def operand(op: Operand) -> Any:
+        if op.category == PYTHON:
+            if op.dtype in _PYTHON_VALUES:
+                return _PYTHON_VALUES[op.dtype]
+            strong = tf.zeros([], dtype=tf_dtype(op.dtype.removesuffix("*")))
+            return weak_tensor.WeakTensor.from_tensor(strong)
+        if op.category == ZERO_D:
+            return tf.zeros([], dtype=tf_dtype(op.dtype))
+        return tf_dtype(op.dtype)
+
+    @refusing(TypeError, NotImplementedError)
+    def answer(a: Operand, b: Operand) -> str:
+        result, weak = flexible_dtypes.result_type(operand(a), operand(b))
+        if not weak:
+            return result.name
+        named = f"{result.name}*"
+        return named if named in CATALOGUE else weak_name(dtype_info(result.name).kind)
+
+    before = ops.promo_mode_enum_to_string(ops.get_dtype_conversion_mode())
+    ops.set_dtype_conversion_mode(opts["mode"])
+    try:
+        yield answer
+    finally:
+        ops.set_dtype_conversion_mode(before)

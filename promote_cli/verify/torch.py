@@ -1,0 +1,61 @@
+"""The PyTorch oracle: ``torch.promote_types`` and ``torch.result_type``.
+
+Two dimensioned operands are answered by ``torch.promote_types`` (PyTorch's table); any cell
+with a 0-d tensor (``S(t)``, ``torch.zeros(())``) or a Python scalar (``True``, ``1``, ``1.0``,
+``1j``) by ``torch.result_type`` on real tensors of shape ``(1,)`` and ``()``, where PyTorch's
+categories (a lower-priority operand counts only when it is of a higher kind) apply. PyTorch has
+no promotion options; its default dtype (float32) is left alone. Refusals are ``RuntimeError``
+("Promotion for uint16, uint32, uint64 types is not supported", "... Float8 Types ...").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
+from promote_cli.verify import Answer, Refused, refusing
+
+POLICY = "torch"
+FRAMEWORK = "torch"
+OPTIONS: tuple[str, ...] = ()
+
+_PYTHON_VALUES = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
+
+
+def load() -> Any:
+    import torch
+
+    return torch
+
+
+def version(handle: Any) -> str:
+    # "2.13.0+cpu": the local build tag says nothing about promotion.
+    return handle.__version__.split("+")[0]
+
+
+@contextmanager
+def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
+    torch = handle
+
+    def dtype(name: str) -> Any:
+        found = getattr(torch, name, None)
+        if not isinstance(found, torch.dtype):
+            raise Refused(f"PyTorch has no dtype {name}")
+        return found
+
+    def operand(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return _PYTHON_VALUES[op.dtype]
+        return torch.zeros(() if op.category == ZERO_D else (1,), dtype=dtype(op.dtype))
+
+    @refusing(RuntimeError)
+    def answer(a: Operand, b: Operand) -> str:
+        if a.category == b.category == DIMENSIONED:
+            result = torch.promote_types(dtype(a.dtype), dtype(b.dtype))
+        else:
+            result = torch.result_type(operand(a), operand(b))
+        return str(result).removeprefix("torch.")
+
+    yield answer

@@ -1,0 +1,273 @@
+"""``promote table`` and ``promote tables`` through the CLI: formats, options, -o, --check, exit
+codes; once as a real subprocess and once on a real terminal (a pty)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from seeds import ascend_table, jax_table
+from table_parsers import html_table, markdown_tables, rst_table
+
+REPO = Path(__file__).resolve().parents[1]
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def test_jax_html_defaults_to_the_seed_table_with_numpy_green(run):
+    result = run("table", "--policy", "jax", "--format", "html")
+    assert result.exit_code == 0
+    seed_header, seed_cells = jax_table()
+    header, cells = html_table(result.stdout)
+    assert header == seed_header
+    wrong = [
+        f"{k}: want {seed_cells[k]}, got {cells.get(k)}"
+        for k in seed_cells
+        if cells.get(k) != seed_cells[k]
+    ]
+    assert not wrong
+    assert "promote table --policy jax --format html" in result.stdout  # the generator comment
+
+
+def test_diff_against_none_and_another_policy(run):
+    plain = run("table", "-p", "jax", "-f", "html", "--diff-against", "none")
+    assert 'class="d"' not in plain.stdout
+    _, cells = html_table(plain.stdout)
+    assert cells["bf", "f2"] == ("f4", False)
+    # JAX against itself: nothing differs.
+    same = run("table", "-p", "jax", "-f", "html", "--diff-against", "jax")
+    assert 'class="d"' not in same.stdout
+    unknown = run("table", "-p", "jax", "-f", "html", "--diff-against", "nump")
+    assert unknown.exit_code == 2
+    assert "unknown policy 'nump'" in unknown.stderr and "did you mean 'numpy'" in unknown.stderr
+
+
+def test_ascend_markdown_matches_the_seed(run):
+    result = run("table", "--policy", "ascend", "--format", "markdown")
+    assert result.exit_code == 0
+    (table,) = markdown_tables(result.stdout)
+    seed_header, seed_cells = ascend_table()
+    assert table.header[1:] == seed_header
+    assert {k: t for k, (t, _) in table.cells().items()} == seed_cells
+
+
+def test_types_notation_and_options(run):
+    result = run("table", "-p", "jax", "-f", "json", "--types", "f2, bf,f4", "-n", "canonical")
+    data = json.loads(result.stdout)
+    assert [c["label"] for c in data["columns"]] == ["float16", "bfloat16", "float32"]
+    assert data["cells"][0][1]["result"] == "float32"  # f2 x bf, the seed's f4
+    opts = json.loads(run("table", "-p", "jax", "-f", "json", "-O", "x64=false").stdout)
+    assert opts["options"] == {"x64": False, "strict": False}
+    dup = run("table", "-p", "jax", "--types", "f2,float16")
+    assert dup.exit_code == 2 and "twice" in dup.stderr
+    bad = run("table", "-p", "jax", "-O", "x65=true")
+    assert bad.exit_code == 2 and "no option 'x65'" in bad.stderr
+    unknown = run("table", "-p", "jax", "--types", "f2,q9")
+    assert unknown.exit_code == 2 and "q9" in unknown.stderr
+    assert unknown.stderr.count("\n") == 1  # one line, no traceback
+
+
+def test_rst_and_csv_through_the_cli(run):
+    table = rst_table(run("table", "-p", "ascend", "-f", "rst").stdout)
+    assert table.messages == "" and len(table.rows) == 16
+    lines = run("table", "-p", "ascend", "-f", "csv").stdout.splitlines()
+    assert lines[0].split(",")[1:] == ascend_table()[0] and len(lines) == 17
+
+
+def test_output_file_and_format_from_its_suffix(run, tmp_path):
+    target = tmp_path / "docs" / "ascend.md"
+    result = run("table", "-p", "ascend", "-o", str(target))
+    assert result.exit_code == 0 and result.stdout == ""
+    (table,) = markdown_tables(target.read_text(encoding="utf-8"))
+    assert len(table.rows) == 16
+    assert (
+        target.read_text(encoding="utf-8") == run("table", "-p", "ascend", "-f", "markdown").stdout
+    )
+    assert [p.name for p in target.parent.iterdir()] == ["ascend.md"]  # no temp file left
+
+
+def test_check_fresh_stale_and_missing(run, tmp_path):
+    page = tmp_path / "jax.html"
+    assert run("table", "-p", "jax", "-f", "html", "-o", str(page)).exit_code == 0
+    fresh = run("table", "-p", "jax", "-f", "html", "--check", str(page))
+    assert fresh.exit_code == 0 and fresh.stdout == ""
+    assert "up to date" in fresh.stderr
+
+    good = page.read_text(encoding="utf-8")
+    stale_text = good.replace('<td class="d">f4</td>', "<td>f4</td>", 1)
+    page.write_text(stale_text, encoding="utf-8")
+    stale = run("table", "-p", "jax", "-f", "html", "--check", str(page))
+    assert stale.exit_code == 1
+    assert page.read_text(encoding="utf-8") == stale_text  # --check writes nothing
+    assert stale.stdout.startswith(f"--- {page} (on disk)\n+++ {page} (generated)\n")
+    removed = [ln for ln in stale.stdout.splitlines() if ln.startswith("-<")]
+    added = [ln for ln in stale.stdout.splitlines() if ln.startswith("+<")]
+    assert len(removed) == len(added) == 1 and '<td class="d">f4</td>' in added[0]
+    assert "regenerate it with: promote table --policy jax --format html -o" in stale.stderr
+
+    missing = run("table", "-p", "jax", "--check", str(tmp_path / "nope.md"))
+    assert missing.exit_code == 1 and "(missing)" in missing.stdout
+    assert not (tmp_path / "nope.md").exists()
+
+    both = run("table", "-p", "jax", "-o", str(page), "--check", str(page))
+    assert both.exit_code == 2
+
+
+def test_check_a_markdown_file_with_options_and_types(run, tmp_path):
+    args = [
+        "table",
+        "-p",
+        "openvino",
+        "-f",
+        "markdown",
+        "-O",
+        "promote_unsafe=true",
+        "--types",
+        "u8,i8,f16",
+    ]
+    target = tmp_path / "ov.md"
+    run(*args, "-o", str(target))
+    assert run(*args, "--check", str(target)).exit_code == 0
+    # The same table with other options is not this file.
+    assert run(*args[:-4], "--types", "u8,i8,f16", "--check", str(target)).exit_code == 1
+
+
+def test_template_option(run, tmp_path):
+    mine = tmp_path / "mine.md.j2"
+    mine.write_text(
+        "{{ table.policy }} {{ table.rows | length }}x{{ table.columns | length }}"
+        " {{ table.rows[0].cells[1].text }}.\n"
+    )
+    result = run("table", "-p", "jax", "--types", "f2,bf", "--template", str(mine))
+    assert result.exit_code == 0 and result.stdout == "jax 2x2 f4.\n"
+    broken = tmp_path / "broken.html.j2"
+    broken.write_text("{{ table.nope }}\n")
+    bad = run("table", "-p", "jax", "--template", str(broken))
+    assert bad.exit_code == 2 and "broken.html.j2" in bad.stderr
+    json_template = run("table", "-p", "jax", "-f", "json", "--template", str(mine))
+    assert json_template.exit_code == 2 and "--template applies to" in json_template.stderr
+    vague = tmp_path / "vague.j2"
+    vague.write_text("x\n")
+    unknown = run("table", "-p", "jax", "--template", str(vague))
+    assert unknown.exit_code == 2 and "pass --format" in unknown.stderr
+    assert run("table", "-p", "jax", "-f", "rst", "--template", str(vague)).stdout == "x\n"
+    absent = run("table", "-p", "jax", "--template", str(tmp_path / "absent.j2"))
+    assert absent.exit_code == 2
+
+
+def test_standalone_only_for_html(run):
+    page = run("table", "-p", "ascend", "-f", "html", "--standalone")
+    assert page.exit_code == 0 and page.stdout.startswith("<!DOCTYPE html>")
+    assert run("table", "-p", "ascend", "-f", "rst", "--standalone").exit_code == 2
+
+
+def test_term_is_the_default_and_plain_when_not_a_terminal(run):
+    result = run("table", "-p", "jax", "--types", "b1,bf")
+    assert result.exit_code == 0
+    assert not ANSI.search(result.stdout)
+    assert "[bf]" in result.stdout and "┌" in result.stdout
+
+
+def _on_a_terminal(args: list[str], env: dict[str, str]) -> str:
+    pty = pytest.importorskip("pty", reason="needs a pseudo-terminal (POSIX)")
+    leader, follower = pty.openpty()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "promote_cli", *args],
+            stdout=follower,
+            stderr=subprocess.PIPE,
+            env=env,
+            timeout=60,
+        )
+        os.close(follower)
+        follower = -1
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # EIO: the terminal's writer is gone
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        if follower != -1:
+            os.close(follower)
+        os.close(leader)
+    assert proc.returncode == 0, proc.stderr
+    return b"".join(chunks).decode("utf-8")
+
+
+def test_term_colours_on_a_real_terminal_unless_no_color():
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["PYTHONPATH"] = str(REPO)
+    args = ["table", "-p", "jax", "--types", "b1,bf"]
+    coloured = _on_a_terminal(args, env)
+    assert ANSI.search(coloured) and "[bf]" not in coloured
+    plain = _on_a_terminal(args, {**env, "NO_COLOR": "1"})
+    assert not ANSI.search(plain) and "[bf]" in plain
+
+
+def test_table_as_a_real_subprocess():
+    proc = subprocess.run(
+        [sys.executable, "-m", "promote_cli", "table", "--policy", "jax", "--format", "html"],
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert html_table(proc.stdout) == jax_table()
+
+
+def test_help_lists_both_commands(run):
+    out = run("--help").stdout
+    assert re.search(r"^\s+table\s", out, re.M) and re.search(r"^\s+tables\s", out, re.M)
+
+
+# --- promote tables ----------------------------------------------------------------------------
+
+
+def test_tables_writes_checks_and_reports_stale_files(run, tmp_path):
+    out = tmp_path / "tables"
+    first = run("tables", str(out))
+    assert first.exit_code == 0
+    names = sorted(p.name for p in out.iterdir())
+    assert "README.md" in names and {"jax.html", "jax.md", "jax.rst"} <= set(names)
+    assert run("tables", str(out), "--check").exit_code == 0
+
+    (out / "ascend.rst").write_text("edited by hand\n", encoding="utf-8")
+    (out / "jax.md").unlink()
+    stale = run("tables", str(out), "--check")
+    assert stale.exit_code == 1
+    assert "+++ " + str(out / "ascend.rst") + " (generated)" in stale.stdout
+    assert "-edited by hand" in stale.stdout
+    assert str(out / "jax.md") + " (missing)" in stale.stdout
+    assert "2 of the files" in stale.stderr
+    assert (out / "ascend.rst").read_text(encoding="utf-8") == "edited by hand\n"
+
+    assert run("tables", str(out)).exit_code == 0
+    assert run("tables", str(out), "--check").exit_code == 0
+
+
+def test_tables_removes_only_its_own_leftovers(run, tmp_path):
+    run("tables", str(tmp_path))
+    old = tmp_path / "retired.md"
+    old.write_text("<!-- generated by promote 0.0.1: promote table -->\n| a |\n")
+    mine = tmp_path / "notes.md"
+    mine.write_text("my own notes\n")
+    check = run("tables", str(tmp_path), "--check")
+    assert check.exit_code == 1 and "retired.md is no longer generated" in check.stderr
+    assert run("tables", str(tmp_path)).exit_code == 0
+    assert not old.exists() and mine.read_text() == "my own notes\n"
+
+
+def test_tables_refuses_a_file_as_directory(run, tmp_path):
+    f = tmp_path / "f"
+    f.write_text("x")
+    result = run("tables", str(f))
+    assert result.exit_code == 2

@@ -1,0 +1,429 @@
+"""``promote verify``: the driver with fake oracles (no framework needed), each oracle's mechanics
+against values from its framework's documentation, and the real frameworks (``conformance``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from promote_cli import policies
+from promote_cli.engine import Option
+from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
+from promote_cli.verify import ORACLES, Refused, driver, oracle
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHON_SCALARS = {
+    Operand("bool", PYTHON),
+    Operand("int*", PYTHON),
+    Operand("float*", PYTHON),
+    Operand("complex*", PYTHON),
+}
+
+
+def fake_oracle(policy: str, *, wrong=None, options=None, missing=False, asked=None, bug=False):
+    """An oracle module for ``policy`` that is a perfect framework, except: ``wrong`` maps
+    (a, b) to the answer it gives instead ("refused" to raise), ``missing`` makes it not
+    installed, ``asked`` collects every (options, a, b) it is asked, ``bug`` makes it crash."""
+    pol = policies.get(policy) if policy in policies.names() else None
+    wrong = wrong or {}
+
+    def load():
+        if missing:
+            raise ImportError("No module named 'fakework'")
+        return "handle"
+
+    from contextlib import contextmanager
+
+    @contextmanager
+    def answering(handle, opts):
+        assert handle == "handle"
+
+        def answer(a, b):
+            if asked is not None:
+                asked.append((dict(opts), a, b))
+            if bug:
+                raise KeyError("an oracle bug")
+            if (a, b) in wrong:
+                if wrong[a, b] == "refused":
+                    raise Refused(ValueError("no promotion path"))
+                return wrong[a, b]
+            result = pol.promote(a, b, opts).result
+            if result is None:
+                raise Refused(RuntimeError("the framework refuses too"))
+            return result
+
+        yield answer
+
+    module = types.ModuleType(f"fake_oracle_{policy}")
+    module.POLICY, module.FRAMEWORK = policy, "fakework"
+    module.OPTIONS = tuple(o.name for o in pol.options) if options is None else options
+    module.load, module.version, module.answering = load, lambda handle: "9.9", answering
+    return module
+
+
+@pytest.fixture
+def install(monkeypatch):
+    """install(module): make ``promote verify`` use a fake oracle for module.POLICY."""
+
+    def put(module):
+        name = f"_fake_oracles.{module.POLICY}"
+        monkeypatch.setitem(sys.modules, name, module)
+        monkeypatch.setitem(ORACLES, module.POLICY, name)
+
+    return put
+
+
+# --- what the driver enumerates -------------------------------------------------------------
+
+
+def test_numpy_cells_are_its_16_dtypes_and_4_python_scalars():
+    # NumPy's own dtypes: bool, 4 uints, 4 ints, float16/32/64, longdouble, complex64/128,
+    # clongdouble; NEP 50's scalars: bool, int, float, complex. No 0-d category in NumPy 2.
+    ops = driver.operands(policies.get("numpy"))
+    assert len(ops) == 20 and len(set(ops)) == 20
+    assert set(ops) >= PYTHON_SCALARS
+    assert {op.category for op in ops} == {DIMENSIONED, PYTHON}
+    assert Operand("longdouble") in ops and Operand("clongdouble") in ops
+
+
+def test_openvino_cells_are_its_18_types_as_0d_and_dimensioned_inputs():
+    # ConvertPromoteTypes-14 takes 18 element types; pytorch_scalar_promotion reads the rank.
+    ops = driver.operands(policies.get("openvino"))
+    assert len(ops) == 36
+    assert {op.category for op in ops} == {DIMENSIONED, ZERO_D}
+    assert Operand("float8_e4m3fn", ZERO_D) in ops and Operand("uint1") in ops
+
+
+def test_jax_cells_include_weak_scalars_and_no_zero_d_category():
+    ops = driver.operands(policies.get("jax"))
+    assert set(ops) >= PYTHON_SCALARS
+    assert ZERO_D not in {op.category for op in ops}
+    assert not any(op.dtype.endswith("*") and op.category != PYTHON for op in ops)
+    assert Operand("int4") in ops and Operand("float8_e4m3b11fnuz") in ops
+
+
+def test_option_values_try_both_booleans_every_choice_and_a_dtype_of_each_kind():
+    assert driver.option_values(Option("strict", "bool", False, "")) == (False, True)
+    mode = Option("mode", "choice", "all", "", choices=("all", "safe"))
+    assert driver.option_values(mode) == ("all", "safe")
+    target = {o.name: o for o in policies.get("openvino").options}["u64_integer_promotion_target"]
+    values = driver.option_values(target)
+    assert values[0] == "float32"  # the spec's default comes first
+    assert {"bool", "uint64", "int64", "float64"} <= set(values)
+
+
+def test_settings_are_the_product_of_the_options_and_pinning_holds_one_fixed():
+    jax = policies.get("jax")
+    assert len(driver.settings(jax)) == 4
+    pinned = driver.settings(jax, {"x64": False})
+    assert pinned == [{"x64": False, "strict": False}, {"x64": False, "strict": True}]
+
+
+# --- the driver and the command, with fake oracles ------------------------------------------
+
+
+def test_a_perfect_framework_agrees_on_every_cell_including_refusals():
+    asked = []
+    report = driver.verify("openvino", load_oracle=lambda name: fake_oracle(name, asked=asked))
+    assert report.status == driver.VERIFIED and report.mismatches == []
+    openvino = policies.get("openvino")
+    assert report.cells == len(driver.settings(openvino)) * 36 * 36 == len(asked)
+    assert report.version == "9.9"
+    # OpenVINO refuses f16 x bf16 by default: two refusals agree.
+    defaults = {o.name: o.default for o in openvino.options}
+    assert (defaults, Operand("float16"), Operand("bfloat16")) in asked
+
+
+def test_a_wrong_cell_is_reported_in_the_policy_notation_and_exits_1(run, install):
+    # numpy.promote_types(int8, uint8) is int16 (NumPy's docs); this framework says int32.
+    install(fake_oracle("numpy", wrong={(Operand("int8"), Operand("uint8")): "int32"}))
+    result = run("verify", "numpy")
+    assert result.exit_code == 1
+    assert "  numpy: int8 x uint8 -> promote says int16, framework says int32\n" in result.stdout
+    assert "numpy: fakework 9.9, 400 cells in" in result.stdout
+    assert ": 1 mismatch\n" in result.stdout
+
+
+def test_a_framework_refusal_where_promote_answers_is_a_mismatch(run, install):
+    # JAX's seed table: u1 x i1 (uint8 x int8) = i2 (int16). Options are printed in the line.
+    install(fake_oracle("jax", wrong={(Operand("uint8"), Operand("int8")): "refused"}))
+    result = run("verify", "jax", "-O", "x64=true", "-O", "strict=false")
+    assert result.exit_code == 1
+    assert (
+        "  jax x64=true, strict=false: u1 (uint8) x i1 (int8) -> promote says i2 (int16),"
+        " framework says refused (ValueError: no promotion path)\n"
+    ) in result.stdout
+
+
+def test_pinned_options_are_the_only_setting_tried(run, install):
+    asked = []
+    install(fake_oracle("jax", asked=asked))
+    result = run("verify", "jax", "-O", "x64=false")
+    assert result.exit_code == 0, result.output
+    assert {opts["x64"] for opts, _, _ in asked} == {False}
+    assert {opts["strict"] for opts, _, _ in asked} == {False, True}
+
+
+def test_a_missing_framework_is_skipped_unless_required(run, install):
+    install(fake_oracle("numpy", missing=True))
+    result = run("verify", "numpy")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("numpy: not installed, skipped (No module named 'fakework')")
+    required = run("verify", "numpy", "--require")
+    assert required.exit_code == 1
+    assert "numpy: not installed; --require was given" in required.stdout
+
+
+def test_ascend_has_nothing_to_verify_even_when_frameworks_are_required(run):
+    result = run("verify", "ascend", "--require")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("ascend: no installable framework, nothing to verify\n")
+
+
+def test_an_oracle_whose_policy_has_not_landed_is_skipped(run, install):
+    module = fake_oracle("numpy")
+    module.POLICY = "notyet"
+    install(module)
+    result = run("verify", "notyet", "--require")
+    assert result.exit_code == 0
+    assert "notyet: promote has no 'notyet' policy yet, skipped" in result.stdout
+
+
+def test_an_oracle_out_of_step_with_its_policy_options_fails(run, install):
+    install(fake_oracle("jax", options=("x64",)))
+    result = run("verify", "jax")
+    assert result.exit_code == 1
+    assert "jax: the policy's options (strict, x64) are not the ones the oracle sets (x64)" in (
+        result.stdout
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("verify", "nosuch"), "unknown policy 'nosuch'"),
+        (("verify", "numpy", "-O", "x64=true"), "no policy being verified has an option 'x64'"),
+        (("verify", "jax", "-O", "x64=perhaps"), "option x64 takes true or false"),
+    ],
+)
+def test_usage_errors_exit_2_before_any_framework_is_imported(run, args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_json_lists_each_mismatch_with_canonical_names(run, install):
+    install(fake_oracle("numpy", wrong={(Operand("float16"), Operand("int*", PYTHON)): "float64"}))
+    result = run("verify", "numpy", "--json")
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert doc["ok"] is False
+    [entry] = doc["policies"]
+    assert (entry["policy"], entry["status"], entry["cells"]) == ("numpy", "mismatch", 400)
+    # NEP 50: float16 + a Python int stays float16.
+    assert entry["mismatches"] == [
+        {
+            "options": {},
+            "a": {"canonical": "float16", "category": "D", "label": "float16"},
+            "b": {"canonical": "int*", "category": "P", "label": "int*"},
+            "promote": "float16",
+            "framework": "float64",
+            "framework_error": None,
+        }
+    ]
+
+
+def test_an_oracle_bug_is_not_mistaken_for_a_refusal():
+    with pytest.raises(KeyError, match="an oracle bug"):
+        driver.verify("numpy", load_oracle=lambda name: fake_oracle(name, bug=True))
+
+
+def test_progress_hears_the_total_at_the_end():
+    heard = []
+    driver.verify(
+        "numpy",
+        progress=lambda done, total: heard.append((done, total)),
+        load_oracle=lambda name: fake_oracle(name),
+    )
+    assert heard[-1] == (400, 400)
+
+
+# --- each oracle asks its framework (values from the frameworks' documentation) -------------
+
+
+def ask(policy: str, a: Operand, b: Operand, **opts) -> str:
+    orc = oracle(policy)
+    with orc.answering(orc.load(), opts) as answer:
+        try:
+            return answer(a, b)
+        except Refused:
+            return "refused"
+
+
+def test_torch_oracle_asks_torch():
+    pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch==2.13.0)")
+    d, s, p = Operand, (lambda t: Operand(t, ZERO_D)), (lambda t: Operand(t, PYTHON))
+    # torch.promote_types and the "Type promotion" section of the tensor attributes docs.
+    assert ask("torch", d("int8"), d("float32")) == "float32"
+    assert ask("torch", d("int32"), d("int64")) == "int64"
+    assert ask("torch", d("bool"), d("uint8")) == "uint8"
+    assert ask("torch", d("bfloat16"), d("float16")) == "float32"
+    # A 0-d tensor of the same kind does not widen a dimensioned one: int32 + long_zerodim.
+    assert ask("torch", d("int32"), s("int64")) == "int32"
+    # torch.result_type docs: int tensor with 1.0 -> float32; uint8 tensor with tensor(1) -> uint8.
+    assert ask("torch", d("int32"), p("float*")) == "float32"
+    assert ask("torch", d("uint8"), s("int64")) == "uint8"
+    # uint16/32/64 and the float8 types refuse to promote with other types.
+    assert ask("torch", d("uint16"), d("int8")) == "refused"
+    assert ask("torch", d("float8_e5m2"), d("float16")) == "refused"
+    assert ask("torch", d("nf4"), d("int8")) == "refused"  # not a torch dtype at all
+
+
+def test_torch_result_type_on_1d_tensors_is_promote_types():
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    names = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16"]
+    names += ["float32", "float64", "complex64", "complex128"]
+    for a in names:
+        for b in names:
+            ta = torch.zeros(1, dtype=getattr(torch, a))
+            tb = torch.zeros(1, dtype=getattr(torch, b))
+            assert ask("torch", Operand(a), Operand(b)) == str(torch.result_type(ta, tb))[6:]
+
+
+def test_array_api_oracle_asks_array_api_strict():
+    pytest.importorskip("array_api_strict", reason="array-api-strict is not installed")
+    d, p = Operand, (lambda t: Operand(t, PYTHON))
+    # The standard's promotion tables: signed x unsigned, mixed kinds undefined.
+    assert ask("array-api", d("int8"), d("uint8")) == "int16"
+    assert ask("array-api", d("float32"), d("complex128")) == "complex128"
+    assert ask("array-api", d("int8"), d("float32")) == "refused"
+    assert ask("array-api", d("uint64"), d("int64")) == "refused"
+    # Python scalars take the array's dtype; a float scalar with an integer array is undefined.
+    assert ask("array-api", d("int8"), p("int*")) == "int8"
+    assert ask("array-api", d("float32"), p("complex*")) == "complex64"
+    assert ask("array-api", d("int8"), p("float*")) == "refused"
+    assert ask("array-api", d("float16"), d("float32")) == "refused"  # no float16 in the standard
+
+
+def test_tensorflow_oracle_asks_tensorflow():
+    pytest.importorskip("tensorflow", reason="TensorFlow is not installed")
+    d, p = Operand, (lambda t: Operand(t, PYTHON))
+    # The TF-NumPy type promotion guide: bit-widening i8 + u8 and precision-losing i64 + bf16
+    # promote in ALL mode and raise in SAFE mode; a Python int does not widen an i8.
+    assert ask("tensorflow", d("int8"), d("uint8"), mode="all") == "int16"
+    assert ask("tensorflow", d("int8"), d("uint8"), mode="safe") == "refused"
+    assert ask("tensorflow", d("int64"), d("bfloat16"), mode="all") == "bfloat16"
+    assert ask("tensorflow", d("int64"), d("bfloat16"), mode="safe") == "refused"
+    assert ask("tensorflow", d("int8"), p("int*"), mode="all") == "int8"
+
+
+def test_tensorflow_oracle_restores_the_conversion_mode():
+    pytest.importorskip("tensorflow", reason="TensorFlow is not installed")
+    from tensorflow.python.framework import ops
+
+    before = ops.get_dtype_conversion_mode()
+    ask("tensorflow", Operand("int8"), Operand("uint8"), mode="safe")
+    assert ops.get_dtype_conversion_mode() == before
+
+
+def test_jax_oracle_asks_jax_and_restores_its_flags():
+    jax = pytest.importorskip("jax", reason="JAX is not installed")
+    before = (jax.config.jax_enable_x64, jax.config.jax_numpy_dtype_promotion)
+    d, p = Operand, (lambda t: Operand(t, PYTHON))
+    # JAX's type promotion page: u1 x i1 = i2, i8 x f2 = f2, i* x u1 = u1, i* x f* = f*.
+    assert ask("jax", d("uint8"), d("int8"), x64=True, strict=False) == "int16"
+    assert ask("jax", d("int64"), d("float16"), x64=True, strict=False) == "float16"
+    assert ask("jax", p("int*"), d("uint8"), x64=True, strict=False) == "uint8"
+    assert ask("jax", p("int*"), p("float*"), x64=True, strict=False) == "float*"
+    assert ask("jax", d("int8"), d("int16"), x64=True, strict=True) == "refused"
+    # Without x64, 64-bit types do not exist: u4 x i4 = i4 rather than i8.
+    assert ask("jax", d("uint32"), d("int32"), x64=False, strict=False) == "int32"
+    assert (jax.config.jax_enable_x64, jax.config.jax_numpy_dtype_promotion) == before
+
+
+def test_numpy_oracle_asks_numpy():
+    pytest.importorskip("numpy")
+    d, p = Operand, (lambda t: Operand(t, PYTHON))
+    # NumPy's promote_types docs and NEP 50's examples.
+    assert ask("numpy", d("int8"), d("uint8")) == "int16"
+    assert ask("numpy", d("int64"), d("float16")) == "float64"
+    assert ask("numpy", d("uint8"), p("int*")) == "uint8"
+    assert ask("numpy", d("int8"), p("float*")) == "float64"
+    assert ask("numpy", d("float32"), p("complex*")) == "complex64"
+    assert ask("numpy", d("longdouble"), d("float64")) == "longdouble"
+
+
+def test_openvino_oracle_builds_the_operation():
+    pytest.importorskip("openvino", reason="OpenVINO is not installed")
+    d, s = Operand, (lambda t: Operand(t, ZERO_D))
+    defaults = {
+        "promote_unsafe": False,
+        "pytorch_scalar_promotion": False,
+        "u64_integer_promotion_target": "float32",
+    }
+    unsafe = {**defaults, "promote_unsafe": True}
+    scalar = {**defaults, "pytorch_scalar_promotion": True}
+    # Examples of the ConvertPromoteTypes-14 specification (the seed).
+    assert ask("openvino", d("int8"), d("float32"), **defaults) == "float32"
+    assert ask("openvino", d("int32"), d("uint8"), **defaults) == "int32"
+    assert ask("openvino", d("int8"), d("uint8"), **unsafe) == "int16"
+    assert ask("openvino", d("float16"), d("bfloat16"), **defaults) == "refused"
+    assert ask("openvino", d("float16"), d("bfloat16"), **unsafe) == "float32"
+    assert ask("openvino", d("uint64"), d("int8"), **unsafe) == "float32"
+    assert ask("openvino", s("float16"), d("int8"), **scalar) == "float16"
+    # S(i64) x D(u8) -> u8 holds only with promote_unsafe (see the openvino policy's docstring).
+    assert ask("openvino", s("int64"), d("uint8"), **{**scalar, "promote_unsafe": True}) == "uint8"
+    assert ask("openvino", s("int64"), d("uint8"), **scalar) == "refused"
+
+
+# --- the real frameworks --------------------------------------------------------------------
+
+FRAMEWORKS = [
+    ("jax", "jax"),
+    ("numpy", "numpy"),
+    ("openvino", "openvino"),
+    ("torch", "torch"),
+    ("tensorflow", "tensorflow"),
+    ("array-api", "array_api_strict"),
+]
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize(("policy", "module"), FRAMEWORKS)
+def test_policy_matches_the_installed_framework(run, policy, module):
+    pytest.importorskip(module, reason=f"{module} is not installed (the conformance extra)")
+    if policy not in policies.names():
+        pytest.skip(f"the {policy} policy has not landed yet; its oracle waits for it")
+    result = run("verify", "--require", "--json", policy)
+    doc = json.loads(result.stdout)
+    [entry] = doc["policies"]
+    assert entry["mismatches"] == [], entry["mismatches"][:10]
+    assert (result.exit_code, entry["status"]) == (0, "verified")
+    operands = len(driver.operands(policies.get(policy)))
+    # array-api is the smallest grid: 13 dtypes and 4 Python scalars (0-d arrays are not special).
+    assert entry["cells"] == entry["option_settings"] * operands**2 >= 17**2
+
+
+@pytest.mark.conformance
+def test_verify_runs_as_a_real_process():
+    pytest.importorskip("numpy")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "promote_cli", "verify", "--require", "numpy", "ascend"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("numpy: numpy 2.") and lines[0].endswith(": all agree")
+    assert lines[1] == "ascend: no installable framework, nothing to verify"
+    assert lines[2] == "1 of 2 policies verified: 400 cells compared, 0 mismatches"
+    assert done.stderr == ""  # no progress bar when stderr is not a terminal
