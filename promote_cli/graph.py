@@ -1,10 +1,11 @@
 """Pictures of a promotion lattice: its Hasse diagram (each type linked to the types directly
-above it) as Graphviz DOT, Mermaid, or SVG drawn by Graphviz's ``dot``.
+above it) as Graphviz DOT, Mermaid (bare, or in a Markdown page GitHub draws), or SVG drawn by
+Graphviz's ``dot``.
 
 DOT and Mermaid are plain text built here, byte-identical on every machine: nodes and edges are
-sorted by the catalogue's order. SVG depends on the installed Graphviz, so it is made only on
-request. Weak types (Python scalars) are drawn dashed; the arrows point up the lattice, left to
-right, like the lattice picture on JAX's page.
+sorted by the catalogue's order, and ``promote tables`` checks them in. SVG depends on the
+installed Graphviz, so it is made only on request. Weak types (Python scalars) are drawn
+dashed; the arrows point up the lattice, left to right, like the lattice picture on JAX's page.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from promote_cli.errors import UsageError
 from promote_cli.lattice import Lattice
 from promote_cli.notations import Notation, display
 
-FORMATS = ("dot", "mermaid", "svg")
+FORMATS = ("dot", "mermaid", "markdown", "svg")
 _ORDER = {name: i for i, name in enumerate(CATALOGUE)}
 
 
@@ -55,8 +56,9 @@ def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def to_dot(lat: Lattice, nota: Notation, title: str) -> str:
-    lines = [
+def to_dot(lat: Lattice, nota: Notation, title: str, header: str = "") -> str:
+    lines = [f"// {header}"] if header else []
+    lines += [
         f"digraph {_quote(title)} {{",
         "  // each type points to the types directly above it",
         "  rankdir=LR;",
@@ -75,13 +77,11 @@ def _mermaid_id(name: str) -> str:
     return re.sub(r"\W", "_", name.replace("*", "_weak"))
 
 
-def to_mermaid(lat: Lattice, nota: Notation, title: str) -> str:
-    lines = [
-        "---",
-        f"title: {title}",
-        "---",
-        "flowchart LR",
-    ]
+def to_mermaid(lat: Lattice, nota: Notation, title: str | None, header: str = "") -> str:
+    lines = ["---", f"title: {title}", "---"] if title else []
+    lines.append("flowchart LR")
+    if header:
+        lines.append(f"  %% {header}")
     weak = []
     for n in nodes(lat):
         lines.append(f'  {_mermaid_id(n)}["{display(n, nota)}"]')
@@ -94,13 +94,24 @@ def to_mermaid(lat: Lattice, nota: Notation, title: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def to_markdown(lat: Lattice, nota: Notation, title: str, header: str) -> str:
+    """A Markdown page around the Mermaid graph: GitHub draws the fenced block."""
+    return (
+        f"<!-- {header} -->\n"
+        f"# {title}\n\n"
+        "Each type points to the types directly above it; two types promote to the first type"
+        " both reach. Dashed boxes are weak types (Python scalars).\n\n"
+        f"```mermaid\n{to_mermaid(lat, nota, None)}```\n"
+    )
+
+
 def to_svg(dot: str) -> str:
     """Graphviz's drawing of ``dot``; a usage error when Graphviz is not installed."""
     exe = shutil.which("dot")
     if exe is None:
         raise UsageError(
             "--format svg needs Graphviz's `dot` program, which is not on PATH (Debian/Ubuntu:"
-            " apt-get install graphviz); --format dot or mermaid need nothing"
+            " apt-get install graphviz); the other formats need nothing"
         )
     done = subprocess.run([exe, "-Tsvg"], input=dot, capture_output=True, text=True, check=False)
     if done.returncode != 0:
@@ -108,22 +119,37 @@ def to_svg(dot: str) -> str:
     return done.stdout
 
 
-def render(policy: Policy, fmt: str, opts: Mapping[str, Any], nota: Notation) -> str:
-    """The policy's lattice in ``fmt`` (dot, mermaid or svg); ``opts`` must be resolved."""
+def render(policy: Policy, fmt: str, opts: Mapping[str, Any], nota: Notation | None = None) -> str:
+    """The policy's lattice in ``fmt``; ``opts`` must be resolved, ``nota`` defaults to the
+    policy's own. Text formats start with the command that prints them."""
+    from promote_cli import __version__
+
     if fmt not in FORMATS:
         raise UsageError(f"unknown graph format {fmt!r}; choose one of: {', '.join(FORMATS)}")
     lat = lattice_of(policy, opts)
-    set_opts = ", ".join(
-        f"{k}={str(v).lower() if isinstance(v, bool) else v}"
-        for k, v in opts.items()
-        if v != _default(policy, k)
+    nota = nota or policy.notation
+    changed = [
+        f"{o.name}={_text(opts[o.name])}" for o in policy.options if opts[o.name] != o.default
+    ]
+    title = f"{policy.title} type promotion lattice" + (
+        f" ({', '.join(changed)})" if changed else ""
     )
-    title = f"{policy.title} type promotion lattice" + (f" ({set_opts})" if set_opts else "")
+    command = " ".join(
+        [
+            f"promote graph --policy {policy.name} --format {fmt}",
+            *(f"-O {c}" for c in changed),
+            *([f"--notation {nota.name}"] if nota.name != policy.notation_name else []),
+        ]
+    )
+    header = f"generated by promote {__version__}: {command}; edit the generator, not this file"
     if fmt == "mermaid":
-        return to_mermaid(lat, nota, title)
-    dot = to_dot(lat, nota, title)
-    return to_svg(dot) if fmt == "svg" else dot
+        return to_mermaid(lat, nota, title, header)
+    if fmt == "markdown":
+        return to_markdown(lat, nota, title, header)
+    if fmt == "svg":
+        return to_svg(to_dot(lat, nota, title))
+    return to_dot(lat, nota, title, header)
 
 
-def _default(policy: Policy, name: str) -> Any:
-    return next(o.default for o in policy.options if o.name == name)
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -19,7 +19,8 @@ from promote_cli.notations import notation as get_notation
     type=click.Choice(FORMATS),
     default="dot",
     show_default=True,
-    help="dot and mermaid are text; svg runs Graphviz's dot (must be installed).",
+    help="dot, mermaid and markdown (Mermaid in a page GitHub draws) are text; svg runs"
+    " Graphviz's dot (must be installed).",
 )
 @_options.options
 @_options.notation
@@ -30,11 +31,11 @@ def command(policy, fmt, option_values, notation) -> int:
 
     \b
     promote graph --policy jax --format mermaid
+    promote graph -p array-api -f markdown > lattice.md
     promote graph -p tensorflow -f svg > tf.svg
     promote graph -p jax -O x64=false | dot -Tpng > jax-x32.png
     """
     pol = policies.get(policy)
     opts = pol.resolve_options(_options.parse_options(option_values))
-    nota = get_notation(notation) if notation else pol.notation
-    click.echo(render(pol, fmt, opts, nota), nl=False)
+    click.echo(render(pol, fmt, opts, get_notation(notation) if notation else None), nl=False)
     return EXIT_OK
