@@ -57,6 +57,14 @@ _UNREPRESENTABLE = (
     ("uint6", "uint", 6, None, None, False, "OpenVINO u6: 6-bit packed unsigned"),
     ("nf4", "quantized", 4, None, None, False, "OpenVINO nf4: 4-bit NormalFloat lookup codes"),
     ("string", "string", None, None, None, False, "OpenVINO string tensors"),
+    # PyTorch's "shell" dtypes: named so that tensors can carry them, with almost no kernels.
+    ("int3", "int", 3, None, None, False, "PyTorch shell dtype"),
+    ("int5", "int", 5, None, None, False, "PyTorch shell dtype"),
+    ("int6", "int", 6, None, None, False, "PyTorch shell dtype"),
+    ("int7", "int", 7, None, None, False, "PyTorch shell dtype"),
+    ("uint5", "uint", 5, None, None, False, "PyTorch shell dtype"),
+    ("uint7", "uint", 7, None, None, False, "PyTorch shell dtype"),
+    ("float4_e2m1fn_x2", "float", 8, 2, 1, False, "PyTorch: two float4_e2m1fn in a byte"),
 )
 
 # Python scalar operands. JAX calls them weak types; other frameworks give them other rules.
@@ -64,6 +72,12 @@ _WEAK = (
     ("int*", "int", None, None, None, False, "Python int (weakly typed)"),
     ("float*", "float", None, None, None, False, "Python float (weakly typed)"),
     ("complex*", "complex", None, None, None, False, "Python complex (weakly typed)"),
+    # TensorFlow's weak types carry a width: a Python int is i32*, a float f32*, a complex c128*.
+    ("int32*", "int", 32, None, None, False, "TensorFlow weak int32 (Python int)"),
+    ("int64*", "int", 64, None, None, False, "TensorFlow weak int64 (WeakTensor)"),
+    ("float32*", "float", 32, 8, 23, False, "TensorFlow weak float32 (Python float)"),
+    ("float64*", "float", 64, 11, 52, False, "TensorFlow weak float64 (WeakTensor)"),
+    ("complex128*", "complex", 128, 11, 52, False, "TensorFlow weak complex128 (Python complex)"),
 )
 
 

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from promote_cli.errors import UsageError
 from promote_cli.notations import Notation, notation
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
+
+if TYPE_CHECKING:
+    from promote_cli.lattice import Lattice
 
 SYMMETRIC, IDEMPOTENT, LATTICE, TOTAL = "symmetric", "idempotent", "lattice", "total"
 
@@ -87,6 +90,10 @@ class Policy:
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         raise NotImplementedError
+
+    def lattice_for(self, opts: Mapping[str, Any]) -> Lattice | None:
+        """The lattice a ``LATTICE`` policy promotes on under ``opts`` (None: not a lattice)."""
+        return None
 
     @cached_property
     def notation(self) -> Notation:

@@ -72,6 +72,34 @@ _CANONICAL_ALIASES = {
     "chalf": "complex32",
 }
 
+# PyTorch's dtypes that promote_types answers for (quantized and bits types are left out).
+_TORCH_TYPES = (
+    "bool",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "complex32",
+    "complex64",
+    "complex128",
+    "float8_e4m3fn",
+    "float8_e4m3fnuz",
+    "float8_e5m2",
+    "float8_e5m2fnuz",
+    "float8_e8m0fnu",
+    "float4_e2m1fn_x2",
+    *(f"int{n}" for n in range(1, 8)),
+    *(f"uint{n}" for n in range(1, 8)),
+)
+
 NOTATIONS: dict[str, Notation] = {
     "canonical": Notation(
         "canonical",
@@ -202,6 +230,44 @@ NOTATIONS: dict[str, Notation] = {
             "acl_complex64": "complex64",
             "acl_complex128": "complex128",
         },
+    ),
+    "torch": Notation(
+        "torch",
+        "PyTorch's dtype names (torch.float16 is float16, torch.complex32 is complex32); its"
+        " aliases half, double, long, short, cfloat, cdouble, chalf are read too",
+        _identity(*_TORCH_TYPES),
+        {},
+    ),
+    "tensorflow": Notation(
+        "tensorflow",
+        "TensorFlow's type-promotion guide: kind + bits (b = bool, i8 = int8, c128 ="
+        " complex128); i32*, i64*, f32*, f64*, c128* are weak types (Python scalars,"
+        " WeakTensors)",
+        {
+            "bool": "b",
+            "uint8": "u8",
+            "uint16": "u16",
+            "uint32": "u32",
+            "uint64": "u64",
+            "int8": "i8",
+            "int16": "i16",
+            "int32": "i32",
+            "int64": "i64",
+            "bfloat16": "bf16",
+            "float16": "f16",
+            "float32": "f32",
+            "float64": "f64",
+            "complex64": "c64",
+            "complex128": "c128",
+            "int32*": "i32*",
+            "int64*": "i64*",
+            "float32*": "f32*",
+            "float64*": "f64*",
+            "complex128*": "c128*",
+            "string": "string",
+        },
+        # TensorFlow's own source names bool _b8.
+        {"b8": "bool"},
     ),
 }
 

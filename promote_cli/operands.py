@@ -59,7 +59,9 @@ def parse(spelling: str, nota: Notation) -> Operand:
     bare = spelling.strip().lower()
     if bare in _SCALARS and bare != "bool":
         return Operand(_SCALARS[bare], PYTHON)
-    return Operand(read_dtype(spelling, nota), DIMENSIONED)
+    dtype = read_dtype(spelling, nota)
+    # A weak type (TensorFlow's i32*, f64* ...) is the type of a Python scalar or weak value.
+    return Operand(dtype, PYTHON if dtype.endswith("*") else DIMENSIONED)
 
 
 def label(op: Operand, nota: Notation, *, plain: bool = False) -> str:

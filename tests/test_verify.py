@@ -406,7 +406,8 @@ def test_policy_matches_the_installed_framework(run, policy, module):
     assert entry["mismatches"] == [], entry["mismatches"][:10]
     assert (result.exit_code, entry["status"]) == (0, "verified")
     operands = len(driver.operands(policies.get(policy)))
-    assert entry["cells"] == entry["option_settings"] * operands**2 >= 400
+    # array-api is the smallest grid: 13 dtypes and 4 Python scalars (0-d arrays are not special).
+    assert entry["cells"] == entry["option_settings"] * operands**2 >= 17**2
 
 
 @pytest.mark.conformance

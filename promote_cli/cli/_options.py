@@ -14,7 +14,8 @@ policy = click.option(
     default="jax",
     show_default=True,
     metavar="NAME",
-    help="Whose rules: jax, openvino, ascend (see `promote policies`).",
+    help="Whose rules: jax, openvino, ascend, numpy, torch, tensorflow, array-api"
+    " (see `promote policies`).",
 )
 options = click.option(
     "-O",
@@ -30,7 +31,7 @@ notation = click.option(
     default=None,
     metavar="NAME",
     help="Read and print dtypes in this notation (default: the policy's own): canonical, jax,"
-    " openvino, ascend.",
+    " numpy, openvino, ascend, torch, tensorflow.",
 )
 as_json = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 

@@ -15,6 +15,9 @@ _MODULES = {
     "openvino": "promote_cli.policies.openvino",
     "ascend": "promote_cli.policies.ascend",
     "numpy": "promote_cli.policies.numpy",
+    "torch": "promote_cli.policies.torch",
+    "tensorflow": "promote_cli.policies.tensorflow",
+    "array-api": "promote_cli.policies.array_api",
 }
 
 

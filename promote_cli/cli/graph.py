@@ -1,0 +1,41 @@
+"""``promote graph``: a lattice policy's Hasse diagram as DOT, Mermaid or SVG."""
+
+from __future__ import annotations
+
+import click
+
+from promote_cli import policies
+from promote_cli.cli import EXIT_OK, _options
+from promote_cli.graph import FORMATS, render
+from promote_cli.notations import notation as get_notation
+
+
+@click.command("graph")
+@_options.policy
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="dot",
+    show_default=True,
+    help="dot, mermaid and markdown (Mermaid in a page GitHub draws) are text; svg runs"
+    " Graphviz's dot (must be installed).",
+)
+@_options.options
+@_options.notation
+def command(policy, fmt, option_values, notation) -> int:
+    """Draw POLICY's promotion lattice: each type linked to the types directly above it.
+
+    Only lattice policies have one (jax, tensorflow, array-api); others exit 2.
+
+    \b
+    promote graph --policy jax --format mermaid
+    promote graph -p array-api -f markdown > lattice.md
+    promote graph -p tensorflow -f svg > tf.svg
+    promote graph -p jax -O x64=false | dot -Tpng > jax-x32.png
+    """
+    pol = policies.get(policy)
+    opts = pol.resolve_options(_options.parse_options(option_values))
+    click.echo(render(pol, fmt, opts, get_notation(notation) if notation else None), nl=False)
+    return EXIT_OK

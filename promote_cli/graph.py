@@ -1,0 +1,155 @@
+"""Pictures of a promotion lattice: its Hasse diagram (each type linked to the types directly
+above it) as Graphviz DOT, Mermaid (bare, or in a Markdown page GitHub draws), or SVG drawn by
+Graphviz's ``dot``.
+
+DOT and Mermaid are plain text built here, byte-identical on every machine: nodes and edges are
+sorted by the catalogue's order, and ``promote tables`` checks them in. SVG depends on the
+installed Graphviz, so it is made only on request. Weak types (Python scalars) are drawn
+dashed; the arrows point up the lattice, left to right, like the lattice picture on JAX's page.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections.abc import Mapping
+from typing import Any
+
+from promote_cli.dtypes import CATALOGUE
+from promote_cli.engine import LATTICE, Policy
+from promote_cli.errors import UsageError
+from promote_cli.lattice import Lattice
+from promote_cli.notations import Notation, display
+
+FORMATS = ("dot", "mermaid", "markdown", "svg")
+_ORDER = {name: i for i, name in enumerate(CATALOGUE)}
+
+
+def lattice_of(policy: Policy, opts: Mapping[str, Any]) -> Lattice:
+    """The policy's lattice under ``opts`` (resolved), or a usage error naming the lattices."""
+    lat = policy.lattice_for(opts) if LATTICE in policy.properties else None
+    if lat is None:
+        from promote_cli import policies
+
+        have = [n for n in policies.names() if LATTICE in policies.get(n).properties]
+        raise UsageError(
+            f"{policy.name} is not a lattice policy, so it has no lattice to draw"
+            f" (lattice policies: {', '.join(have)}); try `promote table --policy {policy.name}`"
+        )
+    return lat
+
+
+def _key(name: str) -> tuple[int, str]:
+    return (_ORDER.get(name, len(_ORDER)), name)
+
+
+def nodes(lat: Lattice) -> list[str]:
+    return sorted(lat.edges, key=_key)
+
+
+def edges(lat: Lattice) -> list[tuple[str, str]]:
+    return sorted(lat.hasse, key=lambda e: (_key(e[0]), _key(e[1])))
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def to_dot(lat: Lattice, nota: Notation, title: str, header: str = "") -> str:
+    lines = [f"// {header}"] if header else []
+    lines += [
+        f"digraph {_quote(title)} {{",
+        "  // each type points to the types directly above it",
+        "  rankdir=LR;",
+        '  node [shape=box, fontname="Helvetica"];',
+    ]
+    for n in nodes(lat):
+        style = ", style=dashed" if n.endswith("*") else ""
+        lines.append(f"  {_quote(n)} [label={_quote(display(n, nota))}{style}];")
+    lines += [f"  {_quote(a)} -> {_quote(b)};" for a, b in edges(lat)]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _mermaid_id(name: str) -> str:
+    # Mermaid ids are words; "int*" becomes int_weak, "int32*" int32_weak.
+    return re.sub(r"\W", "_", name.replace("*", "_weak"))
+
+
+def to_mermaid(lat: Lattice, nota: Notation, title: str | None, header: str = "") -> str:
+    lines = ["---", f"title: {title}", "---"] if title else []
+    lines.append("flowchart LR")
+    if header:
+        lines.append(f"  %% {header}")
+    weak = []
+    for n in nodes(lat):
+        lines.append(f'  {_mermaid_id(n)}["{display(n, nota)}"]')
+        if n.endswith("*"):
+            weak.append(_mermaid_id(n))
+    lines += [f"  {_mermaid_id(a)} --> {_mermaid_id(b)}" for a, b in edges(lat)]
+    if weak:
+        lines.append("  classDef weak stroke-dasharray: 4 3")
+        lines.append(f"  class {','.join(weak)} weak")
+    return "\n".join(lines) + "\n"
+
+
+def to_markdown(lat: Lattice, nota: Notation, title: str, header: str) -> str:
+    """A Markdown page around the Mermaid graph: GitHub draws the fenced block."""
+    return (
+        f"<!-- {header} -->\n"
+        f"# {title}\n\n"
+        "Each type points to the types directly above it; two types promote to the first type"
+        " both reach. Dashed boxes are weak types (Python scalars).\n\n"
+        f"```mermaid\n{to_mermaid(lat, nota, None)}```\n"
+    )
+
+
+def to_svg(dot: str) -> str:
+    """Graphviz's drawing of ``dot``; a usage error when Graphviz is not installed."""
+    exe = shutil.which("dot")
+    if exe is None:
+        raise UsageError(
+            "--format svg needs Graphviz's `dot` program, which is not on PATH (Debian/Ubuntu:"
+            " apt-get install graphviz); the other formats need nothing"
+        )
+    done = subprocess.run([exe, "-Tsvg"], input=dot, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"Graphviz dot failed: {done.stderr.strip()}")
+    return done.stdout
+
+
+def render(policy: Policy, fmt: str, opts: Mapping[str, Any], nota: Notation | None = None) -> str:
+    """The policy's lattice in ``fmt``; ``opts`` must be resolved, ``nota`` defaults to the
+    policy's own. Text formats start with the command that prints them."""
+    from promote_cli import __version__
+
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown graph format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    lat = lattice_of(policy, opts)
+    nota = nota or policy.notation
+    changed = [
+        f"{o.name}={_text(opts[o.name])}" for o in policy.options if opts[o.name] != o.default
+    ]
+    title = f"{policy.title} type promotion lattice" + (
+        f" ({', '.join(changed)})" if changed else ""
+    )
+    command = " ".join(
+        [
+            f"promote graph --policy {policy.name} --format {fmt}",
+            *(f"-O {c}" for c in changed),
+            *([f"--notation {nota.name}"] if nota.name != policy.notation_name else []),
+        ]
+    )
+    header = f"generated by promote {__version__}: {command}; edit the generator, not this file"
+    if fmt == "mermaid":
+        return to_mermaid(lat, nota, title, header)
+    if fmt == "markdown":
+        return to_markdown(lat, nota, title, header)
+    if fmt == "svg":
+        return to_svg(to_dot(lat, nota, title))
+    return to_dot(lat, nota, title, header)
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)

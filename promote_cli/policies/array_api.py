@@ -1,0 +1,157 @@
+"""The Python array API standard: the promotions it requires, a lattice.
+
+Source: the standard's "Type Promotion Rules" (versions 2024.12 and 2025.12 agree; checked
+against array-api-strict 2.6.1, whose ``result_type`` implements exactly the required rules).
+Its tables join within a kind: signed integers, unsigned integers, the two together except
+uint64 with a signed type, and the floating types, real and complex together
+(``float64 x complex64 = complex128``). Everything else is left unspecified by the standard:
+mixing kinds (bool with numbers, integers with floats) and uint64 with a signed integer; those
+pairs are refused here with that reason. 0-d arrays follow the same rules.
+
+Python scalars follow the standard's "Mixing arrays with Python scalars": a ``bool`` only with
+a bool array, an ``int`` with integer and floating arrays, a ``float`` with floating arrays,
+a ``complex`` with floating arrays, where a real array takes the complex type of its
+precision (``float32 x complex = complex64``); the scalar never changes the array's type
+otherwise. They are weak nodes of the lattice, ``int* -> int8, uint8, float*``,
+``float* -> float32, complex*``, ``complex* -> complex64``. Two Python scalars alone have no
+result (the standard's ``result_type`` needs an array or a dtype). An int outside the array
+type's range is unspecified (value-dependent, not modelled). Before 2024.12 ``result_type``
+took no scalars and a complex scalar did not mix with a real array.
+
+Where it departs from its neighbours: it is the strict core every framework extends — JAX,
+NumPy and PyTorch give every refused pair an answer (``int8 x float32``, ``uint64 x int64``),
+and it has no float16, bfloat16 or float8 types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, Outcome, Policy, refuse
+from promote_cli.lattice import Lattice
+from promote_cli.operands import PYTHON, Operand
+
+# Each type and the types directly above it.
+_EDGES = """
+bool
+int*        int8 uint8 float*
+int8        int16
+int16       int32
+int32       int64
+int64
+uint8       uint16 int16
+uint16      uint32 int32
+uint32      uint64 int64
+uint64
+float*      float32 complex*
+float32     float64 complex64
+float64     complex128
+complex*    complex64
+complex64   complex128
+complex128
+"""
+
+TYPES = (
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+)
+_KIND = {"bool": "bool", "int": "integer", "uint": "integer", "float": "floating"}
+_KIND["complex"] = "floating"
+
+
+@cache
+def lattice() -> Lattice:
+    edges = {}
+    for line in _EDGES.strip().splitlines():
+        node, *ups = line.split()
+        edges[node] = tuple(ups)
+    return Lattice(edges)
+
+
+def _kind(node: str) -> str:
+    from promote_cli.dtypes import get
+
+    return _KIND[get(node).kind]
+
+
+def _unspecified(nodes: Sequence[str], operands: Sequence[Operand]) -> str:
+    """Why the standard gives no result for these operands."""
+    scalars = [op for op in operands if op.category == PYTHON]
+    arrays = [op for op in operands if op.category != PYTHON]
+    if scalars:
+        for s in scalars:
+            what = "bool" if s.dtype == "bool" else s.dtype.rstrip("*")
+            for a in arrays:
+                if lattice().lub(s.dtype, a.dtype) is None:
+                    return (
+                        f"the array API standard does not specify a Python {what} with a"
+                        f" {a.dtype} array"
+                    )
+    present = set(nodes)
+    if "uint64" in present and present & {"int8", "int16", "int32", "int64"}:
+        return "the array API standard leaves uint64 with a signed integer unspecified"
+    kinds = sorted({_kind(n) for n in nodes})
+    return (
+        f"the array API standard leaves promotion between kinds ({' and '.join(kinds)}) unspecified"
+    )
+
+
+class ArrayApiPolicy(Policy):
+    name = "array-api"
+    title = "Array API standard"
+    source = "Python array API standard 2024.12 type promotion (array-api-strict 2.6.1)"
+    notation_name = "canonical"
+    universe = TYPES
+    default_types = TYPES
+    known_unsupported: Mapping[str, str] = {
+        t: f"the array API standard has no {t} data type"
+        for t in ("float16", "bfloat16", "longdouble", "complex32", "clongdouble")
+    }
+    categories = frozenset({"D", PYTHON})
+    properties = frozenset({SYMMETRIC, IDEMPOTENT, LATTICE})
+
+    def node(self, op: Operand) -> str:
+        return op.dtype  # P(int) is int*; a Python bool is the bool node
+
+    def lattice_for(self, opts: Mapping[str, Any]) -> Lattice:
+        return lattice()
+
+    def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        return self.join([a, b])
+
+    def combine(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
+        normalised = [self.normalise(op) for op in operands]
+        for n in normalised:
+            if isinstance(n, Outcome):
+                return n
+        return self.join(normalised)  # type: ignore[arg-type]
+
+    def join(self, operands: Sequence[Operand]) -> Outcome:
+        """The least upper bound of all operands, as ``result_type`` computes it."""
+        if all(op.category == PYTHON for op in operands):
+            return refuse(
+                "scalars-only",
+                "the array API standard promotes Python scalars only together with an array",
+            )
+        nodes = [self.node(op) for op in operands]
+        top = lattice().lub(*nodes)
+        if top is None:
+            return refuse("unspecified", _unspecified(nodes, operands))
+        chains = [" -> ".join(lattice().chain(n, top)) for n in dict.fromkeys(nodes)]
+        return Outcome(top, "lattice", f"{' and '.join(chains)}: they meet at {top}")
+
+
+POLICY = ArrayApiPolicy()

@@ -1,0 +1,179 @@
+"""TensorFlow: the new type promotion (``dtype_conversion_mode`` 'all' or 'safe'), a lattice.
+
+Source: TensorFlow's ``tensorflow/python/framework/flexible_dtypes.py`` (checked against
+TensorFlow 2.21), which ``tf.experimental.numpy.experimental_enable_numpy_behavior(
+dtype_conversion_mode=...)`` switches on, and the "TF-NumPy Type Promotion" guide. The module
+stores a promotion table that marks each cell SAFE or ALL; the guide draws the lattice the
+table was generated from. This policy declares the lattice's direct edges below (its least
+upper bounds reproduce every cell of TensorFlow's table; ``tests/test_policy_tensorflow.py``
+checks that) and keeps the ALL-only marks as data.
+
+Weak types are nodes of the lattice, one per kind and width as TensorFlow spells them: ``i32*``,
+``i64*``, ``f32*``, ``f64*``, ``c128*`` (there is no ``c64*``). A Python ``int`` is ``i32*``, a
+``float`` ``f32*``, a ``complex`` ``c128*``, a Python ``bool`` the ``bool`` dtype; a Python int
+outside int32's range raises in TensorFlow (value-dependent, not modelled). A result can be weak
+even from two strong inputs (``u64 x i8 = f64*``), as TensorFlow returns it. An n-ary
+promotion is a left fold, as ``flexible_dtypes.result_type`` computes it (in ``safe`` mode the
+first disallowed step raises). Tensors of rank 0 are not special.
+
+Option ``mode``: ``all`` (default) allows every cell; ``safe`` refuses the cells TensorFlow marks
+ALL, the promotions it calls risky (precision loss or bit-widening, ``i32 x f32``,
+``i8 x u32``). Types outside the table (TensorFlow's int2/int4/uint2/uint4, float4, float8 and
+quantized types) make
+``result_type`` raise; ``string`` promotes only with itself.
+
+Where it departs from its neighbours: JAX's lattice with widths on the weak types — a Python
+int is 32-bit, so ``i8 x i32* = i8`` as in JAX but ``i64* x f32* = f32*`` and an integer with
+``f32*`` meets at ``f64*`` (``i8 x f32* = f64*``, where JAX gives ``f*``); no float8 types; and a
+safe mode that refuses where JAX and PyTorch widen silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, Option, Outcome, Policy, refuse
+from promote_cli.lattice import Lattice
+from promote_cli.notations import NOTATIONS
+from promote_cli.operands import PYTHON, Operand
+
+# Each type and the types directly above it, in TensorFlow's notation.
+_EDGES = """
+b      i32*
+i32*   i64*
+i64*   u8 i8 f32*
+u8     i16 u16
+u16    i32 u32
+u32    i64 u64
+u64    f64*
+i8     i16
+i16    i32
+i32    i64
+i64    f64*
+f32*   f64*
+f64*   bf16 f16 c128*
+bf16   f32
+f16    f32
+f32    f64 c64
+f64    c128
+c128*  c64
+c64    c128
+c128
+string
+"""
+
+# The cells TensorFlow marks ALL (refused in safe mode): each type, then the types it meets
+# only in 'all' mode. The marks are symmetric; each pair is listed once.
+_ALL_ONLY = """
+u8    i8 f32*
+u16   i8 i16 bf16 f16 f32*
+u32   i8 i16 i32 bf16 f16 f32 c64 f32*
+u64   i8 i16 i32 i64 bf16 f16 f32 f64 c64 c128 f32* f64* c128*
+i8    f32*
+i16   bf16 f16 f32*
+i32   bf16 f16 f32 c64 f32*
+i64   bf16 f16 f32 f64 c64 c128 f32* f64* c128*
+bf16  f16 c128*
+f16   c128*
+f32   c128*
+f64   c64
+"""
+
+# A Python scalar's weak type.
+_PYTHON = {"int*": "int32*", "float*": "float32*", "complex*": "complex128*"}
+_OTHER_TF_TYPES = {
+    t: f"TensorFlow's promotion table has no {t}; result_type raises (cast explicitly)"
+    for t in (
+        "int2",
+        "int4",
+        "uint2",
+        "uint4",
+        "float4_e2m1fn",
+        "float8_e4m3fn",
+        "float8_e4m3fnuz",
+        "float8_e4m3b11fnuz",
+        "float8_e5m2",
+        "float8_e5m2fnuz",
+    )
+}
+
+
+def _read(label: str) -> str:
+    return NOTATIONS["tensorflow"].spellings()[label]
+
+
+@cache
+def lattice() -> Lattice:
+    edges = {}
+    for line in _EDGES.strip().splitlines():
+        node, *ups = line.split()
+        edges[_read(node)] = tuple(_read(u) for u in ups)
+    return Lattice(edges)
+
+
+@cache
+def all_only() -> frozenset[frozenset[str]]:
+    """The unordered pairs TensorFlow allows only with dtype_conversion_mode='all'."""
+    pairs = set()
+    for line in _ALL_ONLY.strip().splitlines():
+        head, *others = line.split()
+        pairs.update(frozenset((_read(head), _read(o))) for o in others)
+    return frozenset(pairs)
+
+
+# TensorFlow's table order (the notation lists it so): strong types, then the weak ones.
+DEFAULT_TYPES = tuple(t for t in NOTATIONS["tensorflow"].labels if t != "string")
+
+
+class TensorFlowPolicy(Policy):
+    name = "tensorflow"
+    title = "TensorFlow"
+    source = "flexible_dtypes (TensorFlow 2.21) and the TF-NumPy type promotion guide"
+    notation_name = "tensorflow"
+    universe = (*DEFAULT_TYPES, "string")
+    default_types = DEFAULT_TYPES
+    known_unsupported: Mapping[str, str] = _OTHER_TF_TYPES
+    options = (
+        Option(
+            "mode",
+            "choice",
+            "all",
+            "dtype_conversion_mode: all, or safe (refuses precision loss and bit-widening)",
+            choices=("all", "safe"),
+        ),
+    )
+    categories = frozenset({"D", PYTHON})
+    properties = frozenset({SYMMETRIC, IDEMPOTENT, LATTICE})
+
+    def node(self, op: Operand) -> str:
+        return _PYTHON.get(op.dtype, op.dtype)
+
+    def lattice_for(self, opts: Mapping[str, Any]) -> Lattice:
+        return lattice()
+
+    def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        lat = lattice()
+        na, nb = self.node(a), self.node(b)
+        label = self.notation.label
+        top = lat.lub(na, nb)
+        if top is None:
+            return refuse(
+                "lattice",
+                f"TensorFlow does not convert between {label(na)} and {label(nb)} implicitly"
+                " (convert explicitly)",
+            )
+        chains = [" -> ".join(map(label, lat.chain(n, top))) for n in dict.fromkeys((na, nb))]
+        why = f"{' and '.join(chains)}: they meet at {label(top)}"
+        if opts["mode"] == "safe" and frozenset((na, nb)) in all_only():
+            return refuse(
+                "safe-mode",
+                f"{label(na)} x {label(nb)} -> {label(top)} risks precision loss or bit-widening;"
+                f" dtype_conversion_mode='safe' disallows it (mode=all gives {label(top)})",
+                unsafe_result=top,
+            )
+        return Outcome(top, "lattice", why)
+
+
+POLICY = TensorFlowPolicy()

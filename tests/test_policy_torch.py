@@ -1,0 +1,128 @@
+"""The torch policy: PyTorch's documented examples, its stated rules, and (when torch is
+installed) every cell against torch itself."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from promote_cli import PromotionError, promote, promote_many
+from promote_cli.engine import matrix
+from promote_cli.policies import get
+from promote_cli.policies.torch import DEFAULT_TYPES, table
+
+# "Type promotion" examples of PyTorch's Tensor Attributes page (int_tensor is int32,
+# long_zerodim a 0-d int64, 5 a Python int ...), and the two of torch.result_type's page.
+DOC_EXAMPLES = [
+    (["int", "int"], "int64"),  # torch.add(5, 5)
+    (["int32", "int"], "int32"),  # int_tensor + 5: the scalar is of no higher category
+    (["int32", "S(int64)"], "int32"),  # int_tensor + long_zerodim
+    (["int64", "int32"], "int64"),  # long_tensor + int_tensor
+    (["bool", "int64"], "int64"),
+    (["bool", "uint8"], "uint8"),
+    (["float32", "float64"], "float64"),
+    (["complex64", "complex128"], "complex128"),
+    (["bool", "int32"], "int32"),
+    (["int64", "float32"], "float32"),  # another kind: big enough for the float only
+    (["int32", "float"], "float32"),  # result_type(tensor([1, 2], dtype=int), 1.0)
+    (["uint8", "S(int64)"], "uint8"),  # result_type(tensor([1, 2], dtype=uint8), tensor(1))
+]
+
+
+@pytest.mark.parametrize(("operands", "want"), DOC_EXAMPLES)
+def test_pytorch_documentation_examples(operands, want):
+    assert promote_many(operands, policy="torch") == want
+
+
+@pytest.mark.parametrize(
+    ("operands", "want"),
+    [
+        # The category rule the page states: a zero-dim tensor of a higher category decides.
+        (["int8", "S(float64)"], "float64"),
+        (["float16", "S(float64)"], "float16"),
+        # A floating scalar has the default dtype (float32). The complex cells below are what
+        # torch 2.13 answers: a complex of a weaker category keeps a float tensor's precision.
+        (["int64", "float"], "float32"),
+        (["float16", "complex"], "complex32"),
+        (["int8", "complex"], "complex64"),
+        (["bfloat16", "S(complex128)"], "complex64"),
+        # n-ary: each category is promoted first, so this is not a left fold of pairs.
+        (["int8", "S(float16)", "S(float64)"], "float64"),
+    ],
+)
+def test_categories(operands, want):
+    assert promote_many(operands, policy="torch") == want
+
+
+def test_issue_rules_uint16_to_64_promote_only_with_floats_and_themselves():
+    for u in ("uint16", "uint32", "uint64"):
+        assert promote(u, u, policy="torch") == u
+        for f in ("float16", "bfloat16", "float32", "float64"):
+            assert promote(u, f, policy="torch") == f
+        for other in ("bool", "uint8", "int8", "int64", "complex64", "uint16", "uint32"):
+            if other != u:
+                with pytest.raises(PromotionError, match="only with floating types"):
+                    promote(u, other, policy="torch")
+
+
+def test_issue_rules_float8_never_promotes_and_bf16_with_f16_is_f32():
+    assert promote("bfloat16", "float16", policy="torch") == "float32"
+    eights = [t for t in DEFAULT_TYPES if t.startswith("float8")]
+    assert len(eights) == 5
+    for a, b in itertools.product(eights, DEFAULT_TYPES):
+        if a != b:
+            with pytest.raises(PromotionError, match="float8"):
+                promote(a, b, policy="torch")
+
+
+def test_stored_half_mirrors_into_a_symmetric_13_by_13_table():
+    t = table()
+    types = {a for a, _ in t}
+    assert len(types) == 13 and len(t) == 169
+    assert all(t[a, b] == t[b, a] for a, b in t)
+
+
+def test_python_scalars_alone():
+    assert promote("int", "float", policy="torch") == "float32"
+    assert promote("P(bool)", "P(bool)", policy="torch") == "bool"
+    assert promote("P(bool)", "int8", policy="torch") == "int8"
+
+
+def test_torch_spellings_are_read(run):
+    result = run("pair", "torch.half", "torch.cdouble", "--policy", "torch")
+    assert (result.exit_code, result.stdout) == (0, "complex128\n")
+    result = run("pair", "uint16", "int8", "--policy", "torch")
+    assert result.exit_code == 1
+    assert "only with floating types" in result.stdout
+
+
+def test_every_cell_against_installed_torch():
+    torch = pytest.importorskip("torch", reason="torch is not installed")
+    import warnings
+
+    warnings.filterwarnings("ignore", message="ComplexHalf support is experimental")
+    pol = get("torch")
+    scalars = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
+
+    def value(op):
+        if op.category == "P":
+            return scalars[op.dtype]
+        shape = (2,) if op.category == "D" else ()
+        return torch.empty(shape, dtype=getattr(torch, op.dtype))
+
+    from promote_cli.operands import Operand
+
+    ops = [Operand(t, c) for c in "DS" for t in DEFAULT_TYPES]
+    ops += [Operand(s, "P") for s in scalars]
+    m = matrix(pol, ops, ops)
+    problems = []
+    for (i, a), (j, b) in itertools.product(enumerate(ops), repeat=2):
+        try:
+            want = str(torch.result_type(value(a), value(b))).removeprefix("torch.")
+        except RuntimeError:
+            want = None
+        got = m.cell(i, j).result
+        if got != want:
+            problems.append(f"{a} x {b}: want {want}, got {got}")
+    assert problems == [], "\n".join(problems[:20])
