@@ -10,7 +10,7 @@ import pytest
 from promote_cli import PromotionError, promote, promote_many
 from promote_cli.engine import matrix
 from promote_cli.policies import get
-from promote_cli.policies.torch import DEFAULT_TYPES, table
+from promote_cli.policies.torch import DEFAULT_TYPES, TABLE
 
 # "Type promotion" examples of PyTorch's Tensor Attributes page (int_tensor is int32,
 # long_zerodim a 0-d int64, 5 a Python int ...), and the two of torch.result_type's page.
@@ -76,11 +76,11 @@ def test_issue_rules_float8_never_promotes_and_bf16_with_f16_is_f32():
                 promote(a, b, policy="torch")
 
 
-def test_stored_half_mirrors_into_a_symmetric_13_by_13_table():
-    t = table()
-    types = {a for a, _ in t}
-    assert len(types) == 13 and len(t) == 169
-    assert all(t[a, b] == t[b, a] for a, b in t)
+def test_stored_half_is_c10s_13_by_13_table():
+    assert len(TABLE.order) == 13 and len(TABLE.cells) == 169
+    # c10's table: bool with bfloat16 is bfloat16, complex32 with float64 is complex128.
+    assert TABLE.cells["bool", "bfloat16"] == "bfloat16"
+    assert TABLE.cells["complex32", "float64"] == "complex128"
 
 
 def test_python_scalars_alone():

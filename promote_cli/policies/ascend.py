@@ -16,10 +16,10 @@ scalars.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, Policy, refuse
+from promote_cli.halftable import mirror
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import Operand
 
@@ -42,26 +42,8 @@ c32   c64  c32  c128 c32  c32  c32  c32  ×    c32  ×    c32  ×    c32  c32
 c64   c64  c64  c128 c64  c64  c64  c64  ×    c64  ×    c64  ×    c64  c64  c64
 c128  c128 c128 c128 c128 c128 c128 c128 ×    c128 ×    c128 ×    c128 c128 c128 c128
 """
-REFUSED = "×"
-
-
-@cache
-def table() -> dict[tuple[str, str], str | None]:
-    """The full table in canonical names, mirrored from the stored half (None: refused)."""
-    read = NOTATIONS["ascend"].spellings()
-    out: dict[tuple[str, str], str | None] = {}
-    rows = [line.split() for line in _LOWER_HALF.strip().splitlines()]
-    order = [read[r[0]] for r in rows]
-    for i, (_, *cells) in enumerate(rows):
-        for j, cell in enumerate(cells):
-            value = None if cell == REFUSED else read[cell]
-            out[order[i], order[j]] = out[order[j], order[i]] = value
-    return out
-
-
-TYPES = tuple(
-    NOTATIONS["ascend"].spellings()[line.split()[0]] for line in _LOWER_HALF.strip().splitlines()
-)
+TABLE = mirror(_LOWER_HALF, NOTATIONS["ascend"].spellings())
+TYPES = TABLE.order
 
 
 class AscendPolicy(Policy):
@@ -74,7 +56,7 @@ class AscendPolicy(Policy):
     properties = frozenset({SYMMETRIC, IDEMPOTENT})
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-        result = table()[a.dtype, b.dtype]
+        result = TABLE.cells[a.dtype, b.dtype]
         if result is None:
             label = self.notation.label
             return refuse(

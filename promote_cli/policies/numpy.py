@@ -20,10 +20,10 @@ its universe, which is what makes every bfloat16 cell of the JAX page "different
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, Policy
+from promote_cli.halftable import mirror
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
 
@@ -58,21 +58,8 @@ _COMPLEX_OF = {
 }
 
 
-@cache
-def table() -> dict[tuple[str, str], str]:
-    read = NOTATIONS["numpy"].spellings()
-    rows = [line.split() for line in _LOWER_HALF.strip().splitlines()]
-    order = [read[r[0]] for r in rows]
-    out = {}
-    for i, (_, *cells) in enumerate(rows):
-        for j, cell in enumerate(cells):
-            out[order[i], order[j]] = out[order[j], order[i]] = read[cell]
-    return out
-
-
-TYPES = tuple(
-    NOTATIONS["numpy"].spellings()[line.split()[0]] for line in _LOWER_HALF.strip().splitlines()
-)
+TABLE = mirror(_LOWER_HALF, NOTATIONS["numpy"].spellings())
+TYPES = TABLE.order
 
 
 def _kind(name: str) -> str:
@@ -94,7 +81,7 @@ class NumpyPolicy(Policy):
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         weak_a, weak_b = a.dtype in _WEAK_KIND, b.dtype in _WEAK_KIND
         if not (weak_a or weak_b):
-            return Outcome(table()[a.dtype, b.dtype], "table", "numpy.promote_types")
+            return Outcome(TABLE.cells[a.dtype, b.dtype], "table", "numpy.promote_types")
         if weak_a and weak_b:
             kind = max(_WEAK_KIND[a.dtype], _WEAK_KIND[b.dtype], key=_KIND_RANK.__getitem__)
             return Outcome(_DEFAULT[kind], "nep50", f"two Python scalars: NumPy's default {kind}")
@@ -108,7 +95,7 @@ class NumpyPolicy(Policy):
             return Outcome(
                 result, "nep50", f"NEP 50: a Python complex keeps {strong.dtype}'s precision"
             )
-        result = table()[strong.dtype, _DEFAULT[scalar]]
+        result = TABLE.cells[strong.dtype, _DEFAULT[scalar]]
         why = f"NEP 50: a Python {scalar} outranks {kind}; NumPy's default {_DEFAULT[scalar]}"
         return Outcome(result, "nep50", why)
 

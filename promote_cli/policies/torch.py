@@ -33,11 +33,11 @@ category of their own, as OpenVINO's ``pytorch_scalar_promotion`` imitates.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any, NamedTuple
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, Policy, refuse
+from promote_cli.halftable import mirror
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 
@@ -114,16 +114,7 @@ _TO_COMPLEX = {
 _CATEGORY_WORD = {DIMENSIONED: "dimensioned", ZERO_D: "zero-dim", PYTHON: "Python scalar"}
 
 
-@cache
-def table() -> dict[tuple[str, str], str]:
-    """c10's promoteTypes table in canonical names, mirrored from the stored half."""
-    rows = [line.split() for line in _LOWER_HALF.strip().splitlines()]
-    out = {}
-    for head, *cells in rows:
-        for col, cell in zip(rows, cells, strict=False):
-            a, b = _CODES[head], _CODES[col[0]]
-            out[a, b] = out[b, a] = _CODES[cell]
-    return out
+TABLE = mirror(_LOWER_HALF, _CODES)
 
 
 def _kind(t: str) -> str:
@@ -151,9 +142,9 @@ def promote_types(a: str, b: str) -> Outcome:
             f"PyTorch promotes uint16, uint32, uint64 (and uint1..uint7) only with floating"
             f" types, not {a} with {b}",
         )
-    result = table().get((a, b))
+    result = TABLE.cells.get((a, b))
     if result is None:
-        odd = a if (a, a) not in table() else b
+        odd = a if (a, a) not in TABLE.cells else b
         return refuse(
             "unsupported",
             f"{odd} is not in PyTorch's promotion table (promote_types trips an internal"
