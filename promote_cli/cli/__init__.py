@@ -22,6 +22,7 @@ EXIT_OK, EXIT_DIFFERENT, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 
 COMMANDS = {
     "pair": ("promote_cli.cli.pair", "Promote two dtypes (or more, folded) under a policy."),
     "policies": ("promote_cli.cli.policies", "List the policies, their types and options."),
+    "convert": ("promote_cli.cli.convert", "Convert two .npy files to their promoted dtype."),
 }
 
 
