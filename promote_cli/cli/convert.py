@@ -155,10 +155,9 @@ def command(
 def _split(spec: str, flag_dtype: str | None, flag: str, nota: Notation) -> tuple[Path, str | None]:
     """``A.npy:bf16`` -> (A.npy, 'bfloat16'); an existing path containing ':' stays a path."""
     path, suffix = Path(spec), None
-    if not os.path.lexists(spec) and ":" in spec:
-        head, _, tail = spec.rpartition(":")
-        if head:
-            path, suffix = Path(head), tail
+    head, _, tail = spec.rpartition(":")
+    if head and not os.path.lexists(spec) and os.path.lexists(head):
+        path, suffix = Path(head), tail
     given = [read_dtype(t, nota) for t in (suffix, flag_dtype) if t]
     if len(set(given)) > 1:
         raise UsageError(f"{spec}: {flag} {flag_dtype} contradicts the type after ':'")
