@@ -128,7 +128,6 @@ class NpyFile:
     dtype: np.dtype | None  # None: raw bytes (void, or a descr NumPy cannot parse)
     itemsize: int
     offset: int  # where the data starts
-    size: int  # the file's size in bytes
     identity: tuple[int, int]  # (st_dev, st_ino): what "the same file" means
 
     @property
@@ -227,7 +226,7 @@ def _read_header(fp: BinaryIO, path: Path, st: os.stat_result) -> NpyFile:
         if dtype.type is np.void:
             dtype = None  # raw bytes: the user names the type
     nbytes = math.prod(shape) * itemsize
-    if nbytes > _MAX_BYTES or math.prod(shape) > _MAX_BYTES:
+    if nbytes > _MAX_BYTES:
         raise _bad(path, f"shape {shape!r} of {descr} describes more bytes than can exist")
     available = st.st_size - offset
     if available < nbytes:
@@ -245,15 +244,12 @@ def _read_header(fp: BinaryIO, path: Path, st: os.stat_result) -> NpyFile:
         dtype=dtype,
         itemsize=itemsize,
         offset=offset,
-        size=st.st_size,
         identity=(st.st_dev, st.st_ino),
     )
 
 
 def _header_problem(exc: ValueError) -> str:
     text = str(exc).splitlines()[0]
-    if text.startswith("Header info length"):
-        return f"header is absurdly long ({text.split('(')[1].split(')')[0]} characters)"
     if "EOF" in text:
         return "file ends inside the header"
     return f"header is not a valid .npy header: {text[:200]}"
@@ -392,6 +388,46 @@ def count_changes(src: np.ndarray, out: np.ndarray, into: Changes) -> None:
         into.counts[kind] += int(np.count_nonzero(mask))
 
 
+# --- jobs ----------------------------------------------------------------------------------
+
+SKIP, COPY, SWAP, CONVERT = "skip", "copy", "byte-swap", "convert"
+
+
+@dataclass(frozen=True)
+class Job:
+    """One input and what becomes of it."""
+
+    npy: NpyFile
+    source: np.dtype  # the data's dtype (possibly non-native byte order)
+    target: np.dtype  # the result's dtype, native
+    out: Path
+    action: str  # SKIP, COPY (same dtype), SWAP (same type, other byte order), CONVERT
+
+    @property
+    def out_bytes(self) -> int:
+        return self.npy.count * self.target.itemsize
+
+
+def action_for(source: np.dtype, target: np.dtype, skip_unchanged: bool) -> str:
+    if source == target:
+        return SKIP if skip_unchanged else COPY
+    if not source.isnative and source.newbyteorder("=") == target:
+        return SWAP
+    return CONVERT
+
+
+def check_cast(source: np.dtype, target: np.dtype) -> None:
+    """Refuse a cast NumPy/ml_dtypes does not implement (int4 -> float8_e8m0fnu ...)."""
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            np.zeros(1, source).astype(target)
+    except (TypeError, ValueError):
+        raise PromotionError(
+            f"NumPy/ml_dtypes cannot cast {canonical_name(source)} to {canonical_name(target)}"
+        ) from None
+
+
 # --- streaming -------------------------------------------------------------------------------
 
 
@@ -485,27 +521,26 @@ def write_all(fd: int, data: memoryview | bytes) -> None:
 
 def stream(
     fp: BinaryIO,
-    npy: NpyFile,
-    source: np.dtype,
-    target: np.dtype,
+    job: Job,
     sink: Sink,
     *,
     changes: Changes | None = None,
     progress: Callable[[int], None] | None = None,
     chunk_bytes: int = CHUNK_BYTES,
 ) -> None:
-    """Cast ``npy``'s data (``fp`` positioned at its start) to ``target`` in fixed chunks of at
+    """Cast ``job``'s data (``fp`` positioned at its start) to its target in fixed chunks of at
     most ``chunk_bytes`` (input or output, whichever is wider), into buffers of ``sink``,
     counting value changes into ``changes``."""
-    per_chunk = chunk_items(source, target, chunk_bytes)
+    source, target = job.source, job.target
+    per_chunk = chunk_items(job, chunk_bytes)
     same = source == target  # native and identical: the bytes read are the output
     inbuf = None if same else np.empty(per_chunk * source.itemsize, np.uint8)
-    left = npy.count
+    left = job.npy.count
     while left:
         n = min(per_chunk, left)
         out_raw = sink.buffer()[: n * target.itemsize]
         in_raw = out_raw if inbuf is None else inbuf[: n * source.itemsize]
-        _read_exactly(fp, in_raw, npy.path)
+        _read_exactly(fp, in_raw, job.npy.path)
         if inbuf is not None:
             src, out = in_raw.view(source), out_raw.view(target)
             with np.errstate(all="ignore"), warnings.catch_warnings():
@@ -519,9 +554,13 @@ def stream(
             progress(n * source.itemsize)
 
 
-def chunk_items(source: np.dtype, target: np.dtype, chunk_bytes: int) -> int:
+def chunk_items(job: Job, chunk_bytes: int) -> int:
     """Elements per chunk: ``chunk_bytes`` of input or output, whichever is wider."""
-    return max(1, chunk_bytes // max(source.itemsize, target.itemsize))
+    return max(1, chunk_bytes // max(job.source.itemsize, job.target.itemsize))
+
+
+def _sink_bytes(job: Job, chunk_bytes: int) -> int:
+    return chunk_items(job, chunk_bytes) * job.target.itemsize
 
 
 def _read_exactly(fp: BinaryIO, buf: np.ndarray, path: Path) -> None:
@@ -546,44 +585,7 @@ def open_data(npy: NpyFile) -> BinaryIO:
     return fp
 
 
-# --- planning and writing --------------------------------------------------------------------
-
-SKIP, COPY, SWAP, CONVERT = "skip", "copy", "byte-swap", "convert"
-
-
-@dataclass(frozen=True)
-class Job:
-    """One input and what becomes of it."""
-
-    npy: NpyFile
-    source: np.dtype  # the data's dtype (possibly non-native byte order)
-    target: np.dtype  # the result's dtype, native
-    out: Path
-    action: str  # SKIP, COPY (same dtype), SWAP (same type, other byte order), CONVERT
-
-    @property
-    def out_bytes(self) -> int:
-        return self.npy.count * self.target.itemsize
-
-
-def action_for(source: np.dtype, target: np.dtype, skip_unchanged: bool) -> str:
-    if source == target:
-        return SKIP if skip_unchanged else COPY
-    if not source.isnative and source.newbyteorder("=") == target:
-        return SWAP
-    return CONVERT
-
-
-def check_cast(source: np.dtype, target: np.dtype) -> None:
-    """Refuse a cast NumPy/ml_dtypes does not implement (int4 -> float8_e8m0fnu ...)."""
-    try:
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            np.zeros(1, source).astype(target)
-    except (TypeError, ValueError):
-        raise PromotionError(
-            f"NumPy/ml_dtypes cannot cast {canonical_name(source)} to {canonical_name(target)}"
-        ) from None
+# --- writing outputs ----------------------------------------------------------------------
 
 
 def same_file(path: Path, identity: tuple[int, int]) -> bool:
@@ -677,19 +679,17 @@ def write_output(
     pending = Pending(Path(temp_name), job.out)
     try:
         try:
-            os.fchmod(fd, 0o666 & ~_umask())  # as open() would create it, not mkstemp's 0600
+            if hasattr(os, "fchmod"):  # as open() would create it, not mkstemp's 0600
+                os.fchmod(fd, 0o666 & ~_umask())
             header = _header_bytes(job, void_header)
             _reserve(fd, len(header) + job.out_bytes)
             write_all(fd, header)
             with open_data(job.npy) as src:
-                nbytes = chunk_items(job.source, job.target, chunk_bytes) * job.target.itemsize
-                sink = FileSink(fd, nbytes)
+                sink = FileSink(fd, _sink_bytes(job, chunk_bytes))
                 try:
                     stream(
                         src,
-                        job.npy,
-                        job.source,
-                        job.target,
+                        job,
                         sink,
                         changes=changes,
                         progress=progress,
@@ -743,7 +743,8 @@ def discard(pending: Sequence[Pending]) -> None:
 
 
 def commit(pending: Sequence[Pending], *, force: bool) -> None:
-    """Rename every temporary file over its final name, then make the renames durable."""
+    """Rename every temporary file over its final name (one after the other, once all are
+    complete), then make the renames durable."""
     if not force:
         for p in pending:
             if p.final.exists() or p.final.is_symlink():
@@ -843,12 +844,8 @@ def execute(
                 with open_data(job.npy) as fp:
                     stream(
                         fp,
-                        job.npy,
-                        job.source,
-                        job.target,
-                        Sink(
-                            chunk_items(job.source, job.target, chunk_bytes) * job.target.itemsize
-                        ),
+                        job,
+                        Sink(_sink_bytes(job, chunk_bytes)),
                         changes=tally,
                         progress=progress,
                         chunk_bytes=chunk_bytes,

@@ -41,6 +41,7 @@ PROGRESS_BYTES = 64 << 20
     "-o",
     "--out-dir",
     type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIR",
     help="Write the outputs into DIR under the inputs' names.",
 )
 @click.option("--out-a", type=click.Path(path_type=Path), help="Output file for A.")
@@ -90,25 +91,21 @@ def command(
 
     \b
     Exit codes: 0 written (or planned), 1 the policy refused / --strict found a
-    changed value (nothing written), 2 bad input, usage or a write error.
+    changed value (nothing written), 2 bad input, usage or a write error,
+    130 interrupted (nothing written).
     """
     from promote_cli import npy
 
     pol = policies.get(policy)
     opts = pol.resolve_options(_options.parse_options(option_values))
     nota = get_notation(notation) if notation else pol.notation
-    specs = [
-        _split(a, dtype_a, "--dtype-a", nota),
-        _split(b, dtype_b, "--dtype-b", nota),
+    sources = [
+        _source(spec, flag_dtype, flag, nota)
+        for spec, flag_dtype, flag in ((a, dtype_a, "--dtype-a"), (b, dtype_b, "--dtype-b"))
     ]
-    sources = []
-    for (path, explicit), flag in zip(specs, ("--dtype-a", "--dtype-b"), strict=True):
-        header = npy.read_header(path)
-        sources.append(npy.Source(header, npy.data_dtype(header, explicit, flag)))
-
     outs = [
-        explicit_out or _default_out(path, out_dir)
-        for (path, _), explicit_out in zip(specs, (out_a, out_b), strict=True)
+        explicit or _default_out(source.npy.path, out_dir)
+        for source, explicit in zip(sources, (out_a, out_b), strict=True)
     ]
     try:
         result = npy.result_type(pol, opts, sources)
@@ -119,7 +116,8 @@ def command(
         click.echo(json.dumps(_refusal_json(pol.name, nota, opts, sources, exc), indent=2))
         return EXIT_DIFFERENT
 
-    total = sum(job.npy.nbytes for job in jobs if job.action != npy.SKIP)
+    streamed = not dry_run or check_values or strict  # a plain dry run reads no data
+    total = sum(job.npy.nbytes for job in jobs if job.action != npy.SKIP) if streamed else 0
     with _on_sigterm_interrupt(), _progress(total) as progress:
         changes, written = npy.execute(
             jobs,
@@ -152,18 +150,23 @@ def command(
     return EXIT_OK
 
 
-def _split(spec: str, flag_dtype: str | None, flag: str, nota: Notation) -> tuple[Path, str | None]:
-    """``A.npy:bf16`` -> (A.npy, 'bfloat16'); an existing path containing ':' stays a path."""
+def _source(spec: str, flag_dtype: str | None, flag: str, nota: Notation):
+    """Read the input named by ``A.npy`` or ``A.npy:TYPE`` (an existing path containing ':'
+    stays a path) and the dtype its data is read as."""
+    from promote_cli import npy
+
     path, suffix = Path(spec), None
     head, _, tail = spec.rpartition(":")
     if head and not os.path.lexists(spec) and os.path.lexists(head):
         path, suffix = Path(head), tail
-    given = [read_dtype(t, nota) for t in (suffix, flag_dtype) if t]
-    if len(set(given)) > 1:
+    given = {read_dtype(t, nota) for t in (suffix, flag_dtype) if t}
+    if len(given) > 1:
         raise UsageError(f"{spec}: {flag} {flag_dtype} contradicts the type after ':'")
-    if given and given[0].endswith("*"):
-        raise UsageError(f"{spec}: {given[0]} is a Python scalar type, not an array dtype")
-    return path, (given[0] if given else None)
+    explicit = given.pop() if given else None
+    if explicit is not None and explicit.endswith("*"):
+        raise UsageError(f"{spec}: {explicit} is a Python scalar type, not an array dtype")
+    header = npy.read_header(path)
+    return npy.Source(header, npy.data_dtype(header, explicit, flag))
 
 
 def _default_out(path: Path, out_dir: Path | None) -> Path:
