@@ -471,3 +471,55 @@ def test_streaming_equals_np_load_astype(
         assert np.isfortran(out) == np.isfortran(ref)
         assert npy.read_header(job.out).fortran_order == job.npy.fortran_order
         assert _same_bits(out, ref), f"{pol.name}: {job.source} -> {job.target}"
+
+
+def test_permission_denied_is_reported(tmp_path, monkeypatch):
+    # The mapping itself, also where root could read a chmod 000 file.
+    path = tmp_path / "x.npy"
+    np.save(path, np.zeros(2))
+    real_open = os.open
+
+    def refusing_open(p, *args, **kwargs):
+        if Path(p) == path:
+            raise PermissionError(13, "Permission denied")
+        return real_open(p, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refusing_open)
+    with pytest.raises(BadInputError, match=r"x\.npy: permission denied"):
+        npy.read_header(path)
+
+
+def test_input_replaced_after_its_header_was_read(tmp_path):
+    a, b = tmp_path / "a.npy", tmp_path / "b.npy"
+    np.save(a, np.arange(100, dtype=np.int16))
+    np.save(b, np.zeros(1, np.float32))
+    sources = [npy.Source(h, h.dtype) for h in map(npy.read_header, (a, b))]
+    jobs = npy.plan(
+        sources, "float32", [tmp_path / "x.npy", tmp_path / "y.npy"], skip_unchanged=False
+    )
+    np.save(tmp_path / "other.npy", np.arange(3, dtype=np.int16))
+    os.replace(tmp_path / "other.npy", a)
+    with pytest.raises(BadInputError, match="changed since its header was read"):
+        npy.execute(jobs)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.npy", "b.npy"]
+
+
+def test_check_values_across_chunks(tmp_path):
+    # Python's int -> float rounds like IEEE 754 does: an independent count of the int64 values
+    # that float64 cannot hold exactly, spread over many chunks.
+    values = np.random.default_rng(1).integers(-(2**62), 2**62, 5000, dtype=np.int64)
+    values[::7] = np.arange(len(values[::7]))  # small ones are exact
+    a, b = tmp_path / "a.npy", tmp_path / "b.npy"
+    np.save(a, values)
+    np.save(b, np.zeros(1, np.float64))
+    sources = [npy.Source(h, h.dtype) for h in map(npy.read_header, (a, b))]
+    jobs = npy.plan(
+        sources, "float64", [tmp_path / "x.npy", tmp_path / "y.npy"], skip_unchanged=False
+    )
+    changes, written = npy.execute(jobs, check_values=True, chunk_bytes=512)
+    expected = sum(1 for v in values.tolist() if int(float(v)) != v)
+    assert 0 < expected < len(values)
+    assert written and changes[0].counts == {
+        **dict.fromkeys(npy.CHANGE_KINDS, 0),
+        "rounded": expected,
+    }
