@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -24,13 +25,14 @@ BIG = 48 * 1024 * 1024  # float16 elements: a 96 MiB input, a 192 MiB output
 
 
 @pytest.fixture(scope="module")
-def big(tmp_path_factory) -> tuple[Path, Path, str]:
+def big(tmp_path_factory) -> Iterator[tuple[Path, Path, str]]:
     """A large float16 input, a small float32 one (JAX: f2 x f4 -> f4), and a digest of both."""
     where = tmp_path_factory.mktemp("inputs")
     a, b = where / "a.npy", where / "b.npy"
     np.save(a, (np.arange(BIG) % 2048).astype(np.float16))
     np.save(b, np.arange(3, dtype=np.float32))
-    return a, b, _digest(a, b)
+    yield a, b, _digest(a, b)
+    a.unlink()  # pytest keeps recent temporary directories: do not keep 100 MB in them
 
 
 def _digest(*paths: Path) -> str:
@@ -101,6 +103,7 @@ def test_sigkill_mid_write_leaves_old_or_complete_file(big, tmp_path):
             break
     assert killed_mid_write, "never caught the process mid-write; make the input bigger"
     assert _digest(a, b) == digest
+    (out / "a.npy").unlink()
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
