@@ -464,6 +464,7 @@ class FileSink(Sink):
             self._free.put(np.zeros(nbytes, np.uint8))
         self._error: BaseException | None = None
         self._stopped = False
+        self._written = os.lseek(fd, 0, os.SEEK_CUR)
         self._thread = threading.Thread(target=self._run, name="promote-writer", daemon=True)
         self._thread.start()
 
@@ -484,13 +485,18 @@ class FileSink(Sink):
             raise self._error
 
     def abort(self) -> None:
-        """Stop writing (the output is being discarded) and wait for the thread to end."""
+        """Stop writing (the output is being discarded) and wait for the thread to end: the
+        caller closes the fd next, and its number must not be reused under a late write."""
         self._stopped = True
         self._full.put(None)
-        self._thread.join()
+        while self._thread.is_alive():
+            try:
+                self._thread.join()
+            except KeyboardInterrupt:  # a second Ctrl-C: we are already stopping
+                continue
 
     def _run(self) -> None:
-        start = done = os.lseek(self._fd, 0, os.SEEK_CUR)
+        start = done = self._written
         while (item := self._full.get()) is not None:
             buffer, nbytes = item
             if self._error is None and not self._stopped:
@@ -695,10 +701,10 @@ def write_output(
                         progress=progress,
                         chunk_bytes=chunk_bytes,
                     )
+                    sink.close()
                 except BaseException:
                     sink.abort()  # the writer thread must be done with fd before it closes
                     raise
-                sink.close()
             os.fsync(fd)
         finally:
             os.close(fd)

@@ -60,18 +60,27 @@ def _start(args: list[str], **kwargs) -> subprocess.Popen:
     )
 
 
-def _wait_for_writing(proc: subprocess.Popen, out: Path, timeout: float = 30) -> bool:
-    """True once a temporary output holds data, False if the process ended first."""
+def _written(pid: int) -> int:
+    """Bytes the process has passed to write() (its output is preallocated, so the file's size
+    says nothing about progress)."""
+    with open(f"/proc/{pid}/io") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("wchar:"))
+
+
+def _wait_for_writing(proc: subprocess.Popen, timeout: float = 30) -> bool:
+    """True once the process has written 8 MiB of data, False if it ended first."""
+    if not os.path.exists(f"/proc/{proc.pid}/io"):
+        proc.kill()
+        pytest.skip("needs /proc/PID/io to see a conversion's progress")
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        try:
+            if _written(proc.pid) >= 8 << 20:
+                return proc.poll() is None
+        except (FileNotFoundError, ProcessLookupError, StopIteration):
+            return False
         if proc.poll() is not None:
             return False
-        for name in _temps(out):
-            try:
-                if (out / name).stat().st_blocks > 0 and (out / name).stat().st_size > 4096:
-                    return True
-            except FileNotFoundError:
-                pass
         time.sleep(0.0005)
     raise AssertionError("promote convert neither wrote nor ended")
 
@@ -86,7 +95,7 @@ def test_sigkill_mid_write_leaves_old_or_complete_file(big, tmp_path):
         np.save(out / "a.npy", old)  # a previous result that --force will replace
         (out / "b.npy").unlink(missing_ok=True)
         proc = _start([a, b, "-o", out, "--force"])
-        if _wait_for_writing(proc, out):
+        if _wait_for_writing(proc):
             proc.send_signal(signal.SIGKILL)
             killed_mid_write += 1
         proc.wait()
@@ -110,7 +119,7 @@ def test_sigkill_mid_write_leaves_old_or_complete_file(big, tmp_path):
 def test_interrupt_mid_write_cleans_up(big, tmp_path, sig):
     a, b, digest = big
     proc = _start([a, b, "-o", tmp_path])
-    if not _wait_for_writing(proc, tmp_path):
+    if not _wait_for_writing(proc):
         pytest.skip("the conversion finished before it could be interrupted")
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
