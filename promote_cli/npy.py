@@ -83,7 +83,12 @@ def numpy_dtype(canonical: str) -> np.dtype:
         )
     if canonical in _ML_DTYPES:
         return np.dtype(getattr(ml_dtypes, canonical))
-    return np.dtype(canonical)
+    try:
+        return np.dtype(canonical)
+    except TypeError:  # an ml_dtypes type this (older) ml_dtypes lacks
+        raise PromotionError(
+            f"{canonical} needs a newer ml_dtypes than the installed {ml_dtypes.__version__}"
+        ) from None
 
 
 def canonical_name(dtype: np.dtype) -> str:

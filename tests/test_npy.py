@@ -523,3 +523,19 @@ def test_check_values_across_chunks(tmp_path):
         **dict.fromkeys(npy.CHANGE_KINDS, 0),
         "rounded": expected,
     }
+
+
+def test_type_missing_from_an_older_ml_dtypes(monkeypatch):
+    monkeypatch.setattr(npy, "_ML_DTYPES", npy._ML_DTYPES - {"complex32"})
+    monkeypatch.setattr(np, "dtype", _no_complex32(np.dtype))
+    with pytest.raises(PromotionError, match="complex32 needs a newer ml_dtypes"):
+        npy.numpy_dtype("complex32")
+
+
+def _no_complex32(real):
+    def dtype(spec, *args, **kwargs):
+        if spec == "complex32":
+            raise TypeError("data type 'complex32' not understood")
+        return real(spec, *args, **kwargs)
+
+    return dtype
