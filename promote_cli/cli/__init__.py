@@ -27,6 +27,7 @@ COMMANDS = {
     "verify": ("promote_cli.cli.verify", "Prove policies against the installed frameworks."),
     "diff": ("promote_cli.cli.diff", "Show the cells where two policies disagree."),
     "graph": ("promote_cli.cli.graph", "Draw a lattice policy's Hasse diagram (dot/svg/mermaid)."),
+    "convert": ("promote_cli.cli.convert", "Convert two .npy files to their promoted dtype."),
 }
 
 

@@ -1,0 +1,330 @@
+"""``promote convert``: promote a pair of .npy files on disk to their common dtype.
+
+Parse the arguments, ask ``promote_cli.npy`` (the policy question, the checks, the streaming
+writes), report. NumPy, ml_dtypes and rich are imported only when this command runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import click
+
+from promote_cli import policies
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
+from promote_cli.errors import PromotionError, UsageError
+from promote_cli.notations import Notation, display, read_dtype
+from promote_cli.notations import notation as get_notation
+
+# Inputs at least this big get a progress bar (on a terminal only).
+PROGRESS_BYTES = 64 << 20
+
+
+@click.command("convert")
+@click.argument("a", metavar="A.npy[:TYPE]")
+@click.argument("b", metavar="B.npy[:TYPE]")
+@_options.policy
+@_options.options
+@_options.notation
+@click.option(
+    "--dtype-a", metavar="TYPE", help="Type of A's data when A holds raw bytes (|V2 ...)."
+)
+@click.option("--dtype-b", metavar="TYPE", help="Type of B's data when B holds raw bytes.")
+@click.option(
+    "-o",
+    "--out-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="Write the outputs into DIR under the inputs' names.",
+)
+@click.option("--out-a", type=click.Path(path_type=Path), help="Output file for A.")
+@click.option("--out-b", type=click.Path(path_type=Path), help="Output file for B.")
+@click.option("--force", is_flag=True, help="Replace existing output files.")
+@click.option(
+    "--skip-unchanged",
+    is_flag=True,
+    help="Write no output for an input already of the result type.",
+)
+@click.option(
+    "--dry-run", is_flag=True, help="Print the plan (dtypes, shapes, bytes); write nothing."
+)
+@click.option("--check-values", is_flag=True, help="Count the elements whose value changes.")
+@click.option("--strict", is_flag=True, help="Exit 1 and write nothing if any value would change.")
+@click.option(
+    "--void-header",
+    is_flag=True,
+    help="Write ml_dtypes outputs with a raw |V<n> descr instead of the dtype's name.",
+)
+@_options.as_json
+def command(
+    a,
+    b,
+    policy,
+    option_values,
+    notation,
+    dtype_a,
+    dtype_b,
+    out_dir,
+    out_a,
+    out_b,
+    force,
+    skip_unchanged,
+    dry_run,
+    check_values,
+    strict,
+    void_header,
+    as_json,
+) -> int:
+    """Convert A and B to the dtype POLICY promotes them to.
+
+    \b
+    Outputs: A.promoted.npy and B.promoted.npy beside the inputs, or under -o DIR,
+    or --out-a/--out-b. Existing outputs are kept unless --force; an input is never
+    modified. A 0-d array is a scalar operand S(t), anything else D(t).
+
+    \b
+    Exit codes: 0 written (or planned), 1 the policy refused / --strict found a
+    changed value (nothing written), 2 bad input, usage or a write error,
+    130 interrupted (nothing written).
+    """
+    from promote_cli import npy
+
+    pol = policies.get(policy)
+    opts = pol.resolve_options(_options.parse_options(option_values))
+    nota = get_notation(notation) if notation else pol.notation
+    sources = [
+        _source(spec, flag_dtype, flag, nota)
+        for spec, flag_dtype, flag in ((a, dtype_a, "--dtype-a"), (b, dtype_b, "--dtype-b"))
+    ]
+    outs = [
+        explicit or _default_out(source.npy.path, out_dir)
+        for source, explicit in zip(sources, (out_a, out_b), strict=True)
+    ]
+    try:
+        result = npy.result_type(pol, opts, sources)
+        jobs = npy.plan(sources, result, outs, skip_unchanged=skip_unchanged)
+    except PromotionError as exc:
+        if not as_json:
+            raise
+        click.echo(json.dumps(_refusal_json(pol.name, nota, opts, sources, exc), indent=2))
+        return EXIT_DIFFERENT
+
+    streamed = not dry_run or check_values or strict  # a plain dry run reads no data
+    total = sum(job.npy.nbytes for job in jobs if job.action != npy.SKIP) if streamed else 0
+    with _on_sigterm_interrupt(), _progress(total) as progress:
+        changes, written = npy.execute(
+            jobs,
+            force=force,
+            dry_run=dry_run,
+            check_values=check_values,
+            strict=strict,
+            void_header=void_header,
+            progress=progress,
+        )
+    refused = strict and any(c is not None and c.total for c in changes)
+    report = {
+        "policy": pol.name,
+        "notation": nota.name,
+        "options": opts,
+        "result": result,
+        "result_label": nota.label(result),
+        "dry_run": dry_run,
+        "written": written,
+        "strict_refused": refused,
+        "files": [_file_json(job, c, nota) for job, c in zip(jobs, changes, strict=True)],
+    }
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    else:
+        _print_report(report, check_values or strict)
+    if refused:
+        click.echo("promote: --strict: values would change; nothing was written", err=True)
+        return EXIT_DIFFERENT
+    return EXIT_OK
+
+
+def _source(spec: str, flag_dtype: str | None, flag: str, nota: Notation):
+    """Read the input named by ``A.npy`` or ``A.npy:TYPE`` (an existing path containing ':'
+    stays a path) and the dtype its data is read as."""
+    from promote_cli import npy
+
+    path, suffix = Path(spec), None
+    head, _, tail = spec.rpartition(":")
+    if head and not os.path.lexists(spec) and os.path.lexists(head):
+        path, suffix = Path(head), tail
+    given = {read_dtype(t, nota) for t in (suffix, flag_dtype) if t}
+    if len(given) > 1:
+        raise UsageError(f"{spec}: {flag} {flag_dtype} contradicts the type after ':'")
+    explicit = given.pop() if given else None
+    if explicit is not None and explicit.endswith("*"):
+        raise UsageError(f"{spec}: {explicit} is a Python scalar type, not an array dtype")
+    header = npy.read_header(path)
+    return npy.Source(header, npy.data_dtype(header, explicit, flag))
+
+
+def _default_out(path: Path, out_dir: Path | None) -> Path:
+    if out_dir is not None:
+        return out_dir / path.name
+    stem = path.name[: -len(".npy")] if path.name.endswith(".npy") else path.name
+    return path.with_name(f"{stem}.promoted.npy")
+
+
+@contextlib.contextmanager
+def _on_sigterm_interrupt() -> Iterator[None]:
+    # `kill PID` should clean up like Ctrl-C does: no temporary file left behind.
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@contextlib.contextmanager
+def _progress(total: int) -> Iterator[Callable[[int], None] | None]:
+    if total < PROGRESS_BYTES or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        Progress,
+        TimeRemainingColumn,
+        TransferSpeedColumn,
+    )
+
+    with Progress(
+        BarColumn(),
+        DownloadColumn(binary_units=True),
+        TransferSpeedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("converting", total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+def _label(canonical: str, nota: Notation) -> str:
+    return display(canonical, nota)
+
+
+def _file_json(job, changes, nota: Notation) -> dict:
+    from promote_cli import npy
+
+    source = npy.canonical_name(job.source)
+    return {
+        "input": str(job.npy.path),
+        "output": None if job.action == npy.SKIP else str(job.out),
+        "dtype": source,
+        "dtype_label": nota.label(source),
+        "descr": job.npy.descr,
+        "shape": list(job.npy.shape),
+        "fortran_order": job.npy.fortran_order,
+        "bytes_in": job.npy.nbytes,
+        "bytes_out": 0 if job.action == npy.SKIP else job.out_bytes,
+        "action": job.action,
+        "changed": None if changes is None else {**changes.counts, "total": changes.total},
+    }
+
+
+def _refusal_json(policy: str, nota: Notation, opts: dict, sources, exc: PromotionError) -> dict:
+    from promote_cli import npy
+
+    return {
+        "policy": policy,
+        "notation": nota.name,
+        "options": opts,
+        "inputs": [
+            {"input": str(s.npy.path), "dtype": npy.canonical_name(s.dtype)} for s in sources
+        ],
+        "result": None,
+        "refusal": exc.reason,
+        "rule": exc.rule,
+        "unsafe_result": exc.unsafe_result,
+        "written": False,
+    }
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return str(n)
+
+
+def _rows(report: dict, nota: Notation, with_changes: bool) -> tuple[list[str], list[list[str]]]:
+    head = ["input", "dtype", "shape", "bytes", "action", "output", "bytes"]
+    if with_changes:
+        head.append("changed values")
+    rows = []
+    for f in report["files"]:
+        shape = "x".join(map(str, f["shape"])) if f["shape"] else "0-d"
+        if f["fortran_order"]:
+            shape += " (F)"
+        row = [
+            f["input"],
+            f"{_label(f['dtype'], nota)} -> {_label(report['result'], nota)}",
+            shape,
+            _size(f["bytes_in"]),
+            f["action"],
+            f["output"] or "-",
+            _size(f["bytes_out"]) if f["output"] else "-",
+        ]
+        if with_changes:
+            row.append(_changes_text(f["changed"]))
+        rows.append(row)
+    return head, rows
+
+
+def _changes_text(changed: dict | None) -> str:
+    from promote_cli.npy import CHANGE_KINDS, CHANGE_LABELS
+
+    if changed is None:
+        return "0"
+    if not changed["total"]:
+        return "0"
+    parts = [f"{changed[k]} {CHANGE_LABELS[k]}" for k in CHANGE_KINDS if changed[k]]
+    return f"{changed['total']}: " + ", ".join(parts)
+
+
+def _print_report(report: dict, with_changes: bool) -> None:
+    nota = get_notation(report["notation"])
+    title = f"{report['policy']}: result {_label(report['result'], nota)}"
+    if report["dry_run"]:
+        title += " (dry run: nothing written)"
+    elif report["strict_refused"]:
+        title += " (--strict: nothing written)"
+    head, rows = _rows(report, nota, with_changes)
+    if sys.stdout.isatty():
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=title, title_justify="left")
+        for name in head:
+            table.add_column(name)
+        for row in rows:
+            table.add_row(*row)
+        Console().print(table)
+        return
+    click.echo(title)
+    click.echo(_plain_table([head, *rows]))
+
+
+def _plain_table(lines: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    return "\n".join(
+        "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
+        for line in lines
+    )
