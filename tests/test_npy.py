@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import io
 import os
+import re
+import shutil
 import struct
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -248,14 +251,43 @@ def test_numpy_agrees_the_corpus_is_malformed(tmp_path):
             np.load(path, allow_pickle=False)
 
 
-def test_unreadable_file(tmp_path):
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        pytest.skip("root reads files whatever their mode")
-    path = tmp_path / "locked.npy"
-    np.save(path, np.zeros(2))
-    path.chmod(0)
-    with pytest.raises(BadInputError, match=r"locked\.npy: permission denied"):
-        npy.read_header(path)
+def _as_nobody(check) -> int:
+    """Run ``check`` in a forked child that has dropped root (root reads files whatever their
+    mode; CI runs as root); the child's exit status is 0 when the check passed."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        status = 3
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            status = 0 if check() else 1
+        finally:
+            os._exit(status)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+def test_unreadable_file():
+    # A directory an unprivileged user may enter, holding a file nobody may read.
+    folder = Path(tempfile.mkdtemp(prefix="promote-locked-"))
+    try:
+        folder.chmod(0o755)
+        path = folder / "locked.npy"
+        np.save(path, np.zeros(2))
+        path.chmod(0)
+
+        def refused() -> bool:
+            try:
+                npy.read_header(path)
+            except BadInputError as exc:
+                return re.search(r"locked\.npy: permission denied", str(exc)) is not None
+            return False
+
+        if os.geteuid() == 0:
+            assert _as_nobody(refused) == 0
+        else:
+            assert refused()
+    finally:
+        shutil.rmtree(folder)
 
 
 # --- dtypes ----------------------------------------------------------------------------------
