@@ -55,7 +55,7 @@ def diff(
     ops = (
         tuple(operands)
         if operands is not None
-        else tuple(Operand(t) for t in shared_types(left, right))
+        else tuple(Operand.of(t) for t in shared_types(left, right))
     )
     a = matrix(left, ops, ops, left_opts)
     b = matrix(right, ops, ops, right_opts)

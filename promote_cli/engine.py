@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
+from promote_cli.dtypes import WEAK
 from promote_cli.errors import UsageError
 from promote_cli.notations import Notation, notation
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
@@ -118,6 +119,13 @@ class Policy:
         """Map an operand onto what the rules see, or refuse it outright."""
         if op.category == PYTHON and PYTHON not in self.categories:
             return refuse("operand", f"{self.title} has no Python scalar operands ({op.dtype})")
+        if op.category == PYTHON and op.dtype not in ("bool", *WEAK, *self.universe):
+            # A weak type of another framework, such as TensorFlow's int32*.
+            return refuse(
+                "unsupported",
+                f"{self.title} has no weak type {op.dtype}; write a"
+                " Python scalar as int, float, complex or P(bool)",
+            )
         if op.category == ZERO_D and ZERO_D not in self.categories:
             op = Operand(op.dtype, DIMENSIONED)
         if op.category != PYTHON and op.dtype not in self.universe:
@@ -164,7 +172,8 @@ def fold_steps(
         steps.append((left, right, out))
         if out.refused:
             break
-        left = _as_operand(out.result, operands)  # type: ignore[arg-type]
+        # The intermediate is what this step produced, from the operands it has seen so far.
+        left = _as_operand(out.result, (left, right))  # type: ignore[arg-type]
     return steps
 
 
@@ -178,7 +187,7 @@ def fold(policy: Policy, operands: Sequence[Operand], opts: Mapping[str, Any]) -
 def _as_operand(result: str, seen: Iterable[Operand]) -> Operand:
     # A weak result keeps its Python-scalar category; a dimensioned input makes the result one.
     if result.endswith("*"):
-        return Operand(result, PYTHON)
+        return Operand.of(result)
     categories = {op.category for op in seen}
     return Operand(result, DIMENSIONED if DIMENSIONED in categories else ZERO_D)
 
@@ -202,7 +211,7 @@ def matrix(
 ) -> Matrix:
     """Every cell of ``rows`` x ``cols`` (default: the policy's default table)."""
     resolved = policy.resolve_options(opts)  # idempotent: resolved values parse to themselves
-    r = tuple(rows) if rows is not None else tuple(Operand(t) for t in policy.default_types)
+    r = tuple(rows) if rows is not None else tuple(Operand.of(t) for t in policy.default_types)
     c = tuple(cols) if cols is not None else r
     cells = tuple(tuple(policy.promote(a, b, resolved) for b in c) for a in r)
     return Matrix(policy, resolved, r, c, cells)

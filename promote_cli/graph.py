@@ -18,7 +18,7 @@ from typing import Any
 
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.engine import LATTICE, Policy
-from promote_cli.errors import UsageError
+from promote_cli.errors import BadInputError, UsageError
 from promote_cli.lattice import Lattice
 from promote_cli.notations import Notation, display
 
@@ -115,7 +115,7 @@ def to_svg(dot: str) -> str:
         )
     done = subprocess.run([exe, "-Tsvg"], input=dot, capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        raise RuntimeError(f"Graphviz dot failed: {done.stderr.strip()}")
+        raise BadInputError(f"Graphviz dot failed: {done.stderr.strip()}")
     return done.stdout
 
 

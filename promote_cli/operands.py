@@ -35,9 +35,11 @@ class Operand(NamedTuple):
     dtype: str  # canonical name; a Python scalar is int*, float*, complex* or bool
     category: str = DIMENSIONED
 
-    @property
-    def is_python(self) -> bool:
-        return self.category == PYTHON
+    @classmethod
+    def of(cls, dtype: str) -> Operand:
+        """The operand a bare type name stands for: a weak type (``int*``, TensorFlow's
+        ``int32*`` ...) is a Python scalar, anything else a dimensioned array."""
+        return cls(dtype, PYTHON if dtype.endswith("*") else DIMENSIONED)
 
 
 def parse(spelling: str, nota: Notation) -> Operand:
@@ -61,7 +63,7 @@ def parse(spelling: str, nota: Notation) -> Operand:
         return Operand(_SCALARS[bare], PYTHON)
     dtype = read_dtype(spelling, nota)
     # A weak type (TensorFlow's i32*, f64* ...) is the type of a Python scalar or weak value.
-    return Operand(dtype, PYTHON if dtype.endswith("*") else DIMENSIONED)
+    return Operand.of(dtype)
 
 
 def label(op: Operand, nota: Notation, *, plain: bool = False) -> str:
