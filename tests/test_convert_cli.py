@@ -416,18 +416,3 @@ def test_real_process(tmp_path):
     again = subprocess.run(cmd, env=_env(), capture_output=True, text=True)
     assert again.returncode == 2
     assert again.stderr.count("\n") == 1 and "exists" in again.stderr
-
-
-def test_pair_and_help_stay_light():
-    code = (
-        "import sys\n"
-        "from promote_cli.cli import main\n"
-        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-        "heavy = sorted(m for m in ('numpy', 'ml_dtypes', 'rich') if m in sys.modules)\n"
-        "print('heavy:', heavy, file=sys.stderr)\n"
-    )
-    for args in (["pair", "f16", "bf16"], ["--help"]):
-        done = subprocess.run(
-            [sys.executable, "-c", code, *args], env=_env(), capture_output=True, text=True
-        )
-        assert "heavy: []" in done.stderr, (args, done.stderr)

@@ -153,7 +153,14 @@ def test_operand_categories(spelling, operand):
     assert parse(spelling, NOTATIONS["openvino"]) == operand
 
 
-@pytest.mark.parametrize("spelling", ["P(f16)", "S(int)", "Q(i8)"])
-def test_malformed_operands(spelling):
-    with pytest.raises(UsageError):
-        parse(spelling, NOTATIONS["openvino"])
+@pytest.mark.parametrize(
+    ("spelling", "message"),
+    [
+        ("P(f16)", "is not a Python scalar"),
+        ("S(i*)", "a Python scalar has no array category"),
+        ("Q(i8)", "unknown dtype 'Q\\(i8\\)'"),
+    ],
+)
+def test_malformed_operands(spelling, message):
+    with pytest.raises(UsageError, match=message):
+        parse(spelling, NOTATIONS["jax"])
