@@ -12,8 +12,6 @@ from typing import NamedTuple
 from promote_cli._catalogue import ROWS
 from promote_cli.errors import UsageError
 
-KINDS = ("bool", "uint", "int", "float", "complex", "quantized", "string")
-
 
 # A NamedTuple, not a frozen dataclass: importing dataclasses costs ~8 ms of start-up.
 class DType(NamedTuple):
@@ -26,20 +24,12 @@ class DType(NamedTuple):
     note: str = ""
 
     @property
-    def weak(self) -> bool:
-        return self.name.endswith("*")
-
-    @property
     def is_integer(self) -> bool:
         return self.kind in ("int", "uint")
 
     @property
     def is_float(self) -> bool:
         return self.kind == "float"
-
-    @property
-    def is_inexact(self) -> bool:
-        return self.kind in ("float", "complex")
 
     @property
     def signed(self) -> bool:

@@ -17,6 +17,8 @@ from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 if TYPE_CHECKING:
     from promote_cli.lattice import Lattice
 
+# Properties a policy declares as data; tests/test_properties.py checks each declared one.
+# TOTAL: every pair of the policy's own types promotes (no refusal) under default options.
 SYMMETRIC, IDEMPOTENT, LATTICE, TOTAL = "symmetric", "idempotent", "lattice", "total"
 
 

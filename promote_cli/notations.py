@@ -31,6 +31,11 @@ class Notation(NamedTuple):
     def spellings(self) -> dict[str, str]:
         """Every input spelling of this notation to its canonical name: exact spellings, then
         case-folded ones where that folds onto nothing else (NumPy's g and G differ)."""
+        if NOTATIONS.get(self.name) is self:  # the registered notations are built once
+            return _registered_spellings(self.name)
+        return self._build_spellings()
+
+    def _build_spellings(self) -> dict[str, str]:
         exact = dict(self.aliases)
         exact.update({label: canonical for canonical, label in self.labels.items()})
         out = dict(exact)
@@ -307,6 +312,11 @@ def _width_readings(spelling: str) -> set[str]:
         if name in CATALOGUE:
             out.add(name)
     return out
+
+
+@cache
+def _registered_spellings(name: str) -> dict[str, str]:
+    return NOTATIONS[name]._build_spellings()
 
 
 @cache

@@ -66,6 +66,12 @@ def parse(spelling: str, nota: Notation) -> Operand:
     return Operand.of(dtype)
 
 
+def inner(spelling: str) -> str:
+    """The dtype spelling inside a ``D(...)``/``S(...)``/``P(...)`` wrapper, or the spelling."""
+    m = _WRAPPED.match(spelling)
+    return m.group(2) if m else spelling.strip()
+
+
 def label(op: Operand, nota: Notation, *, plain: bool = False) -> str:
     """How ``op`` is printed in ``nota``; ``plain`` drops the canonical-name hint."""
     if op.category == PYTHON:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from promote_cli import policies
 from promote_cli.api import outcome
-from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, fold, matrix
+from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, TOTAL, fold, matrix
 from promote_cli.operands import PYTHON, Operand
 
 POLICIES = [policies.get(n) for n in policies.names()]
@@ -47,6 +47,27 @@ def test_symmetric(pol):
         assert pol.promote(a, b, resolved).result == pol.promote(b, a, resolved).result
 
     check()
+
+
+@pytest.mark.parametrize("pol", with_property(TOTAL))
+def test_total(pol):
+    m = matrix(pol, [Operand.of(t) for t in pol.universe])
+    refused = [
+        (r.dtype, c.dtype)
+        for r, row in zip(m.rows, m.cells, strict=True)
+        for c, cell in zip(m.cols, row, strict=True)
+        if cell.refused
+    ]
+    assert refused == []
+
+
+def test_the_partial_policies_do_refuse_somewhere():
+    # A policy that declares no TOTAL should have a refusal to show for it; else declare it.
+    for pol in POLICIES:
+        if TOTAL in pol.properties:
+            continue
+        m = matrix(pol, [Operand.of(t) for t in pol.universe])
+        assert any(cell.refused for row in m.cells for cell in row), pol.name
 
 
 @pytest.mark.parametrize("pol", with_property(IDEMPOTENT))

@@ -11,7 +11,7 @@ from promote_cli.engine import fold
 from promote_cli.errors import UsageError
 from promote_cli.notations import collides, display
 from promote_cli.notations import notation as get_notation
-from promote_cli.operands import label
+from promote_cli.operands import inner, label
 
 
 @click.command("pair")
@@ -68,9 +68,7 @@ def command(operands, policy, option_values, notation, as_json, explain) -> int:
         return EXIT_DIFFERENT if final.refused else EXIT_OK
 
     misread = [
-        f"{s} as {op.dtype}"
-        for s, op in zip(operands, ops, strict=True)
-        if collides(s.strip()) or collides(_inner(s))
+        f"{s} as {op.dtype}" for s, op in zip(operands, ops, strict=True) if collides(inner(s))
     ]
     if misread:
         click.echo(f"note: read {', '.join(misread)} ({nota.name} notation)", err=True)
@@ -87,8 +85,3 @@ def command(operands, policy, option_values, notation, as_json, explain) -> int:
         return EXIT_DIFFERENT
     click.echo(show(final.result))
     return EXIT_OK
-
-
-def _inner(spelling: str) -> str:
-    text = spelling.strip()
-    return text[2:-1] if len(text) > 3 and text[1] == "(" and text.endswith(")") else text

@@ -4,7 +4,7 @@ Source: the CANN documentation page the seed reproduces. When an aclnn API such 
 gets inputs of two dtypes it deduces one and converts both; a ``×`` cell means the API rejects
 the pair, which is a refusal here.
 
-The table is symmetric, so only its lower half is stored; ``tests/test_ascend.py`` checks the
+The table is symmetric, so only its lower half is stored; ``tests/test_seed_policies.py`` checks the
 mirrored table against every cell of the seed.
 
 Where it departs from its neighbours: the page calls the rules PyTorch-like, but uint16, uint32

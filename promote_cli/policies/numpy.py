@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, Policy
+from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, Policy
 from promote_cli.halftable import mirror
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
@@ -76,7 +76,7 @@ class NumpyPolicy(Policy):
     universe = TYPES
     default_types = TYPES
     categories = frozenset({"D", PYTHON})
-    properties = frozenset({SYMMETRIC, IDEMPOTENT})
+    properties = frozenset({SYMMETRIC, IDEMPOTENT, TOTAL})
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         weak_a, weak_b = a.dtype in _WEAK_KIND, b.dtype in _WEAK_KIND
