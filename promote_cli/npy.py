@@ -10,7 +10,9 @@ Data is cast in fixed chunks (peak memory does not grow with the file) with the 
 loops as ``np.load(path).astype(target)``, so the values are those, bit for bit. Outputs go to a
 temporary file in the destination directory, are fsynced, and are renamed over the final name
 only when every output of the run is complete: an interruption never leaves a partial file under
-a final name, and a refused or failed run writes nothing.
+a final name, and a refused or failed run writes nothing. The temporary files, their mode (that
+of the file ``--force`` replaces, else ``0o666 & ~umask``) and the renames come from
+``promote_cli.atomic``, shared with every other command that writes files.
 
 ml_dtypes: ``np.save`` writes most ml_dtypes arrays with a raw void descr (``|V1``, ``<V2``),
 ``float8_e5m2`` as ``<f1`` and ``complex32`` as ``<W4`` (neither of which NumPy can parse). Such
@@ -33,7 +35,6 @@ import os
 import queue
 import stat
 import struct
-import tempfile
 import threading
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -45,6 +46,7 @@ import ml_dtypes
 import numpy as np
 from numpy.lib import format as npformat
 
+from promote_cli import atomic
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.engine import fold
 from promote_cli.errors import BadInputError, PromotionError, UsageError
@@ -680,18 +682,14 @@ def write_output(
     """Write ``job``'s output to a temporary file beside its final name and fsync it. On any
     error (or Ctrl-C) the temporary file is removed and the error propagates."""
     try:
-        fd, temp_name = tempfile.mkstemp(
-            prefix=f".{job.out.name}.", suffix=".promote-tmp", dir=job.out.parent
-        )
+        fd, temp = atomic.temp_beside(job.out, suffix=".promote-tmp")
     except OSError as exc:
         raise BadInputError(
             f"cannot create a file in {job.out.parent}: {exc.strerror or exc}"
         ) from None
-    pending = Pending(Path(temp_name), job.out)
+    pending = Pending(temp, job.out)
     try:
         try:
-            if hasattr(os, "fchmod"):  # as open() would create it, not mkstemp's 0600
-                os.fchmod(fd, 0o666 & ~_umask())
             header = _header_bytes(job, void_header)
             _reserve(fd, len(header) + job.out_bytes)
             write_all(fd, header)
@@ -748,9 +746,7 @@ def _header_bytes(job: Job, void_header: bool) -> bytes:
 
 
 def discard(pending: Sequence[Pending]) -> None:
-    for p in pending:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(p.temp)
+    atomic.discard(p.temp for p in pending)
 
 
 def commit(pending: Sequence[Pending], *, force: bool) -> None:
@@ -762,32 +758,10 @@ def commit(pending: Sequence[Pending], *, force: bool) -> None:
                 discard(pending)
                 raise UsageError(f"output {p.final} appeared meanwhile; pass --force to replace it")
     try:
-        for p in pending:
-            os.replace(p.temp, p.final)
+        atomic.commit((p.temp, p.final) for p in pending)
     except BaseException:
         discard(pending)
         raise
-    for parent in {p.final.parent for p in pending}:
-        _fsync_dir(parent)
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # some file systems cannot fsync a directory; the rename itself is done
-    finally:
-        os.close(fd)
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 # --- a pair of files -------------------------------------------------------------------------

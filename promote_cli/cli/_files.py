@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import difflib
-import os
-import tempfile
 from pathlib import Path
 
+from promote_cli import atomic
 from promote_cli.errors import BadInputError
 
 
@@ -23,20 +22,12 @@ def read(path: Path) -> str | None:
 
 
 def write(path: Path, text: str) -> None:
-    """Replace ``path`` atomically, so a reader never sees half a table."""
+    """Replace ``path`` atomically, so a reader never sees half a table; it keeps the mode of
+    the file it replaces, and a new file gets the one ``open()`` would give it."""
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(text.encode("utf-8"))
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        atomic.write_bytes(path, text.encode("utf-8"))
     except OSError as exc:
         raise BadInputError(f"{path}: cannot write it ({exc.strerror})") from None
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _files
-from promote_cli.docset import documentation_set, ours
-from promote_cli.errors import UsageError
+from promote_cli.docset import INDEX, documentation_set, listed, ours
+from promote_cli.errors import BadInputError, UsageError
 
 
 @click.command("tables")
@@ -28,17 +28,18 @@ def command(directory: Path, check: bool) -> int:
     """Write every policy's table as html, markdown and rst, and an index, into DIR
     (default: tables). The output is byte-identical on every run.
 
-    Files in DIR that promote wrote earlier but would not write now (a renamed policy) are
-    removed; other files are left alone.
+    The index ends with the list of files the run wrote. A file the previous run listed there
+    that this one would not write (a renamed policy) is removed; no other file is ever removed,
+    not even one `promote table -o` or `promote graph` wrote.
     """
     if directory.exists() and not directory.is_dir():
         raise UsageError(f"{directory} is not a directory")
     wanted = documentation_set()
-    leftovers = sorted(
-        p.name
-        for p in (directory.iterdir() if directory.is_dir() else ())
-        if p.is_file() and p.name not in wanted and ours(p)
-    )
+    leftovers = [
+        name
+        for name in listed(_files.read(directory / INDEX))
+        if name not in wanted and _removable(directory / name)
+    ]
     if check:
         stale = []
         for name, text in wanted.items():
@@ -59,13 +60,31 @@ def command(directory: Path, check: bool) -> int:
         click.echo(f"promote: the {len(wanted)} files in {directory} are up to date", err=True)
         return EXIT_OK
     changed = [n for n, text in wanted.items() if _files.read(directory / n) != text]
+    # The index last: until it is written, the previous one still lists every leftover, so an
+    # interrupted run leaves nothing the next run cannot find.
     for name in changed:
-        _files.write(directory / name, wanted[name])
-    for name in leftovers:
-        (directory / name).unlink()
+        if name != INDEX:
+            _files.write(directory / name, wanted[name])
+    _remove(directory, leftovers)
+    if INDEX in changed:
+        _files.write(directory / INDEX, wanted[INDEX])
     click.echo(
         f"promote: {directory}: {len(changed)} written, {len(wanted) - len(changed)} unchanged"
         + (f", {len(leftovers)} removed" if leftovers else ""),
         err=True,
     )
     return EXIT_OK
+
+
+def _removable(path: Path) -> bool:
+    """A listed file is removed only while it is still a regular file with promote's marker:
+    one the user has since replaced by their own is kept."""
+    return path.is_file() and not path.is_symlink() and ours(path)
+
+
+def _remove(directory: Path, names: list[str]) -> None:
+    for name in names:
+        try:
+            (directory / name).unlink(missing_ok=True)
+        except OSError as exc:
+            raise BadInputError(f"{directory / name}: cannot remove it ({exc.strerror})") from None
