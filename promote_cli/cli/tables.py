@@ -24,7 +24,12 @@ from promote_cli.errors import BadInputError, UsageError
     is_flag=True,
     help="Write nothing: print a unified diff of every stale file and exit 1 if there is one.",
 )
-def command(directory: Path, check: bool) -> int:
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace files of the set's names that promote did not write (e.g. your own README.md).",
+)
+def command(directory: Path, check: bool, force: bool) -> int:
     """Write every policy's table as html, markdown and rst, and an index, into DIR
     (default: tables). The output is byte-identical on every run.
 
@@ -35,11 +40,8 @@ def command(directory: Path, check: bool) -> int:
     if directory.exists() and not directory.is_dir():
         raise UsageError(f"{directory} is not a directory")
     wanted = documentation_set()
-    leftovers = [
-        name
-        for name in listed(_files.read(directory / INDEX))
-        if name not in wanted and _removable(directory / name)
-    ]
+    previous = listed(_files.read(directory / INDEX))
+    leftovers = [name for name in previous if name not in wanted and _removable(directory / name)]
     if check:
         stale = []
         for name, text in wanted.items():
@@ -60,6 +62,19 @@ def command(directory: Path, check: bool) -> int:
         click.echo(f"promote: the {len(wanted)} files in {directory} are up to date", err=True)
         return EXIT_OK
     changed = [n for n, text in wanted.items() if _files.read(directory / n) != text]
+    # A file of a set name that no earlier run wrote (say the user's own docs/README.md) is
+    # not ours to replace; one the previous index lists is, even if edited by hand since.
+    foreign = [
+        n
+        for n in changed
+        if (directory / n).exists() and not ours(directory / n) and n not in previous
+    ]
+    if foreign and not force:
+        raise BadInputError(
+            f"{directory / foreign[0]} exists and promote did not write it"
+            + (f" (nor {len(foreign) - 1} more)" if len(foreign) > 1 else "")
+            + "; choose another directory, or pass --force to replace it"
+        )
     # The index last: until it is written, the previous one still lists every leftover, so an
     # interrupted run leaves nothing the next run cannot find.
     for name in changed:
