@@ -72,6 +72,19 @@ class Option(NamedTuple):
             raise UsageError(f"option {self.name} cannot be {value!r} ({canonical})")
         return canonical
 
+    def text(self, value: Any, nota: Notation) -> str:
+        """``value`` as ``-O`` reads it back: ``true``/``false``, a dtype in ``nota``."""
+        if self.kind == "bool":
+            return "true" if value else "false"
+        return nota.label(value) if self.kind == "dtype" else str(value)
+
+
+def format_options(policy: Policy, opts: Mapping[str, Any], nota: Notation) -> str:
+    """``x64=true, strict=false`` for the options in ``opts``, dtypes in ``nota``."""
+    return ", ".join(
+        f"{o.name}={o.text(opts[o.name], nota)}" for o in policy.options if o.name in opts
+    )
+
 
 class Policy:
     """A framework's promotion rules. Subclasses declare the class attributes and ``decide``;

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from promote_cli import __version__, policies
-from promote_cli.engine import Outcome, Policy, differs, matrix
+from promote_cli.engine import Outcome, Policy, differs, format_options, matrix
 from promote_cli.errors import BadInputError, UsageError
 from promote_cli.notations import Notation, collides
 from promote_cli.operands import Operand, label
@@ -152,15 +152,6 @@ class Table:
         }
 
 
-def _option_text(opts: Mapping[str, Any], nota: Notation) -> str:
-    def text(value: Any) -> str:
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        return nota.label(value)
-
-    return ", ".join(f"{name}={text(value)}" for name, value in opts.items())
-
-
 def default_diff(policy: str) -> str | None:
     return DIFF_AGAINST.get(policy)
 
@@ -214,7 +205,7 @@ def build(
         notation=nota.name,
         notation_description=nota.description,
         options=dict(m.options),
-        options_text=_option_text(m.options, nota),
+        options_text=format_options(policy, m.options, nota),
         diff_against=diff_against.name if diff_against else None,
         diff_title=diff_against.title if diff_against else None,
         columns=columns,

@@ -44,12 +44,3 @@ def parse_options(values: Iterable[str]) -> dict[str, str]:
             raise UsageError(f"-O takes NAME=VALUE, not {item!r}")
         out[name.strip()] = value.strip()
     return out
-
-
-def format_options(opts: dict, label) -> str:
-    """``x64=true, strict=false`` with dtype values in the active notation."""
-    parts = []
-    for name, value in opts.items():
-        text = ("true" if value else "false") if isinstance(value, bool) else label(value)
-        parts.append(f"{name}={text}")
-    return ", ".join(parts)
