@@ -5,7 +5,7 @@ can never disagree.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -138,9 +138,19 @@ class Policy:
             return refuse("unsupported", why)
         return op
 
+    # A policy that promotes all operands at once (a lattice's least upper bound, PyTorch's
+    # categories) defines ``join(operands, opts)``; ``combine`` hands it the normalised operands.
+    join: Callable[[Sequence[Operand], Mapping[str, Any]], Outcome] | None = None
+
     def combine(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
-        """The result of an n-ary operation; by default a left fold of ``promote``. A lattice
-        policy overrides it with the least upper bound of all operands at once."""
+        """The result of an n-ary operation: ``join`` of every operand, normalised, when the
+        policy defines it (the first refusal wins); otherwise a left fold of ``promote``."""
+        if self.join is not None:
+            normalised = [self.normalise(op) for op in operands]
+            for n in normalised:
+                if isinstance(n, Outcome):
+                    return n
+            return self.join(normalised, opts)  # type: ignore[arg-type]
         steps = fold_steps(self, operands, opts)
         last = steps[-1][2]
         if len(steps) == 1:
