@@ -152,10 +152,6 @@ class Table:
         }
 
 
-def default_diff(policy: str) -> str | None:
-    return DIFF_AGAINST.get(policy)
-
-
 def build(
     policy: Policy,
     types: Sequence[Operand] | None = None,
@@ -237,11 +233,12 @@ def table_for(
     *,
     notation: str | None = None,
     options: Mapping[str, Any] | None = None,
-    diff_against: str | None = "default",
+    diff_against: str | None = None,
     command: str = "",
 ) -> Table:
     """``build`` from names: types are spellings in ``notation`` (default: the policy's);
-    ``diff_against`` "default" takes ``DIFF_AGAINST``, None compares with nothing."""
+    ``diff_against`` names a policy, ``"none"`` compares with nothing, and None takes the
+    policy's default (``DIFF_AGAINST``)."""
     from promote_cli.api import read_operands
     from promote_cli.notations import notation as get_notation
 
@@ -255,7 +252,10 @@ def table_for(
             if op in seen:
                 raise UsageError(f"--types lists {spelling!r} ({op.dtype}) twice")
             seen.add(op)
-    other = default_diff(policy) if diff_against == "default" else diff_against
+    if diff_against is None:
+        other = DIFF_AGAINST.get(policy)
+    else:
+        other = None if diff_against.strip().lower() == "none" else diff_against.strip()
     return build(
         pol,
         ops,
