@@ -21,10 +21,10 @@ from typing import Any
 from promote_cli import __version__, policies
 from promote_cli.engine import Outcome, Policy, differs, format_options, matrix
 from promote_cli.errors import BadInputError, UsageError
+from promote_cli.halftable import REFUSED
 from promote_cli.notations import Notation, collides
 from promote_cli.operands import Operand, label
 
-REFUSED = "×"
 TABLE_ID = "types"  # the id the JAX page's stylesheet targets
 
 # The neighbour a policy's own documentation compares it against: the JAX page greens the

@@ -11,6 +11,7 @@ from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.compare import Diff, diff
 from promote_cli.engine import Outcome, Policy
 from promote_cli.errors import UsageError
+from promote_cli.halftable import REFUSED
 from promote_cli.notations import Notation, display
 from promote_cli.notations import notation as get_notation
 from promote_cli.operands import label, parse
@@ -88,7 +89,7 @@ def as_table(d: Diff, nota: Notation) -> str:
         c = differing.get((d.left.rows[i], d.left.cols[j]))
         if c is None:
             return "."
-        show = lambda o: "×" if o.refused else nota.label(o.result)  # noqa: E731
+        show = lambda o: REFUSED if o.refused else nota.label(o.result)  # noqa: E731
         return f"{show(c.left)}/{show(c.right)}"
 
     grid = [[cell(i, j) for j in range(len(heads))] for i in range(len(heads))]
@@ -97,7 +98,7 @@ def as_table(d: Diff, nota: Notation) -> str:
     lines = [" " * width + " " + " ".join(h.rjust(width) for h in heads)]
     for h, row in zip(heads, grid, strict=True):
         lines.append(h.rjust(width) + " " + " ".join(x.rjust(width) for x in row))
-    lines.append(f"cells: . agree; {a}/{b} differ (× refused)")
+    lines.append(f"cells: . agree; {a}/{b} differ ({REFUSED} refused)")
     return "\n".join([*lines, *_summary(d, nota)]) + "\n"
 
 
