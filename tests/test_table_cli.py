@@ -278,3 +278,9 @@ def test_tables_refuses_a_file_as_directory(run, tmp_path):
     f.write_text("x")
     result = run("tables", str(f))
     assert result.exit_code == 2
+
+
+def test_types_with_no_type_is_a_usage_error(run):
+    result = run("table", "-p", "jax", "--types", " , ")
+    assert result.exit_code == 2
+    assert "--types needs at least one type" in result.stderr

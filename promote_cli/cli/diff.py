@@ -183,12 +183,8 @@ def command(left_name, right_name, fmt, types, option_values, notation) -> int:
     left, right = policies.get(left_name), policies.get(right_name)
     left_opts, right_opts = split_options(option_values, left, right)
     nota = get_notation(notation) if notation else left.notation
-    operands = None
-    if types is not None:
-        spellings = [t.strip() for t in types.split(",") if t.strip()]
-        if not spellings:
-            raise UsageError("--types needs at least one type, e.g. -t f16,bf16")
-        operands = [parse(s, nota) for s in spellings]
+    spellings = _options.split_types(types)
+    operands = None if spellings is None else [parse(s, nota) for s in spellings]
     d = diff(left, right, operands, left_opts, right_opts)
     click.echo(RENDER[fmt](d, nota), nl=False)
     return EXIT_OK if d.identical else EXIT_DIFFERENT

@@ -84,9 +84,7 @@ def command(
     fmt = fmt or "term"
     if standalone and fmt != "html":
         raise UsageError("--standalone applies to --format html")
-    spellings = [t.strip() for t in types.split(",") if t.strip()] if types else None
-    if types is not None and not spellings:
-        raise UsageError("--types needs at least one type, e.g. --types f2,bf,f4")
+    spellings = _options.split_types(types)
     table = table_for(
         policy,
         spellings,
