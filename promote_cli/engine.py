@@ -112,6 +112,10 @@ class Policy:
     def notation(self) -> Notation:
         return notation(self.notation_name)
 
+    def notation_for(self, name: str | None) -> Notation:
+        """The notation called ``name``, or the policy's own when none is named."""
+        return notation(name) if name else self.notation
+
     def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Every option with its value: the given ones parsed, the rest at their defaults."""
         given = dict(given or {})

@@ -240,10 +240,9 @@ def table_for(
     ``diff_against`` names a policy, ``"none"`` compares with nothing, and None takes the
     policy's default (``DIFF_AGAINST``)."""
     from promote_cli.api import read_operands
-    from promote_cli.notations import notation as get_notation
 
     pol = policies.get(policy)
-    nota = get_notation(notation) if notation else pol.notation
+    nota = pol.notation_for(notation)
     ops = None
     if types is not None:
         ops = read_operands(pol, types, notation)

@@ -13,7 +13,6 @@ from promote_cli.engine import Outcome, Policy
 from promote_cli.errors import UsageError
 from promote_cli.halftable import REFUSED
 from promote_cli.notations import Notation, display
-from promote_cli.notations import notation as get_notation
 from promote_cli.operands import label, parse
 
 SIDES = ("left", "right")
@@ -182,7 +181,7 @@ def command(left_name, right_name, fmt, types, option_values, notation) -> int:
     """
     left, right = policies.get(left_name), policies.get(right_name)
     left_opts, right_opts = split_options(option_values, left, right)
-    nota = get_notation(notation) if notation else left.notation
+    nota = left.notation_for(notation)
     spellings = _options.split_types(types)
     operands = None if spellings is None else [parse(s, nota) for s in spellings]
     d = diff(left, right, operands, left_opts, right_opts)

@@ -10,7 +10,6 @@ from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.engine import fold, format_options
 from promote_cli.errors import UsageError
 from promote_cli.notations import collides, display
-from promote_cli.notations import notation as get_notation
 from promote_cli.operands import label
 
 
@@ -32,7 +31,7 @@ def command(operands, policy, option_values, notation, as_json, explain) -> int:
         raise UsageError("pair needs two operands, e.g. promote pair f16 bf16")
     pol = policies.get(policy)
     opts = pol.resolve_options(_options.parse_options(option_values))
-    nota = get_notation(notation) if notation else pol.notation
+    nota = pol.notation_for(notation)
     ops = read_operands(pol, operands, notation)
     final = fold(pol, ops, opts)
     show = lambda t: display(t, nota)  # noqa: E731
