@@ -9,7 +9,6 @@ from promote_cli import policies
 from promote_cli.engine import Matrix, Outcome, Policy, fold
 from promote_cli.engine import matrix as _matrix
 from promote_cli.errors import PromotionError
-from promote_cli.notations import notation as _notation
 from promote_cli.operands import Operand, parse
 
 
@@ -17,7 +16,7 @@ def read_operands(
     policy: Policy, spellings: Sequence[str], notation: str | None = None
 ) -> list[Operand]:
     """Parse spellings in ``notation`` (default: the policy's own)."""
-    nota = _notation(notation) if notation else policy.notation
+    nota = policy.notation_for(notation)
     return [parse(s, nota) for s in spellings]
 
 

@@ -5,7 +5,7 @@ can never disagree.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -75,6 +75,19 @@ class Option(NamedTuple):
             raise UsageError(f"option {self.name} cannot be {value!r} ({canonical})")
         return canonical
 
+    def text(self, value: Any, nota: Notation) -> str:
+        """``value`` as ``-O`` reads it back: ``true``/``false``, a dtype in ``nota``."""
+        if self.kind == "bool":
+            return "true" if value else "false"
+        return nota.label(value) if self.kind == "dtype" else str(value)
+
+
+def format_options(policy: Policy, opts: Mapping[str, Any], nota: Notation) -> str:
+    """``x64=true, strict=false`` for the options in ``opts``, dtypes in ``nota``."""
+    return ", ".join(
+        f"{o.name}={o.text(opts[o.name], nota)}" for o in policy.options if o.name in opts
+    )
+
 
 class Policy:
     """A framework's promotion rules. Subclasses declare the class attributes and ``decide``;
@@ -101,6 +114,10 @@ class Policy:
     @cached_property
     def notation(self) -> Notation:
         return notation(self.notation_name)
+
+    def notation_for(self, name: str | None) -> Notation:
+        """The notation called ``name``, or the policy's own when none is named."""
+        return notation(name) if name else self.notation
 
     def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Every option with its value: the given ones parsed, the rest at their defaults."""
@@ -135,9 +152,19 @@ class Policy:
             return refuse("unsupported", why)
         return op
 
+    # A policy that promotes all operands at once (a lattice's least upper bound, PyTorch's
+    # categories) defines ``join(operands, opts)``; ``combine`` hands it the normalised operands.
+    join: Callable[[Sequence[Operand], Mapping[str, Any]], Outcome] | None = None
+
     def combine(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
-        """The result of an n-ary operation; by default a left fold of ``promote``. A lattice
-        policy overrides it with the least upper bound of all operands at once."""
+        """The result of an n-ary operation: ``join`` of every operand, normalised, when the
+        policy defines it (the first refusal wins); otherwise a left fold of ``promote``."""
+        if self.join is not None:
+            normalised = [self.normalise(op) for op in operands]
+            for n in normalised:
+                if isinstance(n, Outcome):
+                    return n
+            return self.join(normalised, opts)  # type: ignore[arg-type]
         steps = fold_steps(self, operands, opts)
         last = steps[-1][2]
         if len(steps) == 1:

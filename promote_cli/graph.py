@@ -129,7 +129,9 @@ def render(policy: Policy, fmt: str, opts: Mapping[str, Any], nota: Notation | N
     lat = lattice_of(policy, opts)
     nota = nota or policy.notation
     changed = [
-        f"{o.name}={_text(opts[o.name])}" for o in policy.options if opts[o.name] != o.default
+        f"{o.name}={o.text(opts[o.name], nota)}"
+        for o in policy.options
+        if opts[o.name] != o.default
     ]
     title = f"{policy.title} type promotion lattice" + (
         f" ({', '.join(changed)})" if changed else ""
@@ -149,7 +151,3 @@ def render(policy: Policy, fmt: str, opts: Mapping[str, Any], nota: Notation | N
     if fmt == "svg":
         return to_svg(to_dot(lat, nota, title))
     return to_dot(lat, nota, title, header)
-
-
-def _text(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from promote_cli.errors import PolicyDefinitionError
 
-REFUSED = "×"
+REFUSED = "×"  # also the refused cell of every rendered table and diff grid
 
 
 class HalfTable(NamedTuple):

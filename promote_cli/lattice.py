@@ -9,7 +9,7 @@ built, not when a user happens to ask for the bad pair.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from itertools import combinations
 
@@ -67,6 +67,11 @@ class Lattice:
                     paths[up] = [*paths[node], up]
                     todo.append(up)
         raise ValueError(f"{top} is not above {start}")
+
+    def explain(self, nodes: Sequence[str], top: str, label: Callable[[str], str]) -> str:
+        """``a -> b and c -> b: they meet at b``: each distinct node's chain up to ``top``."""
+        chains = [" -> ".join(map(label, self.chain(n, top))) for n in dict.fromkeys(nodes)]
+        return f"{' and '.join(chains)}: they meet at {label(top)}"
 
     @cached_property
     def hasse(self) -> tuple[tuple[str, str], ...]:

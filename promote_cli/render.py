@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from promote_cli import __version__, policies
-from promote_cli.engine import Outcome, Policy, differs, matrix
+from promote_cli.engine import Outcome, Policy, differs, format_options, matrix
 from promote_cli.errors import BadInputError, UsageError
+from promote_cli.halftable import REFUSED
 from promote_cli.notations import Notation, collides
 from promote_cli.operands import Operand, label
 
-REFUSED = "×"
 TABLE_ID = "types"  # the id the JAX page's stylesheet targets
 
 # The neighbour a policy's own documentation compares it against: the JAX page greens the
@@ -152,19 +152,6 @@ class Table:
         }
 
 
-def _option_text(opts: Mapping[str, Any], nota: Notation) -> str:
-    def text(value: Any) -> str:
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        return nota.label(value)
-
-    return ", ".join(f"{name}={text(value)}" for name, value in opts.items())
-
-
-def default_diff(policy: str) -> str | None:
-    return DIFF_AGAINST.get(policy)
-
-
 def build(
     policy: Policy,
     types: Sequence[Operand] | None = None,
@@ -214,7 +201,7 @@ def build(
         notation=nota.name,
         notation_description=nota.description,
         options=dict(m.options),
-        options_text=_option_text(m.options, nota),
+        options_text=format_options(policy, m.options, nota),
         diff_against=diff_against.name if diff_against else None,
         diff_title=diff_against.title if diff_against else None,
         columns=columns,
@@ -246,16 +233,16 @@ def table_for(
     *,
     notation: str | None = None,
     options: Mapping[str, Any] | None = None,
-    diff_against: str | None = "default",
+    diff_against: str | None = None,
     command: str = "",
 ) -> Table:
     """``build`` from names: types are spellings in ``notation`` (default: the policy's);
-    ``diff_against`` "default" takes ``DIFF_AGAINST``, None compares with nothing."""
+    ``diff_against`` names a policy, ``"none"`` compares with nothing, and None takes the
+    policy's default (``DIFF_AGAINST``)."""
     from promote_cli.api import read_operands
-    from promote_cli.notations import notation as get_notation
 
     pol = policies.get(policy)
-    nota = get_notation(notation) if notation else pol.notation
+    nota = pol.notation_for(notation)
     ops = None
     if types is not None:
         ops = read_operands(pol, types, notation)
@@ -264,7 +251,10 @@ def table_for(
             if op in seen:
                 raise UsageError(f"--types lists {spelling!r} ({op.dtype}) twice")
             seen.add(op)
-    other = default_diff(policy) if diff_against == "default" else diff_against
+    if diff_against is None:
+        other = DIFF_AGAINST.get(policy)
+    else:
+        other = None if diff_against.strip().lower() == "none" else diff_against.strip()
     return build(
         pol,
         ops,

@@ -90,16 +90,14 @@ def test_tensorflow_dot_draws_the_guides_examples_as_paths(run):
     assert {"int32*", "int64*", "float32*", "float64*", "complex128*"} <= set(up)
 
 
-def test_output_is_sorted_and_byte_stable(run):
-    first = run("graph", "-p", "jax", "-f", "mermaid").stdout
-    assert first == run("graph", "-p", "jax", "-f", "mermaid").stdout
+def test_edges_are_sorted_by_their_lower_end(run):
+    # Byte stability across hash seeds is test_tables_freshness's cross-process check.
     dot = run("graph", "-p", "jax").stdout
     sources = [a for a, _ in _DOT_EDGE.findall(dot)]
     assert sources[0] == "bool"
     # Edges come grouped by their lower end, in the catalogue's order.
     order = list(CATALOGUE)
     assert sources == sorted(sources, key=order.index)
-    assert dot == run("graph", "-p", "jax").stdout
 
 
 def test_mermaid_has_every_edge_of_the_dot_output(run):
@@ -109,8 +107,16 @@ def test_mermaid_has_every_edge_of_the_dot_output(run):
     assert ids["int32_weak"] == "i32*" and ids["bool"] == "b"
     m_edges = set(re.findall(r"^  (\w+) --> (\w+)$", mermaid, re.M))
     d_edges = dot_edges(run("graph", "-p", "tensorflow").stdout)
-    as_id = lambda n: re.sub(r"\W", "_", n.replace("*", "_weak"))  # noqa: E731
-    assert m_edges == {(as_id(a), as_id(b)) for a, b in d_edges}
+    # Mermaid ids are words: a weak type's * becomes _weak; TensorFlow's other names are words.
+    weak_ids = {
+        "int32*": "int32_weak",
+        "int64*": "int64_weak",
+        "float32*": "float32_weak",
+        "float64*": "float64_weak",
+        "complex128*": "complex128_weak",
+    }
+    assert m_edges == {(weak_ids.get(a, a), weak_ids.get(b, b)) for a, b in d_edges}
+    assert ("bool", "int32_weak") in m_edges and ("float16", "float32") in m_edges
     assert "class int32_weak,int64_weak,float32_weak,float64_weak,complex128_weak weak" in mermaid
 
 

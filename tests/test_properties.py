@@ -90,17 +90,51 @@ def test_jax_without_x64_narrows_even_a_type_with_itself():
     assert pol.promote(Operand("complex128"), Operand("complex128"), opts).result == "complex64"
 
 
+def upper_bounds(edges):
+    """Each node's upper bounds (itself included) from the direct edges alone, grown to a
+    fixpoint: another algorithm than Lattice's search, so one bug cannot hide in both."""
+    upper = {n: {n, *ups} for n, ups in edges.items()}
+    grew = True
+    while grew:
+        grew = False
+        for ups in upper.values():
+            more = set().union(*(upper[m] for m in ups)) - ups
+            if more:
+                ups |= more
+                grew = True
+    return upper
+
+
+def least_bound(upper, a, b):
+    common = upper[a] & upper[b]
+    least = [c for c in common if common <= upper[c]]
+    assert len(least) <= 1, (a, b, least)
+    return least[0] if least else None
+
+
 @pytest.mark.parametrize("pol", with_property(LATTICE))
 def test_lattice_result_is_the_least_upper_bound_and_folds_associatively(pol):
-    lat = pol.lattice_for(pol.resolve_options())
-    nodes = list(lat.edges)
-    for a, b in itertools.combinations_with_replacement(nodes, 2):
-        top = lat.lub(a, b)
-        if top is None:
-            assert not (lat.upper[a] & lat.upper[b])
-            continue
-        assert top in lat.upper[a] and top in lat.upper[b]
-        assert all(c in lat.upper[top] for c in lat.upper[a] & lat.upper[b])
+    for opts in option_settings(pol):
+        lat = pol.lattice_for(pol.resolve_options(opts))
+        upper = upper_bounds(lat.edges)
+        for a, b in itertools.combinations_with_replacement(lat.edges, 2):
+            assert lat.lub(a, b) == least_bound(upper, a, b), (a, b, opts)
+
+    # What a policy answers for two strong types, under its default options, is that least
+    # bound; a weak bound is materialised by policy-specific rules (JAX's default dtypes, see
+    # its docstring), so there only the answer's existence is checked, the node above.
+    opts = pol.resolve_options()
+    upper = upper_bounds(pol.lattice_for(opts).edges)
+    strong = [t for t in pol.universe if not t.endswith("*") and t in upper]
+    for a, b in itertools.product(strong, repeat=2):
+        want = least_bound(upper, a, b)
+        got = pol.promote(Operand(a), Operand(b), opts).result
+        if want is None or not want.endswith("*"):
+            assert got == want, (a, b)
+        else:
+            assert got is not None, (a, b)
+
+    lat = pol.lattice_for(opts)
 
     @settings(max_examples=300, deadline=None)
     @given(ops=st.lists(operands(pol), min_size=3, max_size=3), perm=st.permutations(range(3)))

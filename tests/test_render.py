@@ -291,14 +291,6 @@ def test_template_errors_name_the_file_and_line(tmp_path):
 # --- determinism, templates, imports -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("fmt", render.FORMATS)
-def test_every_format_renders_the_same_twice(fmt):
-    def once() -> str:
-        return render.render(render.table_for("openvino"), fmt)
-
-    assert once() == once()
-
-
 def test_templates_come_from_the_checkout_here():
     assert Path(str(render.template_dir())) == REPO / "templates"
     for name in render.TEMPLATES.values():

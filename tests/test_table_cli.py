@@ -46,6 +46,13 @@ def test_diff_against_none_and_another_policy(run):
     assert "unknown policy 'nump'" in unknown.stderr and "did you mean 'numpy'" in unknown.stderr
 
 
+def test_diff_against_default_is_not_a_marker_but_an_unknown_policy(run):
+    # Leaving --diff-against out is how to get the policy's default comparison (numpy for jax).
+    result = run("table", "-p", "jax", "-f", "html", "--diff-against", "default")
+    assert result.exit_code == 2
+    assert "unknown policy 'default'" in result.stderr
+
+
 def test_ascend_markdown_matches_the_seed(run):
     result = run("table", "--policy", "ascend", "--format", "markdown")
     assert result.exit_code == 0
@@ -259,3 +266,9 @@ def test_tables_refuses_a_file_as_directory(run, tmp_path):
     f.write_text("x")
     result = run("tables", str(f))
     assert result.exit_code == 2
+
+
+def test_types_with_no_type_is_a_usage_error(run):
+    result = run("table", "-p", "jax", "--types", " , ")
+    assert result.exit_code == 2
+    assert "--types needs at least one type" in result.stderr

@@ -36,6 +36,16 @@ notation = click.option(
 as_json = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 
 
+def split_types(types: str | None) -> list[str] | None:
+    """The ``--types`` spellings, or None when the option was not given."""
+    if types is None:
+        return None
+    spellings = [t.strip() for t in types.split(",") if t.strip()]
+    if not spellings:
+        raise UsageError("--types needs at least one type, e.g. --types float16,bfloat16")
+    return spellings
+
+
 def parse_options(values: Iterable[str]) -> dict[str, str]:
     out = {}
     for item in values:
@@ -44,12 +54,3 @@ def parse_options(values: Iterable[str]) -> dict[str, str]:
             raise UsageError(f"-O takes NAME=VALUE, not {item!r}")
         out[name.strip()] = value.strip()
     return out
-
-
-def format_options(opts: dict, label) -> str:
-    """``x64=true, strict=false`` with dtype values in the active notation."""
-    parts = []
-    for name, value in opts.items():
-        text = ("true" if value else "false") if isinstance(value, bool) else label(value)
-        parts.append(f"{name}={text}")
-    return ", ".join(parts)

@@ -98,7 +98,7 @@ def command(
 
     pol = policies.get(policy)
     opts = pol.resolve_options(_options.parse_options(option_values))
-    nota = get_notation(notation) if notation else pol.notation
+    nota = pol.notation_for(notation)
     sources = [
         _source(spec, flag_dtype, flag, nota)
         for spec, flag_dtype, flag in ((a, dtype_a, "--dtype-a"), (b, dtype_b, "--dtype-b"))

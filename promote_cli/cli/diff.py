@@ -11,8 +11,8 @@ from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.compare import Diff, diff
 from promote_cli.engine import Outcome, Policy
 from promote_cli.errors import UsageError
+from promote_cli.halftable import REFUSED
 from promote_cli.notations import Notation, display
-from promote_cli.notations import notation as get_notation
 from promote_cli.operands import label, parse
 
 SIDES = ("left", "right")
@@ -88,7 +88,7 @@ def as_table(d: Diff, nota: Notation) -> str:
         c = differing.get((d.left.rows[i], d.left.cols[j]))
         if c is None:
             return "."
-        show = lambda o: "×" if o.refused else nota.label(o.result)  # noqa: E731
+        show = lambda o: REFUSED if o.refused else nota.label(o.result)  # noqa: E731
         return f"{show(c.left)}/{show(c.right)}"
 
     grid = [[cell(i, j) for j in range(len(heads))] for i in range(len(heads))]
@@ -97,7 +97,7 @@ def as_table(d: Diff, nota: Notation) -> str:
     lines = [" " * width + " " + " ".join(h.rjust(width) for h in heads)]
     for h, row in zip(heads, grid, strict=True):
         lines.append(h.rjust(width) + " " + " ".join(x.rjust(width) for x in row))
-    lines.append(f"cells: . agree; {a}/{b} differ (× refused)")
+    lines.append(f"cells: . agree; {a}/{b} differ ({REFUSED} refused)")
     return "\n".join([*lines, *_summary(d, nota)]) + "\n"
 
 
@@ -181,13 +181,9 @@ def command(left_name, right_name, fmt, types, option_values, notation) -> int:
     """
     left, right = policies.get(left_name), policies.get(right_name)
     left_opts, right_opts = split_options(option_values, left, right)
-    nota = get_notation(notation) if notation else left.notation
-    operands = None
-    if types is not None:
-        spellings = [t.strip() for t in types.split(",") if t.strip()]
-        if not spellings:
-            raise UsageError("--types needs at least one type, e.g. -t f16,bf16")
-        operands = [parse(s, nota) for s in spellings]
+    nota = left.notation_for(notation)
+    spellings = _options.split_types(types)
+    operands = None if spellings is None else [parse(s, nota) for s in spellings]
     d = diff(left, right, operands, left_opts, right_opts)
     click.echo(RENDER[fmt](d, nota), nl=False)
     return EXIT_OK if d.identical else EXIT_DIFFERENT

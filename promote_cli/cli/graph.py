@@ -7,7 +7,6 @@ import click
 from promote_cli import policies
 from promote_cli.cli import EXIT_OK, _options
 from promote_cli.graph import FORMATS, render
-from promote_cli.notations import notation as get_notation
 
 
 @click.command("graph")
@@ -37,5 +36,5 @@ def command(policy, fmt, option_values, notation) -> int:
     """
     pol = policies.get(policy)
     opts = pol.resolve_options(_options.parse_options(option_values))
-    click.echo(render(pol, fmt, opts, get_notation(notation) if notation else None), nl=False)
+    click.echo(render(pol, fmt, opts, pol.notation_for(notation)), nl=False)
     return EXIT_OK

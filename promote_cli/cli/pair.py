@@ -7,10 +7,9 @@ import click
 from promote_cli import policies
 from promote_cli.api import read_operands
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
-from promote_cli.engine import fold
+from promote_cli.engine import fold, format_options
 from promote_cli.errors import UsageError
 from promote_cli.notations import collides, display
-from promote_cli.notations import notation as get_notation
 from promote_cli.operands import inner, label
 
 
@@ -32,7 +31,7 @@ def command(operands, policy, option_values, notation, as_json, explain) -> int:
         raise UsageError("pair needs two operands, e.g. promote pair f16 bf16")
     pol = policies.get(policy)
     opts = pol.resolve_options(_options.parse_options(option_values))
-    nota = get_notation(notation) if notation else pol.notation
+    nota = pol.notation_for(notation)
     ops = read_operands(pol, operands, notation)
     final = fold(pol, ops, opts)
     show = lambda t: display(t, nota)  # noqa: E731
@@ -73,7 +72,7 @@ def command(operands, policy, option_values, notation, as_json, explain) -> int:
     if misread:
         click.echo(f"note: read {', '.join(misread)} ({nota.name} notation)", err=True)
     if explain:
-        settings = _options.format_options(opts, nota.label) or "no options"
+        settings = format_options(pol, opts, nota) or "no options"
         click.echo(f"policy: {pol.name} ({settings})")
         inputs = " x ".join(label(op, nota) for op in ops)
         verdict = "refused" if final.refused else show(final.result)

@@ -39,18 +39,14 @@ def command(as_json: bool) -> int:
         click.echo(json.dumps(described, indent=2))
         return 0
     for d in described:
+        pol = policies.get(d["name"])
         click.echo(f"{d['name']}: {d['title']} ({d['source']})")
         click.echo(
             f"  notation: {d['notation']}; categories: {', '.join(d['categories'])};"
             f" properties: {', '.join(d['properties'])}"
         )
         click.echo(f"  types ({len(d['types'])}): {' '.join(d['types'])}")
-        for o in d["options"]:
-            default = o["default"]
-            if isinstance(default, bool):
-                default = str(default).lower()
-            elif o["kind"] == "dtype":
-                default = policies.get(d["name"]).notation.label(default)
-            click.echo(f"  -O {o['name']}={default}  {o['help']}")
+        for o in pol.options:
+            click.echo(f"  -O {o.name}={o.text(o.default, pol.notation)}  {o.help}")
         click.echo()
     return 0

@@ -12,7 +12,7 @@ import click
 
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _files, _options
 from promote_cli.errors import UsageError
-from promote_cli.render import FORMATS, SUFFIXES, default_diff, render, table_for
+from promote_cli.render import FORMATS, SUFFIXES, render, table_for
 
 
 @click.command("table")
@@ -84,20 +84,13 @@ def command(
     fmt = fmt or "term"
     if standalone and fmt != "html":
         raise UsageError("--standalone applies to --format html")
-    spellings = [t.strip() for t in types.split(",") if t.strip()] if types else None
-    if types is not None and not spellings:
-        raise UsageError("--types needs at least one type, e.g. --types f2,bf,f4")
-    if diff_against is None:
-        other = default_diff(policy)
-    else:
-        other = None if diff_against.strip().lower() == "none" else diff_against.strip()
-
+    spellings = _options.split_types(types)
     table = table_for(
         policy,
         spellings,
         notation=notation,
         options=_options.parse_options(option_values),
-        diff_against=other,
+        diff_against=diff_against,
         command=_command_line(
             policy, fmt, spellings, notation, diff_against, option_values, template, standalone
         ),

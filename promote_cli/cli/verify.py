@@ -12,6 +12,7 @@ import click
 
 from promote_cli import policies
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
+from promote_cli.engine import format_options
 from promote_cli.errors import UsageError
 from promote_cli.notations import display
 from promote_cli.operands import Operand, label
@@ -113,11 +114,12 @@ def _progress(enabled: bool) -> Iterator[Any]:
 
 
 def _labels(report: driver.Report):
-    nota = policies.get(report.policy).notation
+    pol = policies.get(report.policy)
+    nota = pol.notation
     return (
         lambda op: label(op, nota),
         lambda result: display(result, nota) if result is not None else "refused",
-        lambda opts: _options.format_options(opts, nota.label),
+        lambda opts: format_options(pol, opts, nota),
     )
 
 

@@ -130,16 +130,9 @@ class ArrayApiPolicy(Policy):
         return lattice()
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-        return self.join([a, b])
+        return self.join([a, b], opts)
 
-    def combine(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
-        normalised = [self.normalise(op) for op in operands]
-        for n in normalised:
-            if isinstance(n, Outcome):
-                return n
-        return self.join(normalised)  # type: ignore[arg-type]
-
-    def join(self, operands: Sequence[Operand]) -> Outcome:
+    def join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
         """The least upper bound of all operands, as ``result_type`` computes it."""
         if all(op.category == PYTHON for op in operands):
             return refuse(
@@ -150,8 +143,7 @@ class ArrayApiPolicy(Policy):
         top = lattice().lub(*nodes)
         if top is None:
             return refuse("unspecified", _unspecified(nodes, operands))
-        chains = [" -> ".join(lattice().chain(n, top)) for n in dict.fromkeys(nodes)]
-        return Outcome(top, "lattice", f"{' and '.join(chains)}: they meet at {top}")
+        return Outcome(top, "lattice", lattice().explain(nodes, top, self.notation.label))
 
 
 POLICY = ArrayApiPolicy()

@@ -160,13 +160,6 @@ class JaxPolicy(Policy):
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         return self.join([a, b], opts)
 
-    def combine(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
-        normalised = [self.normalise(op) for op in operands]
-        for n in normalised:
-            if isinstance(n, Outcome):
-                return n
-        return self.join(normalised, opts)  # type: ignore[arg-type]
-
     def join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
         """The least upper bound of all operands at once, as ``jnp.result_type`` computes it.
 
@@ -189,8 +182,7 @@ class JaxPolicy(Policy):
 
     def _why(self, lat: Lattice, nodes: Sequence[str], top: str, result: str) -> str:
         label = self.notation.label
-        chains = [" -> ".join(map(label, lat.chain(n, top))) for n in dict.fromkeys(nodes)]
-        text = f"{' and '.join(chains)}: they meet at {label(top)}"
+        text = lat.explain(nodes, top, label)
         if result != top:
             text += f", which JAX materialises as {label(result)}"
         return text

@@ -164,8 +164,7 @@ class TensorFlowPolicy(Policy):
                 f"TensorFlow does not convert between {label(na)} and {label(nb)} implicitly"
                 " (convert explicitly)",
             )
-        chains = [" -> ".join(map(label, lat.chain(n, top))) for n in dict.fromkeys((na, nb))]
-        why = f"{' and '.join(chains)}: they meet at {label(top)}"
+        why = lat.explain((na, nb), top, label)
         if opts["mode"] == "safe" and frozenset((na, nb)) in all_only():
             return refuse(
                 "safe-mode",

@@ -237,12 +237,8 @@ class TorchPolicy(Policy):
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         return result_type([a, b])
 
-    def combine(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
-        normalised = [self.normalise(op) for op in operands]
-        for n in normalised:
-            if isinstance(n, Outcome):
-                return n
-        return result_type(normalised)  # type: ignore[arg-type]
+    def join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
+        return result_type(operands)
 
 
 POLICY = TorchPolicy()

@@ -39,6 +39,9 @@ ORACLES = {
 
 Answer = Callable[[Operand, Operand], str]
 
+# The Python scalar an oracle passes for each Python-scalar operand (P(bool), int, float, complex).
+PYTHON_VALUES = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
+
 
 class Refused(Exception):
     """The framework raised for this cell: its refusal, with the first line of its message."""

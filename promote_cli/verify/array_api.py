@@ -17,13 +17,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.verify import Answer, Refused, refusing
+from promote_cli.verify import PYTHON_VALUES, Answer, Refused, refusing
 
 POLICY = "array-api"
 FRAMEWORK = "array-api-strict"
 OPTIONS: tuple[str, ...] = ()
-
-_PYTHON_VALUES = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
 
 
 def load() -> Any:
@@ -44,7 +42,7 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
 
     def operand(op: Operand) -> Any:
         if op.category == PYTHON:
-            return _PYTHON_VALUES[op.dtype]
+            return PYTHON_VALUES[op.dtype]
         if op.dtype not in dtypes:
             raise Refused(f"the array API has no dtype {op.dtype}")
         dt = dtypes[op.dtype]

@@ -25,13 +25,11 @@ from typing import Any
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.dtypes import get as dtype_info
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.verify import Answer, Refused, refusing, weak_name
+from promote_cli.verify import PYTHON_VALUES, Answer, Refused, refusing, weak_name
 
 POLICY = "tensorflow"
 FRAMEWORK = "tensorflow"
 OPTIONS = ("mode",)
-
-_PYTHON_VALUES = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
 
 
 def load() -> Any:
@@ -59,8 +57,8 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
 
     def operand(op: Operand) -> Any:
         if op.category == PYTHON:
-            if op.dtype in _PYTHON_VALUES:
-                return _PYTHON_VALUES[op.dtype]
+            if op.dtype in PYTHON_VALUES:
+                return PYTHON_VALUES[op.dtype]
             strong = tf.zeros([], dtype=tf_dtype(op.dtype.removesuffix("*")))
             return weak_tensor.WeakTensor.from_tensor(strong)
         if op.category == ZERO_D:

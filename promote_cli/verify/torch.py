@@ -15,13 +15,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
-from promote_cli.verify import Answer, Refused, refusing
+from promote_cli.verify import PYTHON_VALUES, Answer, Refused, refusing
 
 POLICY = "torch"
 FRAMEWORK = "torch"
 OPTIONS: tuple[str, ...] = ()
-
-_PYTHON_VALUES = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
 
 
 def load() -> Any:
@@ -47,7 +45,7 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
 
     def operand(op: Operand) -> Any:
         if op.category == PYTHON:
-            return _PYTHON_VALUES[op.dtype]
+            return PYTHON_VALUES[op.dtype]
         return torch.zeros(() if op.category == ZERO_D else (1,), dtype=dtype(op.dtype))
 
     @refusing(RuntimeError)
