@@ -266,6 +266,7 @@ def ask(policy: str, a: Operand, b: Operand, **opts) -> str:
             return "refused"
 
 
+@pytest.mark.conformance
 def test_torch_oracle_asks_torch():
     pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch==2.13.0)")
     d, s, p = Operand, (lambda t: Operand(t, ZERO_D)), (lambda t: Operand(t, PYTHON))
@@ -296,6 +297,7 @@ def test_torch_result_type_on_1d_tensors_is_promote_types():
             assert ask("torch", Operand(a), Operand(b)) == str(torch.result_type(ta, tb))[6:]
 
 
+@pytest.mark.conformance
 def test_array_api_oracle_asks_array_api_strict():
     pytest.importorskip("array_api_strict", reason="array-api-strict is not installed")
     d, p = Operand, (lambda t: Operand(t, PYTHON))
