@@ -15,7 +15,6 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
-from click.testing import CliRunner
 from numpy.lib import format as npformat
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,26 +24,6 @@ ROOT = Path(__file__).resolve().parent.parent
 def run(run):
     """conftest's CliRunner fixture, taking paths as well as strings."""
     return lambda *args: run(*(str(a) for a in args))
-
-
-@pytest.fixture
-def promote():
-    """Run ``promote ARGS`` in-process through ``main``, where exit codes are assigned (the
-    ``run`` fixture calls the click group directly, which reports 0 for a returned code)."""
-    from promote_cli.cli import main
-
-    class Main:
-        name = "promote"
-
-        def main(self, args, prog_name=None, **extra):
-            main(list(args))
-
-    runner = CliRunner()
-
-    def invoke(*args):
-        return runner.invoke(Main(), [str(a) for a in args])
-
-    return invoke
 
 
 def save(path: Path, array) -> Path:
@@ -133,44 +112,42 @@ def test_json_report(run, tmp_path):
     assert report["written"] is False
 
 
-def test_refusal_exits_1_and_writes_nothing(promote, tmp_path):
+def test_refusal_exits_1_and_writes_nothing(run, tmp_path):
     # OpenVINO spec: ConvertPromoteTypes(f16, i64) -> f16 raises unless promote_unsafe
     a = save(tmp_path / "a.npy", np.zeros(3, np.float16))
     b = save(tmp_path / "b.npy", np.zeros(3, np.int64))
-    result = promote("convert", a, b, "--policy", "openvino")
+    result = run("convert", a, b, "--policy", "openvino")
     assert result.exit_code == 1
     assert result.stderr.startswith("promote: refused: ")
     assert len(result.stderr.splitlines()) == 1
     assert files(tmp_path) == {"a.npy", "b.npy"}
-    ok = promote("convert", a, b, "--policy", "openvino", "-O", "promote_unsafe=true")
+    ok = run("convert", a, b, "--policy", "openvino", "-O", "promote_unsafe=true")
     assert ok.exit_code == 0
     assert np.load(tmp_path / "b.promoted.npy").dtype == np.float16
 
 
-def test_refusal_json(promote, tmp_path):
+def test_refusal_json(run, tmp_path):
     a = save(tmp_path / "a.npy", np.zeros(3, np.float16))
     b = save(tmp_path / "b.npy", np.zeros(3, np.int64))
-    result = promote("convert", a, b, "--policy", "openvino", "--json")
+    result = run("convert", a, b, "--policy", "openvino", "--json")
     assert result.exit_code == 1
     report = json.loads(result.stdout)
     assert report["result"] is None and report["refusal"] and report["written"] is False
 
 
-def test_zero_d_array_is_a_scalar_operand(promote, tmp_path):
+def test_zero_d_array_is_a_scalar_operand(run, tmp_path):
     # OpenVINO spec: ConvertPromoteTypes(S(i64), D(u8)) -> u8 with pytorch_scalar_promotion,
     # (unsafe: it narrows i64), while i64 x u8 -> i64 by the general rules.
     s = save(tmp_path / "s.npy", np.array(7, np.int64))
     d = save(tmp_path / "d.npy", np.arange(4, dtype=np.uint8))
     flags = ["--policy", "openvino", "-O", "promote_unsafe=true", "--dry-run", "--json"]
-    scalar = json.loads(
-        promote("convert", s, d, *flags, "-O", "pytorch_scalar_promotion=true").stdout
-    )
+    scalar = json.loads(run("convert", s, d, *flags, "-O", "pytorch_scalar_promotion=true").stdout)
     assert scalar["result"] == "uint8"
-    general = json.loads(promote("convert", s, d, *flags).stdout)
+    general = json.loads(run("convert", s, d, *flags).stdout)
     assert general["result"] == "int64"
     one_d = save(tmp_path / "one.npy", np.array([7], np.int64))
     dims = json.loads(
-        promote("convert", one_d, d, *flags, "-O", "pytorch_scalar_promotion=true").stdout
+        run("convert", one_d, d, *flags, "-O", "pytorch_scalar_promotion=true").stdout
     )
     assert dims["result"] == "int64"
 
@@ -178,36 +155,36 @@ def test_zero_d_array_is_a_scalar_operand(promote, tmp_path):
 # --- ml_dtypes -------------------------------------------------------------------------------
 
 
-def test_void_input_needs_a_dtype(promote, tmp_path):
+def test_void_input_needs_a_dtype(run, tmp_path):
     bf = save(tmp_path / "bf.npy", np.arange(4).astype(ml_dtypes.bfloat16))
     f = save(tmp_path / "f.npy", np.arange(4, dtype=np.float16))
-    missing = promote("convert", f, bf)
+    missing = run("convert", f, bf)
     assert missing.exit_code == 2
     assert "bf.npy" in missing.stderr and "--dtype-b" in missing.stderr
-    wrong_width = promote("convert", f, bf, "--dtype-b", "float8_e4m3fn")
+    wrong_width = run("convert", f, bf, "--dtype-b", "float8_e4m3fn")
     assert wrong_width.exit_code == 2 and "1 byte wide" in wrong_width.stderr
     assert files(tmp_path) == {"bf.npy", "f.npy"}
 
 
 @pytest.mark.parametrize("spelling", [["{bf}:bf"], ["{bf}", "--dtype-b", "bf"]])
-def test_bfloat16_input_and_named_descr_output(promote, tmp_path, spelling):
+def test_bfloat16_input_and_named_descr_output(run, tmp_path, spelling):
     bf = save(tmp_path / "bf.npy", np.arange(4).astype(ml_dtypes.bfloat16))
     f = save(tmp_path / "f.npy", np.arange(4, dtype=np.float16))
     args = [s.format(bf=bf) for s in spelling]
     # JAX's table: bf x f2 -> f4
-    result = promote("convert", f, *args, "--policy", "jax")
+    result = run("convert", f, *args, "--policy", "jax")
     assert result.exit_code == 0, result.stderr
     assert np.load(tmp_path / "bf.promoted.npy").dtype == np.float32
     expected = np.load(bf).view(ml_dtypes.bfloat16).astype(np.float32)
     assert np.load(tmp_path / "bf.promoted.npy").tobytes() == expected.tobytes()
 
 
-def test_ml_dtypes_output_header_name_or_void(promote, tmp_path):
+def test_ml_dtypes_output_header_name_or_void(run, tmp_path):
     # Ascend's table: bf16 x c32 -> c32 (complex32, two float16 halves)
     bf = save(tmp_path / "bf.npy", np.array([1.5, -2], ml_dtypes.bfloat16))
     c = save(tmp_path / "c.npy", np.array([1 + 2j, 3], ml_dtypes.complex32))
     assert (
-        promote(
+        run(
             "convert", bf, c, "--policy", "ascend", "--dtype-a", "bf16", "--dtype-b", "c32"
         ).exit_code
         == 0
@@ -220,7 +197,7 @@ def test_ml_dtypes_output_header_name_or_void(promote, tmp_path):
         loaded.tobytes()
         == np.array([1.5, -2], ml_dtypes.bfloat16).astype(ml_dtypes.complex32).tobytes()
     )
-    r = promote(
+    r = run(
         "convert",
         bf,
         c,
@@ -238,11 +215,11 @@ def test_ml_dtypes_output_header_name_or_void(promote, tmp_path):
     assert np.load(out).view(ml_dtypes.complex32).tobytes() == loaded.tobytes()
 
 
-def test_float8_e5m2_input_and_openvino_f8_rule(promote, tmp_path):
+def test_float8_e5m2_input_and_openvino_f8_rule(run, tmp_path):
     # OpenVINO spec: ConvertPromoteTypes(f8e4m3, f8e5m2) -> f16 (unsafe: bit widening)
     e4 = save(tmp_path / "e4.npy", np.array([1, 2.5], ml_dtypes.float8_e4m3fn))
     e5 = save(tmp_path / "e5.npy", np.array([0.5, -3], ml_dtypes.float8_e5m2))
-    result = promote(
+    result = run(
         "convert",
         f"{e4}:f8e4m3",
         f"{e5}:f8e5m2",
@@ -256,16 +233,16 @@ def test_float8_e5m2_input_and_openvino_f8_rule(promote, tmp_path):
     assert out.dtype == np.float16 and out.tolist() == [0.5, -3.0]
 
 
-def test_uint1_written_and_unregistered_cast_refused(promote, tmp_path):
+def test_uint1_written_and_unregistered_cast_refused(run, tmp_path):
     u1 = save(tmp_path / "u1.npy", np.array([0, 1, 1], ml_dtypes.uint1))
     v1 = save(tmp_path / "v1.npy", np.array([1, 0], ml_dtypes.uint1))
     # u1 x u1 -> u1: a plain copy, now with a header np.load understands
-    ok = promote("convert", f"{u1}:u1", f"{v1}:u1", "--policy", "openvino")
+    ok = run("convert", f"{u1}:u1", f"{v1}:u1", "--policy", "openvino")
     assert ok.exit_code == 0, ok.stderr
     assert np.load(tmp_path / "u1.promoted.npy").tolist() == [0, 1, 1]
     # OpenVINO gives u1 x i4 -> i4 (unsafe), but ml_dtypes has no uint1 -> int4 cast
     i4 = save(tmp_path / "i4.npy", np.array([-3, 2], ml_dtypes.int4))
-    refused = promote(
+    refused = run(
         "convert",
         f"{u1}:u1",
         f"{i4}:i4",
@@ -280,10 +257,10 @@ def test_uint1_written_and_unregistered_cast_refused(promote, tmp_path):
     assert "cannot cast uint1 to int4" in refused.stderr
 
 
-def test_explicit_dtype_that_no_npy_can_hold(promote, tmp_path):
+def test_explicit_dtype_that_no_npy_can_hold(run, tmp_path):
     v = save(tmp_path / "v.npy", np.zeros(2, ml_dtypes.uint4))
     f = save(tmp_path / "f.npy", np.zeros(2, np.float32))
-    result = promote("convert", f"{v}:u3", f, "--policy", "openvino")
+    result = run("convert", f"{v}:u3", f, "--policy", "openvino")
     assert result.exit_code == 2
     assert "uint3" in result.stderr and "no NumPy" in result.stderr
 
@@ -310,57 +287,57 @@ def test_fortran_order_big_endian_empty_and_0d(run, tmp_path):
 # --- safety ----------------------------------------------------------------------------------
 
 
-def test_output_is_an_input(promote, tmp_path):
+def test_output_is_an_input(run, tmp_path):
     a = save(tmp_path / "a.npy", np.arange(3, dtype=np.float16))
     b = save(tmp_path / "b.npy", np.arange(3, dtype=np.float32))
     before = snapshot(a, b)
     (tmp_path / "link.npy").symlink_to(a)
     os.link(b, tmp_path / "hard.npy")
     for out_a in (a, tmp_path / "link.npy", tmp_path / "hard.npy", b):
-        result = promote("convert", a, b, "--out-a", out_a, "--force")
+        result = run("convert", a, b, "--out-a", out_a, "--force")
         assert result.exit_code == 2, out_a
         assert "is the input" in result.stderr
-    assert promote("convert", a, b, "-o", tmp_path, "--force").exit_code == 2
+    assert run("convert", a, b, "-o", tmp_path, "--force").exit_code == 2
     assert snapshot(a, b) == before
 
 
-def test_both_outputs_the_same(promote, tmp_path):
+def test_both_outputs_the_same(run, tmp_path):
     a = save(tmp_path / "a.npy", np.arange(3, dtype=np.float16))
     b = save(tmp_path / "b.npy", np.arange(3, dtype=np.float32))
-    same = promote("convert", a, b, "--out-a", tmp_path / "o.npy", "--out-b", tmp_path / "o.npy")
+    same = run("convert", a, b, "--out-a", tmp_path / "o.npy", "--out-b", tmp_path / "o.npy")
     assert same.exit_code == 2 and "both outputs" in same.stderr
-    twice = promote("convert", a, a)  # the same input twice: one default output
+    twice = run("convert", a, a)  # the same input twice: one default output
     assert twice.exit_code == 2 and "both outputs" in twice.stderr
     assert files(tmp_path) == {"a.npy", "b.npy"}
 
 
-def test_existing_output_needs_force(promote, tmp_path):
+def test_existing_output_needs_force(run, tmp_path):
     a = save(tmp_path / "a.npy", np.arange(3, dtype=np.float16))
     b = save(tmp_path / "b.npy", np.arange(3, dtype=np.float32))
     existing = tmp_path / "b.promoted.npy"
     existing.write_bytes(b"precious")
-    result = promote("convert", a, b)
+    result = run("convert", a, b)
     assert result.exit_code == 2 and "--force" in result.stderr
     assert existing.read_bytes() == b"precious"
     assert not (tmp_path / "a.promoted.npy").exists()
-    assert promote("convert", a, b, "--force").exit_code == 0
+    assert run("convert", a, b, "--force").exit_code == 0
     assert np.load(existing).dtype == np.float32
 
 
-def test_missing_output_directory(promote, tmp_path):
+def test_missing_output_directory(run, tmp_path):
     a = save(tmp_path / "a.npy", np.arange(3, dtype=np.float16))
-    result = promote(
+    result = run(
         "convert", a, a, "--out-a", tmp_path / "no" / "x.npy", "--out-b", tmp_path / "y.npy"
     )
     assert result.exit_code == 2 and "does not exist" in result.stderr
 
 
-def test_malformed_inputs_via_the_cli(promote, tmp_path):
+def test_malformed_inputs_via_the_cli(run, tmp_path):
     from test_npy import write_corpus
 
     good = save(tmp_path / "good.npy", np.zeros(2, np.float32))
     for name, (path, words) in write_corpus(tmp_path).items():
-        result = promote("convert", good, path)
+        result = run("convert", good, path)
         assert result.exit_code == 2, name
         assert result.stderr.count("\n") == 1, (name, result.stderr)
         assert str(path) in result.stderr and words in result.stderr, name
@@ -371,28 +348,28 @@ def test_malformed_inputs_via_the_cli(promote, tmp_path):
 # --- value checks ----------------------------------------------------------------------------
 
 
-def test_check_values_and_strict(promote, tmp_path):
+def test_check_values_and_strict(run, tmp_path):
     # int64 above 2**53 loses precision in float64 (JAX: i8 x f8 -> f8)
     i = save(tmp_path / "i.npy", np.array([2**53 + 1, 3, -(2**60) - 1], np.int64))
     f = save(tmp_path / "f.npy", np.array([0.5], np.float64))
-    counted = promote("convert", i, f, "--check-values", "--json", "--dry-run")
+    counted = run("convert", i, f, "--check-values", "--json", "--dry-run")
     assert counted.exit_code == 0
     changed = json.loads(counted.stdout)["files"][0]["changed"]
     assert changed["rounded"] == 2 and changed["total"] == 2
-    strict = promote("convert", i, f, "--strict")
+    strict = run("convert", i, f, "--strict")
     assert strict.exit_code == 1
     assert "nothing was written" in strict.stderr
     assert files(tmp_path) == {"i.npy", "f.npy"}
     fine = save(tmp_path / "small.npy", np.array([1, 2], np.int64))
-    assert promote("convert", fine, f, "--strict").exit_code == 0
+    assert run("convert", fine, f, "--strict").exit_code == 0
     assert (tmp_path / "small.promoted.npy").exists()
 
 
-def test_check_values_plain_report(promote, tmp_path):
+def test_check_values_plain_report(run, tmp_path):
     # JAX: u2 x f2 -> f2, and 65535 overflows float16 (max 65504)
     u = save(tmp_path / "u.npy", np.array([65535, 1, 2049], np.uint16))
     h = save(tmp_path / "h.npy", np.array([1.0], np.float16))
-    result = promote("convert", u, h, "--check-values")
+    result = run("convert", u, h, "--check-values")
     assert result.exit_code == 0
     row = next(line for line in result.stdout.splitlines() if line.startswith(str(u)))
     assert "2: 1 overflowed to inf/NaN, 1 rounded (precision lost)" in row
