@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from promote_cli.dtypes import WEAK
 from promote_cli.errors import UsageError
-from promote_cli.notations import Notation, notation
+from promote_cli.notations import Notation, notation, read_dtype
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 
 if TYPE_CHECKING:
@@ -68,8 +68,6 @@ class Option(NamedTuple):
             raise UsageError(
                 f"option {self.name} takes one of {', '.join(self.choices)}, not {value!r}"
             )
-        from promote_cli.notations import read_dtype
-
         canonical = read_dtype(str(value), nota)
         if canonical not in self.choices:
             raise UsageError(f"option {self.name} cannot be {value!r} ({canonical})")

@@ -111,10 +111,6 @@ class Table:
         return f"promote {self.version}"
 
     @property
-    def size(self) -> tuple[int, int]:
-        return len(self.rows), len(self.columns)
-
-    @property
     def any_refused(self) -> bool:
         return any(c.refused for r in self.rows for c in r.cells)
 

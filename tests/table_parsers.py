@@ -17,6 +17,15 @@ def html_table(html: str) -> tuple[list[str], Cells]:
     return parse_html_table(html[start : html.index("</table>", start) + len("</table>")])
 
 
+def _cells(header: list[str], rows: list[list[tuple[str, bool]]]) -> Cells:
+    """{(row label, column label): cell} of a table whose first column holds the labels."""
+    return {
+        (row[0][0], col): cell
+        for row in rows
+        for col, cell in zip(header[1:], row[1:], strict=True)
+    }
+
+
 @dataclass
 class MarkdownTable:
     header: list[str]
@@ -24,11 +33,7 @@ class MarkdownTable:
     rows: list[list[tuple[str, bool]]]  # (text, bold) per cell, row label included
 
     def cells(self) -> Cells:
-        out = {}
-        for row in self.rows:
-            for col, cell in zip(self.header[1:], row[1:], strict=True):
-                out[row[0][0], col] = cell
-        return out
+        return _cells(self.header, self.rows)
 
 
 def markdown_tables(text: str) -> list[MarkdownTable]:
@@ -77,11 +82,7 @@ class RstTable:
     messages: str  # every system message docutils reported (level info and up)
 
     def cells(self) -> Cells:
-        out = {}
-        for row in self.rows:
-            for col, cell in zip(self.header[1:], row[1:], strict=True):
-                out[row[0][0], col] = cell
-        return out
+        return _cells(self.header, self.rows)
 
 
 def rst_table(text: str) -> RstTable:

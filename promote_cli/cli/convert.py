@@ -215,10 +215,6 @@ def _progress(total: int) -> Iterator[Callable[[int], None] | None]:
         yield lambda n: bar.advance(task, n)
 
 
-def _label(canonical: str, nota: Notation) -> str:
-    return display(canonical, nota)
-
-
 def _file_json(job, changes, nota: Notation) -> dict:
     from promote_cli import npy
 
@@ -275,7 +271,7 @@ def _rows(report: dict, nota: Notation, with_changes: bool) -> tuple[list[str], 
             shape += " (F)"
         row = [
             f["input"],
-            f"{_label(f['dtype'], nota)} -> {_label(report['result'], nota)}",
+            f"{display(f['dtype'], nota)} -> {display(report['result'], nota)}",
             shape,
             _size(f["bytes_in"]),
             f["action"],
@@ -291,9 +287,7 @@ def _rows(report: dict, nota: Notation, with_changes: bool) -> tuple[list[str], 
 def _changes_text(changed: dict | None) -> str:
     from promote_cli.npy import CHANGE_KINDS, CHANGE_LABELS
 
-    if changed is None:
-        return "0"
-    if not changed["total"]:
+    if changed is None or not changed["total"]:
         return "0"
     parts = [f"{changed[k]} {CHANGE_LABELS[k]}" for k in CHANGE_KINDS if changed[k]]
     return f"{changed['total']}: " + ", ".join(parts)
@@ -301,7 +295,7 @@ def _changes_text(changed: dict | None) -> str:
 
 def _print_report(report: dict, with_changes: bool) -> None:
     nota = get_notation(report["notation"])
-    title = f"{report['policy']}: result {_label(report['result'], nota)}"
+    title = f"{report['policy']}: result {display(report['result'], nota)}"
     if report["dry_run"]:
         title += " (dry run: nothing written)"
     elif report["strict_refused"]:

@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
+from promote_cli.dtypes import get
 from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, Outcome, Policy, refuse
 from promote_cli.lattice import Lattice
 from promote_cli.operands import PYTHON, Operand
@@ -82,8 +83,6 @@ def lattice() -> Lattice:
 
 
 def _kind(node: str) -> str:
-    from promote_cli.dtypes import get
-
     return _KIND[get(node).kind]
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from promote_cli.dtypes import get
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, Policy
 from promote_cli.halftable import mirror
 from promote_cli.notations import NOTATIONS
@@ -63,8 +64,6 @@ TYPES = TABLE.order
 
 
 def _kind(name: str) -> str:
-    from promote_cli.dtypes import get
-
     return get(name).kind
 
 

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Option, Outcome, Policy, refuse
+from promote_cli.notations import NOTATIONS
 from promote_cli.operands import ZERO_D, Operand
 
 SUPPORTED = (
@@ -82,8 +83,6 @@ class Input(NamedTuple):
 
 
 def _label(t: str) -> str:
-    from promote_cli.notations import NOTATIONS
-
     return NOTATIONS["openvino"].label(t)
 
 

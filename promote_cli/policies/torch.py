@@ -76,29 +76,12 @@ bf  bf bf bf bf bf f4 f4 f8 c4 c4 c8 bf bf
 
 # The torch notation names exactly the dtypes PyTorch has (quantized and bits types aside).
 TYPES = tuple(NOTATIONS["torch"].labels)
-DEFAULT_TYPES = (
-    "bool",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "float16",
-    "bfloat16",
-    "float32",
-    "float64",
-    "complex32",
-    "complex64",
-    "complex128",
-    "float8_e4m3fn",
-    "float8_e4m3fnuz",
-    "float8_e5m2",
-    "float8_e5m2fnuz",
-    "float8_e8m0fnu",
+# The 1- to 7-bit shell types and the packed float4 are storage types: promote_types answers for
+# them, but the default table shows the dtypes PyTorch computes with.
+_SHELL = frozenset(
+    (*(f"int{n}" for n in range(1, 8)), *(f"uint{n}" for n in range(1, 8)), "float4_e2m1fn_x2")
 )
+DEFAULT_TYPES = tuple(t for t in TYPES if t not in _SHELL)
 _FLOAT8 = frozenset(t for t in DEFAULT_TYPES if t.startswith("float8_"))
 # c10's "barebones unsigned" types: added after the table, promoted only with floats.
 _BAREBONES_UNSIGNED = frozenset(("uint16", "uint32", "uint64", *(f"uint{n}" for n in range(1, 8))))
