@@ -94,6 +94,13 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def write_all(fd: int, data: memoryview | bytes) -> None:
+    """Write all of ``data`` (``os.write`` may write less than it is given)."""
+    view = memoryview(data).cast("B")
+    while view:
+        view = view[os.write(fd, view) :]
+
+
 def write_bytes(path: Path, data: bytes) -> None:
     """Replace ``path`` by ``data`` atomically (all the steps above). Raises ``OSError``;
     the temporary file is gone whatever happens."""
@@ -101,9 +108,7 @@ def write_bytes(path: Path, data: bytes) -> None:
     fd, temp = temp_beside(path)
     try:
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
+            write_all(fd, data)
             os.fsync(fd)
         finally:
             os.close(fd)

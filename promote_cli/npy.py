@@ -508,7 +508,7 @@ class FileSink(Sink):
             buffer, nbytes = item
             if self._error is None and not self._stopped:
                 try:
-                    write_all(self._fd, memoryview(buffer)[:nbytes])
+                    atomic.write_all(self._fd, memoryview(buffer)[:nbytes])
                     done += nbytes
                     if done - start >= self.WRITEBACK_BYTES:
                         _start_writeback(self._fd, start, done - start)
@@ -524,12 +524,6 @@ def _start_writeback(fd: int, offset: int, length: int) -> None:
     if hasattr(os, "posix_fadvise"):
         with contextlib.suppress(OSError):
             os.posix_fadvise(fd, offset, length, os.POSIX_FADV_DONTNEED)
-
-
-def write_all(fd: int, data: memoryview | bytes) -> None:
-    view = memoryview(data).cast("B")
-    while view:
-        view = view[os.write(fd, view) :]
 
 
 def stream(
@@ -692,7 +686,7 @@ def write_output(
         try:
             header = _header_bytes(job, void_header)
             _reserve(fd, len(header) + job.out_bytes)
-            write_all(fd, header)
+            atomic.write_all(fd, header)
             with open_data(job.npy) as src:
                 sink = FileSink(fd, _sink_bytes(job, chunk_bytes))
                 try:

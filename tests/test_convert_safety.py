@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from promote_cli import npy
+from promote_cli import atomic, npy
 from promote_cli.errors import BadInputError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -181,7 +181,7 @@ def _jobs(tmp_path: Path, n: int = 1 << 20) -> list[npy.Job]:
 
 def test_failing_write_in_the_writer_thread(tmp_path, monkeypatch):
     jobs = _jobs(tmp_path)
-    real, calls = npy.write_all, []
+    real, calls = atomic.write_all, []
 
     def flaky(fd, data):
         calls.append(len(data))
@@ -189,7 +189,7 @@ def test_failing_write_in_the_writer_thread(tmp_path, monkeypatch):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(fd, data)
 
-    monkeypatch.setattr(npy, "write_all", flaky)
+    monkeypatch.setattr(atomic, "write_all", flaky)
     with pytest.raises(BadInputError, match=r"cannot write .*x\.npy: No space left on device"):
         npy.execute(jobs, chunk_bytes=64 << 10)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.npy", "b.npy"]
