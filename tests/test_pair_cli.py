@@ -55,18 +55,18 @@ def test_json_has_every_field_with_defaults_filled_in(run):
         "pytorch_scalar_promotion": True,
         "u64_integer_promotion_target": "float32",
     }
-    assert doc["inputs"] == [
+    assert doc["operands"] == [
         {"spelling": "S(i64)", "canonical": "int64", "category": "S", "label": "S(i64)"},
         {"spelling": "D(u8)", "canonical": "uint8", "category": "D", "label": "u8"},
     ]
-    assert doc["result"] is None and doc["unsafe_result"] == "uint8"
-    assert "would give u8" in doc["refusal"]
+    assert doc["result"] is None and doc["refused"] and doc["unsafe_result"] == "uint8"
+    assert "would give u8" in doc["reason"]
     assert doc["rule"] == "pytorch-scalar"
 
 
 def test_json_weak_result(run):
     doc = json.loads(run("pair", "int", "float", "--json").stdout)
-    assert (doc["result"], doc["result_label"], doc["refusal"]) == ("float*", "f*", None)
+    assert (doc["result"], doc["label"], doc["refused"]) == ("float*", "f*", False)
 
 
 def test_explain_names_the_rule_and_the_chains(run):
@@ -157,9 +157,9 @@ def test_policies_lists_types_and_options(run):
     assert "-O promote_unsafe=false" in result.stdout
     assert "-O u64_integer_promotion_target=f32" in result.stdout
     assert "-O x64=true" in result.stdout
-    doc = {p["name"]: p for p in json.loads(run("policies", "--json").stdout)}
+    doc = {p["name"]: p for p in json.loads(run("policies", "--json").stdout)["policies"]}
     assert {"jax", "openvino", "ascend", "numpy"} <= set(doc)
-    assert doc["ascend"]["default_table"][:4] == ["f32", "f16", "f64", "bf16"]
+    assert [t["label"] for t in doc["ascend"]["default_table"][:4]] == ["f32", "f16", "f64", "bf16"]
     assert len(doc["openvino"]["types"]) == 18
 
 

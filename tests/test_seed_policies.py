@@ -15,7 +15,7 @@ from promote_cli.policies import get
 def _grid_diff(policy: str, header, expected) -> list[str]:
     """Per-cell differences between the policy's default matrix and a seed table."""
     pol = get(policy)
-    m = matrix(pol)
+    m = matrix(pol, None, None, pol.resolve_options())
     label = NOTATIONS[pol.notation_name].label
     assert [label(op.dtype) for op in m.rows] == header, "rows are in the seed's order"
     problems = []
@@ -46,7 +46,8 @@ def test_ascend_refuses_exactly_the_crossed_cells():
     # u16, u32, u64 promote only with themselves: every cell but the 13x13 block of the other
     # types and the three diagonal cells is refused.
     assert sum(v == "×" for v in cells.values()) == 16 * 16 - 13 * 13 - 3
-    m = matrix(get("ascend"))
+    ascend = get("ascend")
+    m = matrix(ascend, None, None, ascend.resolve_options())
     assert sum(c.refused for row in m.cells for c in row) == 84
     with pytest.raises(PromotionError, match="u32 and f16"):
         promote("u32", "f16", policy="ascend")
@@ -210,7 +211,8 @@ def test_numpy_is_not_associative_and_promote_says_so():
 
 def test_matrix_cells_are_outcomes_of_the_pair_rule():
     pol = get("openvino")
-    m = matrix(pol, [Operand("int8"), Operand("uint8")], None, {"promote_unsafe": "true"})
+    opts = pol.resolve_options({"promote_unsafe": "true"})
+    m = matrix(pol, [Operand("int8"), Operand("uint8")], None, opts)
     assert [[c.result for c in row] for row in m.cells] == [
         ["int8", "int16"],
         ["int16", "uint8"],

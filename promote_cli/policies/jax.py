@@ -150,6 +150,7 @@ class JaxPolicy(Policy):
     )
     categories = frozenset({"D", PYTHON})
     properties = frozenset({SYMMETRIC, IDEMPOTENT, LATTICE})
+    compared_with = "numpy"  # the page greens the cells where numpy.promote_types differs
 
     def node(self, op: Operand) -> str:
         return op.dtype  # P(int) is "int*"; a Python bool is the bool dtype
