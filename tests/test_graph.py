@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from promote_cli.dtypes import CATALOGUE
+from promote_cli.errors import BadInputError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -190,3 +191,17 @@ def test_promote_tables_checks_in_every_lattice_as_mermaid_and_dot(run):
     for policy in ("numpy", "torch", "openvino", "ascend"):
         assert f"{policy}.dot" not in files and f"{policy}.lattice.md" not in files
     assert not any(name.endswith(".svg") for name in files)
+
+
+def test_a_graphviz_failure_is_bad_input_not_an_internal_error(monkeypatch):
+    import subprocess
+
+    from promote_cli import graph
+
+    class Failed:
+        returncode, stdout, stderr = 1, b"", "Error: syntax error in line 1"
+
+    monkeypatch.setattr(graph.shutil, "which", lambda name: "/usr/bin/dot")
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: Failed())
+    with pytest.raises(BadInputError, match="Graphviz dot failed"):
+        graph.to_svg("digraph { a -> }")

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from promote_cli import PromotionError, promote
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -190,3 +192,16 @@ def test_module_entry_point_and_version():
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert proc.returncode == 0 and proc.stdout.startswith("promote, version ")
+
+
+@pytest.mark.parametrize("policy", ["jax", "numpy", "torch", "array-api"])
+def test_a_weak_type_of_another_framework_is_refused_not_a_crash(policy, run):
+    # TensorFlow's widthed weak types are not Python scalars of these frameworks.
+    with pytest.raises(PromotionError, match="has no weak type int32"):
+        promote("int32*", "float32", policy=policy, notation="canonical")
+    result = run("pair", "int32*", "float32", "--policy", policy, "--notation", "canonical")
+    assert result.exit_code == 1 and "has no weak type int32*" in result.stdout
+
+
+def test_tensorflow_still_takes_its_weak_types():
+    assert promote("i32*", "f32", policy="tensorflow") == "float32"

@@ -12,6 +12,7 @@ from seeds import (
 )
 
 from promote_cli import PromotionError, promote
+from promote_cli.api import outcome
 from promote_cli.engine import matrix
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import Operand
@@ -224,3 +225,13 @@ def test_matrix_cells_are_outcomes_of_the_pair_rule():
         ["int8", "int16"],
         ["int16", "uint8"],
     ]
+
+
+def test_a_left_fold_carries_only_the_categories_it_has_seen():
+    opts = {"pytorch_scalar_promotion": True}
+    # S(i8) x S(i16) is a 0-d i16; S(i16) x D(u8) is refused in safe mode. A later dimensioned
+    # operand must not turn the 0-d intermediate into a dimensioned one.
+    alone = outcome(["S(i16)", "D(u8)"], policy="openvino", **opts)
+    folded = outcome(["S(i8)", "S(i16)", "D(u8)"], policy="openvino", **opts)
+    assert alone.refused and folded.refused
+    assert folded.unsafe_result == alone.unsafe_result == "uint8"
