@@ -224,6 +224,6 @@ def test_strict_failure_leaves_no_temporary_files(tmp_path):
         )
         for p, t in ((a, "int64"), (b, "float64"))
     ]
-    changes, written = npy.execute(jobs, strict=True)
-    assert not written and changes[0].counts["rounded"] == 1
+    done = npy.execute(jobs, strict=True)
+    assert done.strict_refused and not done.written and done.changes[0].counts["rounded"] == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.npy", "b.npy"]

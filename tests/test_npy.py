@@ -28,6 +28,7 @@ from numpy.lib import format as npformat
 from promote_cli import npy, policies
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.errors import BadInputError, PromotionError, UsageError
+from promote_cli.npy import numpy_dtypes
 
 ML_TYPES = sorted(n for n, e in CATALOGUE.items() if e.numpy and hasattr(ml_dtypes, n))
 NUMPY_TYPES = [n for n, e in CATALOGUE.items() if e.numpy and n not in ML_TYPES]
@@ -105,6 +106,33 @@ def test_np_save_descrs_of_float8_e5m2_and_complex32_are_not_numpy_dtypes(tmp_pa
         assert (h.descr, h.dtype, h.itemsize) == (descr, None, np.dtype(name).itemsize)
 
 
+@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("descr", ["<i8", "<f1"], ids=["typed", "raw-float8_e5m2"])
+def test_python2_header_with_long_dimensions_is_read_as_numpy_reads_it(tmp_path, version, descr):
+    # Python 2's NumPy wrote longs with an L, (3L, 2L); np.load accepts them in formats 1.0 and
+    # 2.0 (Python 2 never wrote 3.0), and so does promote, raw descrs included.
+    text = f"{{'descr': '{descr}', 'fortran_order': False, 'shape': (3L, 2L)}}\n"
+    itemsize = 8 if descr == "<i8" else 1
+    path = tmp_path / "py2.npy"
+    path.write_bytes(_raw_header(text, version) + bytes(6 * itemsize))
+    h = npy.read_header(path)
+    assert (h.shape, h.descr, h.itemsize) == ((3, 2), descr, itemsize)
+    if descr == "<i8":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # NumPy warns that it filtered the header
+            assert np.load(path).shape == (3, 2)
+
+
+def test_long_dimensions_in_a_format_3_header_are_refused_as_numpy_refuses_them(tmp_path):
+    path = tmp_path / "v3.npy"
+    text = "{'descr': '<i8', 'fortran_order': False, 'shape': (3L,)}\n"
+    path.write_bytes(_raw_header(text, 3) + bytes(24))
+    with pytest.raises(ValueError):
+        np.load(path)
+    with pytest.raises(BadInputError, match=r"not a valid \.npy header: cannot parse header"):
+        npy.read_header(path)
+
+
 def test_explicit_dtype_width_and_agreement(tmp_path):
     bf = tmp_path / "bf.npy"
     np.save(bf, np.zeros(3, ml_dtypes.bfloat16))
@@ -126,7 +154,7 @@ DATA = np.zeros(2, np.float32).tobytes()
 
 
 def _raw_header(text: str, version: int = 1, declared: int | None = None) -> bytes:
-    body = text.encode("latin1")
+    body = text.encode("utf8" if version == 3 else "latin1")
     length = len(body) if declared is None else declared
     size = struct.pack("<H" if version == 1 else "<I", length)
     return b"\x93NUMPY" + bytes([version, 0]) + size + body
@@ -150,6 +178,10 @@ CORPUS: dict[str, tuple[bytes, str]] = {
     ),
     "extra-key": (
         _raw_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}\n") + DATA,
+        "not a valid .npy header",
+    ),
+    "keys-of-mixed-types": (
+        _raw_header("{b'descr': '<f4', 'fortran_order': False, 'shape': (2,)}\n") + DATA,
         "not a valid .npy header",
     ),
     "absurd-header-length-v2": (
@@ -548,17 +580,18 @@ def test_check_values_across_chunks(tmp_path):
     jobs = npy.plan(
         sources, "float64", [tmp_path / "x.npy", tmp_path / "y.npy"], skip_unchanged=False
     )
-    changes, written = npy.execute(jobs, check_values=True, chunk_bytes=512)
+    done = npy.execute(jobs, check_values=True, chunk_bytes=512)
     expected = sum(1 for v in values.tolist() if int(float(v)) != v)
     assert 0 < expected < len(values)
-    assert written and changes[0].counts == {
+    assert done.written and not done.strict_refused
+    assert done.changes[0].counts == {
         **dict.fromkeys(npy.CHANGE_KINDS, 0),
         "rounded": expected,
     }
 
 
 def test_type_missing_from_an_older_ml_dtypes(monkeypatch):
-    monkeypatch.setattr(npy, "_ML_DTYPES", npy._ML_DTYPES - {"complex32"})
+    monkeypatch.setattr(numpy_dtypes, "_ML_DTYPES", numpy_dtypes._ML_DTYPES - {"complex32"})
     monkeypatch.setattr(np, "dtype", _no_complex32(np.dtype))
     with pytest.raises(PromotionError, match="complex32 needs a newer ml_dtypes"):
         npy.numpy_dtype("complex32")
