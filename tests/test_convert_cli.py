@@ -50,7 +50,7 @@ def descr_of(path: Path) -> str:
 # --- the plain path --------------------------------------------------------------------------
 
 
-def test_jax_f16_f32_default_outputs(run, tmp_path):
+def test_jax_f16_f32_writes_both_as_f32_beside_the_inputs(run, tmp_path):
     a = save(tmp_path / "a.npy", np.linspace(-3, 3, 24, dtype=np.float16).reshape(4, 6))
     b = save(tmp_path / "b.npy", np.arange(5, dtype=np.float32))
     before = snapshot(a, b)
@@ -69,7 +69,7 @@ def test_jax_f16_f32_default_outputs(run, tmp_path):
     assert not [n for n in files(tmp_path) if n.endswith(".promote-tmp")]
 
 
-def test_out_dir_and_explicit_outputs(run, tmp_path):
+def test_outputs_go_under_out_dir_or_to_the_named_files(run, tmp_path):
     a = save(tmp_path / "a.npy", np.arange(3, dtype=np.int8))
     b = save(tmp_path / "b.npy", np.arange(3, dtype=np.uint8))
     (tmp_path / "out").mkdir()
@@ -82,7 +82,7 @@ def test_out_dir_and_explicit_outputs(run, tmp_path):
     assert np.array_equal(np.load(tmp_path / "y.npy"), np.arange(3, dtype=np.int16))
 
 
-def test_skip_unchanged(run, tmp_path):
+def test_skip_unchanged_writes_nothing_for_an_input_of_the_result_type(run, tmp_path):
     a = save(tmp_path / "a.npy", np.arange(3, dtype=np.float16))
     b = save(tmp_path / "b.npy", np.arange(3, dtype=np.float32))
     result = run("convert", a, b, "--skip-unchanged")
@@ -101,7 +101,7 @@ def test_dry_run_writes_nothing(run, tmp_path):
     assert "2x3" in result.stdout and "12 B" in result.stdout and "48 B" in result.stdout
 
 
-def test_json_report(run, tmp_path):
+def test_json_report_gives_result_actions_and_shapes(run, tmp_path):
     a = save(tmp_path / "a.npy", np.asfortranarray(np.zeros((2, 3), np.int32)))
     b = save(tmp_path / "b.npy", np.array(1.5, np.float32))
     report = json.loads(run("convert", a, b, "--json", "--dry-run").stdout)
@@ -126,7 +126,7 @@ def test_refusal_exits_1_and_writes_nothing(run, tmp_path):
     assert np.load(tmp_path / "b.promoted.npy").dtype == np.float16
 
 
-def test_refusal_json(run, tmp_path):
+def test_a_refusal_in_json_exits_1_and_names_no_result(run, tmp_path):
     a = save(tmp_path / "a.npy", np.zeros(3, np.float16))
     b = save(tmp_path / "b.npy", np.zeros(3, np.int64))
     result = run("convert", a, b, "--policy", "openvino", "--json")
@@ -287,7 +287,7 @@ def test_fortran_order_big_endian_empty_and_0d(run, tmp_path):
 # --- safety ----------------------------------------------------------------------------------
 
 
-def test_output_is_an_input(run, tmp_path):
+def test_an_output_that_is_an_input_is_refused_through_links_too(run, tmp_path):
     a = save(tmp_path / "a.npy", np.arange(3, dtype=np.float16))
     b = save(tmp_path / "b.npy", np.arange(3, dtype=np.float32))
     before = snapshot(a, b)
@@ -301,7 +301,7 @@ def test_output_is_an_input(run, tmp_path):
     assert snapshot(a, b) == before
 
 
-def test_both_outputs_the_same(run, tmp_path):
+def test_two_outputs_to_one_file_are_refused(run, tmp_path):
     a = save(tmp_path / "a.npy", np.arange(3, dtype=np.float16))
     b = save(tmp_path / "b.npy", np.arange(3, dtype=np.float32))
     same = run("convert", a, b, "--out-a", tmp_path / "o.npy", "--out-b", tmp_path / "o.npy")
@@ -324,7 +324,7 @@ def test_existing_output_needs_force(run, tmp_path):
     assert np.load(existing).dtype == np.float32
 
 
-def test_missing_output_directory(run, tmp_path):
+def test_a_missing_output_directory_is_refused(run, tmp_path):
     a = save(tmp_path / "a.npy", np.arange(3, dtype=np.float16))
     result = run(
         "convert", a, a, "--out-a", tmp_path / "no" / "x.npy", "--out-b", tmp_path / "y.npy"
@@ -332,7 +332,7 @@ def test_missing_output_directory(run, tmp_path):
     assert result.exit_code == 2 and "does not exist" in result.stderr
 
 
-def test_malformed_inputs_via_the_cli(run, tmp_path):
+def test_each_malformed_input_is_one_error_line_and_exit_2(run, tmp_path):
     from test_npy import write_corpus
 
     good = save(tmp_path / "good.npy", np.zeros(2, np.float32))
@@ -348,7 +348,7 @@ def test_malformed_inputs_via_the_cli(run, tmp_path):
 # --- value checks ----------------------------------------------------------------------------
 
 
-def test_check_values_and_strict(run, tmp_path):
+def test_strict_exits_1_and_writes_nothing_when_a_value_changes(run, tmp_path):
     # int64 above 2**53 loses precision in float64 (JAX: i8 x f8 -> f8)
     i = save(tmp_path / "i.npy", np.array([2**53 + 1, 3, -(2**60) - 1], np.int64))
     f = save(tmp_path / "f.npy", np.array([0.5], np.float64))
@@ -365,7 +365,7 @@ def test_check_values_and_strict(run, tmp_path):
     assert (tmp_path / "small.promoted.npy").exists()
 
 
-def test_check_values_plain_report(run, tmp_path):
+def test_check_values_counts_each_kind_in_the_plain_report(run, tmp_path):
     # JAX: u2 x f2 -> f2, and 65535 overflows float16 (max 65504)
     u = save(tmp_path / "u.npy", np.array([65535, 1, 2049], np.uint16))
     h = save(tmp_path / "h.npy", np.array([1.0], np.float16))
@@ -382,7 +382,7 @@ def _env() -> dict:
     return dict(os.environ, PYTHONPATH=str(ROOT))
 
 
-def test_real_process(tmp_path):
+def test_convert_in_a_real_process_refuses_to_replace_its_output(tmp_path):
     a = save(tmp_path / "a.npy", np.arange(6, dtype=np.int16).reshape(2, 3))
     b = save(tmp_path / "b.npy", np.arange(3, dtype=np.float32))
     cmd = [sys.executable, "-m", "promote_cli", "convert", str(a), str(b)]

@@ -141,7 +141,7 @@ def _fsize_limit(limit: int):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
-def test_disk_full_first_output(big, tmp_path):
+def test_a_full_disk_on_the_first_output_leaves_nothing(big, tmp_path):
     a, b, digest = big
     proc = _start([a, b, "-o", tmp_path], preexec_fn=_fsize_limit(8 << 20))
     _, err = proc.communicate(timeout=120)
@@ -179,7 +179,7 @@ def _jobs(tmp_path: Path, n: int = 1 << 20) -> list[npy.Job]:
     )
 
 
-def test_failing_write_in_the_writer_thread(tmp_path, monkeypatch):
+def test_a_write_failing_in_the_writer_thread_leaves_nothing(tmp_path, monkeypatch):
     jobs = _jobs(tmp_path)
     real, calls = atomic.write_all, []
 
@@ -196,7 +196,7 @@ def test_failing_write_in_the_writer_thread(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("error", [RuntimeError("boom"), KeyboardInterrupt()])
-def test_exception_mid_stream(tmp_path, error):
+def test_an_exception_mid_stream_leaves_nothing(tmp_path, error):
     jobs = _jobs(tmp_path)
     seen = []
 
@@ -224,6 +224,6 @@ def test_strict_failure_leaves_no_temporary_files(tmp_path):
         )
         for p, t in ((a, "int64"), (b, "float64"))
     ]
-    changes, written = npy.execute(jobs, strict=True)
-    assert not written and changes[0].counts["rounded"] == 1
+    done = npy.execute(jobs, strict=True)
+    assert done.strict_refused and not done.written and done.changes[0].counts["rounded"] == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.npy", "b.npy"]

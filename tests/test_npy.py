@@ -29,6 +29,7 @@ from promote_cli import npy, policies
 from promote_cli.api import Request
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.errors import BadInputError, PromotionError, UsageError
+from promote_cli.npy import numpy_dtypes
 
 ML_TYPES = sorted(n for n, e in CATALOGUE.items() if e.numpy and hasattr(ml_dtypes, n))
 NUMPY_TYPES = [n for n, e in CATALOGUE.items() if e.numpy and n not in ML_TYPES]
@@ -56,7 +57,7 @@ def _header(d: dict) -> bytes:
     ],
     ids=["f4", "fortran-i2", "big-endian-f8", "empty", "0-d", "bool", "clongdouble"],
 )
-def test_header_of_np_save_files(tmp_path, array):
+def test_header_of_an_np_save_file_agrees_with_numpy(tmp_path, array):
     path = tmp_path / "x.npy"
     np.save(path, array)
     h = npy.read_header(path)
@@ -71,7 +72,7 @@ def test_header_of_np_save_files(tmp_path, array):
 
 
 @pytest.mark.parametrize("version", [(1, 0), (2, 0), (3, 0)])
-def test_header_versions(tmp_path, version):
+def test_headers_of_format_versions_1_2_and_3_are_read(tmp_path, version):
     path = tmp_path / "v.npy"
     array = np.arange(6, dtype=np.int32).reshape(2, 3)
     with open(path, "wb") as f:
@@ -106,7 +107,34 @@ def test_np_save_descrs_of_float8_e5m2_and_complex32_are_not_numpy_dtypes(tmp_pa
         assert (h.descr, h.dtype, h.itemsize) == (descr, None, np.dtype(name).itemsize)
 
 
-def test_explicit_dtype_width_and_agreement(tmp_path):
+@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("descr", ["<i8", "<f1"], ids=["typed", "raw-float8_e5m2"])
+def test_python2_header_with_long_dimensions_is_read_as_numpy_reads_it(tmp_path, version, descr):
+    # Python 2's NumPy wrote longs with an L, (3L, 2L); np.load accepts them in formats 1.0 and
+    # 2.0 (Python 2 never wrote 3.0), and so does promote, raw descrs included.
+    text = f"{{'descr': '{descr}', 'fortran_order': False, 'shape': (3L, 2L)}}\n"
+    itemsize = 8 if descr == "<i8" else 1
+    path = tmp_path / "py2.npy"
+    path.write_bytes(_raw_header(text, version) + bytes(6 * itemsize))
+    h = npy.read_header(path)
+    assert (h.shape, h.descr, h.itemsize) == ((3, 2), descr, itemsize)
+    if descr == "<i8":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # NumPy warns that it filtered the header
+            assert np.load(path).shape == (3, 2)
+
+
+def test_long_dimensions_in_a_format_3_header_are_refused_as_numpy_refuses_them(tmp_path):
+    path = tmp_path / "v3.npy"
+    text = "{'descr': '<i8', 'fortran_order': False, 'shape': (3L,)}\n"
+    path.write_bytes(_raw_header(text, 3) + bytes(24))
+    with pytest.raises(ValueError):
+        np.load(path)
+    with pytest.raises(BadInputError, match=r"not a valid \.npy header: cannot parse header"):
+        npy.read_header(path)
+
+
+def test_an_explicit_dtype_must_fit_raw_items_and_agree_with_a_typed_header(tmp_path):
     bf = tmp_path / "bf.npy"
     np.save(bf, np.zeros(3, ml_dtypes.bfloat16))
     with pytest.raises(UsageError, match="2-byte items but float8_e4m3fn is 1 byte wide"):
@@ -127,7 +155,7 @@ DATA = np.zeros(2, np.float32).tobytes()
 
 
 def _raw_header(text: str, version: int = 1, declared: int | None = None) -> bytes:
-    body = text.encode("latin1")
+    body = text.encode("utf8" if version == 3 else "latin1")
     length = len(body) if declared is None else declared
     size = struct.pack("<H" if version == 1 else "<I", length)
     return b"\x93NUMPY" + bytes([version, 0]) + size + body
@@ -151,6 +179,10 @@ CORPUS: dict[str, tuple[bytes, str]] = {
     ),
     "extra-key": (
         _raw_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}\n") + DATA,
+        "not a valid .npy header",
+    ),
+    "keys-of-mixed-types": (
+        _raw_header("{b'descr': '<f4', 'fortran_order': False, 'shape': (2,)}\n") + DATA,
         "not a valid .npy header",
     ),
     "absurd-header-length-v2": (
@@ -267,7 +299,7 @@ def _as_nobody(check) -> int:
     return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
 
 
-def test_unreadable_file():
+def test_an_unreadable_file_is_refused_as_permission_denied():
     # A directory an unprivileged user may enter, holding a file nobody may read.
     folder = Path(tempfile.mkdtemp(prefix="promote-locked-"))
     try:
@@ -378,7 +410,7 @@ CHANGES = [
 
 
 @pytest.mark.parametrize(("src", "value", "dst", "kind"), CHANGES)
-def test_value_changes(src, value, dst, kind):
+def test_each_kind_of_value_change_is_counted(src, value, dst, kind):
     array = np.array([value, 0], dtype=npy.numpy_dtype(src))
     out = np.empty(2, npy.numpy_dtype(dst))
     with np.errstate(all="ignore"), warnings.catch_warnings():
@@ -464,7 +496,7 @@ def _same_bits(out: np.ndarray, ref: np.ndarray) -> bool:
     data=st.data(),
     chunk_bytes=st.sampled_from([1, 7, 64, 4096]),
 )
-def test_streaming_equals_np_load_astype(
+def test_streamed_outputs_equal_np_load_astype_bit_for_bit(
     tmp_path_factory, case, shape, fortran, swap, how, data, chunk_bytes
 ):
     pol, a_name, b_name = case
@@ -506,7 +538,7 @@ def test_streaming_equals_np_load_astype(
         assert _same_bits(out, ref), f"{pol.name}: {job.source} -> {job.target}"
 
 
-def test_permission_denied_is_reported(tmp_path, monkeypatch):
+def test_permission_denied_on_open_is_one_clear_error(tmp_path, monkeypatch):
     # The mapping itself, also where root could read a chmod 000 file.
     path = tmp_path / "x.npy"
     np.save(path, np.zeros(2))
@@ -522,7 +554,7 @@ def test_permission_denied_is_reported(tmp_path, monkeypatch):
         npy.read_header(path)
 
 
-def test_input_replaced_after_its_header_was_read(tmp_path):
+def test_an_input_replaced_after_its_header_was_read_is_refused(tmp_path):
     a, b = tmp_path / "a.npy", tmp_path / "b.npy"
     np.save(a, np.arange(100, dtype=np.int16))
     np.save(b, np.zeros(1, np.float32))
@@ -537,7 +569,7 @@ def test_input_replaced_after_its_header_was_read(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.npy", "b.npy"]
 
 
-def test_check_values_across_chunks(tmp_path):
+def test_value_changes_are_counted_across_chunk_boundaries(tmp_path):
     # Python's int -> float rounds like IEEE 754 does: an independent count of the int64 values
     # that float64 cannot hold exactly, spread over many chunks.
     values = np.random.default_rng(1).integers(-(2**62), 2**62, 5000, dtype=np.int64)
@@ -549,17 +581,18 @@ def test_check_values_across_chunks(tmp_path):
     jobs = npy.plan(
         sources, "float64", [tmp_path / "x.npy", tmp_path / "y.npy"], skip_unchanged=False
     )
-    changes, written = npy.execute(jobs, check_values=True, chunk_bytes=512)
+    done = npy.execute(jobs, check_values=True, chunk_bytes=512)
     expected = sum(1 for v in values.tolist() if int(float(v)) != v)
     assert 0 < expected < len(values)
-    assert written and changes[0].counts == {
+    assert done.written and not done.strict_refused
+    assert done.changes[0].counts == {
         **dict.fromkeys(npy.CHANGE_KINDS, 0),
         "rounded": expected,
     }
 
 
-def test_type_missing_from_an_older_ml_dtypes(monkeypatch):
-    monkeypatch.setattr(npy, "_ML_DTYPES", npy._ML_DTYPES - {"complex32"})
+def test_a_type_missing_from_an_older_ml_dtypes_is_refused_naming_it(monkeypatch):
+    monkeypatch.setattr(numpy_dtypes, "_ML_DTYPES", numpy_dtypes._ML_DTYPES - {"complex32"})
     monkeypatch.setattr(np, "dtype", _no_complex32(np.dtype))
     with pytest.raises(PromotionError, match="complex32 needs a newer ml_dtypes"):
         npy.numpy_dtype("complex32")
@@ -572,3 +605,62 @@ def _no_complex32(real):
         return real(spec, *args, **kwargs)
 
     return dtype
+
+
+# --- the convert orchestration ---------------------------------------------------------------
+
+
+def _three_jobs(tmp_path: Path) -> list[npy.Job]:
+    """A conversion (int64 above 2**53 -> float64: one value rounds), a copy and a skip."""
+    paths = [tmp_path / n for n in ("i.npy", "f.npy", "g.npy")]
+    np.save(paths[0], np.array([2**53 + 1, 3], np.int64))
+    np.save(paths[1], np.zeros(5, np.float64))
+    np.save(paths[2], np.zeros(7, np.float64))
+    actions = (npy.CONVERT, npy.COPY, npy.SKIP)
+    return [
+        npy.Job(h, h.dtype, np.dtype(np.float64), tmp_path / f"out{i}.npy", action)
+        for i, (h, action) in enumerate(zip(map(npy.read_header, paths), actions, strict=True))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("dry_run", "strict", "check_values", "expected"),
+    [
+        (False, False, False, 16 + 40),  # every output written: the conversion and the copy
+        (True, False, True, 16),  # a dry run reads only what it counts: the conversion
+        (True, True, False, 16),
+        (True, False, False, 0),  # a plain dry run reads nothing
+    ],
+)
+def test_bytes_to_read_is_what_execute_streams(tmp_path, dry_run, strict, check_values, expected):
+    jobs = _three_jobs(tmp_path)
+    seen: list[int] = []
+    npy.execute(
+        jobs, dry_run=dry_run, strict=strict, check_values=check_values, progress=seen.append
+    )
+    assert sum(seen) == expected
+    assert npy.bytes_to_read(jobs, dry_run=dry_run, counting=strict or check_values) == expected
+
+
+def test_strict_refusal_is_decided_by_execute_in_a_dry_run_too(tmp_path):
+    jobs = _three_jobs(tmp_path)
+    for dry_run in (True, False):
+        done = npy.execute(jobs, dry_run=dry_run, strict=True)
+        assert done.strict_refused and not done.written
+        assert done.changes[0].counts["rounded"] == 1 and done.changes[1:] == [None, None]
+    assert not any(p.name.startswith("out") for p in tmp_path.iterdir())
+    checked = npy.execute(jobs, check_values=True)  # counting alone refuses nothing
+    assert checked.written and not checked.strict_refused
+
+
+@pytest.mark.parametrize(
+    ("name", "out_dir", "expected"),
+    [
+        ("data/a.npy", None, "data/a.promoted.npy"),
+        ("data/a.bin", None, "data/a.bin.promoted.npy"),
+        ("data/a.npy", "out", "out/a.npy"),
+    ],
+)
+def test_default_output_is_beside_the_input_or_under_out_dir(name, out_dir, expected):
+    out = npy.default_output(Path(name), None if out_dir is None else Path(out_dir))
+    assert out == Path(expected)

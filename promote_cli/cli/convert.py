@@ -103,7 +103,7 @@ def command(
         for spec, flag_dtype, flag in ((a, dtype_a, "--dtype-a"), (b, dtype_b, "--dtype-b"))
     ]
     outs = [
-        explicit or _default_out(source.npy.path, out_dir)
+        explicit or npy.default_output(source.npy.path, out_dir)
         for source, explicit in zip(sources, (out_a, out_b), strict=True)
     ]
     try:
@@ -115,10 +115,9 @@ def command(
         click.echo(json.dumps(_refusal_json(pol.name, nota, opts, sources, exc), indent=2))
         return EXIT_DIFFERENT
 
-    streamed = not dry_run or check_values or strict  # a plain dry run reads no data
-    total = sum(job.npy.nbytes for job in jobs if job.action != npy.SKIP) if streamed else 0
+    total = npy.bytes_to_read(jobs, dry_run=dry_run, counting=check_values or strict)
     with _on_sigterm_interrupt(), _progress(total) as progress:
-        changes, written = npy.execute(
+        done = npy.execute(
             jobs,
             force=force,
             dry_run=dry_run,
@@ -127,7 +126,6 @@ def command(
             void_header=void_header,
             progress=progress,
         )
-    refused = strict and any(c is not None and c.total for c in changes)
     report = {
         "policy": pol.name,
         "notation": nota.name,
@@ -135,15 +133,15 @@ def command(
         "result": result,
         "result_label": nota.label(result),
         "dry_run": dry_run,
-        "written": written,
-        "strict_refused": refused,
-        "files": [_file_json(job, c, nota) for job, c in zip(jobs, changes, strict=True)],
+        "written": done.written,
+        "strict_refused": done.strict_refused,
+        "files": [_file_json(job, c, nota) for job, c in zip(jobs, done.changes, strict=True)],
     }
     if as_json:
         click.echo(json.dumps(report, indent=2))
     else:
         _print_report(report, check_values or strict)
-    if refused:
+    if done.strict_refused:
         click.echo("promote: --strict: values would change; nothing was written", err=True)
         return EXIT_DIFFERENT
     return EXIT_OK
@@ -166,13 +164,6 @@ def _source(spec: str, flag_dtype: str | None, flag: str, nota: Notation):
         raise UsageError(f"{spec}: {explicit} is a Python scalar type, not an array dtype")
     header = npy.read_header(path)
     return npy.Source(header, npy.data_dtype(header, explicit, flag))
-
-
-def _default_out(path: Path, out_dir: Path | None) -> Path:
-    if out_dir is not None:
-        return out_dir / path.name
-    stem = path.name[: -len(".npy")] if path.name.endswith(".npy") else path.name
-    return path.with_name(f"{stem}.promoted.npy")
 
 
 @contextlib.contextmanager

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import click
 
-from promote_cli import api
-from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _files, _options
+from promote_cli import api, textfiles
+from promote_cli.cli import EXIT_OK, _options
+from promote_cli.cli._report import CheckReport
 from promote_cli.errors import UsageError
 from promote_cli.render import FORMATS, SUFFIXES, build, render
 
@@ -100,17 +101,12 @@ def command(
     text = render(table, fmt, standalone=standalone, template=template, color=color)
 
     if check is not None:
-        stale = _files.diff(check, _files.read(check), text)
-        if not stale:
-            click.echo(f"promote: {check} is up to date", err=True)
-            return EXIT_OK
-        click.echo(stale, nl=False)
-        click.echo(
-            f"promote: {check} is stale; regenerate it with: {table.command} -o {check}", err=True
-        )
-        return EXIT_DIFFERENT
+        report = CheckReport(fix=f"{table.command} -o {check}")
+        click.echo(report.compare(check, textfiles.read(check), text), nl=False)
+        click.echo(f"promote: {report.summary()}", err=True)
+        return report.exit_code
     if output is not None:
-        _files.write(output, text)
+        textfiles.write(output, text)
         return EXIT_OK
     click.echo(text, nl=False)
     return EXIT_OK

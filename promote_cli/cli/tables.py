@@ -7,9 +7,9 @@ from pathlib import Path
 
 import click
 
-from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _files
-from promote_cli.docset import INDEX, documentation_set, listed, ours
-from promote_cli.errors import BadInputError, UsageError
+from promote_cli import docsync
+from promote_cli.cli import EXIT_OK
+from promote_cli.cli._report import CheckReport
 
 
 @click.command("tables")
@@ -37,69 +37,20 @@ def command(directory: Path, check: bool, force: bool) -> int:
     that this one would not write (a renamed policy) is removed; no other file is ever removed,
     not even one `promote table -o` or `promote graph` wrote.
     """
-    if directory.exists() and not directory.is_dir():
-        raise UsageError(f"{directory} is not a directory")
-    wanted = documentation_set()
-    previous = listed(_files.read(directory / INDEX))
-    leftovers = [name for name in previous if name not in wanted and _removable(directory / name)]
+    sync = docsync.plan(directory)
     if check:
-        stale = []
-        for name, text in wanted.items():
-            patch = _files.diff(directory / name, _files.read(directory / name), text)
-            if patch:
-                stale.append(name)
-                click.echo(patch, nl=False)
-        for name in leftovers:
-            stale.append(name)
-            click.echo(f"promote: {directory / name} is no longer generated", err=True)
-        if stale:
-            click.echo(
-                f"promote: {len(stale)} of the files in {directory} are stale ({', '.join(stale)});"
-                f" regenerate them with: promote tables {directory}",
-                err=True,
-            )
-            return EXIT_DIFFERENT
-        click.echo(f"promote: the {len(wanted)} files in {directory} are up to date", err=True)
-        return EXIT_OK
-    changed = [n for n, text in wanted.items() if _files.read(directory / n) != text]
-    # A file of a set name that no earlier run wrote (say the user's own docs/README.md) is
-    # not ours to replace; one the previous index lists is, even if edited by hand since.
-    foreign = [
-        n
-        for n in changed
-        if (directory / n).exists() and not ours(directory / n) and n not in previous
-    ]
-    if foreign and not force:
-        raise BadInputError(
-            f"{directory / foreign[0]} exists and promote did not write it"
-            + (f" (nor {len(foreign) - 1} more)" if len(foreign) > 1 else "")
-            + "; choose another directory, or pass --force to replace it"
-        )
-    # The index last: until it is written, the previous one still lists every leftover, so an
-    # interrupted run leaves nothing the next run cannot find.
-    for name in changed:
-        if name != INDEX:
-            _files.write(directory / name, wanted[name])
-    _remove(directory, leftovers)
-    if INDEX in changed:
-        _files.write(directory / INDEX, wanted[INDEX])
+        report = CheckReport(fix=f"promote tables {directory}", directory=directory)
+        for name, text in sync.wanted.items():
+            click.echo(report.compare(directory / name, sync.on_disk[name], text), nl=False)
+        for name in sync.leftovers:
+            click.echo(f"promote: {report.unwanted(directory / name)}", err=True)
+        click.echo(f"promote: {report.summary()}", err=True)
+        return report.exit_code
+    sync.apply(force=force)
+    changed = len(sync.changed)
     click.echo(
-        f"promote: {directory}: {len(changed)} written, {len(wanted) - len(changed)} unchanged"
-        + (f", {len(leftovers)} removed" if leftovers else ""),
+        f"promote: {directory}: {changed} written, {len(sync.wanted) - changed} unchanged"
+        + (f", {len(sync.leftovers)} removed" if sync.leftovers else ""),
         err=True,
     )
     return EXIT_OK
-
-
-def _removable(path: Path) -> bool:
-    """A listed file is removed only while it is still a regular file with promote's marker:
-    one the user has since replaced by their own is kept."""
-    return path.is_file() and not path.is_symlink() and ours(path)
-
-
-def _remove(directory: Path, names: list[str]) -> None:
-    for name in names:
-        try:
-            (directory / name).unlink(missing_ok=True)
-        except OSError as exc:
-            raise BadInputError(f"{directory / name}: cannot remove it ({exc.strerror})") from None

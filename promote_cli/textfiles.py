@@ -1,8 +1,9 @@
-"""Writing generated files, and ``--check``: compare with what is on disk and show the diff."""
+"""Generated text files on disk: read exactly as stored, replaced atomically; every problem is
+one ``BadInputError`` line naming the file. ``promote table -o`` and ``promote tables`` write
+through here."""
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 from promote_cli import atomic
@@ -30,19 +31,3 @@ def write(path: Path, text: str) -> None:
         atomic.write_bytes(path, text.encode("utf-8"))
     except OSError as exc:
         raise BadInputError(f"{path}: cannot write it ({exc.strerror})") from None
-
-
-def diff(path: Path, old: str | None, new: str) -> str:
-    """A unified diff from what is on disk to what would be written ("" when equal)."""
-    if old == new:
-        return ""
-    lines = difflib.unified_diff(
-        (old or "").splitlines(keepends=True),
-        new.splitlines(keepends=True),
-        fromfile=f"{path} (on disk)" if old is not None else f"{path} (missing)",
-        tofile=f"{path} (generated)",
-    )
-    # A last line without a newline would run into the next header.
-    return "".join(
-        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
-    )

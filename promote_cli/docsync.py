@@ -1,0 +1,94 @@
+"""Bringing a directory in line with the documentation set (``promote tables``): which files
+differ from the set, which a previous run wrote and this one no longer does, which are the
+user's own; then the writes and removals, in an order an interruption cannot confuse.
+
+Only a file the previous run's index lists, still a regular file with promote's marker, is
+ever removed; a file of a set name that no run wrote is replaced only with ``force``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from promote_cli import textfiles
+from promote_cli.docset import INDEX, documentation_set, listed, ours
+from promote_cli.errors import BadInputError, UsageError
+
+
+@dataclass(frozen=True)
+class Sync:
+    """What bringing ``directory`` in line with the set means, read before anything is
+    written."""
+
+    directory: Path
+    wanted: dict[str, str]  # file name -> the text the set has
+    on_disk: dict[str, str | None]  # file name -> its text now (None: absent)
+    previous: tuple[str, ...]  # the files the directory's index says its last run wrote
+    leftovers: tuple[str, ...]  # of those, the ones no longer in the set, to be removed
+
+    @property
+    def changed(self) -> list[str]:
+        """The set's files that are missing or differ from the set."""
+        return [name for name, text in self.wanted.items() if self.on_disk[name] != text]
+
+    def foreign(self) -> list[str]:
+        """Changed files of set names that no earlier run wrote (say the user's own
+        ``docs/README.md``): not ours to replace. One the previous index lists is ours, even if
+        edited by hand since."""
+        return [
+            name
+            for name in self.changed
+            if self.on_disk[name] is not None
+            and not ours(self.directory / name)
+            and name not in self.previous
+        ]
+
+    def apply(self, *, force: bool = False) -> None:
+        """Write the changed files and remove the leftovers; refuse (before writing anything)
+        to replace a foreign file unless ``force``."""
+        foreign = self.foreign()
+        if foreign and not force:
+            raise BadInputError(
+                f"{self.directory / foreign[0]} exists and promote did not write it"
+                + (f" (nor {len(foreign) - 1} more)" if len(foreign) > 1 else "")
+                + "; choose another directory, or pass --force to replace it"
+            )
+        changed = self.changed
+        # The index last: until it is written, the previous one still lists every leftover, so
+        # an interrupted run leaves nothing the next run cannot find.
+        for name in changed:
+            if name != INDEX:
+                textfiles.write(self.directory / name, self.wanted[name])
+        for name in self.leftovers:
+            try:
+                (self.directory / name).unlink(missing_ok=True)
+            except OSError as exc:
+                raise BadInputError(
+                    f"{self.directory / name}: cannot remove it ({exc.strerror})"
+                ) from None
+        if INDEX in changed:
+            textfiles.write(self.directory / INDEX, self.wanted[INDEX])
+
+
+def plan(directory: Path) -> Sync:
+    """Compare ``directory`` with the documentation set; nothing is written."""
+    if directory.exists() and not directory.is_dir():
+        raise UsageError(f"{directory} is not a directory")
+    wanted = documentation_set()
+    previous = tuple(listed(textfiles.read(directory / INDEX)))
+    return Sync(
+        directory=directory,
+        wanted=wanted,
+        on_disk={name: textfiles.read(directory / name) for name in wanted},
+        previous=previous,
+        leftovers=tuple(
+            name for name in previous if name not in wanted and _removable(directory / name)
+        ),
+    )
+
+
+def _removable(path: Path) -> bool:
+    """A listed file is removed only while it is still a regular file with promote's marker:
+    one the user has since replaced by their own is kept."""
+    return path.is_file() and not path.is_symlink() and ours(path)
