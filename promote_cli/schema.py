@@ -24,6 +24,7 @@ from promote_cli.operands import label
 if TYPE_CHECKING:
     from promote_cli.api import Request
     from promote_cli.engine import Outcome, Policy
+    from promote_cli.errors import PromotionError
     from promote_cli.notations import Notation
     from promote_cli.operands import Operand
 
@@ -53,6 +54,18 @@ def outcome(out: Outcome, nota: Notation) -> dict[str, Any]:
         "rule": out.rule,
         "reason": out.text(nota),
         "unsafe_result": out.unsafe_result,
+    }
+
+
+def refusal(exc: PromotionError) -> dict[str, Any]:
+    """A refusal raised rather than returned (``promote convert``'s): the outcome shape."""
+    return {
+        "result": None,
+        "label": None,
+        "refused": True,
+        "rule": exc.rule or "npy",
+        "reason": exc.reason,
+        "unsafe_result": exc.unsafe_result,
     }
 
 

@@ -132,7 +132,12 @@ def test_a_refusal_in_json_exits_1_and_names_no_result(run, tmp_path):
     result = run("convert", a, b, "--policy", "openvino", "--json")
     assert result.exit_code == 1
     report = json.loads(result.stdout)
-    assert report["result"] is None and report["refusal"] and report["written"] is False
+    assert (
+        report["result"] is None
+        and report["refused"]
+        and report["reason"]
+        and report["written"] is False
+    )
 
 
 def test_zero_d_array_is_a_scalar_operand(run, tmp_path):

@@ -48,11 +48,27 @@ COMMANDS = {
 }
 
 
-@pytest.mark.parametrize("case", COMMANDS)
-def test_every_command_speaks_the_one_json_vocabulary(case, run):
-    args = COMMANDS[case]
+@pytest.fixture
+def npy_pair(tmp_path):
+    import numpy as np
+
+    import ml_dtypes
+
+    np.save(tmp_path / "a.npy", np.arange(3, dtype=np.float16))
+    np.save(tmp_path / "b.npy", np.float32(2.5))  # a 0-d array: S(f4)
+    np.save(tmp_path / "c.npy", np.zeros(3, ml_dtypes.bfloat16))  # OpenVINO refuses f16 x bf16
+    return [str(tmp_path / n) for n in ("a.npy", "b.npy", "c.npy:bf16")]
+
+
+@pytest.mark.parametrize("case", [*COMMANDS, "convert", "convert-refused"])
+def test_every_command_speaks_the_one_json_vocabulary(case, run, npy_pair):
+    args = {
+        **COMMANDS,
+        "convert": ["convert", *npy_pair[:2], "--dry-run", "--json"],
+        "convert-refused": ["convert", npy_pair[0], npy_pair[2], "-p", "openvino", "--json"],
+    }[case]
     result = run(*args)
-    assert result.exit_code in (0, 1), result.stderr
+    assert result.exit_code == (1 if case in ("convert-refused", "diff") else 0), result.stderr
     doc = json.loads(result.stdout)
     check_vocabulary(doc, args[0])
 

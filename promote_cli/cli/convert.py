@@ -7,7 +7,6 @@ writes), report. NumPy, ml_dtypes and rich are imported only when this command r
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import sys
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from promote_cli import api
+from promote_cli import api, schema
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.errors import PromotionError, UsageError
 from promote_cli.notations import Notation, display, read_dtype
@@ -97,7 +96,7 @@ def command(
     from promote_cli import npy
 
     req = api.request(policy, notation=notation, options=_options.parse_options(option_values))
-    pol, opts, nota = req.policy, req.options, req.notation
+    nota = req.notation
     sources = [
         _source(spec, flag_dtype, flag, nota)
         for spec, flag_dtype, flag in ((a, dtype_a, "--dtype-a"), (b, dtype_b, "--dtype-b"))
@@ -107,12 +106,14 @@ def command(
         for source, explicit in zip(sources, (out_a, out_b), strict=True)
     ]
     try:
-        result = npy.result_type(req, sources)
+        promoted = npy.result_type(req, sources)
+        result = promoted.result
         jobs = npy.plan(sources, result, outs, skip_unchanged=skip_unchanged)
     except PromotionError as exc:
         if not as_json:
             raise
-        click.echo(json.dumps(_refusal_json(pol.name, nota, opts, sources, exc), indent=2))
+        body = {**_head(req, sources), **schema.refusal(exc), "written": False, "files": []}
+        click.echo(schema.dumps(body), nl=False)
         return EXIT_DIFFERENT
 
     total = npy.bytes_to_read(jobs, dry_run=dry_run, counting=check_values or strict)
@@ -127,18 +128,15 @@ def command(
             progress=progress,
         )
     report = {
-        "policy": pol.name,
-        "notation": nota.name,
-        "options": opts,
-        "result": result,
-        "result_label": nota.label(result),
+        **_head(req, sources),
+        **schema.outcome(promoted, nota),
         "dry_run": dry_run,
         "written": done.written,
         "strict_refused": done.strict_refused,
-        "files": [_file_json(job, c, nota) for job, c in zip(jobs, done.changes, strict=True)],
+        "files": [_file_json(job, c) for job, c in zip(jobs, done.changes, strict=True)],
     }
     if as_json:
-        click.echo(json.dumps(report, indent=2))
+        click.echo(schema.dumps(report), nl=False)
     else:
         _print_report(report, check_values or strict)
     if done.strict_refused:
@@ -205,15 +203,22 @@ def _progress(total: int) -> Iterator[Callable[[int], None] | None]:
         yield lambda n: bar.advance(task, n)
 
 
-def _file_json(job, changes, nota: Notation) -> dict:
+def _head(req: api.Request, sources) -> dict:
+    return {
+        **schema.head("convert", req),
+        "operands": [
+            {**schema.operand(s.operand, req.notation), "input": str(s.npy.path)} for s in sources
+        ],
+    }
+
+
+def _file_json(job, changes) -> dict:
     from promote_cli import npy
 
-    source = npy.canonical_name(job.source)
     return {
         "input": str(job.npy.path),
         "output": None if job.action == npy.SKIP else str(job.out),
-        "dtype": source,
-        "dtype_label": nota.label(source),
+        "dtype": npy.canonical_name(job.source),
         "descr": job.npy.descr,
         "shape": list(job.npy.shape),
         "fortran_order": job.npy.fortran_order,
@@ -221,24 +226,6 @@ def _file_json(job, changes, nota: Notation) -> dict:
         "bytes_out": 0 if job.action == npy.SKIP else job.out_bytes,
         "action": job.action,
         "changed": None if changes is None else {**changes.counts, "total": changes.total},
-    }
-
-
-def _refusal_json(policy: str, nota: Notation, opts: dict, sources, exc: PromotionError) -> dict:
-    from promote_cli import npy
-
-    return {
-        "policy": policy,
-        "notation": nota.name,
-        "options": opts,
-        "inputs": [
-            {"input": str(s.npy.path), "dtype": npy.canonical_name(s.dtype)} for s in sources
-        ],
-        "result": None,
-        "refusal": exc.reason,
-        "rule": exc.rule,
-        "unsafe_result": exc.unsafe_result,
-        "written": False,
     }
 
 

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from promote_cli.api import Request
+    from promote_cli.engine import Outcome
 
 
 @dataclass(frozen=True)
@@ -38,20 +39,22 @@ class Source:
     npy: NpyFile
     dtype: np.dtype
 
+    @property
+    def operand(self) -> Operand:
+        """What the policy is asked about: a 0-d array is a scalar ``S(t)``, else ``D(t)``."""
+        return Operand(canonical_name(self.dtype), ZERO_D if self.npy.ndim == 0 else DIMENSIONED)
 
-def result_type(req: Request, sources: Sequence[Source]) -> str:
-    """Ask the request's policy for the common type of the inputs: a 0-d array is a scalar ``S(t)``,
-    anything else ``D(t)``. A refusal raises ``PromotionError`` with the policy's reason."""
-    operands = [
-        Operand(canonical_name(s.dtype), ZERO_D if s.npy.ndim == 0 else DIMENSIONED)
-        for s in sources
-    ]
-    outcome = req.policy.result_type(operands, req.options)
+
+def result_type(req: Request, sources: Sequence[Source]) -> Outcome:
+    """Ask the request's policy for the common type of the inputs' operands: the outcome, whose
+    ``result`` the outputs take. A refusal raises ``PromotionError`` with the policy's reason,
+    worded in the request's notation."""
+    outcome = req.policy.result_type([s.operand for s in sources], req.options)
     if outcome.result is None:
         raise PromotionError(
             outcome.text(req.notation), rule=outcome.rule, unsafe_result=outcome.unsafe_result
         )
-    return outcome.result
+    return outcome
 
 
 def default_output(path: Path, out_dir: Path | None) -> Path:
