@@ -123,8 +123,12 @@ def all_only() -> frozenset[frozenset[str]]:
     return frozenset(pairs)
 
 
-# TensorFlow's table order (the notation lists it so): strong types, then the weak ones.
-DEFAULT_TYPES = tuple(t for t in NOTATIONS["tensorflow"].labels if t != "string")
+# TensorFlow's table order: strong types, then the weak ones.
+_TABLE_ORDER = """
+b u8 u16 u32 u64 i8 i16 i32 i64 bf16 f16 f32 f64 c64 c128
+i32* i64* f32* f64* c128*
+"""
+DEFAULT_TYPES = tuple(_read(t) for t in _TABLE_ORDER.split())
 
 
 class TensorFlowPolicy(Policy):

@@ -38,7 +38,6 @@ from typing import Any, NamedTuple
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, Policy, refuse
 from promote_cli.halftable import mirror
-from promote_cli.notations import NOTATIONS
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 
 # c10's codes for the table's types (bytes per item; complex by component pairs).
@@ -74,8 +73,34 @@ b1  u1 i1 i2 i4 i8 f2 f4 f8 c2 c4 c8 b1
 bf  bf bf bf bf bf f4 f4 f8 c4 c4 c8 bf bf
 """
 
-# The torch notation names exactly the dtypes PyTorch has (quantized and bits types aside).
-TYPES = tuple(NOTATIONS["torch"].labels)
+# PyTorch's dtypes that promote_types answers for (quantized and bits types left out), in
+# c10's ScalarType order; the torch notation names exactly these.
+TYPES = (
+    "bool",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "complex32",
+    "complex64",
+    "complex128",
+    "float8_e4m3fn",
+    "float8_e4m3fnuz",
+    "float8_e5m2",
+    "float8_e5m2fnuz",
+    "float8_e8m0fnu",
+    "float4_e2m1fn_x2",
+    *(f"int{n}" for n in range(1, 8)),
+    *(f"uint{n}" for n in range(1, 8)),
+)
 # The 1- to 7-bit shell types and the packed float4 are storage types: promote_types answers for
 # them, but the default table shows the dtypes PyTorch computes with.
 _SHELL = frozenset(
