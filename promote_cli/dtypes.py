@@ -16,6 +16,7 @@ from promote_cli.errors import UsageError
 # operand of a higher kind lifts a result: bool < integer < floating < complex. One table, as
 # array-api-strict's ``_dtype_categories``; a policy asks the catalogue, never a type's spelling.
 KIND_RANK = {"bool": 0, "uint": 1, "int": 1, "float": 2, "complex": 3}
+CATEGORIES = ("bool", "integer", "floating", "complex")  # each rank's name
 
 
 # A NamedTuple, not a frozen dataclass: importing dataclasses costs ~8 ms of start-up.
@@ -48,6 +49,11 @@ class DType(NamedTuple):
     def rank(self) -> int:
         """The kind's place in ``KIND_RANK`` (bool 0, integers 1, floats 2, complex 3)."""
         return KIND_RANK[self.kind]
+
+    @property
+    def category(self) -> str:
+        """``bool``, ``integer`` (signed or not), ``floating`` or ``complex``."""
+        return CATEGORIES[self.rank]
 
     @property
     def weak(self) -> bool:

@@ -70,12 +70,6 @@ TYPES = (
 )
 
 
-def _kind(name: str) -> str:
-    """The standard's word for a type's kind: real and complex floats are both floating."""
-    t = get(name)
-    return "bool" if t.kind == "bool" else "integer" if t.is_integer else "floating"
-
-
 class ArrayApiPolicy(LatticePolicy):
     name = "array-api"
     title = "Array API standard"
@@ -119,7 +113,8 @@ class ArrayApiPolicy(LatticePolicy):
                     )
         if "uint64" in nodes and any(get(n).kind == "int" and not is_weak(n) for n in nodes):
             return "the array API standard leaves uint64 with a signed integer unspecified"
-        kinds = sorted({_kind(n) for n in nodes})
+        # The standard's kinds: bool, integer and floating (real and complex together).
+        kinds = sorted({"floating" if get(n).is_complex else get(n).category for n in nodes})
         return (
             "the array API standard leaves promotion between kinds"
             f" ({' and '.join(kinds)}) unspecified"
