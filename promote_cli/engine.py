@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from promote_cli.dtypes import WEAK
+from promote_cli.dtypes import WEAK, is_weak
 from promote_cli.errors import UsageError
 from promote_cli.notations import Notation, notation, read_dtype
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
@@ -213,7 +213,7 @@ def fold(policy: Policy, operands: Sequence[Operand], opts: Mapping[str, Any]) -
 
 def _as_operand(result: str, seen: Iterable[Operand]) -> Operand:
     # A weak result keeps its Python-scalar category; a dimensioned input makes the result one.
-    if result.endswith("*"):
+    if is_weak(result):
         return Operand.of(result)
     categories = {op.category for op in seen}
     return Operand(result, DIMENSIONED if DIMENSIONED in categories else ZERO_D)

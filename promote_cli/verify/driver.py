@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from promote_cli import policies
-from promote_cli.dtypes import WEAK
+from promote_cli.dtypes import WEAK, is_weak
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Option, Policy
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
@@ -70,12 +70,12 @@ def names() -> tuple[str, ...]:
 
 def operands(policy: Policy) -> tuple[Operand, ...]:
     """Every operand the policy can be asked about, in each category it declares."""
-    strong = [t for t in policy.universe if not t.endswith("*")]
+    strong = [t for t in policy.universe if not is_weak(t)]
     ops = [Operand(t, DIMENSIONED) for t in strong]
     if ZERO_D in policy.categories:
         ops += [Operand(t, ZERO_D) for t in strong]
     if PYTHON in policy.categories:
-        weak = dict.fromkeys((*WEAK, *(t for t in policy.universe if t.endswith("*"))))
+        weak = dict.fromkeys((*WEAK, *(t for t in policy.universe if is_weak(t))))
         ops += [Operand("bool", PYTHON), *(Operand(t, PYTHON) for t in weak)]
     return tuple(ops)
 
