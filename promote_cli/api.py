@@ -1,32 +1,105 @@
-"""The Python API: ``promote``, ``promote_many``, ``matrix``, ``read_operands``."""
+"""The Python API, and the one place where what a user typed becomes objects.
+
+``request`` resolves names once: the policy object, the notation, the options parsed in that
+notation, the operands read in it. Everything below (render, compare, graph, npy, verify) takes
+the resulting ``Request`` and never looks a name up again. ``promote``, ``promote_many`` and
+``matrix`` are the library's entry points; the CLI builds its ``Request`` with the same
+``request``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import shlex
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from promote_cli import policies
-from promote_cli.engine import Matrix, Outcome, Policy, fold
+from promote_cli.engine import Matrix, Outcome, Policy, format_options
 from promote_cli.engine import matrix as _matrix
-from promote_cli.errors import PromotionError
-from promote_cli.operands import Operand, parse
+from promote_cli.errors import PromotionError, UsageError
+from promote_cli.notations import Notation
+from promote_cli.operands import Operand, label, parse
 
 
-def read_operands(
-    policy: Policy, spellings: Sequence[str], notation: str | None = None
-) -> list[Operand]:
-    """Parse spellings in ``notation`` (default: the policy's own)."""
-    nota = policy.notation_for(notation)
-    return [parse(s, nota) for s in spellings]
+class Request(NamedTuple):
+    """One question, resolved: ``operands`` None means the policy's default table."""
+
+    policy: Policy
+    notation: Notation
+    options: Mapping[str, Any]  # every option of the policy, parsed
+    operands: tuple[Operand, ...] | None = None
+
+    def outcome(self) -> Outcome:
+        """The framework's n-ary answer for the operands (``result_type``)."""
+        if self.operands is None:
+            raise UsageError("no operands were given")
+        return self.policy.result_type(self.operands, self.options)
+
+    def matrix(self) -> Matrix:
+        """Every pair of the operands (default: the policy's default table)."""
+        return _matrix(self.policy, self.operands, self.operands, self.options)
+
+    def options_text(self) -> str:
+        """``x64=true, strict=false``: every option, dtypes in the request's notation."""
+        return format_options(self.policy, self.options, self.notation)
+
+    def changed_options(self) -> list[str]:
+        """``NAME=VALUE`` for each option not at its default, as ``-O`` reads it back."""
+        return [
+            f"{o.name}={o.text(self.options[o.name], self.notation)}"
+            for o in self.policy.options
+            if self.options[o.name] != o.default
+        ]
+
+    def command(self, verb: str, *head: str, tail: Sequence[str] = ()) -> str:
+        """The command line that asks this request again: ``promote VERB --policy P HEAD
+        [--types ...] [--notation N] [-O NAME=VALUE ...] TAIL``. Names are spelled as promote
+        prints them, so two ways of typing one request give one line."""
+        words = ["promote", verb, "--policy", self.policy.name, *head]
+        if self.operands is not None:
+            words += [
+                "--types",
+                ",".join(label(op, self.notation, plain=True) for op in self.operands),
+            ]
+        if self.notation is not self.policy.notation:
+            words += ["--notation", self.notation.name]
+        for setting in self.changed_options():
+            words += ["-O", setting]
+        return shlex.join([*words, *tail])
+
+
+def request(
+    policy: str | Policy = "jax",
+    *,
+    notation: str | Notation | None = None,
+    options: Mapping[str, Any] | None = None,
+    operands: Sequence[str | Operand] | None = None,
+) -> Request:
+    """Resolve a question once: the policy by name, the notation (default: the policy's own),
+    the options and the operand spellings both read in that notation."""
+    pol = policies.get(policy) if isinstance(policy, str) else policy
+    nota = notation if isinstance(notation, Notation) else pol.notation_for(notation)
+    opts = pol.resolve_options(options, nota)
+    ops = None
+    if operands is not None:
+        ops = tuple(op if isinstance(op, Operand) else parse(op, nota) for op in operands)
+    return Request(pol, nota, opts, ops)
+
+
+def neighbour(policy: Policy, given: str | None) -> Policy | None:
+    """The policy a table compares ``policy`` with: ``given`` by name, ``"none"`` for nothing,
+    None for the policy's own documentation's choice (JAX's page compares with NumPy)."""
+    if given is None:
+        return policies.get(policy.compared_with) if policy.compared_with else None
+    given = given.strip()
+    return None if given.lower() == "none" else policies.get(given)
 
 
 def outcome(
     spellings: Sequence[str], *, policy: str = "jax", notation: str | None = None, **options: Any
 ) -> Outcome:
-    """The outcome (result or refusal) of promoting the operands, folded left to right."""
-    pol = policies.get(policy)
-    opts = pol.resolve_options(options)
-    return fold(pol, read_operands(pol, spellings, notation), opts)
+    """The outcome (result or refusal) of the operands under the policy's n-ary rule."""
+    return request(policy, notation=notation, options=options, operands=spellings).outcome()
 
 
 def promote(
@@ -35,7 +108,7 @@ def promote(
     """The canonical name ``a`` and ``b`` promote to under ``policy``.
 
     Weak results are ``int*``, ``float*``, ``complex*``. Raises ``PromotionError`` when the
-    policy refuses, ``ValueError`` for an unknown name or option.
+    policy refuses, ``UsageError`` (a ``ValueError``) for an unknown name or option.
     """
     return promote_many([a, b], policy=policy, notation=notation, **options)
 
@@ -43,10 +116,13 @@ def promote(
 def promote_many(
     spellings: Sequence[str], *, policy: str = "jax", notation: str | None = None, **options: Any
 ) -> str:
-    """Like ``promote`` for any number of operands (a left fold)."""
-    out = outcome(spellings, policy=policy, notation=notation, **options)
+    """Like ``promote`` for two or more operands, as the policy's framework answers its n-ary
+    ``result_type`` (all operands at once for jax, torch, array-api; a left fold of pairs for
+    the others). The reason of a refusal is worded in ``notation``."""
+    req = request(policy, notation=notation, options=options, operands=spellings)
+    out = req.outcome()
     if out.result is None:
-        raise PromotionError(out.why, rule=out.rule, unsafe_result=out.unsafe_result)
+        raise PromotionError(out.text(req.notation), rule=out.rule, unsafe_result=out.unsafe_result)
     return out.result
 
 
@@ -54,6 +130,4 @@ def matrix(
     policy: str, types: Sequence[str] | None = None, *, notation: str | None = None, **options: Any
 ) -> Matrix:
     """The table of ``types`` x ``types`` (default: the policy's default table)."""
-    pol = policies.get(policy)
-    rows = read_operands(pol, types, notation) if types is not None else None
-    return _matrix(pol, rows, rows, options)
+    return request(policy, notation=notation, options=options, operands=types).matrix()

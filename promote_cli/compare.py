@@ -1,17 +1,22 @@
-"""Comparing two policies: the cells of a shared grid where their answers differ.
+"""Comparing two policies: the cells of a shared grid where their answers differ, and the
+three ways ``promote diff`` shows them (a list, a grid, JSON).
 
-Both policies are asked the same questions (the types both know, or the operands given), each
-through ``engine.matrix``; a cell differs when the results differ (two refusals agree, whatever
-their reasons). Types only one policy knows are reported, not compared.
+Both sides are requests (a policy with its options) asked the same questions (the types both
+know, or the operands given), each through ``engine.matrix``; a cell differs when the results
+differ (two refusals agree, whatever their reasons). Types only one policy knows are reported,
+not compared. Everything is printed in one notation, the left request's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+from promote_cli import schema
+from promote_cli.api import Request
 from promote_cli.engine import Matrix, Outcome, Policy, differs, matrix
-from promote_cli.operands import Operand
+from promote_cli.halftable import REFUSED
+from promote_cli.notations import Notation, display
+from promote_cli.operands import Operand, label
 
 
 class CellDiff(NamedTuple):
@@ -43,32 +48,117 @@ def shared_types(left: Policy, right: Policy) -> tuple[str, ...]:
     return tuple(t for t in left.universe if t in theirs)
 
 
-def diff(
-    left: Policy,
-    right: Policy,
-    operands: Sequence[Operand] | None = None,
-    left_opts: Mapping[str, Any] | None = None,
-    right_opts: Mapping[str, Any] | None = None,
-) -> Diff:
-    """Every cell of ``operands`` x ``operands`` (default: the shared types) where ``left`` and
-    ``right`` answer differently."""
+def diff(left: Request, right: Request) -> Diff:
+    """Every cell of the left request's operands squared (default: the types both policies
+    know) where ``left`` and ``right`` answer differently, each under its own options."""
     ops = (
-        tuple(operands)
-        if operands is not None
-        else tuple(Operand.of(t) for t in shared_types(left, right))
+        left.operands
+        if left.operands is not None
+        else tuple(Operand.of(t) for t in shared_types(left.policy, right.policy))
     )
-    a = matrix(left, ops, ops, left_opts)
-    b = matrix(right, ops, ops, right_opts)
+    a = matrix(left.policy, ops, ops, left.options)
+    b = matrix(right.policy, ops, ops, right.options)
     cells = tuple(
         CellDiff(row, col, a.cell(i, j), b.cell(i, j))
         for i, row in enumerate(ops)
         for j, col in enumerate(ops)
         if differs(a.cell(i, j), b.cell(i, j))
     )
+    lu, ru = set(left.policy.universe), set(right.policy.universe)
     return Diff(
         left=a,
         right=b,
-        only_left=tuple(t for t in left.universe if t not in set(right.universe)),
-        only_right=tuple(t for t in right.universe if t not in set(left.universe)),
+        only_left=tuple(t for t in left.policy.universe if t not in ru),
+        only_right=tuple(t for t in right.policy.universe if t not in lu),
         cells=cells,
     )
+
+
+def _cell(out: Outcome, nota: Notation) -> str:
+    return "refused" if out.refused else display(out.result, nota)  # type: ignore[arg-type]
+
+
+def _names(d: Diff) -> tuple[str, str]:
+    a, b = d.left.policy.name, d.right.policy.name
+    return (f"{a} (left)", f"{b} (right)") if a == b else (a, b)
+
+
+def _summary(d: Diff, nota: Notation) -> list[str]:
+    a, b = _names(d)
+    n = len(d.left.rows)
+    lines = [
+        f"{a} vs {b}: identical, all {d.compared} cells of {n} types agree"
+        if d.identical
+        else f"{a} vs {b}: {len(d.cells)} of {d.compared} cells differ ({n} types)"
+    ]
+    for name, only in ((a, d.only_left), (b, d.only_right)):
+        if only:
+            lines.append(f"only {name} has: {' '.join(nota.label(t) for t in only)}")
+    return lines
+
+
+def as_list(d: Diff, nota: Notation) -> str:
+    a, b = _names(d)
+    rows = [
+        (
+            f"{label(c.row, nota)} x {label(c.col, nota)}",
+            f"{a} {_cell(c.left, nota)}",
+            f"{b} {_cell(c.right, nota)}",
+        )
+        for c in d.cells
+    ]
+    widths = [max((len(r[k]) for r in rows), default=0) for k in range(3)]
+    body = ["  ".join(r[k].ljust(widths[k]) for k in range(3)).rstrip() for r in rows]
+    return "\n".join([*body, *_summary(d, nota)]) + "\n"
+
+
+def as_table(d: Diff, nota: Notation) -> str:
+    """A plain-text grid: ``.`` where both agree, ``left/right`` where they differ."""
+    heads = [label(op, nota, plain=True) for op in d.left.rows]
+    differing = {(c.row, c.col): c for c in d.cells}
+
+    def cell(i: int, j: int) -> str:
+        c = differing.get((d.left.rows[i], d.left.cols[j]))
+        if c is None:
+            return "."
+        show = lambda o: REFUSED if o.refused else nota.label(o.result)  # noqa: E731
+        return f"{show(c.left)}/{show(c.right)}"
+
+    grid = [[cell(i, j) for j in range(len(heads))] for i in range(len(heads))]
+    width = max([len(h) for h in heads] + [len(x) for row in grid for x in row])
+    a, b = _names(d)
+    lines = [" " * width + " " + " ".join(h.rjust(width) for h in heads)]
+    for h, row in zip(heads, grid, strict=True):
+        lines.append(h.rjust(width) + " " + " ".join(x.rjust(width) for x in row))
+    lines.append(f"cells: . agree; {a}/{b} differ ({REFUSED} refused)")
+    return "\n".join([*lines, *_summary(d, nota)]) + "\n"
+
+
+def as_json(d: Diff, nota: Notation) -> str:
+    return schema.dumps(
+        {
+            "schema": schema.SCHEMA,
+            "command": "diff",
+            "notation": nota.name,
+            "left": schema.side(d.left.policy, dict(d.left.options)),
+            "right": schema.side(d.right.policy, dict(d.right.options)),
+            "types": [schema.operand(op, nota) for op in d.left.rows],
+            "only_left": list(d.only_left),
+            "only_right": list(d.only_right),
+            "cells_compared": d.compared,
+            "cells_differing": len(d.cells),
+            "identical": d.identical,
+            "differences": [
+                {
+                    "row": schema.operand(c.row, nota),
+                    "col": schema.operand(c.col, nota),
+                    "left": schema.outcome(c.left, nota),
+                    "right": schema.outcome(c.right, nota),
+                }
+                for c in d.cells
+            ],
+        }
+    )
+
+
+FORMATS = {"list": as_list, "table": as_table, "json": as_json}

@@ -1,10 +1,15 @@
-"""The policy engine: what a policy declares, and the pair, n-ary, matrix and diff questions
-asked of it. Every question goes through ``Policy.promote``, so a table cell and ``promote pair``
-can never disagree.
+"""The policy engine: what a policy declares, and the questions asked of it: a pair
+(``Policy.promote``), any number of operands (``Policy.result_type``, the one n-ary entry point)
+and a matrix of pairs. A table cell and ``promote pair`` both go through ``Policy.promote``, so
+they can never disagree.
+
+An outcome's explanation names dtypes by reference (``ref("int8")``), not by label, so it can be
+worded in whichever notation the user reads (``Outcome.text(notation)``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
@@ -22,24 +27,37 @@ if TYPE_CHECKING:
 SYMMETRIC, IDEMPOTENT, LATTICE, TOTAL = "symmetric", "idempotent", "lattice", "total"
 
 
+_REF = re.compile(r"\{([^{}\s]+)\}")
+
+
+def ref(canonical: str) -> str:
+    """A dtype named inside an explanation: worded later in the reader's notation."""
+    return "{" + canonical + "}"
+
+
 # A NamedTuple, not a frozen dataclass: importing dataclasses costs ~8 ms of start-up.
 class Outcome(NamedTuple):
     """One cell: a result (canonical name; weak ones as ``float*``) or a refusal with a reason."""
 
     result: str | None
     rule: str
-    why: str  # one sentence: the rule's reasoning (``--explain``) or the refusal's reason
+    why: str  # one sentence, dtypes as ``ref``s: the rule's reasoning or the refusal's reason
     unsafe_result: str | None = None  # what an unsafe option would have given (OpenVINO)
 
     @property
     def refused(self) -> bool:
         return self.result is None
 
+    def text(self, nota: Notation) -> str:
+        """``why`` with each referenced dtype spelled in ``nota``."""
+        return _REF.sub(lambda m: nota.label(m.group(1)), self.why)
+
 
 def refuse(rule: str, reason: str, unsafe_result: str | None = None) -> Outcome:
     return Outcome(None, rule, reason, unsafe_result)
 
 
+_UNSET = object()
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
 
@@ -101,9 +119,22 @@ class Policy:
     options: ClassVar[tuple[Option, ...]] = ()
     categories: ClassVar[frozenset[str]] = frozenset({DIMENSIONED})  # categories that matter
     properties: ClassVar[frozenset[str]] = frozenset({SYMMETRIC, IDEMPOTENT})
+    compared_with: ClassVar[str | None] = None  # the neighbour its own docs highlight against
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         raise NotImplementedError
+
+    def operands(self) -> tuple[Operand, ...]:
+        """Every operand the policy can be asked about: each type of its universe as an array,
+        as a 0-d array when that category matters, and the Python scalars when they do."""
+        strong = [t for t in self.universe if not is_weak(t)]
+        ops = [Operand(t, DIMENSIONED) for t in strong]
+        if ZERO_D in self.categories:
+            ops += [Operand(t, ZERO_D) for t in strong]
+        if PYTHON in self.categories:
+            weak = dict.fromkeys((*WEAK, *(t for t in self.universe if is_weak(t))))
+            ops += [Operand("bool", PYTHON), *(Operand(t, PYTHON) for t in weak)]
+        return tuple(ops)
 
     def lattice_for(self, opts: Mapping[str, Any]) -> Lattice | None:
         """The lattice a ``LATTICE`` policy promotes on under ``opts`` (None: not a lattice)."""
@@ -117,13 +148,17 @@ class Policy:
         """The notation called ``name``, or the policy's own when none is named."""
         return notation(name) if name else self.notation
 
-    def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Every option with its value: the given ones parsed, the rest at their defaults."""
+    def resolve_options(
+        self, given: Mapping[str, Any] | None = None, nota: Notation | None = None
+    ) -> dict[str, Any]:
+        """Every option with its value: the given ones parsed (a dtype value in ``nota``,
+        default the policy's own notation), the rest at their defaults."""
         given = dict(given or {})
+        nota = nota or self.notation
         out = {}
         for opt in self.options:
             out[opt.name] = (
-                opt.parse(given.pop(opt.name), self.notation) if opt.name in given else opt.default
+                opt.parse(given.pop(opt.name), nota) if opt.name in given else opt.default
             )
         if given:
             names = ", ".join(o.name for o in self.options) or "none"
@@ -150,30 +185,40 @@ class Policy:
             return refuse("unsupported", why)
         return op
 
-    # A policy that promotes all operands at once (a lattice's least upper bound, PyTorch's
-    # categories) defines ``join(operands, opts)``; ``combine`` hands it the normalised operands.
+    # How the policy answers for more than two operands. A policy that promotes all operands
+    # at once (a lattice's least upper bound, PyTorch's categories) defines ``join(operands,
+    # opts)``; one without it folds left, one pair at a time, as its framework's graph does.
     join: Callable[[Sequence[Operand], Mapping[str, Any]], Outcome] | None = None
 
-    def combine(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
-        """The result of an n-ary operation: ``join`` of every operand, normalised, when the
-        policy defines it (the first refusal wins); otherwise a left fold of ``promote``."""
-        if self.join is not None:
-            normalised = [self.normalise(op) for op in operands]
-            for n in normalised:
-                if isinstance(n, Outcome):
-                    return n
-            return self.join(normalised, opts)  # type: ignore[arg-type]
-        steps = fold_steps(self, operands, opts)
-        last = steps[-1][2]
-        if len(steps) == 1:
-            return last
-        label = self.notation.label
-        trail = "; ".join(
-            f"{label(x.dtype)} x {label(y.dtype)} -> {label(o.result) if o.result else 'refused'}"
-            for x, y, o in steps
-        )
+    def result_type(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
+        """The n-ary question, ``result_type(a, b, ...)``: the one entry point for two or more
+        operands; ``opts`` must come from ``resolve_options``."""
+        if len(operands) < 2:
+            raise UsageError("at least two operands are needed")
+        if self.join is None:
+            return self._fold(operands, opts)
+        normalised = [self.normalise(op) for op in operands]
+        for n in normalised:
+            if isinstance(n, Outcome):
+                return n
+        return self.join(normalised, opts)  # type: ignore[arg-type]
+
+    def _fold(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
+        """A left fold of ``promote``; the first refusal ends it. The intermediate is what each
+        step produced, in the category of the operands it has seen so far."""
+        left, trail, out = operands[0], [], None
+        for right in operands[1:]:
+            out = self.promote(left, right, opts)
+            verdict = "refused" if out.refused else ref(out.result)  # type: ignore[arg-type]
+            trail.append(f"{ref(left.dtype)} x {ref(right.dtype)} -> {verdict}")
+            if out.refused:
+                break
+            left = _as_operand(out.result, (left, right))  # type: ignore[arg-type]
+        assert out is not None
+        if len(trail) == 1:
+            return out
         return Outcome(
-            last.result, last.rule, f"folded left: {trail}. {last.why}", last.unsafe_result
+            out.result, out.rule, f"folded left: {'; '.join(trail)}. {out.why}", out.unsafe_result
         )
 
     def promote(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
@@ -183,32 +228,6 @@ class Policy:
             if isinstance(n, Outcome):
                 return n
         return self.decide(na, nb, opts)  # type: ignore[arg-type]
-
-
-def fold_steps(
-    policy: Policy, operands: Sequence[Operand], opts: Mapping[str, Any]
-) -> list[tuple[Operand, Operand, Outcome]]:
-    """The n-ary promotion as a left fold: each step's operands and outcome. The first refusal
-    ends it."""
-    if len(operands) < 2:
-        raise UsageError("at least two operands are needed")
-    steps = []
-    left = operands[0]
-    for right in operands[1:]:
-        out = policy.promote(left, right, opts)
-        steps.append((left, right, out))
-        if out.refused:
-            break
-        # The intermediate is what this step produced, from the operands it has seen so far.
-        left = _as_operand(out.result, (left, right))  # type: ignore[arg-type]
-    return steps
-
-
-def fold(policy: Policy, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
-    """The n-ary result, as the policy combines operands."""
-    if len(operands) < 2:
-        raise UsageError("at least two operands are needed")
-    return policy.combine(operands, opts)
 
 
 def _as_operand(result: str, seen: Iterable[Operand]) -> Operand:
@@ -232,16 +251,16 @@ class Matrix(NamedTuple):
 
 def matrix(
     policy: Policy,
-    rows: Sequence[Operand] | None = None,
-    cols: Sequence[Operand] | None = None,
-    opts: Mapping[str, Any] | None = None,
+    rows: Sequence[Operand] | None,
+    cols: Sequence[Operand] | None,
+    opts: Mapping[str, Any],
 ) -> Matrix:
-    """Every cell of ``rows`` x ``cols`` (default: the policy's default table)."""
-    resolved = policy.resolve_options(opts)  # idempotent: resolved values parse to themselves
+    """Every cell of ``rows`` x ``cols`` (None: the policy's default table); ``opts`` must come
+    from ``resolve_options``."""
     r = tuple(rows) if rows is not None else tuple(Operand.of(t) for t in policy.default_types)
     c = tuple(cols) if cols is not None else r
-    cells = tuple(tuple(policy.promote(a, b, resolved) for b in c) for a in r)
-    return Matrix(policy, resolved, r, c, cells)
+    cells = tuple(tuple(policy.promote(a, b, opts) for b in c) for a in r)
+    return Matrix(policy, opts, r, c, cells)
 
 
 def differs(x: Outcome, y: Outcome) -> bool:

@@ -37,7 +37,7 @@ import stat
 import struct
 import threading
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -48,12 +48,11 @@ from numpy.lib import format as npformat
 
 from promote_cli import atomic
 from promote_cli.dtypes import CATALOGUE
-from promote_cli.engine import fold
 from promote_cli.errors import BadInputError, PromotionError, UsageError
 from promote_cli.operands import DIMENSIONED, ZERO_D, Operand
 
 if TYPE_CHECKING:
-    from promote_cli.engine import Policy
+    from promote_cli.api import Request
 
 # Chosen by benchmarks/bench_convert.py (see README.d/convert.md): smaller chunks pay Python
 # overhead per chunk, larger ones fall out of the CPU caches and cost 2-3x.
@@ -761,16 +760,18 @@ def commit(pending: Sequence[Pending], *, force: bool) -> None:
 # --- a pair of files -------------------------------------------------------------------------
 
 
-def result_type(policy: Policy, opts: Mapping[str, Any], sources: Sequence[Source]) -> str:
+def result_type(req: Request, sources: Sequence[Source]) -> str:
     """Ask ``policy`` for the common type of the inputs: a 0-d array is a scalar ``S(t)``,
     anything else ``D(t)``. A refusal raises ``PromotionError`` with the policy's reason."""
     operands = [
         Operand(canonical_name(s.dtype), ZERO_D if s.npy.ndim == 0 else DIMENSIONED)
         for s in sources
     ]
-    outcome = fold(policy, operands, opts)
+    outcome = req.policy.result_type(operands, req.options)
     if outcome.result is None:
-        raise PromotionError(outcome.why, rule=outcome.rule, unsafe_result=outcome.unsafe_result)
+        raise PromotionError(
+            outcome.text(req.notation), rule=outcome.rule, unsafe_result=outcome.unsafe_result
+        )
     return outcome.result
 
 

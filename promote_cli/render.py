@@ -11,25 +11,22 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from promote_cli import __version__, policies
-from promote_cli.engine import Outcome, Policy, differs, format_options, matrix
+from promote_cli import __version__
+from promote_cli.api import Request
+from promote_cli.engine import Outcome, Policy, differs
 from promote_cli.errors import BadInputError, UsageError
 from promote_cli.halftable import REFUSED
 from promote_cli.notations import Notation, collides
 from promote_cli.operands import Operand, label
+from promote_cli.schema import SCHEMA, dumps
 
 TABLE_ID = "types"  # the id the JAX page's stylesheet targets
-
-# The neighbour a policy's own documentation compares it against: the JAX page greens the
-# cells where jnp.promote_types differs from numpy.promote_types.
-DIFF_AGAINST: Mapping[str, str] = {"jax": "numpy"}
 
 TEMPLATES: Mapping[str, str] = {
     "html": "table.html.j2",
@@ -66,9 +63,16 @@ class Cell:
     text: str  # the result's label, or ``×``
     result: str | None  # canonical name; None when refused
     refused: bool
-    reason: str  # why the policy refused; "" for a result
+    rule: str  # the rule that decided
+    explanation: str  # why: the rule's reasoning, or the refusal's reason
+    unsafe_result: str | None  # what an unsafe option would have given (OpenVINO)
     differs: bool  # the compared policy gives another answer, or none
     other: str | None  # the compared policy's result (canonical), None when it has none
+
+    @property
+    def reason(self) -> str:
+        """Why the policy refused; "" for a result."""
+        return self.explanation if self.refused else ""
 
 
 @dataclass(frozen=True)
@@ -119,51 +123,47 @@ class Table:
         return any(c.differs for r in self.rows for c in r.cells)
 
     def to_dict(self) -> dict[str, Any]:
+        """The table in the JSON vocabulary of ``promote_cli.schema``."""
+
         def header(h: Header) -> dict[str, Any]:
             return {"label": h.label, "canonical": h.canonical, "category": h.category}
 
+        def cell(c: Cell) -> dict[str, Any]:
+            return {
+                "result": c.result,
+                "label": None if c.refused else c.text,
+                "refused": c.refused,
+                "rule": c.rule,
+                "reason": c.explanation,
+                "unsafe_result": c.unsafe_result,
+                "differs": c.differs,
+                "other": c.other,
+            }
+
         return {
-            "generator": self.generator,
+            "schema": SCHEMA,
+            "command": "table",
             "policy": self.policy,
-            "title": self.title,
-            "source": self.source,
             "notation": self.notation,
             "options": dict(self.options),
+            "generator": self.generator,
+            "title": self.title,
+            "source": self.source,
             "diff_against": self.diff_against,
             "rows": [header(r.header) for r in self.rows],
             "columns": [header(c) for c in self.columns],
-            "cells": [
-                [
-                    {
-                        "label": None if c.refused else c.text,
-                        "result": c.result,
-                        "reason": c.reason or None,
-                        "differs": c.differs,
-                        "other": c.other,
-                    }
-                    for c in r.cells
-                ]
-                for r in self.rows
-            ],
+            "cells": [[cell(c) for c in r.cells] for r in self.rows],
         }
 
 
-def build(
-    policy: Policy,
-    types: Sequence[Operand] | None = None,
-    *,
-    nota: Notation | None = None,
-    options: Mapping[str, Any] | None = None,
-    diff_against: Policy | None = None,
-    command: str = "",
-) -> Table:
-    """The table model of ``policy`` over ``types`` (default: the policy's default table).
+def build(req: Request, diff_against: Policy | None = None, command: str = "") -> Table:
+    """The table model of ``req`` (its operands, or the policy's default table).
 
-    A cell differs when ``diff_against`` gives another answer there or has none (it lacks a
-    type or refuses) while ``policy`` answers; two refusals agree.
+    A cell differs when ``diff_against`` (at its default options) gives another answer there or
+    has none (it lacks a type or refuses) while the policy answers; two refusals agree.
     """
-    nota = nota or policy.notation
-    m = matrix(policy, types, types, options)
+    policy, nota = req.policy, req.notation
+    m = req.matrix()
     other_opts = diff_against.resolve_options() if diff_against else {}
     legend: dict[str, LegendEntry] = {}
 
@@ -197,7 +197,7 @@ def build(
         notation=nota.name,
         notation_description=nota.description,
         options=dict(m.options),
-        options_text=format_options(policy, m.options, nota),
+        options_text=req.options_text(),
         diff_against=diff_against.name if diff_against else None,
         diff_title=diff_against.title if diff_against else None,
         columns=columns,
@@ -217,47 +217,11 @@ def _cell(out: Outcome, other: Outcome | None, nota: Notation) -> Cell:
         text=REFUSED if out.refused else nota.label(out.result),  # type: ignore[arg-type]
         result=out.result,
         refused=out.refused,
-        reason=out.why if out.refused else "",
+        rule=out.rule,
+        explanation=out.text(nota),
+        unsafe_result=out.unsafe_result,
         differs=other is not None and differs(out, other),
         other=None if other is None else other.result,
-    )
-
-
-def table_for(
-    policy: str,
-    types: Sequence[str] | None = None,
-    *,
-    notation: str | None = None,
-    options: Mapping[str, Any] | None = None,
-    diff_against: str | None = None,
-    command: str = "",
-) -> Table:
-    """``build`` from names: types are spellings in ``notation`` (default: the policy's);
-    ``diff_against`` names a policy, ``"none"`` compares with nothing, and None takes the
-    policy's default (``DIFF_AGAINST``)."""
-    from promote_cli.api import read_operands
-
-    pol = policies.get(policy)
-    nota = pol.notation_for(notation)
-    ops = None
-    if types is not None:
-        ops = read_operands(pol, types, notation)
-        seen = set()
-        for spelling, op in zip(types, ops, strict=True):
-            if op in seen:
-                raise UsageError(f"--types lists {spelling!r} ({op.dtype}) twice")
-            seen.add(op)
-    if diff_against is None:
-        other = DIFF_AGAINST.get(policy)
-    else:
-        other = None if diff_against.strip().lower() == "none" else diff_against.strip()
-    return build(
-        pol,
-        ops,
-        nota=nota,
-        options=options,
-        diff_against=policies.get(other) if other else None,
-        command=command,
     )
 
 
@@ -349,7 +313,7 @@ def _names() -> str:
 
 
 def render_json(table: Table) -> str:
-    return json.dumps(table.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    return dumps(table.to_dict())
 
 
 def render_term(table: Table, *, color: bool) -> str:

@@ -8,13 +8,6 @@ from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from seeds import SEEDS
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _seeds_present():
-    assert SEEDS.is_dir(), f"the seed documents are expected at {SEEDS}"
-
 
 @pytest.fixture
 def run():

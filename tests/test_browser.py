@@ -12,6 +12,7 @@ import shutil
 import subprocess
 
 import pytest
+from model import table_for
 from seeds import jax_table
 
 from promote_cli import render
@@ -83,7 +84,7 @@ def _probe(page: str, tmp_path) -> dict:
 @pytest.mark.parametrize("standalone", [False, True], ids=["fragment", "standalone"])
 def test_jax_table_in_chromium_highlights_exactly_the_seed_green_cells(tmp_path, standalone):
     seed_header, seed_cells = jax_table()
-    page = render.render(render.table_for("jax"), "html", standalone=standalone)
+    page = render.render(table_for("jax"), "html", standalone=standalone)
     got = _probe(page, tmp_path)
     rows = got["rows"]
 
@@ -108,7 +109,7 @@ def test_jax_table_in_chromium_highlights_exactly_the_seed_green_cells(tmp_path,
 
 
 def test_refused_cells_render_the_cross(tmp_path):
-    got = _probe(render.render(render.table_for("ascend"), "html"), tmp_path)
+    got = _probe(render.render(table_for("ascend"), "html"), tmp_path)
     rows = got["rows"]
     assert len(rows) == 17 and all(len(r) == 17 for r in rows)
     header = [c["text"] for c in rows[0]]

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from seeds import ascend_table, jax_table
 
+from promote_cli.api import request
 from promote_cli.compare import diff, shared_types
 from promote_cli.notations import NOTATIONS
 from promote_cli.policies import get
@@ -21,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _cells(result) -> set[tuple[str, str]]:
     data = json.loads(result.stdout)
-    return {(d["row_canonical"], d["col_canonical"]) for d in data["differences"]}
+    return {(d["row"]["canonical"], d["col"]["canonical"]) for d in data["differences"]}
 
 
 def test_ascend_departs_from_pytorch_in_exactly_the_26_cells_the_seeds_name(run):
@@ -43,7 +44,7 @@ def test_ascend_departs_from_pytorch_in_exactly_the_26_cells_the_seeds_name(run)
     _, seed = ascend_table()
     label = NOTATIONS["ascend"].label
     for d in data["differences"]:
-        cell = seed[label(d["row_canonical"]), label(d["col_canonical"])]
+        cell = seed[label(d["row"]["canonical"]), label(d["col"]["canonical"])]
         assert (d["left"]["label"] or "×") == cell
 
 
@@ -90,7 +91,7 @@ def test_an_option_on_one_side_only(run):
     assert data["right"]["options"] == {"mode": "safe"}
     # Every difference is a cell safe mode refuses; the guide's two examples are among them.
     assert all(d["right"]["result"] is None and d["left"]["result"] for d in data["differences"])
-    pairs = {frozenset((d["row_canonical"], d["col_canonical"])) for d in data["differences"]}
+    pairs = {frozenset((d["row"]["canonical"], d["col"]["canonical"])) for d in data["differences"]}
     assert {frozenset(("int32", "float32")), frozenset(("int8", "uint32"))} <= pairs
     # flexible_dtypes marks 51 cells of its half table ALL; each shows up both ways round.
     assert data["cells_differing"] == 102
@@ -136,7 +137,7 @@ def test_table_format_is_a_square_grid(run):
 def test_core_function_compares_the_shared_universe():
     ascend, torch = get("ascend"), get("torch")
     assert shared_types(ascend, torch) == ascend.universe
-    d = diff(ascend, torch)
+    d = diff(request(ascend), request(torch))
     assert len(d.cells) == 26 and d.compared == 256
     assert "uint4" in d.only_right and d.only_left == ()
 

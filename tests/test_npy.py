@@ -26,6 +26,7 @@ from hypothesis.extra import numpy as hnp
 from numpy.lib import format as npformat
 
 from promote_cli import npy, policies
+from promote_cli.api import Request
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.errors import BadInputError, PromotionError, UsageError
 
@@ -485,7 +486,7 @@ def test_streaming_equals_np_load_astype(
         header = npy.read_header(path)
         sources.append(npy.Source(header, npy.data_dtype(header, explicit[-1], "--dtype")))
     try:
-        result = npy.result_type(pol, opts, sources)
+        result = npy.result_type(Request(pol, pol.notation, opts), sources)
         jobs = npy.plan(
             sources, result, [work / "0.out.npy", work / "1.out.npy"], skip_unchanged=False
         )

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from promote_cli import PromotionError, promote
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -55,18 +57,18 @@ def test_json_has_every_field_with_defaults_filled_in(run):
         "pytorch_scalar_promotion": True,
         "u64_integer_promotion_target": "float32",
     }
-    assert doc["inputs"] == [
+    assert doc["operands"] == [
         {"spelling": "S(i64)", "canonical": "int64", "category": "S", "label": "S(i64)"},
         {"spelling": "D(u8)", "canonical": "uint8", "category": "D", "label": "u8"},
     ]
-    assert doc["result"] is None and doc["unsafe_result"] == "uint8"
-    assert "would give u8" in doc["refusal"]
+    assert doc["result"] is None and doc["refused"] and doc["unsafe_result"] == "uint8"
+    assert "would give u8" in doc["reason"]
     assert doc["rule"] == "pytorch-scalar"
 
 
 def test_json_weak_result(run):
     doc = json.loads(run("pair", "int", "float", "--json").stdout)
-    assert (doc["result"], doc["result_label"], doc["refusal"]) == ("float*", "f*", None)
+    assert (doc["result"], doc["label"], doc["refused"]) == ("float*", "f*", False)
 
 
 def test_explain_names_the_rule_and_the_chains(run):
@@ -157,9 +159,9 @@ def test_policies_lists_types_and_options(run):
     assert "-O promote_unsafe=false" in result.stdout
     assert "-O u64_integer_promotion_target=f32" in result.stdout
     assert "-O x64=true" in result.stdout
-    doc = {p["name"]: p for p in json.loads(run("policies", "--json").stdout)}
+    doc = {p["name"]: p for p in json.loads(run("policies", "--json").stdout)["policies"]}
     assert {"jax", "openvino", "ascend", "numpy"} <= set(doc)
-    assert doc["ascend"]["default_table"][:4] == ["f32", "f16", "f64", "bf16"]
+    assert [t["label"] for t in doc["ascend"]["default_table"][:4]] == ["f32", "f16", "f64", "bf16"]
     assert len(doc["openvino"]["types"]) == 18
 
 
@@ -190,3 +192,16 @@ def test_module_entry_point_and_version():
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert proc.returncode == 0 and proc.stdout.startswith("promote, version ")
+
+
+@pytest.mark.parametrize("policy", ["jax", "numpy", "torch", "array-api"])
+def test_a_weak_type_of_another_framework_is_refused_not_a_crash(policy, run):
+    # TensorFlow's widthed weak types are not Python scalars of these frameworks.
+    with pytest.raises(PromotionError, match="has no weak type int32"):
+        promote("int32*", "float32", policy=policy, notation="canonical")
+    result = run("pair", "int32*", "float32", "--policy", policy, "--notation", "canonical")
+    assert result.exit_code == 1 and "has no weak type int32*" in result.stdout
+
+
+def test_tensorflow_still_takes_its_weak_types():
+    assert promote("i32*", "f32", policy="tensorflow") == "float32"

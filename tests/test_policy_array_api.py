@@ -10,7 +10,7 @@ import pytest
 from promote_cli import PromotionError, promote, promote_many
 from promote_cli.operands import DIMENSIONED, ZERO_D, Operand
 from promote_cli.policies import get
-from promote_cli.verify import Refused, driver, oracle
+from promote_cli.verify import Refused, oracle
 
 # The standard's type codes ("not part of the standard"; they keep its tables readable).
 CODES = {
@@ -138,7 +138,7 @@ def test_zero_dim_arrays_agree_with_array_api_strict_in_every_cell():
     # category; ask the same oracle with them added, so S(t) == D(t) is the framework's word.
     pytest.importorskip("array_api_strict", reason="array-api-strict is not installed")
     pol = get("array-api")
-    ops = driver.operands(pol)
+    ops = pol.operands()
     ops += tuple(Operand(op.dtype, ZERO_D) for op in ops if op.category == DIMENSIONED)
     orc = oracle("array-api")
     problems = []

@@ -15,12 +15,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from model import table_for
 from seeds import ascend_table, jax_table
 from table_parsers import html_table, markdown_tables, rst_table
 
-from promote_cli import policies, render
+from promote_cli import api, policies, render
 from promote_cli.engine import Policy
-from promote_cli.errors import BadInputError, UsageError
+from promote_cli.errors import BadInputError
 from promote_cli.notations import NOTATIONS, Notation
 from promote_cli.operands import Operand
 
@@ -42,7 +43,7 @@ def _grid_mismatches(want: dict, got: dict) -> list[str]:
 
 def test_jax_html_is_the_seed_table_cell_for_cell_and_green_for_green():
     seed_header, seed_cells = jax_table()
-    out = render.render(render.table_for("jax"), "html")
+    out = render.render(table_for("jax"), "html")
     header, cells = html_table(out)
     assert header == seed_header
     assert len(cells) == 15 * 15
@@ -50,7 +51,7 @@ def test_jax_html_is_the_seed_table_cell_for_cell_and_green_for_green():
 
 
 def test_jax_html_defaults_to_the_numpy_diff_and_bfloat16_is_always_different():
-    table = render.table_for("jax")
+    table = table_for("jax")
     assert table.diff_against == "numpy"
     bf = [h.canonical for h in table.columns].index("bfloat16")
     for row in table.rows:
@@ -60,7 +61,7 @@ def test_jax_html_defaults_to_the_numpy_diff_and_bfloat16_is_always_different():
 
 
 def test_html_fragment_has_the_seed_look():
-    out = render.render(render.table_for("jax"), "html")
+    out = render.render(table_for("jax"), "html")
     assert '<table id="types">' in out
     assert "<html" not in out  # a fragment to embed, like the seed
     style = out[out.index("<style>") : out.index("</style>")]
@@ -73,9 +74,7 @@ def test_html_fragment_has_the_seed_look():
 
 
 def test_standalone_html_is_a_page_with_title_legend_options_and_version():
-    out = render.render(
-        replace(render.table_for("jax"), command="promote table"), "html", standalone=True
-    )
+    out = render.render(replace(table_for("jax"), command="promote table"), "html", standalone=True)
     assert out.lstrip().startswith("<!DOCTYPE html>")
     assert "<title>JAX type promotion</title>" in out
     assert "x64=true, strict=false" in out
@@ -88,7 +87,7 @@ def test_standalone_html_is_a_page_with_title_legend_options_and_version():
 
 
 def test_refused_cells_are_a_cross_with_the_reason_as_title():
-    out = render.render(render.table_for("ascend"), "html")
+    out = render.render(table_for("ascend"), "html")
     _, cells = html_table(out)
     assert cells["u16", "f32"] == ("×", False)
     assert re.search(r'<td title="[^"]+">×</td>', out)
@@ -99,7 +98,7 @@ def test_refused_cells_are_a_cross_with_the_reason_as_title():
 
 def test_ascend_markdown_is_the_seed_table_cell_for_cell():
     seed_header, seed_cells = ascend_table()
-    (table,) = markdown_tables(render.render(render.table_for("ascend"), "markdown"))
+    (table,) = markdown_tables(render.render(table_for("ascend"), "markdown"))
     assert table.header[1:] == seed_header
     assert len(table.rows) == 16 and all(len(r) == 17 for r in table.rows)
     got = {k: text for k, (text, _) in table.cells().items()}
@@ -112,7 +111,7 @@ def test_ascend_markdown_is_the_seed_table_cell_for_cell():
 
 def test_jax_markdown_bolds_exactly_the_seed_green_cells_with_a_legend():
     _, seed_cells = jax_table()
-    out = render.render(render.table_for("jax"), "markdown")
+    out = render.render(table_for("jax"), "markdown")
     (table,) = markdown_tables(out)
     assert not _grid_mismatches(seed_cells, table.cells())
     assert re.search(r"^\*\*Bold\*\* cells differ from NumPy", out, re.M)
@@ -124,7 +123,7 @@ def test_jax_markdown_bolds_exactly_the_seed_green_cells_with_a_legend():
 @pytest.mark.parametrize("name", policies.names())
 def test_rst_renders_with_docutils_without_a_single_message(name):
     pol = policies.get(name)
-    table = rst_table(render.render(render.table_for(name), "rst"))
+    table = rst_table(render.render(table_for(name), "rst"))
     assert table.messages == ""
     n = len(pol.default_types)
     assert len(table.header) == n + 1 and len(table.rows) == n
@@ -135,7 +134,7 @@ def test_rst_renders_with_docutils_without_a_single_message(name):
 
 def test_jax_rst_bolds_exactly_the_seed_green_cells():
     seed_header, seed_cells = jax_table()
-    table = rst_table(render.render(render.table_for("jax"), "rst"))
+    table = rst_table(render.render(table_for("jax"), "rst"))
     assert table.header[1:] == seed_header
     assert not _grid_mismatches(seed_cells, table.cells())
 
@@ -145,7 +144,7 @@ def test_jax_rst_bolds_exactly_the_seed_green_cells():
 
 def test_ascend_csv_is_the_seed_table():
     seed_header, seed_cells = ascend_table()
-    rows = list(csv.reader(io.StringIO(render.render(render.table_for("ascend"), "csv"))))
+    rows = list(csv.reader(io.StringIO(render.render(table_for("ascend"), "csv"))))
     assert rows[0] == ["", *seed_header]
     assert len(rows) == 17
     got = {(r[0], c): text for r in rows[1:] for c, text in zip(rows[0][1:], r[1:], strict=True)}
@@ -153,7 +152,7 @@ def test_ascend_csv_is_the_seed_table():
 
 
 def test_json_carries_policy_options_names_labels_refusals_and_diffs():
-    data = json.loads(render.render(render.table_for("jax"), "json"))
+    data = json.loads(render.render(table_for("jax"), "json"))
     assert data["policy"] == "jax" and data["notation"] == "jax"
     assert data["options"] == {"x64": True, "strict": False}
     assert data["diff_against"] == "numpy"
@@ -169,7 +168,7 @@ def test_json_carries_policy_options_names_labels_refusals_and_diffs():
     # bf x f2 = float32 (the seed: bfloat16 and float16 meet at f4).
     assert data["cells"][9][10]["result"] == "float32"
 
-    ascend = json.loads(render.render(render.table_for("ascend"), "json"))
+    ascend = json.loads(render.render(table_for("ascend"), "json"))
     refused = ascend["cells"][7][0]  # u16 x f32: the seed's ×
     assert refused["label"] is None and refused["result"] is None and refused["reason"]
     assert ascend["options"] == {} and ascend["diff_against"] is None
@@ -179,23 +178,21 @@ def test_json_carries_policy_options_names_labels_refusals_and_diffs():
 
 
 def test_two_refusals_agree_and_a_refusal_against_an_answer_differs():
-    same = render.table_for("ascend", diff_against="ascend")
+    same = table_for("ascend", diff_against="ascend")
     assert same.any_refused and not same.any_differs
-    vs_numpy = render.table_for("ascend", ["u16", "f32"], diff_against="numpy")
+    vs_numpy = table_for("ascend", ["u16", "f32"], diff_against="numpy")
     # Ascend refuses u16 x f32; NumPy gives float32.
     assert vs_numpy.rows[0].cells[1].refused and vs_numpy.rows[0].cells[1].differs
     assert vs_numpy.rows[0].cells[1].other == "float32"
 
 
 def test_types_choose_rows_and_columns_in_order_and_notation_relabels():
-    table = render.table_for("jax", ["f4", "bf", "f2"], notation=None)
+    table = table_for("jax", ["f4", "bf", "f2"], notation=None)
     assert [h.label for h in table.columns] == ["f4", "bf", "f2"]
     assert table.rows[1].cells[2].text == "f4"  # bf x f2, the seed
-    canonical = render.table_for("jax", ["f2", "bf"], notation="canonical")
+    canonical = table_for("jax", ["f2", "bf"], notation="canonical")
     assert [h.label for h in canonical.columns] == ["float16", "bfloat16"]
     assert canonical.rows[0].cells[1].text == "float32"
-    with pytest.raises(UsageError, match="twice"):
-        render.table_for("jax", ["f2", "float16"])
 
 
 # --- term --------------------------------------------------------------------------------------
@@ -203,7 +200,7 @@ def test_types_choose_rows_and_columns_in_order_and_notation_relabels():
 
 def test_term_plain_brackets_the_different_cells_and_has_no_escapes():
     _, seed_cells = jax_table()
-    out = render.render(render.table_for("jax"), "term", color=False)
+    out = render.render(table_for("jax"), "term", color=False)
     assert not ANSI.search(out)
     lines = [ln for ln in out.splitlines() if ln.startswith("│")]
     header = lines[0].strip("│").split("│")[1:]
@@ -217,7 +214,7 @@ def test_term_plain_brackets_the_different_cells_and_has_no_escapes():
 
 
 def test_term_colour_marks_cells_with_escapes_not_brackets():
-    out = render.render(render.table_for("jax", ["b1", "bf"]), "term", color=True)
+    out = render.render(table_for("jax", ["b1", "bf"]), "term", color=True)
     assert ANSI.search(out)
     assert "[bf]" not in ANSI.sub("", out)
 
@@ -237,7 +234,8 @@ def hostile_table() -> render.Table:
     nota = Notation("hostile", "labels chosen to break every format", labels, {})
     pol = policies.get("jax")
     types = [Operand(t) for t in ("int8", "int16", "float32")]
-    return render.build(pol, types, nota=nota, diff_against=policies.get("numpy"))
+    req = api.request(pol, notation=nota, operands=types)
+    return render.build(req, diff_against=policies.get("numpy"))
 
 
 def test_html_escapes_hostile_labels(hostile_table):
@@ -272,7 +270,7 @@ def test_a_users_template_is_autoescaped_in_html(tmp_path):
     mine.write_text(
         "<h1>{{ table.title }}</h1>{% for c in table.columns %}<i>{{ c.label }}</i>{% endfor %}.\n"
     )
-    table = replace(render.table_for("jax", ["f2"]), title="<img src=x onerror=alert(1)>")
+    table = replace(table_for("jax", ["f2"]), title="<img src=x onerror=alert(1)>")
     out = render.render(table, "html", template=mine)
     assert out == "<h1>&lt;img src=x onerror=alert(1)&gt;</h1><i>f2</i>.\n"
 
@@ -281,11 +279,11 @@ def test_template_errors_name_the_file_and_line(tmp_path):
     bad = tmp_path / "bad.md.j2"
     bad.write_text("ok\n{% for x in %}\n")
     with pytest.raises(BadInputError, match=r"bad\.md\.j2 line 2"):
-        render.render(render.table_for("jax", ["f2"]), "markdown", template=bad)
+        render.render(table_for("jax", ["f2"]), "markdown", template=bad)
     typo = tmp_path / "typo.md.j2"
     typo.write_text("{{ tabel.rows }}\n")
     with pytest.raises(BadInputError, match="'tabel' is undefined"):
-        render.render(render.table_for("jax", ["f2"]), "markdown", template=typo)
+        render.render(table_for("jax", ["f2"]), "markdown", template=typo)
 
 
 # --- determinism, templates, imports -----------------------------------------------------------
@@ -304,8 +302,9 @@ def test_templates_are_found_inside_an_installed_package(tmp_path):
     shutil.copytree(REPO / "templates", tmp_path / "promote_cli" / "templates")
     (tmp_path / "promote_cli" / "templates" / "table.md.j2").write_text("installed copy\n")
     code = (
-        "from promote_cli import render; print(render.template_dir());"
-        "print(render.render(render.table_for('jax', ['f2']), 'markdown'), end='')"
+        "from promote_cli import api, render; print(render.template_dir());"
+        "table = render.build(api.request('jax', operands=['f2']));"
+        "print(render.render(table, 'markdown'), end='')"
     )
     proc = subprocess.run(
         [sys.executable, "-c", code],
@@ -326,8 +325,8 @@ def test_templates_are_found_inside_an_installed_package(tmp_path):
 )
 def test_formats_import_only_what_they_need(fmt, absent):
     code = (
-        "import sys; from promote_cli import render;"
-        f"render.render(render.table_for('jax'), {fmt!r});"
+        "import sys; from promote_cli import api, render;"
+        f"render.render(render.build(api.request('jax')), {fmt!r});"
         f"print([m for m in {absent!r} if m in sys.modules])"
     )
     proc = subprocess.run(
@@ -351,14 +350,14 @@ def test_build_uses_the_policy_through_its_public_promote():
 
             return Outcome("float64", "flat", "always float64")
 
-    table = render.build(Flat())
+    table = render.build(api.request(Flat()))
     assert [[c.text for c in r.cells] for r in table.rows] == [["f8", "f8"], ["f8", "f8"]]
     assert not table.any_differs and table.diff_against is None
 
 
 def test_weak_scalar_labels_survive_markdown_and_rst():
     # JAX's weak types print as i*, f*: a * that Markdown and rst must not read as emphasis.
-    table = render.table_for("jax", ["i*", "f*", "f2"])
+    table = table_for("jax", ["i*", "f*", "f2"])
     (md,) = markdown_tables(render.render(table, "markdown"))
     rst = rst_table(render.render(table, "rst"))
     assert md.header[1:] == rst.header[1:] == ["i*", "f*", "f2"]

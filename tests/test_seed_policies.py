@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from seeds import ascend_table, jax_table, openvino_examples
+from seeds import (
+    ascend_table,
+    jax_table,
+    openvino_attribute_defaults,
+    openvino_examples,
+    openvino_ir_examples,
+)
 
 from promote_cli import PromotionError, promote
+from promote_cli.api import outcome
 from promote_cli.engine import matrix
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import Operand
@@ -15,7 +22,7 @@ from promote_cli.policies import get
 def _grid_diff(policy: str, header, expected) -> list[str]:
     """Per-cell differences between the policy's default matrix and a seed table."""
     pol = get(policy)
-    m = matrix(pol)
+    m = matrix(pol, None, None, pol.resolve_options())
     label = NOTATIONS[pol.notation_name].label
     assert [label(op.dtype) for op in m.rows] == header, "rows are in the seed's order"
     problems = []
@@ -46,34 +53,18 @@ def test_ascend_refuses_exactly_the_crossed_cells():
     # u16, u32, u64 promote only with themselves: every cell but the 13x13 block of the other
     # types and the three diagonal cells is refused.
     assert sum(v == "×" for v in cells.values()) == 16 * 16 - 13 * 13 - 3
-    m = matrix(get("ascend"))
+    ascend = get("ascend")
+    m = matrix(ascend, None, None, ascend.resolve_options())
     assert sum(c.refused for row in m.cells for c in row) == 84
     with pytest.raises(PromotionError, match="u32 and f16"):
         promote("u32", "f16", policy="ascend")
 
 
-# The spec's example list, grouped as the spec groups them. The spec spells the two float8
-# types "f8m4e3" and "f8m5e3" in one example; OpenVINO's element types are f8e4m3 and f8e5m2.
+# The spec spells the two float8 types "f8m4e3" and "f8m5e3" in one example; OpenVINO's element
+# types are f8e4m3 and f8e5m2.
 _SPEC_TYPO = {"f8m4e3": "f8e4m3", "f8m5e3": "f8e5m2"}
-_DEFAULT = {}
-_UNSAFE = {"promote_unsafe": True}
-_PYTORCH = {"pytorch_scalar_promotion": True}
-
-
-def _spec(example):
-    a, b, want = example
-    return _SPEC_TYPO.get(a, a), _SPEC_TYPO.get(b, b), want
-
-
-def test_every_openvino_spec_example_is_covered():
-    examples = [_spec(e) for e in openvino_examples() if e[0] != "lhs_type"]
-    assert len(examples) == 10
-    covered = {(a, b) for a, b, _ in examples}
-    assert covered == {(a, b) for a, b, _ in REGULAR + RAISING + PYTORCH}
-
-
-REGULAR = [("i8", "f32", "f32"), ("i32", "u8", "i32")]
-# The element types of OpenVINO's spec, written out here rather than read from promote's notation.
+# The element types and IR precisions of OpenVINO's spec, written out here rather than read from
+# promote's notation.
 OV = {
     "f16": "float16",
     "f32": "float32",
@@ -81,62 +72,80 @@ OV = {
     "i16": "int16",
     "i32": "int32",
     "u8": "uint8",
+    "FP32": "float32",
+    "I64": "int64",
 }
-RAISING = [
-    ("f16", "i64", "f16"),
-    ("f64", "u64", "f64"),
-    ("i8", "u8", "i16"),
-    ("f16", "bf16", "f32"),
-    ("f8e4m3", "f8e5m2", "f16"),
-    ("u64", "i8", "f32"),
-]
-PYTORCH = [("S(i64)", "D(u8)", "u8"), ("S(f16)", "D(i8)", "f16")]
+_UNSAFE = {"promote_unsafe": True}
+# Where the implementation needs more than the spec's heading says: S(i64) x D(u8) -> u8 is listed
+# under pytorch_scalar_promotion=true, but i64 does not fit u8, so (as the example's own note says,
+# "rules of safe promotion apply") it also needs promote_unsafe=true.
+_ALSO_NEEDS = {("S(i64)", "D(u8)"): _UNSAFE}
 
 
-def test_openvino_examples_match_the_parsed_spec():
-    parsed = {(a, b): want for a, b, want in map(_spec, openvino_examples())}
-    for a, b, want in REGULAR + RAISING + PYTORCH:
-        assert parsed[a, b] == want
+def _example_id(e: dict) -> str:
+    return f"{e['lhs']}-{e['rhs']}"
 
 
-@pytest.mark.parametrize(("a", "b", "want"), REGULAR)
-def test_openvino_regular_promotions_with_default_attributes(a, b, want):
-    assert promote(a, b, policy="openvino") == OV[want]
+EXAMPLES = openvino_examples()
+RAISING = [e for e in EXAMPLES if e["raises_with"] is not None]
 
 
-@pytest.mark.parametrize(("a", "b", "want"), RAISING)
-def test_openvino_unsafe_examples_raise_in_safe_mode_and_say_the_unsafe_result(a, b, want):
+def _types(e: dict) -> tuple[str, str]:
+    return _SPEC_TYPO.get(e["lhs"], e["lhs"]), _SPEC_TYPO.get(e["rhs"], e["rhs"])
+
+
+def test_the_spec_lists_two_default_six_unsafe_and_two_pytorch_examples():
+    groups = [(tuple(e["attributes"].items()), e["raises_with"] is not None) for e in EXAMPLES]
+    assert groups.count(((), False)) == 2
+    assert groups.count(((("promote_unsafe", True),), True)) == 6
+    assert groups.count(((("pytorch_scalar_promotion", True),), False)) == 2
+    assert len(groups) == 10
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=_example_id)
+def test_openvino_gives_each_spec_example_under_its_attributes(example):
+    a, b = _types(example)
+    opts = {**example["attributes"], **_ALSO_NEEDS.get((a, b), {})}
+    assert promote(a, b, policy="openvino", **opts) == OV[example["result"]]
+
+
+@pytest.mark.parametrize("example", RAISING, ids=_example_id)
+def test_openvino_unsafe_examples_raise_in_safe_mode_and_say_the_unsafe_result(example):
+    a, b = _types(example)
     with pytest.raises(PromotionError) as info:
-        promote(a, b, policy="openvino")
-    assert f"promote_unsafe=true would give {want}" in info.value.reason
-    assert promote(a, b, policy="openvino", **_UNSAFE) == OV[want]
+        promote(a, b, policy="openvino", **example["raises_with"])
+    assert f"promote_unsafe=true would give {example['result']}" in info.value.reason
 
 
-def test_openvino_pytorch_scalar_examples():
-    canon = OV
-    # Same kind: the dimensioned input's type, allowed only when promote_unsafe=true
-    # (the implementation raises in safe mode: i64 does not fit u8).
-    assert promote("S(i64)", "D(u8)", policy="openvino", **_PYTORCH, **_UNSAFE) == canon["u8"]
+def test_openvino_pytorch_scalar_example_of_one_kind_needs_promote_unsafe():
     with pytest.raises(PromotionError, match="would give u8"):
-        promote("S(i64)", "D(u8)", policy="openvino", **_PYTORCH)
-    # Mixed kinds: the general rules; the ranks do not matter.
-    assert promote("S(f16)", "D(i8)", policy="openvino", **_PYTORCH) == canon["f16"]
-    assert promote("S(f16)", "D(i8)", policy="openvino") == canon["f16"]
+        promote("S(i64)", "D(u8)", policy="openvino", pytorch_scalar_promotion=True)
 
 
-@pytest.mark.parametrize(
-    ("a", "b", "opts", "want"),
-    [
-        # The spec's three IR examples (precisions as the IR writes them).
-        ("FP16", "FP32", {}, "float32"),
-        ("i16", "u32", _UNSAFE, "int64"),
-        ("i16", "u64", _UNSAFE, "float32"),
-        # u64_integer_promotion_target is any element type.
-        ("u64", "i8", {**_UNSAFE, "u64_integer_promotion_target": "f64"}, "float64"),
-    ],
-)
-def test_openvino_ir_examples(a, b, opts, want):
-    assert promote(a, b, policy="openvino", **opts) == want
+def test_openvino_pytorch_scalar_example_of_mixed_kinds_ignores_the_ranks():
+    # Mixed kinds follow the general rules, with or without pytorch_scalar_promotion.
+    assert promote("S(f16)", "D(i8)", policy="openvino") == "float16"
+
+
+def test_openvino_attribute_defaults_are_the_spec_defaults():
+    from promote_cli.policies.openvino import Attributes
+
+    spec = openvino_attribute_defaults()
+    target = OV[spec["u64_integer_promotion_target"]]
+    assert Attributes()._asdict() == {**spec, "u64_integer_promotion_target": target}
+
+
+@pytest.mark.parametrize("example", openvino_ir_examples(), ids=lambda e: e["title"])
+def test_openvino_ir_examples(example):
+    a, b = example["inputs"]
+    out, out_again = example["outputs"]
+    assert out == out_again, "both outputs have the common type"
+    assert promote(a, b, policy="openvino", **example["attributes"]) == OV[out]
+
+
+def test_openvino_u64_integer_promotion_target_is_any_element_type():
+    opts = {**_UNSAFE, "u64_integer_promotion_target": "f64"}
+    assert promote("u64", "i8", policy="openvino", **opts) == "float64"
 
 
 def test_openvino_refuses_its_unsupported_element_types_by_name():
@@ -210,8 +219,19 @@ def test_numpy_is_not_associative_and_promote_says_so():
 
 def test_matrix_cells_are_outcomes_of_the_pair_rule():
     pol = get("openvino")
-    m = matrix(pol, [Operand("int8"), Operand("uint8")], None, {"promote_unsafe": "true"})
+    opts = pol.resolve_options({"promote_unsafe": "true"})
+    m = matrix(pol, [Operand("int8"), Operand("uint8")], None, opts)
     assert [[c.result for c in row] for row in m.cells] == [
         ["int8", "int16"],
         ["int16", "uint8"],
     ]
+
+
+def test_a_left_fold_carries_only_the_categories_it_has_seen():
+    opts = {"pytorch_scalar_promotion": True}
+    # S(i8) x S(i16) is a 0-d i16; S(i16) x D(u8) is refused in safe mode. A later dimensioned
+    # operand must not turn the 0-d intermediate into a dimensioned one.
+    alone = outcome(["S(i16)", "D(u8)"], policy="openvino", **opts)
+    folded = outcome(["S(i8)", "S(i16)", "D(u8)"], policy="openvino", **opts)
+    assert alone.refused and folded.refused
+    assert folded.unsafe_result == alone.unsafe_result == "uint8"

@@ -272,3 +272,11 @@ def test_types_with_no_type_is_a_usage_error(run):
     result = run("table", "-p", "jax", "--types", " , ")
     assert result.exit_code == 2
     assert "--types needs at least one type" in result.stderr
+
+
+def test_default_tables_mark_weak_types_as_python_scalars(run):
+    doc = json.loads(run("table", "-p", "tensorflow", "-f", "json").stdout)
+    text = json.dumps(doc)
+    assert '"category": "D", "label": "i32*"' not in text.replace("\n", "")
+    categories = {c["canonical"]: c["category"] for c in doc["columns"]}
+    assert categories["int32*"] == "P" and categories["int32"] == "D"

@@ -85,7 +85,7 @@ def install(monkeypatch):
 def test_numpy_cells_are_its_16_dtypes_and_4_python_scalars():
     # NumPy's own dtypes: bool, 4 uints, 4 ints, float16/32/64, longdouble, complex64/128,
     # clongdouble; NEP 50's scalars: bool, int, float, complex. No 0-d category in NumPy 2.
-    ops = driver.operands(policies.get("numpy"))
+    ops = policies.get("numpy").operands()
     assert len(ops) == 20 and len(set(ops)) == 20
     assert set(ops) >= PYTHON_SCALARS
     assert {op.category for op in ops} == {DIMENSIONED, PYTHON}
@@ -94,14 +94,14 @@ def test_numpy_cells_are_its_16_dtypes_and_4_python_scalars():
 
 def test_openvino_cells_are_its_18_types_as_0d_and_dimensioned_inputs():
     # ConvertPromoteTypes-14 takes 18 element types; pytorch_scalar_promotion reads the rank.
-    ops = driver.operands(policies.get("openvino"))
+    ops = policies.get("openvino").operands()
     assert len(ops) == 36
     assert {op.category for op in ops} == {DIMENSIONED, ZERO_D}
     assert Operand("float8_e4m3fn", ZERO_D) in ops and Operand("uint1") in ops
 
 
 def test_jax_cells_include_weak_scalars_and_no_zero_d_category():
-    ops = driver.operands(policies.get("jax"))
+    ops = policies.get("jax").operands()
     assert set(ops) >= PYTHON_SCALARS
     assert ZERO_D not in {op.category for op in ops}
     assert not any(op.dtype.endswith("*") and op.category != PYTHON for op in ops)
@@ -130,7 +130,9 @@ def test_settings_are_the_product_of_the_options_and_pinning_holds_one_fixed():
 
 def test_a_perfect_framework_agrees_on_every_cell_including_refusals():
     asked = []
-    report = driver.verify("openvino", load_oracle=lambda name: fake_oracle(name, asked=asked))
+    report = driver.verify(
+        policies.get("openvino"), load_oracle=lambda name: fake_oracle(name, asked=asked)
+    )
     assert report.status == driver.VERIFIED and report.mismatches == []
     openvino = policies.get("openvino")
     assert report.cells == len(driver.settings(openvino)) * 36 * 36 == len(asked)
@@ -241,13 +243,13 @@ def test_json_lists_each_mismatch_with_canonical_names(run, install):
 
 def test_an_oracle_bug_is_not_mistaken_for_a_refusal():
     with pytest.raises(KeyError, match="an oracle bug"):
-        driver.verify("numpy", load_oracle=lambda name: fake_oracle(name, bug=True))
+        driver.verify(policies.get("numpy"), load_oracle=lambda name: fake_oracle(name, bug=True))
 
 
 def test_progress_hears_the_total_at_the_end():
     heard = []
     driver.verify(
-        "numpy",
+        policies.get("numpy"),
         progress=lambda done, total: heard.append((done, total)),
         load_oracle=lambda name: fake_oracle(name),
     )
@@ -407,7 +409,7 @@ def test_policy_matches_the_installed_framework(run, policy, module):
     [entry] = doc["policies"]
     assert entry["mismatches"] == [], entry["mismatches"][:10]
     assert (result.exit_code, entry["status"]) == (0, "verified")
-    operands = len(driver.operands(policies.get(policy)))
+    operands = len(policies.get(policy).operands())
     # array-api is the smallest grid: 13 dtypes and 4 Python scalars (0-d arrays are not special).
     assert entry["cells"] == entry["option_settings"] * operands**2 >= 17**2
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from promote_cli import policies
+from promote_cli import api
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.errors import PromotionError, UsageError
 from promote_cli.notations import Notation, display, read_dtype
@@ -96,9 +96,8 @@ def command(
     """
     from promote_cli import npy
 
-    pol = policies.get(policy)
-    opts = pol.resolve_options(_options.parse_options(option_values))
-    nota = pol.notation_for(notation)
+    req = api.request(policy, notation=notation, options=_options.parse_options(option_values))
+    pol, opts, nota = req.policy, req.options, req.notation
     sources = [
         _source(spec, flag_dtype, flag, nota)
         for spec, flag_dtype, flag in ((a, dtype_a, "--dtype-a"), (b, dtype_b, "--dtype-b"))
@@ -108,7 +107,7 @@ def command(
         for source, explicit in zip(sources, (out_a, out_b), strict=True)
     ]
     try:
-        result = npy.result_type(pol, opts, sources)
+        result = npy.result_type(req, sources)
         jobs = npy.plan(sources, result, outs, skip_unchanged=skip_unchanged)
     except PromotionError as exc:
         if not as_json:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from promote_cli import policies
+from promote_cli import api
 from promote_cli.cli import EXIT_OK, _options
 from promote_cli.graph import FORMATS, render
 
@@ -34,7 +34,6 @@ def command(policy, fmt, option_values, notation) -> int:
     promote graph -p tensorflow -f svg > tf.svg
     promote graph -p jax -O x64=false | dot -Tpng > jax-x32.png
     """
-    pol = policies.get(policy)
-    opts = pol.resolve_options(_options.parse_options(option_values))
-    click.echo(render(pol, fmt, opts, pol.notation_for(notation)), nl=False)
+    req = api.request(policy, notation=notation, options=_options.parse_options(option_values))
+    click.echo(render(req, fmt), nl=False)
     return EXIT_OK

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import click
 
-from promote_cli import policies
-from promote_cli.api import read_operands
+from promote_cli import api
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
-from promote_cli.engine import fold, format_options
 from promote_cli.errors import UsageError
 from promote_cli.notations import collides, display
 from promote_cli.operands import inner, label
@@ -29,58 +27,42 @@ def command(operands, policy, option_values, notation, as_json, explain) -> int:
     """
     if len(operands) < 2:
         raise UsageError("pair needs two operands, e.g. promote pair f16 bf16")
-    pol = policies.get(policy)
-    opts = pol.resolve_options(_options.parse_options(option_values))
-    nota = pol.notation_for(notation)
-    ops = read_operands(pol, operands, notation)
-    final = fold(pol, ops, opts)
-    show = lambda t: display(t, nota)  # noqa: E731
+    req = api.request(
+        policy,
+        notation=notation,
+        options=_options.parse_options(option_values),
+        operands=operands,
+    )
+    final = req.outcome()
+    nota = req.notation
 
     if as_json:
-        import json
+        from promote_cli import schema
 
-        click.echo(
-            json.dumps(
-                {
-                    "policy": pol.name,
-                    "notation": nota.name,
-                    "options": opts,
-                    "inputs": [
-                        {
-                            "spelling": s,
-                            "canonical": op.dtype,
-                            "category": op.category,
-                            "label": label(op, nota, plain=True),
-                        }
-                        for s, op in zip(operands, ops, strict=True)
-                    ],
-                    "result": final.result,
-                    "result_label": None if final.refused else nota.label(final.result),
-                    "refusal": final.why if final.refused else None,
-                    "rule": final.rule,
-                    "explanation": final.why,
-                    "unsafe_result": final.unsafe_result,
-                },
-                indent=2,
-            )
-        )
+        inputs = [
+            {"spelling": s, **schema.operand(op, nota)}
+            for s, op in zip(operands, req.operands, strict=True)
+        ]
+        body = {**schema.head("pair", req), "operands": inputs, **schema.outcome(final, nota)}
+        click.echo(schema.dumps(body), nl=False)
         return EXIT_DIFFERENT if final.refused else EXIT_OK
 
     misread = [
-        f"{s} as {op.dtype}" for s, op in zip(operands, ops, strict=True) if collides(inner(s))
+        f"{s} as {op.dtype}"
+        for s, op in zip(operands, req.operands, strict=True)
+        if collides(inner(s))
     ]
     if misread:
         click.echo(f"note: read {', '.join(misread)} ({nota.name} notation)", err=True)
     if explain:
-        settings = format_options(pol, opts, nota) or "no options"
-        click.echo(f"policy: {pol.name} ({settings})")
-        inputs = " x ".join(label(op, nota) for op in ops)
-        verdict = "refused" if final.refused else show(final.result)
+        click.echo(f"policy: {req.policy.name} ({req.options_text() or 'no options'})")
+        inputs = " x ".join(label(op, nota) for op in req.operands)
+        verdict = "refused" if final.refused else display(final.result, nota)
         click.echo(f"{inputs} -> {verdict}")
-        click.echo(f"rule: {final.rule}: {final.why}")
+        click.echo(f"rule: {final.rule}: {final.text(nota)}")
         return EXIT_DIFFERENT if final.refused else EXIT_OK
     if final.refused:
-        click.echo(f"refused: {final.why}")
+        click.echo(f"refused: {final.text(nota)}")
         return EXIT_DIFFERENT
-    click.echo(show(final.result))
+    click.echo(display(final.result, nota))
     return EXIT_OK

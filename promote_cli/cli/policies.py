@@ -6,23 +6,28 @@ import click
 
 from promote_cli import policies
 from promote_cli.cli import _options
+from promote_cli.engine import Policy
 
 
-def describe(name: str) -> dict:
-    pol = policies.get(name)
+def describe(pol: Policy) -> dict:
     label = pol.notation.label
     return {
         "name": pol.name,
         "title": pol.title,
         "source": pol.source,
         "notation": pol.notation_name,
-        "types": [label(t) for t in pol.universe],
-        "canonical_types": list(pol.universe),
-        "default_table": [label(t) for t in pol.default_types],
+        "types": [{"label": label(t), "canonical": t} for t in pol.universe],
+        "default_table": [{"label": label(t), "canonical": t} for t in pol.default_types],
         "categories": sorted(pol.categories),
         "properties": sorted(pol.properties),
         "options": [
-            {"name": o.name, "kind": o.kind, "default": o.default, "help": o.help}
+            {
+                "name": o.name,
+                "kind": o.kind,
+                "default": o.default,
+                "choices": list(o.choices) or None,
+                "help": o.help,
+            }
             for o in pol.options
         ],
     }
@@ -32,20 +37,24 @@ def describe(name: str) -> dict:
 @_options.as_json
 def command(as_json: bool) -> int:
     """List the policies with their types, operand categories and options."""
-    described = [describe(n) for n in policies.names()]
+    pols = [policies.get(n) for n in policies.names()]
     if as_json:
-        import json
+        from promote_cli import schema
 
-        click.echo(json.dumps(described, indent=2))
+        body = {
+            "schema": schema.SCHEMA,
+            "command": "policies",
+            "policies": list(map(describe, pols)),
+        }
+        click.echo(schema.dumps(body), nl=False)
         return 0
-    for d in described:
-        pol = policies.get(d["name"])
+    for pol, d in zip(pols, map(describe, pols), strict=True):
         click.echo(f"{d['name']}: {d['title']} ({d['source']})")
         click.echo(
             f"  notation: {d['notation']}; categories: {', '.join(d['categories'])};"
             f" properties: {', '.join(d['properties'])}"
         )
-        click.echo(f"  types ({len(d['types'])}): {' '.join(d['types'])}")
+        click.echo(f"  types ({len(d['types'])}): {' '.join(t['label'] for t in d['types'])}")
         for o in pol.options:
             click.echo(f"  -O {o.name}={o.text(o.default, pol.notation)}  {o.help}")
         click.echo()

@@ -4,15 +4,15 @@ terminal; ``--check`` compares with a file instead of writing it."""
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 from pathlib import Path
 
 import click
 
+from promote_cli import api
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _files, _options
 from promote_cli.errors import UsageError
-from promote_cli.render import FORMATS, SUFFIXES, render, table_for
+from promote_cli.render import FORMATS, SUFFIXES, build, render
 
 
 @click.command("table")
@@ -84,17 +84,18 @@ def command(
     fmt = fmt or "term"
     if standalone and fmt != "html":
         raise UsageError("--standalone applies to --format html")
-    spellings = _options.split_types(types)
-    table = table_for(
+    req = api.request(
         policy,
-        spellings,
         notation=notation,
         options=_options.parse_options(option_values),
-        diff_against=diff_against,
-        command=_command_line(
-            policy, fmt, spellings, notation, diff_against, option_values, template, standalone
-        ),
+        operands=_options.split_types(types),
     )
+    _distinct(req, types)
+    other = api.neighbour(req.policy, diff_against)
+    tail = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
+    tail += [] if template is None else ["--template", str(template)]
+    tail += ["--standalone"] if standalone else []
+    table = build(req, other, command=req.command("table", "--format", fmt, tail=tail))
     color = fmt == "term" and target is None and _color_wanted()
     text = render(table, fmt, standalone=standalone, template=template, color=color)
 
@@ -127,19 +128,10 @@ def _color_wanted() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
-def _command_line(policy, fmt, types, notation, diff_against, option_values, template, standalone):
-    """The command that regenerates this output, spelled the same way however it was typed."""
-    words = ["promote", "table", "--policy", policy, "--format", fmt]
-    if types:
-        words += ["--types", ",".join(types)]
-    if notation:
-        words += ["--notation", notation]
-    if diff_against is not None:
-        words += ["--diff-against", diff_against]
-    for value in option_values:
-        words += ["-O", value]
-    if template is not None:
-        words += ["--template", str(template)]
-    if standalone:
-        words.append("--standalone")
-    return shlex.join(words)
+def _distinct(req: api.Request, types: str | None) -> None:
+    """A row listed twice would be a table with a repeated row: say which spelling did it."""
+    seen = set()
+    for spelling, op in zip(_options.split_types(types) or (), req.operands or (), strict=True):
+        if op in seen:
+            raise UsageError(f"--types lists {spelling!r} ({op.dtype}) twice")
+        seen.add(op)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -10,12 +9,12 @@ from typing import Any
 
 import click
 
-from promote_cli import policies
+from promote_cli import policies, schema
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
-from promote_cli.engine import format_options
+from promote_cli.engine import Policy, format_options
 from promote_cli.errors import UsageError
 from promote_cli.notations import display
-from promote_cli.operands import Operand, label
+from promote_cli.operands import label
 from promote_cli.verify import driver
 
 
@@ -38,26 +37,32 @@ def command(names, option_values, as_json, require) -> int:
     """
     chosen = driver.selected(names)
     given = _options.parse_options(option_values)
-    _check_options(chosen, given)
+    pols = {n: policies.get(n) for n in chosen if n in policies.names()}
+    pinned = _check_options(pols, given)
 
     with _progress(enabled=sys.stderr.isatty()) as progress_for:
-        reports = [driver.verify(name, given, progress_for(name)) for name in chosen]
+        reports = [
+            driver.verify(pols[n], pinned[n], progress_for(n)) if n in pols else driver.waiting(n)
+            for n in chosen
+        ]
     failed = any(driver.failed(r, require) for r in reports)
 
     if as_json:
         click.echo(
-            json.dumps(
+            schema.dumps(
                 {
+                    "schema": schema.SCHEMA,
+                    "command": "verify",
                     "ok": not failed,
                     "require": require,
-                    "policies": [_as_json(r, require) for r in reports],
-                },
-                indent=2,
-            )
+                    "policies": [_as_json(r, pols.get(r.policy), require) for r in reports],
+                }
+            ),
+            nl=False,
         )
     else:
         for report in reports:
-            _print(report, require)
+            _print(report, pols.get(report.policy), require)
         checked = [r for r in reports if r.status in (driver.VERIFIED, driver.MISMATCH)]
         wrong = sum(len(r.mismatches) for r in checked)
         click.echo(
@@ -68,17 +73,16 @@ def command(names, option_values, as_json, require) -> int:
     return EXIT_DIFFERENT if failed else EXIT_OK
 
 
-def _check_options(chosen: list[str], given: dict[str, str]) -> None:
-    """Every -O must belong to a chosen policy, with a value it accepts: checked before any
-    framework is imported, so a typo costs nothing."""
-    pols = [policies.get(n) for n in chosen if n in policies.names()]
+def _check_options(pols: dict[str, Policy], given: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """Every -O must belong to a chosen policy, with a value it accepts: checked (and each
+    policy's values parsed) before any framework is imported, so a typo costs nothing."""
     for name in given:
-        if not any(o.name == name for p in pols for o in p.options):
+        if not any(o.name == name for p in pols.values() for o in p.options):
             raise UsageError(
-                f"no policy being verified has an option {name!r} (policies: {', '.join(chosen)})"
+                f"no policy being verified has an option {name!r}"
+                f" (policies: {', '.join(pols) or 'none'})"
             )
-    for p in pols:
-        driver.parse_pinned(p, given)
+    return {n: driver.parse_pinned(p, given) for n, p in pols.items()}
 
 
 @contextmanager
@@ -113,8 +117,7 @@ def _progress(enabled: bool) -> Iterator[Any]:
         yield progress_for
 
 
-def _labels(report: driver.Report):
-    pol = policies.get(report.policy)
+def _labels(pol: Policy):
     nota = pol.notation
     return (
         lambda op: label(op, nota),
@@ -123,7 +126,7 @@ def _labels(report: driver.Report):
     )
 
 
-def _print(report: driver.Report, require: bool) -> None:
+def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
     name = report.policy
     if report.status == driver.NOT_INSTALLED:
         tail = "; --require was given" if require else ", skipped"
@@ -148,7 +151,7 @@ def _print(report: driver.Report, require: bool) -> None:
         f"{name}: {report.framework} {report.version}, {report.cells:,} cells{settings}"
         f" in {report.seconds:.1f} s (import {report.import_seconds:.1f} s): {verdict}"
     )
-    op_label, result_label, opts_label = _labels(report)
+    op_label, result_label, opts_label = _labels(pol)
     for m in report.mismatches:
         opts = opts_label(m.options)
         theirs = result_label(m.framework)
@@ -168,7 +171,7 @@ def _short(text: str, limit: int = 100) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _as_json(report: driver.Report, require: bool) -> dict[str, Any]:
+def _as_json(report: driver.Report, pol: Policy | None, require: bool) -> dict[str, Any]:
     out: dict[str, Any] = {
         "policy": report.policy,
         "status": report.status,
@@ -183,16 +186,11 @@ def _as_json(report: driver.Report, require: bool) -> dict[str, Any]:
         "mismatches": [],
     }
     if report.mismatches:
-        op_label = _labels(report)[0]
-
-        def operand(op: Operand) -> dict[str, str]:
-            return {"canonical": op.dtype, "category": op.category, "label": op_label(op)}
-
         out["mismatches"] = [
             {
                 "options": dict(m.options),
-                "a": operand(m.a),
-                "b": operand(m.b),
+                "a": schema.operand(m.a, pol.notation),
+                "b": schema.operand(m.b, pol.notation),
                 "promote": m.promote,
                 "framework": m.framework,
                 "framework_error": m.framework_error or None,

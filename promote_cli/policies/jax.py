@@ -143,6 +143,7 @@ class JaxPolicy(LatticePolicy):
         Option("strict", "bool", False, "jax_numpy_dtype_promotion='strict': no implicit mixing"),
     )
     categories = frozenset({"D", PYTHON})
+    compared_with = "numpy"  # the page greens the cells where numpy.promote_types differs
 
     def lattice_for(self, opts: Mapping[str, Any]) -> Lattice:
         return lattice(bool(opts["x64"]), bool(opts["strict"]))

@@ -16,10 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from promote_cli import policies
-from promote_cli.dtypes import WEAK, is_weak
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Option, Policy
-from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
+from promote_cli.operands import Operand
 from promote_cli.verify import Oracle, Refused, oracle
 
 VERIFIED, MISMATCH = "verified", "mismatch"
@@ -68,18 +67,6 @@ def names() -> tuple[str, ...]:
     return (*registered, *(n for n in ORACLES if n not in registered))
 
 
-def operands(policy: Policy) -> tuple[Operand, ...]:
-    """Every operand the policy can be asked about, in each category it declares."""
-    strong = [t for t in policy.universe if not is_weak(t)]
-    ops = [Operand(t, DIMENSIONED) for t in strong]
-    if ZERO_D in policy.categories:
-        ops += [Operand(t, ZERO_D) for t in strong]
-    if PYTHON in policy.categories:
-        weak = dict.fromkeys((*WEAK, *(t for t in policy.universe if is_weak(t))))
-        ops += [Operand("bool", PYTHON), *(Operand(t, PYTHON) for t in weak)]
-    return tuple(ops)
-
-
 def option_values(opt: Option) -> tuple[Any, ...]:
     """The values verify tries for one option, the default first: both booleans, every choice,
     and for a dtype option the widest type of each kind it accepts (the rules that read such an
@@ -114,17 +101,15 @@ def parse_pinned(policy: Policy, given: Mapping[str, str]) -> dict[str, Any]:
 
 
 def verify(
-    name: str,
-    given: Mapping[str, str] | None = None,
+    policy: Policy,
+    pinned: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
     *,
     load_oracle: Callable[[str], Oracle | None] = oracle,
 ) -> Report:
-    """Compare policy ``name`` with its framework over every cell; ``given`` holds ``-O`` values
-    (those of other policies are ignored). ``load_oracle`` is replaceable for tests."""
-    if name not in policies.names():
-        return Report(name, NO_POLICY, note=f"promote has no {name!r} policy yet")
-    policy = policies.get(name)
+    """Compare ``policy`` with its framework over every cell; ``pinned`` holds option values
+    (parsed, see ``parse_pinned``) held fixed. ``load_oracle`` is replaceable for tests."""
+    name = policy.name
     orc = load_oracle(name)
     if orc is None:
         return Report(name, NO_FRAMEWORK, note="no installable framework, nothing to verify")
@@ -137,8 +122,6 @@ def verify(
             f" the oracle sets ({', '.join(sorted(known)) or 'none'})"
         )
         return report
-    pinned = parse_pinned(policy, given or {})
-
     started = time.perf_counter()
     try:
         handle = orc.load()
@@ -149,7 +132,7 @@ def verify(
     report.version = orc.version(handle)
 
     started = time.perf_counter()
-    ops = operands(policy)
+    ops = policy.operands()
     combos = settings(policy, pinned)
     total = len(combos) * len(ops) ** 2
     done = 0
@@ -193,3 +176,8 @@ def selected(requested: Sequence[str]) -> list[str]:
         if name not in known:
             policies.get(name)  # raises the registry's usage error, with its suggestion
     return list(dict.fromkeys(requested))
+
+
+def waiting(name: str) -> Report:
+    """The report for an oracle whose policy promote does not have yet."""
+    return Report(name, NO_POLICY, note=f"promote has no {name!r} policy yet")

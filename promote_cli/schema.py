@@ -1,0 +1,66 @@
+"""The JSON vocabulary every command's ``--json`` (and ``table --format json``) speaks.
+
+One object per run. Its head is ``{"schema": 1, "command": ..., "policy": ..., "notation": ...,
+"options": {...}}``; inside it the same three shapes recur wherever a command has them:
+
+- an *operand*: ``{"label", "canonical", "category"}`` (``category`` is ``D``, ``S`` or ``P``);
+- an *outcome*: ``{"result", "label", "refused", "rule", "reason", "unsafe_result"}``, where
+  ``result`` is the canonical name (null when refused) and ``reason`` is the sentence that
+  explains the result or the refusal, worded in the run's notation;
+- option values as canonical values (``true``, ``"float32"``).
+
+``SCHEMA`` changes only when a field is renamed or removed; new fields may appear.
+The README's "JSON output" section documents it, and tests/test_json_schema.py checks every
+command against it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from promote_cli.operands import label
+
+if TYPE_CHECKING:
+    from promote_cli.api import Request
+    from promote_cli.engine import Outcome, Policy
+    from promote_cli.notations import Notation
+    from promote_cli.operands import Operand
+
+SCHEMA = 1
+
+
+def head(command: str, req: Request) -> dict[str, Any]:
+    """The fields every command's object starts with."""
+    return {
+        "schema": SCHEMA,
+        "command": command,
+        "policy": req.policy.name,
+        "notation": req.notation.name,
+        "options": dict(req.options),
+    }
+
+
+def operand(op: Operand, nota: Notation) -> dict[str, Any]:
+    return {"label": label(op, nota, plain=True), "canonical": op.dtype, "category": op.category}
+
+
+def outcome(out: Outcome, nota: Notation) -> dict[str, Any]:
+    return {
+        "result": out.result,
+        "label": None if out.result is None else nota.label(out.result),
+        "refused": out.refused,
+        "rule": out.rule,
+        "reason": out.text(nota),
+        "unsafe_result": out.unsafe_result,
+    }
+
+
+def side(policy: Policy, options: dict[str, Any]) -> dict[str, Any]:
+    """One side of a comparison: its policy and options."""
+    return {"policy": policy.name, "options": dict(options)}
+
+
+def dumps(obj: Any) -> str:
+    """The text a command prints: indented, UTF-8 as is, a final newline."""
+    return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,10 @@
+"""Building a table model the way the CLI does: one request, resolved once, then render.build."""
+
+from __future__ import annotations
+
+from promote_cli import api, render
+
+
+def table_for(policy, types=None, *, notation=None, diff_against=None, command="", **options):
+    req = api.request(policy, notation=notation, options=options, operands=types)
+    return render.build(req, api.neighbour(req.policy, diff_against), command)

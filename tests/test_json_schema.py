@@ -1,0 +1,72 @@
+"""Every command's JSON speaks one vocabulary (promote_cli/schema.py, the README's "JSON output"):
+the same head, and the same shapes for operands and outcomes wherever they appear."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+HEAD = {"schema", "command"}
+OPERAND = {"label", "canonical", "category"}
+OUTCOME = {"result", "label", "refused", "rule", "reason", "unsafe_result"}
+# Names an earlier version used for the same facts: none may come back.
+RETIRED = {"refusal", "explanation", "result_label", "row_canonical", "col_canonical", "why"}
+
+
+def walk(node, path="$"):
+    """Every (path, dict) in a JSON document."""
+    if isinstance(node, dict):
+        yield path, node
+        for key, value in node.items():
+            yield from walk(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from walk(value, f"{path}[{i}]")
+
+
+def check_vocabulary(doc: dict, command: str) -> None:
+    assert doc["schema"] == 1 and doc["command"] == command
+    for path, obj in walk(doc):
+        assert not RETIRED & set(obj), f"{path} uses a retired name: {RETIRED & set(obj)}"
+        if "category" in obj:
+            assert set(obj) >= OPERAND, f"{path} is an operand without {OPERAND - set(obj)}"
+            assert obj["category"] in ("D", "S", "P"), path
+        if "refused" in obj:
+            assert set(obj) >= OUTCOME, f"{path} is an outcome without {OUTCOME - set(obj)}"
+            assert obj["refused"] == (obj["result"] is None), path
+            assert isinstance(obj["reason"], str) and obj["reason"], path
+
+
+COMMANDS = {
+    "pair": ["pair", "S(i64)", "D(u8)", "-p", "openvino", "--json"],
+    "pair-result": ["pair", "int", "f2", "bf", "--json"],
+    "table": ["table", "-p", "openvino", "-t", "f16,bf16,i8", "-f", "json"],
+    "diff": ["diff", "jax", "numpy", "-t", "b1,u1,i1,f2,f4,bf", "-f", "json"],
+    "policies": ["policies", "--json"],
+    "verify": ["verify", "ascend", "--json"],
+}
+
+
+@pytest.mark.parametrize("case", COMMANDS)
+def test_every_command_speaks_the_one_json_vocabulary(case, run):
+    args = COMMANDS[case]
+    result = run(*args)
+    assert result.exit_code in (0, 1), result.stderr
+    doc = json.loads(result.stdout)
+    check_vocabulary(doc, args[0])
+
+
+def test_a_refusal_and_a_result_have_the_same_shape(run):
+    refused = json.loads(run("pair", "f16", "bf16", "-p", "openvino", "--json").stdout)
+    answered = json.loads(run("pair", "f16", "f32", "-p", "openvino", "--json").stdout)
+    assert refused["refused"] is True and refused["result"] is None and refused["label"] is None
+    assert answered["refused"] is False and answered["label"] == "f32"
+    assert set(refused) == set(answered)
+
+
+def test_the_checker_rejects_a_retired_name():
+    with pytest.raises(AssertionError, match="retired"):
+        check_vocabulary({"schema": 1, "command": "pair", "refusal": "no"}, "pair")
+    with pytest.raises(AssertionError, match="outcome without"):
+        check_vocabulary({"schema": 1, "command": "pair", "x": {"refused": True}}, "pair")
