@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from promote_cli.dtypes import WEAK
+from promote_cli.dtypes import WEAK, is_weak
 from promote_cli.errors import UsageError
 from promote_cli.notations import Notation, notation, read_dtype
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
@@ -127,12 +127,12 @@ class Policy:
     def operands(self) -> tuple[Operand, ...]:
         """Every operand the policy can be asked about: each type of its universe as an array,
         as a 0-d array when that category matters, and the Python scalars when they do."""
-        strong = [t for t in self.universe if not t.endswith("*")]
+        strong = [t for t in self.universe if not is_weak(t)]
         ops = [Operand(t, DIMENSIONED) for t in strong]
         if ZERO_D in self.categories:
             ops += [Operand(t, ZERO_D) for t in strong]
         if PYTHON in self.categories:
-            weak = dict.fromkeys((*WEAK, *(t for t in self.universe if t.endswith("*"))))
+            weak = dict.fromkeys((*WEAK, *(t for t in self.universe if is_weak(t))))
             ops += [Operand("bool", PYTHON), *(Operand(t, PYTHON) for t in weak)]
         return tuple(ops)
 
@@ -232,7 +232,7 @@ class Policy:
 
 def _as_operand(result: str, seen: Iterable[Operand]) -> Operand:
     # A weak result keeps its Python-scalar category; a dimensioned input makes the result one.
-    if result.endswith("*"):
+    if is_weak(result):
         return Operand.of(result)
     categories = {op.category for op in seen}
     return Operand(result, DIMENSIONED if DIMENSIONED in categories else ZERO_D)

@@ -16,7 +16,7 @@ import subprocess
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from promote_cli.dtypes import CATALOGUE
+from promote_cli.dtypes import CATALOGUE, is_weak
 from promote_cli.engine import LATTICE, Policy
 from promote_cli.errors import BadInputError, UsageError
 from promote_cli.lattice import Lattice
@@ -68,7 +68,7 @@ def to_dot(lat: Lattice, nota: Notation, title: str, header: str = "") -> str:
         '  node [shape=box, fontname="Helvetica"];',
     ]
     for n in nodes(lat):
-        style = ", style=dashed" if n.endswith("*") else ""
+        style = ", style=dashed" if is_weak(n) else ""
         lines.append(f"  {_quote(n)} [label={_quote(display(n, nota))}{style}];")
     lines += [f"  {_quote(a)} -> {_quote(b)};" for a, b in edges(lat)]
     lines.append("}")
@@ -88,7 +88,7 @@ def to_mermaid(lat: Lattice, nota: Notation, title: str | None, header: str = ""
     weak = []
     for n in nodes(lat):
         lines.append(f'  {_mermaid_id(n)}["{display(n, nota)}"]')
-        if n.endswith("*"):
+        if is_weak(n):
             weak.append(_mermaid_id(n))
     lines += [f"  {_mermaid_id(a)} --> {_mermaid_id(b)}" for a, b in edges(lat)]
     if weak:

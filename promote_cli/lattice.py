@@ -1,9 +1,12 @@
-"""Promotion lattices: declared by their direct edges, closed once, checked, cached.
+"""Promotion lattices: declared by their direct edges, closed once, checked, cached; and the
+base of every lattice policy.
 
-A lattice policy lists for each type the types *directly* above it. The closure (every upper
-bound of every node) is computed once; a cycle, an edge to an undeclared node, or a pair with
-two incomparable least upper bounds is a ``PolicyDefinitionError``, raised when the lattice is
-built, not when a user happens to ask for the bad pair.
+A lattice policy declares, as a small grid in its own notation, each type and the types
+*directly* above it (``read_edges``). The closure (every upper bound of every node) is computed
+once; a cycle, an edge to an undeclared node, or a pair with two incomparable least upper bounds
+is a ``PolicyDefinitionError``, raised when the lattice is built, not when a user happens to ask
+for the bad pair. ``LatticePolicy`` answers with the least upper bound and refuses, with the
+policy's reason, when there is none.
 """
 
 from __future__ import annotations
@@ -12,8 +15,44 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from itertools import combinations
+from typing import Any, ClassVar
 
+from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, Outcome, Policy, refuse
 from promote_cli.errors import PolicyDefinitionError
+from promote_cli.notations import Notation
+from promote_cli.operands import Operand
+
+
+def read_edges(text: str, nota: Notation) -> dict[str, tuple[str, ...]]:
+    """The edges a grid declares: each line is a type and the types directly above it, as
+    ``nota`` prints them; a line that starts with a space continues the line before it. A type
+    alone on its line has nothing above it."""
+    labels = nota.by_label()
+    edges: dict[str, tuple[str, ...]] = {}
+    first_line: dict[str, int] = {}
+    node = None
+    for number, line in enumerate(text.strip("\n").splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"declaration line {number} ({line.strip()!r})"
+        words = line.split()
+        for word in words:
+            if word not in labels:
+                raise PolicyDefinitionError(
+                    f"{where}: {word!r} is not a type in {nota.name} notation"
+                )
+        if line[0].isspace():
+            if node is None:
+                raise PolicyDefinitionError(f"{where}: a continuation with no type before it")
+            edges[node] += tuple(labels[w] for w in words)
+            continue
+        node, ups = labels[words[0]], tuple(labels[w] for w in words[1:])
+        if node in edges:
+            raise PolicyDefinitionError(
+                f"{where}: {words[0]} is declared twice (first on line {first_line[node]})"
+            )
+        edges[node], first_line[node] = ups, number
+    return edges
 
 
 class Lattice:
@@ -82,3 +121,54 @@ class Lattice:
                 if not any(up in self.upper[mid] for mid in ups if mid != up):
                     out.append((node, up))
         return tuple(out)
+
+
+class LatticePolicy(Policy):
+    """A policy whose answer is the least upper bound of its operands on a declared lattice.
+
+    A subclass declares ``edges`` (the grid ``read_edges`` reads, in the policy's notation) or
+    overrides ``lattice_for`` when options change the lattice; it words its refusal in
+    ``why_unbounded`` and may adjust the nodes (``nodes``) and the answer (``bounded``)."""
+
+    edges: ClassVar[str]
+    properties = frozenset({SYMMETRIC, IDEMPOTENT, LATTICE})
+    unbounded_rule: ClassVar[str] = "lattice"  # the refusal's rule when there is no bound
+
+    @cached_property
+    def lattice(self) -> Lattice:
+        """The declared lattice, read and checked once."""
+        return Lattice(read_edges(self.edges, self.notation))
+
+    def lattice_for(self, opts: Mapping[str, Any]) -> Lattice:
+        return self.lattice
+
+    def node(self, op: Operand) -> str:
+        """The operand's lattice node: its type (a Python scalar's is its weak type)."""
+        return op.dtype
+
+    def nodes(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> list[str]:
+        return [self.node(op) for op in operands]
+
+    def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        return self.least_bound([a, b], opts)
+
+    def least_bound(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
+        """The least upper bound of the operands' nodes, or the policy's refusal."""
+        lat = self.lattice_for(opts)
+        nodes = self.nodes(operands, opts)
+        top = lat.lub(*nodes)
+        if top is None:
+            return refuse(self.unbounded_rule, self.why_unbounded(nodes, operands, opts))
+        return self.bounded(lat, nodes, top, opts)
+
+    def bounded(
+        self, lat: Lattice, nodes: Sequence[str], top: str, opts: Mapping[str, Any]
+    ) -> Outcome:
+        """The answer once the bound ``top`` is found: the bound, explained by its chains."""
+        return Outcome(top, "lattice", lat.explain(nodes, top, self.notation.label))
+
+    def why_unbounded(
+        self, nodes: Sequence[str], operands: Sequence[Operand], opts: Mapping[str, Any]
+    ) -> str:
+        """Why the nodes have no common upper bound (the refusal's reason)."""
+        return f"{' and '.join(dict.fromkeys(nodes))} have no common type in {self.title}'s lattice"

@@ -1,4 +1,5 @@
-"""Short spellings of dtypes, one table per notation, and reading a spelling back.
+"""Short spellings of dtypes, one grid of every type by every notation, and reading a spelling
+back.
 
 The seed documents use three notations that collide: JAX counts *bytes* (``i8`` = int64,
 ``c8`` = complex128), OpenVINO counts *bits* (``i8`` = int8, ``u1`` = a 1-bit type), Ascend
@@ -16,7 +17,7 @@ from functools import cache
 from typing import NamedTuple
 
 from promote_cli.dtypes import CATALOGUE
-from promote_cli.errors import UsageError
+from promote_cli.errors import PolicyDefinitionError, UsageError
 
 
 class Notation(NamedTuple):
@@ -27,6 +28,11 @@ class Notation(NamedTuple):
 
     def label(self, canonical: str) -> str:
         return self.labels.get(canonical, canonical)
+
+    def by_label(self) -> dict[str, str]:
+        """Each catalogued type under the label it prints as here (the inverse of ``label``):
+        how a policy's declaration, written in its own notation, is read."""
+        return {self.label(canonical): canonical for canonical in CATALOGUE}
 
     def spellings(self) -> dict[str, str]:
         """Every input spelling of this notation to its canonical name: exact spellings, then
@@ -44,237 +50,151 @@ class Notation(NamedTuple):
         return out
 
 
-def _identity(*names: str) -> dict[str, str]:
-    return {n: n for n in names}
+# Every catalogued type (a row) and its label in each notation (a column): ``=`` the canonical
+# name itself, ``-`` none (the notation does not know the type; its canonical name is printed).
+# Reading down a column shows what each label means there; reading across a row shows where one
+# label means different types in two notations (``i8``: int64 in jax and numpy, int8 in openvino
+# and tensorflow).
+_GRID = """
+canonical           jax  numpy  openvino  ascend  torch  tensorflow
+bool                b1   b1     boolean   =       =      b
+int1                -    -      -         -       =      -
+int2                -    -      -         -       =      -
+int4                -    -      i4        -       =      -
+int8                i1   i1     i8        s8      =      i8
+int16               i2   i2     i16       s16     =      i16
+int32               i4   i4     i32       s32     =      i32
+int64               i8   i8     i64       s64     =      i64
+uint1               -    -      u1        -       =      -
+uint2               -    -      u2        -       =      -
+uint4               -    -      u4        -       =      -
+uint8               u1   u1     u8        u8      =      u8
+uint16              u2   u2     u16       u16     =      u16
+uint32              u4   u4     u32       u32     =      u32
+uint64              u8   u8     u64       u64     =      u64
+float4_e2m1fn       -    -      f4e2m1    -       -      -
+float6_e2m3fn       -    -      -         -       -      -
+float6_e3m2fn       -    -      -         -       -      -
+float8_e3m4         -    -      -         -       -      -
+float8_e4m3         -    -      -         -       -      -
+float8_e4m3fn       -    -      f8e4m3    -       =      -
+float8_e4m3fnuz     -    -      -         -       =      -
+float8_e4m3b11fnuz  -    -      -         -       -      -
+float8_e5m2         -    -      f8e5m2    -       =      -
+float8_e5m2fnuz     -    -      -         -       =      -
+float8_e8m0fnu      -    -      f8e8m0    -       =      -
+bfloat16            bf   -      bf16      bf16    =      bf16
+float16             f2   f2     f16       f16     =      f16
+float32             f4   f4     f32       f32     =      f32
+float64             f8   f8     f64       f64     =      f64
+longdouble          -    g      -         -       -      -
+complex32           -    -      -         c32     =      -
+complex64           c4   c8     -         c64     =      c64
+complex128          c8   c16    -         c128    =      c128
+clongdouble         -    G      -         -       -      -
+uint3               -    -      u3        -       =      -
+uint6               -    -      u6        -       =      -
+nf4                 -    -      =         -       -      -
+string              -    -      =         -       -      =
+int3                -    -      -         -       =      -
+int5                -    -      -         -       =      -
+int6                -    -      -         -       =      -
+int7                -    -      -         -       =      -
+uint5               -    -      -         -       =      -
+uint7               -    -      -         -       =      -
+float4_e2m1fn_x2    -    -      -         -       =      -
+int*                i*   -      -         -       -      -
+float*              f*   -      -         -       -      -
+complex*            c*   -      -         -       -      -
+int32*              -    -      -         -       -      i32*
+int64*              -    -      -         -       -      i64*
+float32*            -    -      -         -       -      f32*
+float64*            -    -      -         -       -      f64*
+complex128*         -    -      -         -       -      c128*
+"""
 
+# Further input spellings, read but never printed: notation, canonical name, its aliases.
+_ALIASES = """
+canonical   bool        bool_ boolean
+canonical   int8        byte
+canonical   int16       short
+canonical   int32       intc
+canonical   int64       long int_ longlong
+canonical   uint8       ubyte
+canonical   uint16      ushort
+canonical   uint32      uintc
+canonical   uint64      ulong ulonglong uint
+canonical   float16     half fp16
+canonical   float32     single fp32
+canonical   float64     double fp64
+canonical   bfloat16    bf16
+canonical   complex64   cfloat csingle
+canonical   complex128  cdouble
+canonical   complex32   chalf
+jax         int8        s1
+jax         int16       s2
+jax         int32       s4
+jax         int64       s8
+numpy       bool        ?
+openvino    float16     fp16
+openvino    float32     fp32
+openvino    float64     fp64
+openvino    bool        bool
+ascend      float32     acl_float
+ascend      float16     acl_float16
+ascend      float64     acl_double
+ascend      bfloat16    acl_bf16
+ascend      int8        acl_int8
+ascend      uint8       acl_uint8
+ascend      int16       acl_int16
+ascend      uint16      acl_uint16
+ascend      int32       acl_int32
+ascend      uint32      acl_uint32
+ascend      int64       acl_int64
+ascend      uint64      acl_uint64
+ascend      bool        acl_bool
+ascend      complex32   acl_complex32
+ascend      complex64   acl_complex64
+ascend      complex128  acl_complex128
+tensorflow  bool        b8
+"""
+# Why some aliases exist: the prose of JAX's page writes signed integers with an "s"; OpenVINO
+# IR files name precisions FP16, FP32 (<port precision="FP16">); Ascend's ACL_* are aclDataType
+# enum names; TensorFlow's own source names bool _b8.
 
-_CANONICAL_ALIASES = {
-    # NumPy / C / common ML spellings of the canonical types.
-    "bool_": "bool",
-    "boolean": "bool",
-    "byte": "int8",
-    "short": "int16",
-    "intc": "int32",
-    "long": "int64",
-    "int_": "int64",
-    "longlong": "int64",
-    "ubyte": "uint8",
-    "ushort": "uint16",
-    "uintc": "uint32",
-    "ulong": "uint64",
-    "ulonglong": "uint64",
-    "uint": "uint64",
-    "half": "float16",
-    "single": "float32",
-    "double": "float64",
-    "fp16": "float16",
-    "fp32": "float32",
-    "fp64": "float64",
-    "bf16": "bfloat16",
-    "cfloat": "complex64",
-    "csingle": "complex64",
-    "cdouble": "complex128",
-    "chalf": "complex32",
+_DESCRIPTIONS = {
+    "canonical": "NumPy / ml_dtypes names (int8, bfloat16, float8_e4m3fn); Python scalars int*,"
+    " float*, complex*",
+    "jax": "JAX's byte notation: kind letter + size in bytes (complex: bytes per component);"
+    " i*, f*, c* are weakly typed Python scalars",
+    "numpy": "NumPy type codes: kind letter + item size in bytes (c8 = complex64, g = longdouble)",
+    "openvino": "OpenVINO element types: kind letter + size in bits",
+    "ascend": "Huawei Ascend aclnn short forms (s8 = int8, c32 = complex32) and ACL_* enum names",
+    "torch": "PyTorch's dtype names (torch.float16 is float16, torch.complex32 is complex32); its"
+    " aliases half, double, long, short, cfloat, cdouble, chalf are read too",
+    "tensorflow": "TensorFlow's type-promotion guide: kind + bits (b = bool, i8 = int8, c128 ="
+    " complex128); i32*, i64*, f32*, f64*, c128* are weak types (Python scalars,"
+    " WeakTensors)",
 }
 
-# PyTorch's dtypes that promote_types answers for (quantized and bits types are left out).
-_TORCH_TYPES = (
-    "bool",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "float16",
-    "bfloat16",
-    "float32",
-    "float64",
-    "complex32",
-    "complex64",
-    "complex128",
-    "float8_e4m3fn",
-    "float8_e4m3fnuz",
-    "float8_e5m2",
-    "float8_e5m2fnuz",
-    "float8_e8m0fnu",
-    "float4_e2m1fn_x2",
-    *(f"int{n}" for n in range(1, 8)),
-    *(f"uint{n}" for n in range(1, 8)),
-)
 
-NOTATIONS: dict[str, Notation] = {
-    "canonical": Notation(
-        "canonical",
-        "NumPy / ml_dtypes names (int8, bfloat16, float8_e4m3fn); Python scalars int*, float*,"
-        " complex*",
-        _identity(*CATALOGUE),
-        _CANONICAL_ALIASES,
-    ),
-    "jax": Notation(
-        "jax",
-        "JAX's byte notation: kind letter + size in bytes (complex: bytes per component);"
-        " i*, f*, c* are weakly typed Python scalars",
-        {
-            "bool": "b1",
-            "uint8": "u1",
-            "uint16": "u2",
-            "uint32": "u4",
-            "uint64": "u8",
-            "int8": "i1",
-            "int16": "i2",
-            "int32": "i4",
-            "int64": "i8",
-            "bfloat16": "bf",
-            "float16": "f2",
-            "float32": "f4",
-            "float64": "f8",
-            "complex64": "c4",
-            "complex128": "c8",
-            "int*": "i*",
-            "float*": "f*",
-            "complex*": "c*",
-        },
-        # The prose of JAX's page also writes signed integers with an "s".
-        {"s1": "int8", "s2": "int16", "s4": "int32", "s8": "int64"},
-    ),
-    "numpy": Notation(
-        "numpy",
-        "NumPy type codes: kind letter + item size in bytes (c8 = complex64, g = longdouble)",
-        {
-            "bool": "b1",
-            "uint8": "u1",
-            "uint16": "u2",
-            "uint32": "u4",
-            "uint64": "u8",
-            "int8": "i1",
-            "int16": "i2",
-            "int32": "i4",
-            "int64": "i8",
-            "float16": "f2",
-            "float32": "f4",
-            "float64": "f8",
-            "longdouble": "g",
-            "complex64": "c8",
-            "complex128": "c16",
-            "clongdouble": "G",
-        },
-        {"?": "bool"},
-    ),
-    "openvino": Notation(
-        "openvino",
-        "OpenVINO element types: kind letter + size in bits",
-        {
-            "bool": "boolean",
-            "uint1": "u1",
-            "uint2": "u2",
-            "uint3": "u3",
-            "uint4": "u4",
-            "uint6": "u6",
-            "uint8": "u8",
-            "uint16": "u16",
-            "uint32": "u32",
-            "uint64": "u64",
-            "int4": "i4",
-            "int8": "i8",
-            "int16": "i16",
-            "int32": "i32",
-            "int64": "i64",
-            "float8_e4m3fn": "f8e4m3",
-            "float8_e5m2": "f8e5m2",
-            "float4_e2m1fn": "f4e2m1",
-            "float8_e8m0fnu": "f8e8m0",
-            "nf4": "nf4",
-            "bfloat16": "bf16",
-            "float16": "f16",
-            "float32": "f32",
-            "float64": "f64",
-            "string": "string",
-        },
-        # Precision names of OpenVINO IR files (<port precision="FP16">).
-        {"fp16": "float16", "fp32": "float32", "fp64": "float64", "bool": "bool"},
-    ),
-    "ascend": Notation(
-        "ascend",
-        "Huawei Ascend aclnn short forms (s8 = int8, c32 = complex32) and ACL_* enum names",
-        {
-            "float32": "f32",
-            "float16": "f16",
-            "float64": "f64",
-            "bfloat16": "bf16",
-            "int8": "s8",
-            "uint8": "u8",
-            "int16": "s16",
-            "uint16": "u16",
-            "int32": "s32",
-            "uint32": "u32",
-            "int64": "s64",
-            "uint64": "u64",
-            "bool": "bool",
-            "complex32": "c32",
-            "complex64": "c64",
-            "complex128": "c128",
-        },
-        {
-            "acl_float": "float32",
-            "acl_float16": "float16",
-            "acl_double": "float64",
-            "acl_bf16": "bfloat16",
-            "acl_int8": "int8",
-            "acl_uint8": "uint8",
-            "acl_int16": "int16",
-            "acl_uint16": "uint16",
-            "acl_int32": "int32",
-            "acl_uint32": "uint32",
-            "acl_int64": "int64",
-            "acl_uint64": "uint64",
-            "acl_bool": "bool",
-            "acl_complex32": "complex32",
-            "acl_complex64": "complex64",
-            "acl_complex128": "complex128",
-        },
-    ),
-    "torch": Notation(
-        "torch",
-        "PyTorch's dtype names (torch.float16 is float16, torch.complex32 is complex32); its"
-        " aliases half, double, long, short, cfloat, cdouble, chalf are read too",
-        _identity(*_TORCH_TYPES),
-        {},
-    ),
-    "tensorflow": Notation(
-        "tensorflow",
-        "TensorFlow's type-promotion guide: kind + bits (b = bool, i8 = int8, c128 ="
-        " complex128); i32*, i64*, f32*, f64*, c128* are weak types (Python scalars,"
-        " WeakTensors)",
-        {
-            "bool": "b",
-            "uint8": "u8",
-            "uint16": "u16",
-            "uint32": "u32",
-            "uint64": "u64",
-            "int8": "i8",
-            "int16": "i16",
-            "int32": "i32",
-            "int64": "i64",
-            "bfloat16": "bf16",
-            "float16": "f16",
-            "float32": "f32",
-            "float64": "f64",
-            "complex64": "c64",
-            "complex128": "c128",
-            "int32*": "i32*",
-            "int64*": "i64*",
-            "float32*": "f32*",
-            "float64*": "f64*",
-            "complex128*": "c128*",
-            "string": "string",
-        },
-        # TensorFlow's own source names bool _b8.
-        {"b8": "bool"},
-    ),
-}
+def _notations(grid: str, aliases: str) -> dict[str, Notation]:
+    head, *rows = (line.split() for line in grid.strip().splitlines())
+    labels: dict[str, dict[str, str]] = {name: {} for name in head}
+    for canonical, *cells in rows:
+        if len(cells) != len(head) - 1:
+            raise PolicyDefinitionError(f"notation grid row {canonical}: {len(cells)} cells")
+        labels["canonical"][canonical] = canonical
+        for name, cell in zip(head[1:], cells, strict=True):
+            if cell != "-":
+                labels[name][canonical] = canonical if cell == "=" else cell
+    more: dict[str, dict[str, str]] = {name: {} for name in head}
+    for name, canonical, *spellings in (line.split() for line in aliases.strip().splitlines()):
+        more[name].update(dict.fromkeys(spellings, canonical))
+    return {name: Notation(name, _DESCRIPTIONS[name], labels[name], more[name]) for name in head}
+
+
+NOTATIONS: dict[str, Notation] = _notations(_GRID, _ALIASES)
 
 # Library prefixes a user may paste along with a name: np.float16, torch.bfloat16, ...
 _PREFIX = re.compile(r"^(?:numpy|np|jax\.numpy|jnp|ml_dtypes|torch|tf|tensorflow)\.", re.I)
@@ -304,8 +224,7 @@ def _width_readings(spelling: str) -> set[str]:
     for bits in (n, 8 * n) if kind != "complex" else (n, 8 * n, 16 * n):
         if kind == "float" and bits < 16:
             # "f8" read as bits means some 8-bit float; any member of the family will do.
-            family = [c for c in CATALOGUE if c.startswith(f"float{bits}_")]
-            if family:
+            if any(d.is_float and d.bits == bits for d in CATALOGUE.values()):
                 out.add(f"float{bits}_*")
             continue
         name = f"{kind}{bits}"

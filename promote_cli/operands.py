@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from promote_cli.dtypes import is_weak
 from promote_cli.errors import UsageError
 from promote_cli.notations import Notation, display, read_dtype
 
@@ -39,7 +40,7 @@ class Operand(NamedTuple):
     def of(cls, dtype: str) -> Operand:
         """The operand a bare type name stands for: a weak type (``int*``, TensorFlow's
         ``int32*`` ...) is a Python scalar, anything else a dimensioned array."""
-        return cls(dtype, PYTHON if dtype.endswith("*") else DIMENSIONED)
+        return cls(dtype, PYTHON if is_weak(dtype) else DIMENSIONED)
 
 
 def parse(spelling: str, nota: Notation) -> Operand:
@@ -55,7 +56,7 @@ def parse(spelling: str, nota: Notation) -> Operand:
                 )
             return Operand(scalar, PYTHON)
         dtype = read_dtype(inner, nota)
-        if dtype.endswith("*"):
+        if is_weak(dtype):
             raise UsageError(f"{spelling!r}: a Python scalar has no array category; write {inner}")
         return Operand(dtype, category)
     bare = spelling.strip().lower()

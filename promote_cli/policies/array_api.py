@@ -26,12 +26,11 @@ and it has no float16, bfloat16 or float8 types.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any
 
-from promote_cli.dtypes import get
-from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, Outcome, Policy, refuse
-from promote_cli.lattice import Lattice
+from promote_cli.dtypes import get, is_weak
+from promote_cli.engine import Outcome, refuse
+from promote_cli.lattice import LatticePolicy
 from promote_cli.operands import PYTHON, Operand
 
 # Each type and the types directly above it.
@@ -69,50 +68,14 @@ TYPES = (
     "complex64",
     "complex128",
 )
-_KIND = {"bool": "bool", "int": "integer", "uint": "integer", "float": "floating"}
-_KIND["complex"] = "floating"
 
 
-@cache
-def lattice() -> Lattice:
-    edges = {}
-    for line in _EDGES.strip().splitlines():
-        node, *ups = line.split()
-        edges[node] = tuple(ups)
-    return Lattice(edges)
-
-
-def _kind(node: str) -> str:
-    return _KIND[get(node).kind]
-
-
-def _unspecified(nodes: Sequence[str], operands: Sequence[Operand]) -> str:
-    """Why the standard gives no result for these operands."""
-    scalars = [op for op in operands if op.category == PYTHON]
-    arrays = [op for op in operands if op.category != PYTHON]
-    if scalars:
-        for s in scalars:
-            what = "bool" if s.dtype == "bool" else s.dtype.rstrip("*")
-            for a in arrays:
-                if lattice().lub(s.dtype, a.dtype) is None:
-                    return (
-                        f"the array API standard does not specify a Python {what} with a"
-                        f" {a.dtype} array"
-                    )
-    present = set(nodes)
-    if "uint64" in present and present & {"int8", "int16", "int32", "int64"}:
-        return "the array API standard leaves uint64 with a signed integer unspecified"
-    kinds = sorted({_kind(n) for n in nodes})
-    return (
-        f"the array API standard leaves promotion between kinds ({' and '.join(kinds)}) unspecified"
-    )
-
-
-class ArrayApiPolicy(Policy):
+class ArrayApiPolicy(LatticePolicy):
     name = "array-api"
     title = "Array API standard"
     source = "Python array API standard 2024.12 type promotion (array-api-strict 2.6.1)"
     notation_name = "canonical"
+    edges = _EDGES
     universe = TYPES
     default_types = TYPES
     known_unsupported: Mapping[str, str] = {
@@ -120,13 +83,7 @@ class ArrayApiPolicy(Policy):
         for t in ("float16", "bfloat16", "longdouble", "complex32", "clongdouble")
     }
     categories = frozenset({"D", PYTHON})
-    properties = frozenset({SYMMETRIC, IDEMPOTENT, LATTICE})
-
-    def node(self, op: Operand) -> str:
-        return op.dtype  # P(int) is int*; a Python bool is the bool node
-
-    def lattice_for(self, opts: Mapping[str, Any]) -> Lattice:
-        return lattice()
+    unbounded_rule = "unspecified"
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         return self.join([a, b], opts)
@@ -138,11 +95,30 @@ class ArrayApiPolicy(Policy):
                 "scalars-only",
                 "the array API standard promotes Python scalars only together with an array",
             )
-        nodes = [self.node(op) for op in operands]
-        top = lattice().lub(*nodes)
-        if top is None:
-            return refuse("unspecified", _unspecified(nodes, operands))
-        return Outcome(top, "lattice", lattice().explain(nodes, top, self.notation.label))
+        return self.least_bound(operands, opts)
+
+    def why_unbounded(
+        self, nodes: Sequence[str], operands: Sequence[Operand], opts: Mapping[str, Any]
+    ) -> str:
+        """Why the standard gives no result for these operands."""
+        scalars = [op for op in operands if op.category == PYTHON]
+        arrays = [op for op in operands if op.category != PYTHON]
+        for s in scalars:
+            what = get(s.dtype).kind  # bool, int, float or complex
+            for a in arrays:
+                if self.lattice.lub(s.dtype, a.dtype) is None:
+                    return (
+                        f"the array API standard does not specify a Python {what} with a"
+                        f" {a.dtype} array"
+                    )
+        if "uint64" in nodes and any(get(n).kind == "int" and not is_weak(n) for n in nodes):
+            return "the array API standard leaves uint64 with a signed integer unspecified"
+        # The standard's kinds: bool, integer and floating (real and complex together).
+        kinds = sorted({"floating" if get(n).is_complex else get(n).category for n in nodes})
+        return (
+            "the array API standard leaves promotion between kinds"
+            f" ({' and '.join(kinds)}) unspecified"
+        )
 
 
 POLICY = ArrayApiPolicy()

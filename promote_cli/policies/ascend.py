@@ -15,13 +15,9 @@ scalars.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, Policy, refuse
-from promote_cli.halftable import mirror
+from promote_cli.engine import IDEMPOTENT, SYMMETRIC
+from promote_cli.halftable import TablePolicy, mirror
 from promote_cli.notations import NOTATIONS
-from promote_cli.operands import Operand
 
 # The seed's order and spelling; row i lists columns 0..i.
 _LOWER_HALF = """
@@ -42,29 +38,21 @@ c32   c64  c32  c128 c32  c32  c32  c32  ×    c32  ×    c32  ×    c32  c32
 c64   c64  c64  c128 c64  c64  c64  c64  ×    c64  ×    c64  ×    c64  c64  c64
 c128  c128 c128 c128 c128 c128 c128 c128 ×    c128 ×    c128 ×    c128 c128 c128 c128
 """
-TABLE = mirror(_LOWER_HALF, NOTATIONS["ascend"].spellings())
+TABLE = mirror(_LOWER_HALF, NOTATIONS["ascend"].by_label())
 TYPES = TABLE.order
 
 
-class AscendPolicy(Policy):
+class AscendPolicy(TablePolicy):
     name = "ascend"
     title = "Ascend aclnn"
     source = "CANN aclnn 互推导关系 (mutual type-deduction) table"
     notation_name = "ascend"
+    table = TABLE
     universe = TYPES
     default_types = TYPES
     properties = frozenset({SYMMETRIC, IDEMPOTENT})
-
-    def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-        result = TABLE.cells[a.dtype, b.dtype]
-        if result is None:
-            label = self.notation.label
-            return refuse(
-                "table",
-                f"aclnn cannot deduce a common type for {label(a.dtype)} and"
-                f" {label(b.dtype)} (× in the deduction table)",
-            )
-        return Outcome(result, "table", "the aclnn deduction table's cell")
+    cell_reason = "the aclnn deduction table's cell"
+    crossed_reason = "aclnn cannot deduce a common type for {a} and {b} (× in the deduction table)"
 
 
 POLICY = AscendPolicy()

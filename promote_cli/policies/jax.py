@@ -26,9 +26,10 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from promote_cli.dtypes import CATALOGUE
-from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, Option, Outcome, Policy, refuse
-from promote_cli.lattice import Lattice
+from promote_cli.dtypes import CATALOGUE, get, is_weak
+from promote_cli.engine import Option, Outcome
+from promote_cli.lattice import Lattice, LatticePolicy, read_edges
+from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
 
 SEED_TYPES = (
@@ -48,65 +49,79 @@ SEED_TYPES = (
     "complex64",
     "complex128",
 )
-_NARROW_INTS = ("int1", "int2", "int4", "uint1", "uint2", "uint4")
-_SMALL_FLOATS = (
-    "float4_e2m1fn",
-    "float6_e2m3fn",
-    "float6_e3m2fn",
-    "float8_e3m4",
-    "float8_e4m3",
-    "float8_e8m0fnu",
-    "float8_e4m3b11fnuz",
-    "float8_e4m3fn",
-    "float8_e4m3fnuz",
-    "float8_e5m2",
-    "float8_e5m2fnuz",
-)
 
+# Each type and the types directly above it, in JAX's notation (types it has no short label
+# for under their canonical names), as jax/_src/dtypes.py declares them with x64 on.
+_EDGES = """
+b1     i*
+i*     u1 i1 int1 int2 int4 uint1 uint2 uint4
+u1     i2 u2
+u2     i4 u4
+u4     i8 u8
+u8     f*
+i1     i2
+i2     i4
+i4     i8
+i8     f*
+f*     float4_e2m1fn float6_e2m3fn float6_e3m2fn float8_e3m4 float8_e4m3 float8_e8m0fnu
+       float8_e4m3b11fnuz float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz bf f2 c*
+bf     f4
+f2     f4
+f4     f8 c4
+f8     c8
+c*     c4
+c4     c8
+c8
+int1
+int2
+int4
+uint1
+uint2
+uint4
+float4_e2m1fn
+float6_e2m3fn
+float6_e3m2fn
+float8_e3m4
+float8_e4m3
+float8_e8m0fnu
+float8_e4m3b11fnuz
+float8_e4m3fn
+float8_e4m3fnuz
+float8_e5m2
+float8_e5m2fnuz
+"""
+# Without x64, JAX avoids forming a 64-bit type from 32-bit inputs.
+_X32_EDGES = """
+u4     i4 u8
+"""
 
-def _standard_edges(x64: bool) -> dict[str, tuple[str, ...]]:
-    edges = {
-        "bool": ("int*",),
-        "int*": ("uint8", "int8", *_NARROW_INTS),
-        "uint8": ("int16", "uint16"),
-        "uint16": ("int32", "uint32"),
-        # Without x64, JAX avoids forming a 64-bit type from 32-bit inputs.
-        "uint32": ("int64", "uint64") if x64 else ("int32", "uint64"),
-        "uint64": ("float*",),
-        "int8": ("int16",),
-        "int16": ("int32",),
-        "int32": ("int64",),
-        "int64": ("float*",),
-        "float*": (*_SMALL_FLOATS, "bfloat16", "float16", "complex*"),
-        "bfloat16": ("float32",),
-        "float16": ("float32",),
-        "float32": ("float64", "complex64"),
-        "float64": ("complex128",),
-        "complex*": ("complex64",),
-        "complex64": ("complex128",),
-        "complex128": (),
-    }
-    edges.update({t: () for t in (*_NARROW_INTS, *_SMALL_FLOATS)})
-    return edges
-
-
+_STANDARD = read_edges(_EDGES, NOTATIONS["jax"])
 # JAX's types are the lattice's nodes, in catalogue order; the weak ones are Python scalars.
-_STRONG = tuple(t for t in CATALOGUE if t in _standard_edges(x64=True) and not t.endswith("*"))
-_INTS = tuple(t for t in _STRONG if CATALOGUE[t].is_integer)
-_FLOATS = tuple(t for t in _STRONG if CATALOGUE[t].is_float)
+_STRONG = tuple(t for t in CATALOGUE if t in _STANDARD and not is_weak(t))
 
-_STRICT_EDGES = {
-    "int*": ("float*", *_INTS),
-    "float*": ("complex*", *_FLOATS),
-    "complex*": ("complex64", "complex128"),
-    **{t: () for t in _STRONG},
-}
+
+def _strict_edges() -> dict[str, tuple[str, ...]]:
+    """jax_numpy_dtype_promotion='strict': each weak type sits directly under every strong type
+    of its kind (and the weak complex under the weak float's complex types); no strong type is
+    above another."""
+    ints = tuple(t for t in _STRONG if get(t).is_integer)
+    floats = tuple(t for t in _STRONG if get(t).is_float)
+    return {
+        "int*": ("float*", *ints),
+        "float*": ("complex*", *floats),
+        "complex*": ("complex64", "complex128"),
+        **{t: () for t in _STRONG},
+    }
 
 
 @cache
 def lattice(x64: bool = True, strict: bool = False) -> Lattice:
     """The lattice for an option setting (x64 does not change the strict lattice)."""
-    return Lattice(_STRICT_EDGES if strict else _standard_edges(x64))
+    if strict:
+        return Lattice(_strict_edges())
+    if x64:
+        return Lattice(_STANDARD)
+    return Lattice({**_STANDARD, **read_edges(_X32_EDGES, NOTATIONS["jax"])})
 
 
 # Without x64 JAX computes in 32 bits: a 64-bit result is narrowed.
@@ -114,34 +129,13 @@ _X32 = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128"
 # A weak node reached from two strong inputs is materialised as JAX's default type.
 _DEFAULT = {"int*": "int64", "float*": "float64", "complex*": "complex128"}
 
-_SMALL_WHY = {
-    "float8": "8-bit floats",
-    "float6": "6-bit floats",
-    "float4": "4-bit floats",
-}
 
-
-def _no_path_reason(nodes: Sequence[str], strict: bool) -> str:
-    names = " and ".join(dict.fromkeys(nodes))
-    if strict:
-        return (
-            f"{names} have no implicit promotion path under "
-            "jax_numpy_dtype_promotion='strict'; cast explicitly"
-        )
-    for t in nodes:
-        for prefix, what in _SMALL_WHY.items():
-            if t.startswith(prefix):
-                return f"{what} such as {t} do not promote implicitly in JAX; cast explicitly"
-        if t in _NARROW_INTS:
-            return f"1-, 2- and 4-bit integers such as {t} do not promote implicitly in JAX"
-    return f"{names} have no common type in JAX's lattice"
-
-
-class JaxPolicy(Policy):
+class JaxPolicy(LatticePolicy):
     name = "jax"
     title = "JAX"
     source = "jax.numpy.promote_types / result_type (JAX 0.10.2 lattice; seed table)"
     notation_name = "jax"
+    edges = _EDGES
     universe = (*_STRONG, "int*", "float*", "complex*")
     default_types = SEED_TYPES
     options = (
@@ -149,44 +143,57 @@ class JaxPolicy(Policy):
         Option("strict", "bool", False, "jax_numpy_dtype_promotion='strict': no implicit mixing"),
     )
     categories = frozenset({"D", PYTHON})
-    properties = frozenset({SYMMETRIC, IDEMPOTENT, LATTICE})
     compared_with = "numpy"  # the page greens the cells where numpy.promote_types differs
-
-    def node(self, op: Operand) -> str:
-        return op.dtype  # P(int) is "int*"; a Python bool is the bool dtype
 
     def lattice_for(self, opts: Mapping[str, Any]) -> Lattice:
         return lattice(bool(opts["x64"]), bool(opts["strict"]))
-
-    def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-        return self.join([a, b], opts)
 
     def join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
         """The least upper bound of all operands at once, as ``jnp.result_type`` computes it.
 
         A binary result that JAX marks weakly typed (uint64 x int8 meets at ``f*``) takes part
         in a further promotion as weak, so an n-ary result is not a fold of reported pairs."""
-        lat = self.lattice_for(opts)
+        return self.least_bound(operands, opts)
+
+    def nodes(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> list[str]:
+        # P(int) is "int*"; a Python bool is the bool dtype. Without x64 JAX truncates 64-bit
+        # inputs to 32 bits before promoting them.
         nodes = [self.node(op) for op in operands]
-        if not opts["x64"]:
-            # Without x64 JAX truncates 64-bit inputs to 32 bits before promoting them.
-            nodes = [_X32.get(n, n) for n in nodes]
-        top = lat.lub(*nodes)
-        if top is None:
-            return refuse("lattice", _no_path_reason(nodes, bool(opts["strict"])))
+        return nodes if opts["x64"] else [_X32.get(n, n) for n in nodes]
+
+    def bounded(
+        self, lat: Lattice, nodes: Sequence[str], top: str, opts: Mapping[str, Any]
+    ) -> Outcome:
         result = top
-        if top.endswith("*") and not any(n.endswith("*") for n in nodes):
+        if is_weak(top) and not any(is_weak(n) for n in nodes):
             result = _DEFAULT[top]
         if not opts["x64"]:
             result = _X32.get(result, result)
-        return Outcome(result, "lattice", self._why(lat, nodes, top, result))
-
-    def _why(self, lat: Lattice, nodes: Sequence[str], top: str, result: str) -> str:
         label = self.notation.label
-        text = lat.explain(nodes, top, label)
+        why = lat.explain(nodes, top, label)
         if result != top:
-            text += f", which JAX materialises as {label(result)}"
-        return text
+            why += f", which JAX materialises as {label(result)}"
+        return Outcome(result, "lattice", why)
+
+    def why_unbounded(
+        self, nodes: Sequence[str], operands: Sequence[Operand], opts: Mapping[str, Any]
+    ) -> str:
+        if opts["strict"]:
+            return (
+                f"{' and '.join(dict.fromkeys(nodes))} have no implicit promotion path under "
+                "jax_numpy_dtype_promotion='strict'; cast explicitly"
+            )
+        for t in (get(n) for n in nodes if not is_weak(n)):
+            if t.is_float and t.bits < 16:  # type: ignore[operator]
+                return (
+                    f"{t.bits}-bit floats such as {t.name} do not promote implicitly in JAX;"
+                    " cast explicitly"
+                )
+            if t.is_integer and t.bits < 8:  # type: ignore[operator]
+                return (
+                    f"1-, 2- and 4-bit integers such as {t.name} do not promote implicitly in JAX"
+                )
+        return super().why_unbounded(nodes, operands, opts)
 
 
 POLICY = JaxPolicy()

@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from promote_cli.dtypes import get
-from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, Policy
-from promote_cli.halftable import mirror
+from promote_cli.dtypes import get, is_weak
+from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome
+from promote_cli.halftable import TablePolicy, mirror
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
 
@@ -48,8 +48,7 @@ c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  G    c16  c16
 G    G    G    G    G    G    G    G    G    G    G    G    G    G    G    G    G
 """
 
-_KIND_RANK = {"bool": 0, "uint": 1, "int": 1, "float": 2, "complex": 3}
-_WEAK_KIND = {"int*": "int", "float*": "float", "complex*": "complex"}
+# NumPy's default type of each kind a Python scalar can be.
 _DEFAULT = {"int": "int64", "float": "float64", "complex": "complex128"}
 _COMPLEX_OF = {
     "float16": "complex64",
@@ -59,42 +58,40 @@ _COMPLEX_OF = {
 }
 
 
-TABLE = mirror(_LOWER_HALF, NOTATIONS["numpy"].spellings())
+TABLE = mirror(_LOWER_HALF, NOTATIONS["numpy"].by_label())
 TYPES = TABLE.order
 
 
-def _kind(name: str) -> str:
-    return get(name).kind
-
-
-class NumpyPolicy(Policy):
+class NumpyPolicy(TablePolicy):
     name = "numpy"
     title = "NumPy"
     source = "numpy.promote_types / numpy.result_type (NumPy 2, NEP 50)"
     notation_name = "canonical"
+    table = TABLE
     universe = TYPES
     default_types = TYPES
     categories = frozenset({"D", PYTHON})
     properties = frozenset({SYMMETRIC, IDEMPOTENT, TOTAL})
+    cell_reason = "numpy.promote_types"
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-        weak_a, weak_b = a.dtype in _WEAK_KIND, b.dtype in _WEAK_KIND
+        weak_a, weak_b = is_weak(a.dtype), is_weak(b.dtype)
         if not (weak_a or weak_b):
-            return Outcome(TABLE.cells[a.dtype, b.dtype], "table", "numpy.promote_types")
+            return self.lookup(a.dtype, b.dtype)
         if weak_a and weak_b:
-            kind = max(_WEAK_KIND[a.dtype], _WEAK_KIND[b.dtype], key=_KIND_RANK.__getitem__)
+            kind = max(get(a.dtype), get(b.dtype), key=lambda t: t.rank).kind
             return Outcome(_DEFAULT[kind], "nep50", f"two Python scalars: NumPy's default {kind}")
-        strong, weak = (b, a) if weak_a else (a, b)
-        kind, scalar = _kind(strong.dtype), _WEAK_KIND[weak.dtype]
-        if _KIND_RANK[kind] >= _KIND_RANK[scalar]:
-            why = f"NEP 50: a Python {scalar} does not change a {strong.dtype} array's dtype"
-            return Outcome(strong.dtype, "nep50", why)
+        strong, weak = (get(b.dtype), get(a.dtype)) if weak_a else (get(a.dtype), get(b.dtype))
+        kind, scalar = strong.kind, weak.kind
+        if strong.rank >= weak.rank:
+            why = f"NEP 50: a Python {scalar} does not change a {strong.name} array's dtype"
+            return Outcome(strong.name, "nep50", why)
         if scalar == "complex" and kind == "float":
-            result = _COMPLEX_OF[strong.dtype]
+            result = _COMPLEX_OF[strong.name]
             return Outcome(
-                result, "nep50", f"NEP 50: a Python complex keeps {strong.dtype}'s precision"
+                result, "nep50", f"NEP 50: a Python complex keeps {strong.name}'s precision"
             )
-        result = TABLE.cells[strong.dtype, _DEFAULT[scalar]]
+        result = TABLE.cells[strong.name, _DEFAULT[scalar]]
         why = f"NEP 50: a Python {scalar} outranks {kind}; NumPy's default {_DEFAULT[scalar]}"
         return Outcome(result, "nep50", why)
 

@@ -30,12 +30,12 @@ safe mode that refuses where JAX and PyTorch widen silently.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, Option, Outcome, Policy, refuse
-from promote_cli.lattice import Lattice
+from promote_cli.engine import Option, Outcome, refuse
+from promote_cli.lattice import Lattice, LatticePolicy, read_edges
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
 
@@ -98,40 +98,31 @@ _OTHER_TF_TYPES = {
         "float8_e5m2fnuz",
     )
 }
-
-
-def _read(label: str) -> str:
-    return NOTATIONS["tensorflow"].spellings()[label]
-
-
-@cache
-def lattice() -> Lattice:
-    edges = {}
-    for line in _EDGES.strip().splitlines():
-        node, *ups = line.split()
-        edges[_read(node)] = tuple(_read(u) for u in ups)
-    return Lattice(edges)
+# TensorFlow's table order: strong types, then the weak ones.
+_TABLE_ORDER = """
+b u8 u16 u32 u64 i8 i16 i32 i64 bf16 f16 f32 f64 c64 c128
+i32* i64* f32* f64* c128*
+"""
+_READ = NOTATIONS["tensorflow"].by_label()
+DEFAULT_TYPES = tuple(_READ[t] for t in _TABLE_ORDER.split())
 
 
 @cache
 def all_only() -> frozenset[frozenset[str]]:
     """The unordered pairs TensorFlow allows only with dtype_conversion_mode='all'."""
-    pairs = set()
-    for line in _ALL_ONLY.strip().splitlines():
-        head, *others = line.split()
-        pairs.update(frozenset((_read(head), _read(o))) for o in others)
-    return frozenset(pairs)
+    return frozenset(
+        frozenset((a, b))
+        for a, above in read_edges(_ALL_ONLY, NOTATIONS["tensorflow"]).items()
+        for b in above
+    )
 
 
-# TensorFlow's table order (the notation lists it so): strong types, then the weak ones.
-DEFAULT_TYPES = tuple(t for t in NOTATIONS["tensorflow"].labels if t != "string")
-
-
-class TensorFlowPolicy(Policy):
+class TensorFlowPolicy(LatticePolicy):
     name = "tensorflow"
     title = "TensorFlow"
     source = "flexible_dtypes (TensorFlow 2.21) and the TF-NumPy type promotion guide"
     notation_name = "tensorflow"
+    edges = _EDGES
     universe = (*DEFAULT_TYPES, "string")
     default_types = DEFAULT_TYPES
     known_unsupported: Mapping[str, str] = _OTHER_TF_TYPES
@@ -145,34 +136,31 @@ class TensorFlowPolicy(Policy):
         ),
     )
     categories = frozenset({"D", PYTHON})
-    properties = frozenset({SYMMETRIC, IDEMPOTENT, LATTICE})
 
     def node(self, op: Operand) -> str:
         return _PYTHON.get(op.dtype, op.dtype)
 
-    def lattice_for(self, opts: Mapping[str, Any]) -> Lattice:
-        return lattice()
-
-    def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-        lat = lattice()
-        na, nb = self.node(a), self.node(b)
-        label = self.notation.label
-        top = lat.lub(na, nb)
-        if top is None:
-            return refuse(
-                "lattice",
-                f"TensorFlow does not convert between {label(na)} and {label(nb)} implicitly"
-                " (convert explicitly)",
-            )
-        why = lat.explain((na, nb), top, label)
-        if opts["mode"] == "safe" and frozenset((na, nb)) in all_only():
+    def bounded(
+        self, lat: Lattice, nodes: Sequence[str], top: str, opts: Mapping[str, Any]
+    ) -> Outcome:
+        if opts["mode"] == "safe" and frozenset(nodes) in all_only():
+            label = self.notation.label
             return refuse(
                 "safe-mode",
-                f"{label(na)} x {label(nb)} -> {label(top)} risks precision loss or bit-widening;"
-                f" dtype_conversion_mode='safe' disallows it (mode=all gives {label(top)})",
+                f"{' x '.join(map(label, nodes))} -> {label(top)} risks precision loss or"
+                " bit-widening; dtype_conversion_mode='safe' disallows it"
+                f" (mode=all gives {label(top)})",
                 unsafe_result=top,
             )
-        return Outcome(top, "lattice", why)
+        return super().bounded(lat, nodes, top, opts)
+
+    def why_unbounded(
+        self, nodes: Sequence[str], operands: Sequence[Operand], opts: Mapping[str, Any]
+    ) -> str:
+        return (
+            f"TensorFlow does not convert between {' and '.join(map(self.notation.label, nodes))}"
+            " implicitly (convert explicitly)"
+        )
 
 
 POLICY = TensorFlowPolicy()

@@ -36,9 +36,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from promote_cli.dtypes import get as dtype
-from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, Policy, refuse
-from promote_cli.halftable import mirror
-from promote_cli.notations import NOTATIONS
+from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, refuse
+from promote_cli.halftable import TablePolicy, mirror
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 
 # c10's codes for the table's types (bytes per item; complex by component pairs).
@@ -74,17 +73,44 @@ b1  u1 i1 i2 i4 i8 f2 f4 f8 c2 c4 c8 b1
 bf  bf bf bf bf bf f4 f4 f8 c4 c4 c8 bf bf
 """
 
-# The torch notation names exactly the dtypes PyTorch has (quantized and bits types aside).
-TYPES = tuple(NOTATIONS["torch"].labels)
+# PyTorch's dtypes that promote_types answers for (quantized and bits types left out), in
+# c10's ScalarType order; the torch notation names exactly these.
+TYPES = (
+    "bool",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "complex32",
+    "complex64",
+    "complex128",
+    "float8_e4m3fn",
+    "float8_e4m3fnuz",
+    "float8_e5m2",
+    "float8_e5m2fnuz",
+    "float8_e8m0fnu",
+    "float4_e2m1fn_x2",
+    *(f"int{n}" for n in range(1, 8)),
+    *(f"uint{n}" for n in range(1, 8)),
+)
 # The 1- to 7-bit shell types and the packed float4 are storage types: promote_types answers for
 # them, but the default table shows the dtypes PyTorch computes with.
 _SHELL = frozenset(
-    (*(f"int{n}" for n in range(1, 8)), *(f"uint{n}" for n in range(1, 8)), "float4_e2m1fn_x2")
+    t for t in TYPES if (dtype(t).is_integer and dtype(t).bits < 8) or t == "float4_e2m1fn_x2"
 )
 DEFAULT_TYPES = tuple(t for t in TYPES if t not in _SHELL)
-_FLOAT8 = frozenset(t for t in DEFAULT_TYPES if t.startswith("float8_"))
-# c10's "barebones unsigned" types: added after the table, promoted only with floats.
-_BAREBONES_UNSIGNED = frozenset(("uint16", "uint32", "uint64", *(f"uint{n}" for n in range(1, 8))))
+_FLOAT8 = frozenset(t for t in DEFAULT_TYPES if dtype(t).is_float and dtype(t).bits == 8)
+# c10's "barebones unsigned" types, every unsigned type but uint8: added after the table,
+# promoted only with floats.
+_BAREBONES_UNSIGNED = frozenset(t for t in TYPES if dtype(t).kind == "uint" and t != "uint8")
 # What a Python scalar is before promotion (wrapped numbers; float is the default dtype).
 _WRAPPED = {"bool": "bool", "int*": "int64", "float*": "float32", "complex*": "complex64"}
 # c10's toComplexType; bfloat16 has float32's range, so it maps to complex64.
@@ -100,10 +126,6 @@ _CATEGORY_WORD = {DIMENSIONED: "dimensioned", ZERO_D: "zero-dim", PYTHON: "Pytho
 TABLE = mirror(_LOWER_HALF, _CODES)
 
 
-def _kind(t: str) -> str:
-    return dtype(t).kind
-
-
 def promote_types(a: str, b: str) -> Outcome:
     """``torch.promote_types(a, b)``: c10's promoteTypes, in its order of checks."""
     if a == b:
@@ -112,7 +134,7 @@ def promote_types(a: str, b: str) -> Outcome:
     if eight:
         return refuse("float8", f"PyTorch does not promote float8 types ({eight[0]}) at all")
     if a in _BAREBONES_UNSIGNED or b in _BAREBONES_UNSIGNED:
-        floats = [t for t in (a, b) if _kind(t) == "float"]
+        floats = [t for t in (a, b) if dtype(t).is_float]
         if floats:
             return Outcome(
                 floats[0],
@@ -125,15 +147,7 @@ def promote_types(a: str, b: str) -> Outcome:
             f"PyTorch promotes uint16, uint32, uint64 (and uint1..uint7) only with floating"
             f" types, not {a} with {b}",
         )
-    result = TABLE.cells.get((a, b))
-    if result is None:
-        odd = a if (a, a) not in TABLE.cells else b
-        return refuse(
-            "unsupported",
-            f"{odd} is not in PyTorch's promotion table (promote_types trips an internal"
-            " assertion)",
-        )
-    return Outcome(result, "table", f"promote_types({a}, {b}) = {result}, c10's lookup table")
+    return POLICY.lookup(a, b)
 
 
 class _Seen(NamedTuple):
@@ -148,7 +162,7 @@ def _combine(higher: _Seen | None, lower: _Seen | None) -> Outcome | _Seen | Non
     higher kind than the stronger one."""
     if higher is None or lower is None:
         return higher or lower
-    h, lo = _kind(higher.dtype), _kind(lower.dtype)
+    h, lo = dtype(higher.dtype).kind, dtype(lower.dtype).kind
     if h == "complex":
         return higher
     if lo == "complex":
@@ -204,11 +218,12 @@ def _why(state: Mapping[str, _Seen], final: _Seen) -> tuple[str, str]:
     return "category", f"{parts}: a weaker category of a higher kind lifts the result"
 
 
-class TorchPolicy(Policy):
+class TorchPolicy(TablePolicy):
     name = "torch"
     title = "PyTorch"
     source = "torch.promote_types / torch.result_type (torch 2.13, c10 promoteTypes)"
     notation_name = "torch"
+    table = TABLE
     universe = TYPES
     default_types = DEFAULT_TYPES
     known_unsupported: Mapping[str, str] = {
@@ -216,6 +231,10 @@ class TorchPolicy(Policy):
     }
     categories = frozenset({DIMENSIONED, ZERO_D, PYTHON})
     properties = frozenset({SYMMETRIC, IDEMPOTENT})
+    cell_reason = "promote_types({a}, {b}) = {result}, c10's lookup table"
+    outside_reason = (
+        "{odd} is not in PyTorch's promotion table (promote_types trips an internal assertion)"
+    )
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         return result_type([a, b])
