@@ -50,9 +50,8 @@ COMMANDS = {
 
 @pytest.fixture
 def npy_pair(tmp_path):
-    import numpy as np
-
     import ml_dtypes
+    import numpy as np
 
     np.save(tmp_path / "a.npy", np.arange(3, dtype=np.float16))
     np.save(tmp_path / "b.npy", np.float32(2.5))  # a 0-d array: S(f4)

@@ -18,6 +18,7 @@ import click
 
 from promote_cli import api, schema
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
+from promote_cli.dtypes import is_weak
 from promote_cli.errors import PromotionError, UsageError
 from promote_cli.notations import Notation, display, read_dtype
 from promote_cli.notations import notation as get_notation
@@ -158,7 +159,7 @@ def _source(spec: str, flag_dtype: str | None, flag: str, nota: Notation):
     if len(given) > 1:
         raise UsageError(f"{spec}: {flag} {flag_dtype} contradicts the type after ':'")
     explicit = given.pop() if given else None
-    if explicit is not None and explicit.endswith("*"):
+    if explicit is not None and is_weak(explicit):
         raise UsageError(f"{spec}: {explicit} is a Python scalar type, not an array dtype")
     header = npy.read_header(path)
     return npy.Source(header, npy.data_dtype(header, explicit, flag))
