@@ -170,18 +170,22 @@ class Policy:
     def normalise(self, op: Operand) -> Operand | Outcome:
         """Map an operand onto what the rules see, or refuse it outright."""
         if op.category == PYTHON and PYTHON not in self.categories:
-            return refuse("operand", f"{self.title} has no Python scalar operands ({op.dtype})")
+            return refuse(
+                "operand", f"{self.title} has no Python scalar operands ({ref(op.dtype)})"
+            )
         if op.category == PYTHON and op.dtype not in ("bool", *WEAK, *self.universe):
             # A weak type of another framework, such as TensorFlow's int32*.
             return refuse(
                 "unsupported",
-                f"{self.title} has no weak type {op.dtype}; write a"
+                f"{self.title} has no weak type {ref(op.dtype)}; write a"
                 " Python scalar as int, float, complex or P(bool)",
             )
         if op.category == ZERO_D and ZERO_D not in self.categories:
             op = Operand(op.dtype, DIMENSIONED)
         if op.category != PYTHON and op.dtype not in self.universe:
-            why = self.known_unsupported.get(op.dtype) or f"{self.title} has no {op.dtype} type"
+            why = (
+                self.known_unsupported.get(op.dtype) or f"{self.title} has no {ref(op.dtype)} type"
+            )
             return refuse("unsupported", why)
         return op
 

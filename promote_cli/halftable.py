@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, NamedTuple
 
-from promote_cli.engine import Outcome, Policy, refuse
+from promote_cli.engine import Outcome, Policy, ref, refuse
 from promote_cli.errors import PolicyDefinitionError
 from promote_cli.operands import Operand
 
@@ -41,7 +41,7 @@ def mirror(text: str, read: Mapping[str, str]) -> HalfTable:
 
 class TablePolicy(Policy):
     """A policy that answers from a stored ``HalfTable``. The reasons are the policy's own
-    sentences, formatted with the labels (in the policy's notation) of ``{a}``, ``{b}``, the
+    sentences, formatted with references (``engine.ref``) to ``{a}``, ``{b}``, the
     ``{result}``, and for a type missing from the table, ``{odd}``."""
 
     table: ClassVar[HalfTable]
@@ -54,7 +54,7 @@ class TablePolicy(Policy):
 
     def lookup(self, a: str, b: str) -> Outcome:
         """The stored cell for ``a`` x ``b``, or the refusal a ``×`` or a missing type means."""
-        label = self.notation.label
+        label = ref
         if (a, b) not in self.table.cells:
             odd = a if (a, a) not in self.table.cells else b
             return refuse("unsupported", self.outside_reason.format(odd=label(odd)))

@@ -12,12 +12,12 @@ policy's reason, when there is none.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from itertools import combinations
 from typing import Any, ClassVar
 
-from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, Outcome, Policy, refuse
+from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, Outcome, Policy, ref, refuse
 from promote_cli.errors import PolicyDefinitionError
 from promote_cli.notations import Notation
 from promote_cli.operands import Operand
@@ -107,10 +107,10 @@ class Lattice:
                     todo.append(up)
         raise ValueError(f"{top} is not above {start}")
 
-    def explain(self, nodes: Sequence[str], top: str, label: Callable[[str], str]) -> str:
+    def explain(self, nodes: Sequence[str], top: str) -> str:
         """``a -> b and c -> b: they meet at b``: each distinct node's chain up to ``top``."""
-        chains = [" -> ".join(map(label, self.chain(n, top))) for n in dict.fromkeys(nodes)]
-        return f"{' and '.join(chains)}: they meet at {label(top)}"
+        chains = [" -> ".join(map(ref, self.chain(n, top))) for n in dict.fromkeys(nodes)]
+        return f"{' and '.join(chains)}: they meet at {ref(top)}"
 
     @cached_property
     def hasse(self) -> tuple[tuple[str, str], ...]:
@@ -165,10 +165,11 @@ class LatticePolicy(Policy):
         self, lat: Lattice, nodes: Sequence[str], top: str, opts: Mapping[str, Any]
     ) -> Outcome:
         """The answer once the bound ``top`` is found: the bound, explained by its chains."""
-        return Outcome(top, "lattice", lat.explain(nodes, top, self.notation.label))
+        return Outcome(top, "lattice", lat.explain(nodes, top))
 
     def why_unbounded(
         self, nodes: Sequence[str], operands: Sequence[Operand], opts: Mapping[str, Any]
     ) -> str:
         """Why the nodes have no common upper bound (the refusal's reason)."""
-        return f"{' and '.join(dict.fromkeys(nodes))} have no common type in {self.title}'s lattice"
+        names = " and ".join(map(ref, dict.fromkeys(nodes)))
+        return f"{names} have no common type in {self.title}'s lattice"

@@ -29,6 +29,9 @@ def test_a_row_of_the_wrong_length_is_a_policy_definition_error():
         mirror("a a\nb b\n", READ)
 
 
+JAX = NOTATIONS["jax"]
+
+
 class _Tiny(TablePolicy):
     name = title = source = "tiny"
     notation_name = "jax"
@@ -40,26 +43,38 @@ class _Tiny(TablePolicy):
 
 def test_table_lookup_gives_the_stored_cell_with_the_policys_reason():
     out = _Tiny().lookup("int16", "int8")
-    assert (out.result, out.rule, out.why) == ("int16", "table", "i2 x i1 = i2 in the table")
+    assert (out.result, out.rule, out.text(_Tiny().notation)) == (
+        "int16",
+        "table",
+        "i2 x i1 = i2 in the table",
+    )
 
 
 def test_table_lookup_refuses_a_crossed_pair_with_the_policys_reason():
     for a, b in (("int8", "float32"), ("float32", "int8")):
         out = _Tiny().lookup(a, b)
         assert out.refused and out.rule == "table"
-        assert out.why == f"tiny refuses {'i1 with f4' if a == 'int8' else 'f4 with i1'}"
+        assert (
+            out.text(_Tiny().notation)
+            == f"tiny refuses {'i1 with f4' if a == 'int8' else 'f4 with i1'}"
+        )
 
 
 def test_table_lookup_refuses_a_type_outside_the_table_naming_it():
     out = _Tiny().lookup("int8", "float64")
-    assert out.refused and out.rule == "unsupported" and out.why == "tiny has no f8"
+    assert (
+        out.refused and out.rule == "unsupported" and out.text(_Tiny().notation) == "tiny has no f8"
+    )
 
 
 def test_ascend_refuses_a_crossed_cell_in_its_own_words_and_notation():
     pol = get("ascend")
     out = pol.promote(Operand("uint16"), Operand("float32"), pol.resolve_options())
     assert out.refused and out.rule == "table"
-    assert out.why == "aclnn cannot deduce a common type for u16 and f32 (× in the deduction table)"
+    assert (
+        out.text(pol.notation)
+        == "aclnn cannot deduce a common type for u16 and f32 (× in the deduction table)"
+    )
 
 
 def test_torch_refuses_a_type_its_table_lacks_as_an_internal_assertion():
@@ -67,4 +82,4 @@ def test_torch_refuses_a_type_its_table_lacks_as_an_internal_assertion():
     pol = get("torch")
     out = pol.promote(Operand("int3"), Operand("int8"), pol.resolve_options())
     assert out.refused and out.rule == "unsupported"
-    assert out.why.startswith("int3 is not in PyTorch's promotion table")
+    assert out.text(pol.notation).startswith("int3 is not in PyTorch's promotion table")

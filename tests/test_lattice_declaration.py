@@ -89,11 +89,14 @@ def test_no_upper_bound_is_the_policys_refusal(name, a, b, rule, why):
         assert out.result == a
         return
     assert out.refused and out.rule == rule
-    assert why in out.why
+    assert why in out.text(pol.notation)
 
 
 def test_the_bound_is_explained_by_each_chain_in_the_policys_notation():
     pol = get("jax")
     out = pol.promote(Operand("uint8"), Operand("int8"), pol.resolve_options())
     assert out.result == "int16"
-    assert out.why == "u1 -> i2 and i1 -> i2: they meet at i2"
+    assert out.text(pol.notation) == "u1 -> i2 and i1 -> i2: they meet at i2"
+    # The same outcome read by someone who asked in canonical names:
+    canonical = NOTATIONS["canonical"]
+    assert out.text(canonical) == "uint8 -> int16 and int8 -> int16: they meet at int16"

@@ -205,3 +205,21 @@ def test_a_weak_type_of_another_framework_is_refused_not_a_crash(policy, run):
 
 def test_tensorflow_still_takes_its_weak_types():
     assert promote("i32*", "f32", policy="tensorflow") == "float32"
+
+
+def test_option_values_are_read_in_the_same_notation_as_the_operands(run):
+    # --notation jax reads i8 as int64: the operand, and the option value too.
+    result = run(
+        "pair", "u64", "i8", "-p", "openvino", "-O", "promote_unsafe=true",
+        "-O", "u64_integer_promotion_target=i8", "--notation", "jax",
+    )  # fmt: skip
+    assert result.exit_code == 0 and result.stdout == "i8 (int64)\n"
+
+
+def test_reasons_and_explanations_are_worded_in_the_active_notation(run):
+    refused = run("pair", "f16", "bf16", "-p", "openvino")
+    assert "f16 and bf16 differ in exponent and mantissa" in refused.stdout
+    in_jax = run("pair", "f2", "bf", "-p", "openvino", "--notation", "jax")
+    assert "f2 and bf differ in exponent and mantissa; widening to f4" in in_jax.stdout
+    explained = run("pair", "uint8", "int8", "--explain", "--notation", "canonical")
+    assert "rule: lattice: uint8 -> int16 and int8 -> int16: they meet at int16" in explained.stdout

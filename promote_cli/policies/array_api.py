@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promote_cli.dtypes import get, is_weak
-from promote_cli.engine import Outcome, refuse
+from promote_cli.engine import Outcome, ref, refuse
 from promote_cli.lattice import LatticePolicy
 from promote_cli.operands import PYTHON, Operand
 
@@ -109,7 +109,7 @@ class ArrayApiPolicy(LatticePolicy):
                 if self.lattice.lub(s.dtype, a.dtype) is None:
                     return (
                         f"the array API standard does not specify a Python {what} with a"
-                        f" {a.dtype} array"
+                        f" {ref(a.dtype)} array"
                     )
         if "uint64" in nodes and any(get(n).kind == "int" and not is_weak(n) for n in nodes):
             return "the array API standard leaves uint64 with a signed integer unspecified"

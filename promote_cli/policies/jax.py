@@ -27,7 +27,7 @@ from functools import cache
 from typing import Any
 
 from promote_cli.dtypes import CATALOGUE, get, is_weak
-from promote_cli.engine import Option, Outcome
+from promote_cli.engine import Option, Outcome, ref
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
@@ -169,10 +169,9 @@ class JaxPolicy(LatticePolicy):
             result = _DEFAULT[top]
         if not opts["x64"]:
             result = _X32.get(result, result)
-        label = self.notation.label
-        why = lat.explain(nodes, top, label)
+        why = lat.explain(nodes, top)
         if result != top:
-            why += f", which JAX materialises as {label(result)}"
+            why += f", which JAX materialises as {ref(result)}"
         return Outcome(result, "lattice", why)
 
     def why_unbounded(
@@ -180,18 +179,19 @@ class JaxPolicy(LatticePolicy):
     ) -> str:
         if opts["strict"]:
             return (
-                f"{' and '.join(dict.fromkeys(nodes))} have no implicit promotion path under "
-                "jax_numpy_dtype_promotion='strict'; cast explicitly"
+                f"{' and '.join(map(ref, dict.fromkeys(nodes)))} have no implicit promotion"
+                " path under jax_numpy_dtype_promotion='strict'; cast explicitly"
             )
         for t in (get(n) for n in nodes if not is_weak(n)):
             if t.is_float and t.bits < 16:  # type: ignore[operator]
                 return (
-                    f"{t.bits}-bit floats such as {t.name} do not promote implicitly in JAX;"
+                    f"{t.bits}-bit floats such as {ref(t.name)} do not promote implicitly in JAX;"
                     " cast explicitly"
                 )
             if t.is_integer and t.bits < 8:  # type: ignore[operator]
                 return (
-                    f"1-, 2- and 4-bit integers such as {t.name} do not promote implicitly in JAX"
+                    f"1-, 2- and 4-bit integers such as {ref(t.name)} do not promote"
+                    " implicitly in JAX"
                 )
         return super().why_unbounded(nodes, operands, opts)
 

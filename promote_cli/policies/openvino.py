@@ -27,8 +27,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from promote_cli.dtypes import get as dtype
-from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Option, Outcome, Policy, refuse
-from promote_cli.notations import NOTATIONS
+from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Option, Outcome, Policy, ref, refuse
 from promote_cli.operands import ZERO_D, Operand
 
 SUPPORTED = (
@@ -82,18 +81,13 @@ class Input(NamedTuple):
         return dtype(self.type).signed
 
 
-def _label(t: str) -> str:
-    return NOTATIONS["openvino"].label(t)
-
-
 def _checked(rule: str, attrs: Attributes, result: str, safe: bool, why: str) -> Outcome:
     """``result`` when it is safe or unsafe promotion is allowed; otherwise the op raises."""
     if safe or attrs.promote_unsafe:
         return Outcome(result, rule, why)
     return refuse(
         rule,
-        f"{why}; unsafe with promote_unsafe=false"
-        f" (promote_unsafe=true would give {_label(result)})",
+        f"{why}; unsafe with promote_unsafe=false (promote_unsafe=true would give {ref(result)})",
         unsafe_result=result,
     )
 
@@ -120,7 +114,7 @@ def float_with_integer(attrs: Attributes, a: Input, b: Input) -> Outcome | None:
         return None
     real, integer = (a, b) if a.real else (b, a)
     why = (
-        f"floating-point outranks integer: {_label(real.type)};"
+        f"floating-point outranks integer: {ref(real.type)};"
         f" safe only when {real.bits} >= 2 x {integer.bits} bits"
     )
     return _checked("float-with-integer", attrs, real.type, real.bits >= 2 * integer.bits, why)
@@ -134,8 +128,8 @@ def pytorch_scalar(attrs: Attributes, a: Input, b: Input) -> Outcome | None:
         target.signed and not scalar.signed and target.bits * 2 >= scalar.bits
     )
     why = (
-        f"pytorch_scalar_promotion: the dimensioned input's {_label(target.type)} wins over"
-        f" the 0-d {_label(scalar.type)}"
+        f"pytorch_scalar_promotion: the dimensioned input's {ref(target.type)} wins over"
+        f" the 0-d {ref(scalar.type)}"
     )
     return _checked("pytorch-scalar", attrs, target.type, safe, why)
 
@@ -148,7 +142,7 @@ def signed_with_unsigned(attrs: Attributes, a: Input, b: Input) -> Outcome | Non
         bits = max(2 * unsigned.bits, signed.bits)
         result = next(t for t, w in _SIGNED.items() if w == bits)
         why = (
-            f"signed and unsigned integers meet at {_label(result)}, the narrowest signed"
+            f"signed and unsigned integers meet at {ref(result)}, the narrowest signed"
             f" type holding both"
         )
         return _checked(
@@ -157,7 +151,7 @@ def signed_with_unsigned(attrs: Attributes, a: Input, b: Input) -> Outcome | Non
     target = attrs.u64_integer_promotion_target
     why = (
         f"u64 with a signed integer would need i128; u64_integer_promotion_target"
-        f" ({_label(target)}) is used"
+        f" ({ref(target)}) is used"
     )
     return _checked("u64-with-signed", attrs, target, False, why)
 
@@ -166,7 +160,7 @@ def wider(attrs: Attributes, a: Input, b: Input) -> Outcome | None:
     if a.bits == b.bits:
         return None
     big = a if a.bits > b.bits else b
-    return Outcome(big.type, "wider", f"same kind and sign: the wider {_label(big.type)}")
+    return Outcome(big.type, "wider", f"same kind and sign: the wider {ref(big.type)}")
 
 
 def same_width_floats(attrs: Attributes, a: Input, b: Input) -> Outcome | None:
@@ -174,8 +168,8 @@ def same_width_floats(attrs: Attributes, a: Input, b: Input) -> Outcome | None:
     for family, result in ((_F8, "float16"), (_F16, "float32")):
         if pair <= family:
             why = (
-                f"{_label(a.type)} and {_label(b.type)} differ in exponent and mantissa;"
-                f" widening to {_label(result)} is needed"
+                f"{ref(a.type)} and {ref(b.type)} differ in exponent and mantissa;"
+                f" widening to {ref(result)} is needed"
             )
             return _checked("same-width-floats", attrs, result, False, why)
     return None
@@ -197,7 +191,7 @@ def evaluate(attrs: Attributes, a: Input, b: Input) -> Outcome:
         outcome = rule(attrs, a, b)
         if outcome is not None:
             return outcome
-    return refuse("unsupported-pair", f"no rule promotes {_label(a.type)} with {_label(b.type)}")
+    return refuse("unsupported-pair", f"no rule promotes {ref(a.type)} with {ref(b.type)}")
 
 
 class OpenVinoPolicy(Policy):
@@ -208,7 +202,7 @@ class OpenVinoPolicy(Policy):
     universe = SUPPORTED
     default_types = SUPPORTED
     known_unsupported: Mapping[str, str] = {
-        t: f"OpenVINO's ConvertPromoteTypes does not support element type {_label(t)}"
+        t: f"OpenVINO's ConvertPromoteTypes does not support element type {ref(t)}"
         for t in _OTHER_OV_TYPES
     }
     options = (

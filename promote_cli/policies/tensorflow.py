@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from promote_cli.engine import Option, Outcome, refuse
+from promote_cli.engine import Option, Outcome, ref, refuse
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
@@ -144,12 +144,11 @@ class TensorFlowPolicy(LatticePolicy):
         self, lat: Lattice, nodes: Sequence[str], top: str, opts: Mapping[str, Any]
     ) -> Outcome:
         if opts["mode"] == "safe" and frozenset(nodes) in all_only():
-            label = self.notation.label
             return refuse(
                 "safe-mode",
-                f"{' x '.join(map(label, nodes))} -> {label(top)} risks precision loss or"
+                f"{' x '.join(map(ref, nodes))} -> {ref(top)} risks precision loss or"
                 " bit-widening; dtype_conversion_mode='safe' disallows it"
-                f" (mode=all gives {label(top)})",
+                f" (mode=all gives {ref(top)})",
                 unsafe_result=top,
             )
         return super().bounded(lat, nodes, top, opts)
@@ -158,7 +157,7 @@ class TensorFlowPolicy(LatticePolicy):
         self, nodes: Sequence[str], operands: Sequence[Operand], opts: Mapping[str, Any]
     ) -> str:
         return (
-            f"TensorFlow does not convert between {' and '.join(map(self.notation.label, nodes))}"
+            f"TensorFlow does not convert between {' and '.join(map(ref, nodes))}"
             " implicitly (convert explicitly)"
         )
 
