@@ -20,7 +20,7 @@ EXIT_OK, EXIT_DIFFERENT, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 
 
 # name -> (module, one-line help); the module defines ``command``.
 COMMANDS = {
-    "pair": ("promote_cli.cli.pair", "Promote two dtypes (or more, folded) under a policy."),
+    "pair": ("promote_cli.cli.pair", "Promote two dtypes (or more) under a policy."),
     "policies": ("promote_cli.cli.policies", "List the policies, their types and options."),
     "table": ("promote_cli.cli.table", "Print a policy's table: html, markdown, rst, csv, json."),
     "tables": ("promote_cli.cli.tables", "Regenerate (or --check) the tables/ documentation set."),

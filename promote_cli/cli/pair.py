@@ -19,7 +19,8 @@ from promote_cli.operands import inner, label
 @_options.as_json
 @click.option("--explain", is_flag=True, help="Say which rule decided, and why.")
 def command(operands, policy, option_values, notation, as_json, explain) -> int:
-    """Promote A and B (more operands are folded left to right).
+    """Promote A and B, or more operands as the framework's n-ary result_type does
+    (all at once for jax, torch and array-api; a left fold for the others).
 
     An operand is a dtype (f16, bfloat16, i8 ...), S(t) for a 0-d tensor, D(t) for a
     dimensioned one, or a Python scalar: int, float, complex, P(bool).
