@@ -89,8 +89,6 @@ def listed(index: str | None) -> list[str]:
 def ours(path: Path) -> bool:
     """Whether ``path`` carries promote's marker near its top (every file promote writes
     does, a user's ``promote table -o`` output too: alone, it does not make a file ours)."""
-    try:
-        with path.open("rb") as f:
-            return MARKER.encode() in f.read(1024)
-    except OSError:
-        return False
+    from promote_cli import textfiles
+
+    return MARKER.encode() in textfiles.head(path, 1024)
