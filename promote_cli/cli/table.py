@@ -3,16 +3,21 @@ terminal; ``--check`` compares with a file instead of writing it."""
 
 from __future__ import annotations
 
+import html
 import os
+import re
 import sys
+from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 import click
 
 from promote_cli import api, textfiles
-from promote_cli.cli import EXIT_OK, _options
+from promote_cli.api import shell_quote, shell_split
+from promote_cli.cli import EXIT_OK, _options, printable
 from promote_cli.cli._report import CheckReport
-from promote_cli.errors import UsageError
+from promote_cli.errors import PromoteError, UsageError
 from promote_cli.render import FORMATS, SUFFIXES, build, render
 
 
@@ -45,22 +50,24 @@ from promote_cli.render import FORMATS, SUFFIXES, build, render
 @_options.options
 @click.option(
     "--template",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=click.Path(exists=True, dir_okay=False),
     default=None,
     metavar="FILE",
-    help="Render with this jinja2 template instead of ours (same context; see the README).",
+    help="Render with this jinja2 template instead of ours (same context; see the README):"
+    " in jinja2's sandbox, with no access to files or Python beyond the table.",
 )
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False),
     default=None,
     metavar="FILE",
-    help="Write to FILE (atomically) instead of stdout.",
+    help="Write to FILE (atomically) instead of stdout; a device, FIFO or /dev/stdout is"
+    " written into, never replaced.",
 )
 @click.option(
     "--check",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False),
     default=None,
     metavar="FILE",
     help="Write nothing: print a unified diff and exit 1 when FILE is not what would be written.",
@@ -79,31 +86,30 @@ def command(
     if output is not None and check is not None:
         raise UsageError("give -o FILE or --check FILE, not both")
     target = output or check
-    fmt = fmt or _format_of(target) or _format_of(template)
-    if fmt is None and template is not None:
-        raise UsageError(f"cannot tell the format of {template.name}; pass --format")
-    fmt = fmt or "term"
+    ask, other = _resolve(
+        policy, fmt, types, notation, diff_against, option_values, template, target
+    )
+    fmt = ask.fmt
     if standalone and fmt != "html":
         raise UsageError("--standalone applies to --format html")
-    req = api.request(
-        policy,
-        notation=notation,
-        options=_options.parse_options(option_values),
-        operands=_options.split_types(types),
-    )
-    _distinct(req, types)
-    other = api.neighbour(req.policy, diff_against)
     tail = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
     tail += [] if template is None else ["--template", str(template)]
     tail += ["--standalone"] if standalone else []
-    table = build(req, other, command=req.command("table", "--format", fmt, tail=tail))
+    canonical = ask.req.command("table", "--format", fmt, tail=tail)
+    table = build(ask.req, other, command=canonical)
     color = fmt == "term" and target is None and _color_wanted()
+    template = None if template is None else Path(template)
     text = render(table, fmt, standalone=standalone, template=template, color=color)
 
     if check is not None:
-        report = CheckReport(fix=f"{table.command} -o {check}")
-        click.echo(report.compare(check, textfiles.read(check), text), nl=False)
-        click.echo(f"promote: {report.summary()}", err=True)
+        on_disk = textfiles.read(Path(check))
+        spelled = _spelled_otherwise(on_disk, canonical, (ask, standalone))
+        if spelled is not None:  # compare with the file's own spelling of the same question
+            table = replace(table, command=spelled)
+            text = render(table, fmt, standalone=standalone, template=template)
+        report = CheckReport(fix=f"{canonical} -o {shell_quote(check)}")
+        click.echo(report.compare(Path(check), on_disk, text), nl=False)
+        click.echo(f"promote: {printable(report.summary())}", err=True)
         return report.exit_code
     if output is not None:
         textfiles.write(output, text)
@@ -112,10 +118,72 @@ def command(
     return EXIT_OK
 
 
-def _format_of(path: Path | None) -> str | None:
+class _Asked(NamedTuple):
+    """What a ``promote table`` command line means, resolved: two spellings of one question
+    (``x64=TRUE`` and ``x64=true``, ``bf`` and ``bf16``, ``--diff-against`` given or by
+    default) compare equal."""
+
+    req: api.Request
+    fmt: str
+    other: str | None  # the compared policy's name
+    template: str | None  # the template's real path
+
+
+def _resolve(policy, fmt, types, notation, diff_against, option_values, template, target):
+    """The resolved question (an ``_Asked``) and the compared policy."""
+    fmt = fmt or _format_of(target) or _format_of(template)
+    if fmt is None and template is not None:
+        raise UsageError(f"cannot tell the format of {Path(template).name}; pass --format")
+    req = api.request(
+        policy,
+        notation=notation,
+        options=_options.parse_options(option_values),
+        operands=_options.split_types(types),
+    )
+    _distinct(req, types)
+    other = api.neighbour(req.policy, diff_against)
+    real = None if template is None else os.path.realpath(template)
+    return _Asked(req, fmt or "term", other.name if other else None, real), other
+
+
+def _spelled_otherwise(on_disk: str | None, canonical: str, asked: tuple) -> str | None:
+    """The command line in the header of ``on_disk`` when it is spelled otherwise than
+    ``canonical`` but asks the same table (``asked``: the resolved question and ``--standalone``),
+    else None. ``--check`` then compares the file with the table rendered under that spelling:
+    only what the options mean makes a file stale."""
+    found = _HEADER.search((on_disk or "")[:4096])
+    if found is None:
+        return None
+    spelled = html.unescape(found.group(1))
+    if spelled == canonical:
+        return None
+    try:
+        words = shell_split(spelled)
+        if words[:2] != ["promote", "table"]:
+            return None
+        p = command.make_context("table", words[2:]).params
+        theirs, _ = _resolve(
+            p["policy"],
+            p["fmt"],
+            p["types"],
+            p["notation"],
+            p["diff_against"],
+            p["option_values"],
+            p["template"],
+            None,
+        )
+    except (ValueError, click.ClickException, click.exceptions.Exit, PromoteError):
+        return None
+    return spelled if (theirs, p["standalone"]) == asked else None
+
+
+_HEADER = re.compile(r"generated by promote \S+: (.*?); edit the generator, not this file")
+
+
+def _format_of(path: Path | str | None) -> str | None:
     if path is None:
         return None
-    name = path.name.removesuffix(".j2").removesuffix(".jinja")
+    name = Path(path).name.removesuffix(".j2").removesuffix(".jinja")
     return SUFFIXES.get(Path(name).suffix.lower())
 
 
