@@ -484,29 +484,55 @@ def test_an_output_name_near_the_limit_still_gets_a_temporary_file(run, tmp_path
     assert result.exit_code == 0, result.stderr
 
 
-def test_an_input_that_fails_to_read_says_cannot_read(tmp_path, monkeypatch):
-    """EIO from a failing disk (injected: reading the data raises it)."""
+class Failing:
+    """A file whose reads fail as a dying disk's do."""
+
+    def __init__(self, fp):
+        self.fp = fp
+
+    def __getattr__(self, name):
+        return getattr(self.fp, name)
+
+    def read(self, *args):
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    readinto = read
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.fp.close()
+
+
+def test_an_input_whose_header_fails_to_read_says_cannot_read(run, tmp_path, monkeypatch):
+    """EIO while reading the header (injected: device-mapper's error target is not available
+    here)."""
+    from promote_cli.npy import header
+
+    a, b = pair(tmp_path)
+    real = header.open_input
+    monkeypatch.setattr(header, "open_input", lambda path: Failing(real(path)))
+    result = run("convert", a, b)
+    assert result.exit_code == 2
+    assert one_line(result.stderr) == f"promote: error: {a}: cannot read it (Input/output error)"
+
+
+def test_an_input_whose_data_fails_to_read_says_cannot_read(tmp_path, monkeypatch):
+    """EIO while streaming the data (injected), after the first output was begun."""
     a, b = pair(tmp_path)
     jobs = plan_jobs([a, b], [tmp_path / "x.npy", tmp_path / "y.npy"])
-
-    class Failing:
-        def __init__(self, fp):
-            self.fp = fp
-
-        def readinto(self, buf):
-            raise OSError(errno.EIO, os.strerror(errno.EIO))
-
     real = npy.outputs.open_data
 
     @contextlib.contextmanager
     def failing_open(job_npy):
         with real(job_npy) as fp:
-            yield Failing(fp)
+            yield Failing(fp) if job_npy.path == b else fp
 
     monkeypatch.setattr(npy.outputs, "open_data", failing_open)
     with pytest.raises(BadInputError) as caught:
         npy.execute(jobs)
-    assert str(caught.value) == f"{a}: cannot read it (Input/output error)"
+    assert str(caught.value) == f"{b}: cannot read it (Input/output error)"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.npy", "b.npy"]
 
 

@@ -103,8 +103,10 @@ def read_header(path: Path | str) -> NpyFile:
     """Read and check ``path``'s header; every problem is one ``BadInputError`` line."""
     path = Path(path)
     with open_input(path) as fp:
-        st = os.fstat(fp.fileno())
-        return _read_header(fp, path, st)
+        try:
+            return _read_header(fp, path, os.fstat(fp.fileno()))
+        except OSError as exc:  # EIO from a failing disk
+            raise bad(path, f"cannot read it ({exc.strerror or exc})") from None
 
 
 def signature(st: os.stat_result) -> tuple[int, ...]:
