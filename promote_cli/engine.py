@@ -217,7 +217,7 @@ class Policy:
             trail.append(f"{ref(left.dtype)} x {ref(right.dtype)} -> {verdict}")
             if out.refused:
                 break
-            left = _as_operand(out.result, (left, right))  # type: ignore[arg-type]
+            left = as_operand(out.result, (left, right))  # type: ignore[arg-type]
         assert out is not None
         if len(trail) == 1:
             return out
@@ -234,8 +234,9 @@ class Policy:
         return self.decide(na, nb, opts)  # type: ignore[arg-type]
 
 
-def _as_operand(result: str, seen: Iterable[Operand]) -> Operand:
-    # A weak result keeps its Python-scalar category; a dimensioned input makes the result one.
+def as_operand(result: str, seen: Iterable[Operand]) -> Operand:
+    """The operand a result becomes when it meets the next one: a weak result stays a Python
+    scalar; a dimensioned input makes it a dimensioned array, else it is 0-d."""
     if is_weak(result):
         return Operand.of(result)
     categories = {op.category for op in seen}
