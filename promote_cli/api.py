@@ -55,7 +55,7 @@ class Request(NamedTuple):
         """The command line that asks this request again: ``promote VERB --policy P HEAD
         [--types ...] [--notation N] [-O NAME=VALUE ...] TAIL``. Names are spelled as promote
         prints them, so two ways of typing one request give one line."""
-        words = ["promote", verb, "--policy", self.policy.name, *head]
+        words = ["promote", verb, "--policy", self.policy.spelling, *head]
         if self.operands is not None:
             words += [
                 "--types",
@@ -75,9 +75,10 @@ def request(
     options: Mapping[str, Any] | None = None,
     operands: Sequence[str | Operand] | None = None,
 ) -> Request:
-    """Resolve a question once: the policy by name, the notation (default: the policy's own),
-    the options and the operand spellings both read in that notation."""
-    pol = policies.get(policy) if isinstance(policy, str) else policy
+    """Resolve a question once: the policy by name or file (``resolve``), the notation
+    (default: the policy's own), the options and the operand spellings both read in that
+    notation."""
+    pol = resolve(policy) if isinstance(policy, str) else policy
     nota = notation if isinstance(notation, Notation) else pol.notation_for(notation)
     opts = pol.resolve_options(options, nota)
     ops = None
@@ -86,13 +87,25 @@ def request(
     return Request(pol, nota, opts, ops)
 
 
+def resolve(name: str) -> Policy:
+    """The policy ``name`` stands for: a built-in by name, or the policy a TOML file declares
+    when the name is a path (``./mine.toml``, ``docs/policy.toml``)."""
+    if policies.looks_like_file(name):
+        from pathlib import Path
+
+        from promote_cli import policyfile
+
+        return policyfile.load(Path(name))
+    return policies.get(name)
+
+
 def neighbour(policy: Policy, given: str | None) -> Policy | None:
     """The policy a table compares ``policy`` with: ``given`` by name, ``"none"`` for nothing,
     None for the policy's own documentation's choice (JAX's page compares with NumPy)."""
     if given is None:
         return policies.get(policy.compared_with) if policy.compared_with else None
     given = given.strip()
-    return None if given.lower() == "none" else policies.get(given)
+    return None if given.lower() == "none" else resolve(given)
 
 
 def outcome(

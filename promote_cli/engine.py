@@ -120,6 +120,12 @@ class Policy:
     categories: ClassVar[frozenset[str]] = frozenset({DIMENSIONED})  # categories that matter
     properties: ClassVar[frozenset[str]] = frozenset({SYMMETRIC, IDEMPOTENT})
     compared_with: ClassVar[str | None] = None  # the neighbour its own docs highlight against
+    file: str | None = None  # the TOML file that declares it (``promote_cli.policyfile``)
+
+    @property
+    def spelling(self) -> str:
+        """How a command line names the policy: its file, or its name."""
+        return self.file or self.name
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         raise NotImplementedError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from promote_cli import api, policies
+from promote_cli import api
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.compare import FORMATS, diff
 from promote_cli.engine import Policy
@@ -67,8 +67,9 @@ def command(left_name, right_name, fmt, types, option_values, notation) -> int:
     promote diff ascend torch                      # the 26 cells Ascend departs from PyTorch
     promote diff jax numpy -t b1,u1,i1,f2,f4 -f table
     promote diff tensorflow tensorflow -O right:mode=safe
+    promote diff jax ./mine.toml                   # a policy file against what it extends
     """
-    left_pol, right_pol = policies.get(left_name), policies.get(right_name)
+    left_pol, right_pol = api.resolve(left_name), api.resolve(right_name)
     left_opts, right_opts = split_options(option_values, left_pol, right_pol)
     left = api.request(
         left_pol, notation=notation, options=left_opts, operands=_options.split_types(types)

@@ -14,11 +14,12 @@ from promote_cli.operands import inner, label
 @click.command("pair")
 @click.argument("operands", nargs=-1, required=True, metavar="A B [C ...]")
 @_options.policy
+@_options.policy_file
 @_options.options
 @_options.notation
 @_options.as_json
 @click.option("--explain", is_flag=True, help="Say which rule decided, and why.")
-def command(operands, policy, option_values, notation, as_json, explain) -> int:
+def command(operands, policy, policy_file, option_values, notation, as_json, explain) -> int:
     """Promote A and B, or more operands as the framework's n-ary result_type does
     (all at once for jax, torch and array-api; a left fold for the others).
 
@@ -28,6 +29,7 @@ def command(operands, policy, option_values, notation, as_json, explain) -> int:
     """
     if len(operands) < 2:
         raise UsageError("pair needs two operands, e.g. promote pair f16 bf16")
+    policy = policy_file or policy
     req = api.request(
         policy,
         notation=notation,

@@ -18,6 +18,7 @@ from promote_cli.render import FORMATS, SUFFIXES, build, render
 
 @click.command("table")
 @_options.policy
+@_options.policy_file
 @click.option(
     "--format",
     "-f",
@@ -67,7 +68,17 @@ from promote_cli.render import FORMATS, SUFFIXES, build, render
 )
 @click.option("--standalone", is_flag=True, help="html: a whole page with title and legend.")
 def command(
-    policy, fmt, types, notation, diff_against, option_values, template, output, check, standalone
+    policy,
+    policy_file,
+    fmt,
+    types,
+    notation,
+    diff_against,
+    option_values,
+    template,
+    output,
+    check,
+    standalone,
 ) -> int:
     """Print POLICY's promotion table: rows are the first operand, columns the second.
 
@@ -85,6 +96,7 @@ def command(
     fmt = fmt or "term"
     if standalone and fmt != "html":
         raise UsageError("--standalone applies to --format html")
+    policy = policy_file or policy
     req = api.request(
         policy,
         notation=notation,
