@@ -57,7 +57,12 @@ def split_options(values: tuple[str, ...], left: Policy, right: Policy) -> tuple
 )
 @_options.options
 @_options.notation
-def command(left_name, right_name, fmt, types, option_values, notation) -> int:
+@click.option(
+    "--lossy",
+    is_flag=True,
+    help="Say, for each differing cell, which side's result loses values of which input.",
+)
+def command(left_name, right_name, fmt, types, option_values, notation, lossy) -> int:
     """Show the cells where POLICY1 and POLICY2 give different answers.
 
     Exit 0 when they agree on every cell, 1 when they differ (for CI). -O NAME=VALUE sets an
@@ -68,6 +73,7 @@ def command(left_name, right_name, fmt, types, option_values, notation) -> int:
     promote diff jax numpy -t b1,u1,i1,f2,f4 -f table
     promote diff tensorflow tensorflow -O right:mode=safe
     promote diff jax ./mine.toml                   # a policy file against what it extends
+    promote diff jax torch --lossy                 # and which side loses values
     """
     left_pol, right_pol = api.resolve(left_name), api.resolve(right_name)
     left_opts, right_opts = split_options(option_values, left_pol, right_pol)
@@ -76,5 +82,5 @@ def command(left_name, right_name, fmt, types, option_values, notation) -> int:
     )
     right = api.request(right_pol, notation=left.notation, options=right_opts)
     d = diff(left, right)
-    click.echo(FORMATS[fmt](d, left.notation), nl=False)
+    click.echo(FORMATS[fmt](d, left.notation, lossy), nl=False)
     return EXIT_OK if d.identical else EXIT_DIFFERENT

@@ -13,7 +13,7 @@ from promote_cli import api, textfiles
 from promote_cli.cli import EXIT_OK, _options
 from promote_cli.cli._report import CheckReport
 from promote_cli.errors import UsageError
-from promote_cli.render import FORMATS, SUFFIXES, build, render
+from promote_cli.render import FORMATS, MARKS, SUFFIXES, build, render
 
 
 @click.command("table")
@@ -67,6 +67,14 @@ from promote_cli.render import FORMATS, SUFFIXES, build, render
     help="Write nothing: print a unified diff and exit 1 when FILE is not what would be written.",
 )
 @click.option("--standalone", is_flag=True, help="html: a whole page with title and legend.")
+@click.option(
+    "--mark",
+    "marks",
+    type=click.Choice(MARKS),
+    multiple=True,
+    help="A second highlight: lossy marks the cells whose result cannot hold every value of"
+    " an input (outlined in html, † elsewhere), with a legend line.",
+)
 def command(
     policy,
     policy_file,
@@ -79,6 +87,7 @@ def command(
     output,
     check,
     standalone,
+    marks,
 ) -> int:
     """Print POLICY's promotion table: rows are the first operand, columns the second.
 
@@ -86,6 +95,7 @@ def command(
     promote table --policy jax --format html          # the JAX page's table, NumPy diff green
     promote table -p ascend -f markdown -o docs/ascend.md
     promote table -p jax -f html --check docs/jax.html  # exit 1 and a diff when stale
+    promote table -p torch --mark lossy                 # † where a value is lost
     """
     if output is not None and check is not None:
         raise UsageError("give -o FILE or --check FILE, not both")
@@ -108,7 +118,10 @@ def command(
     tail = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
     tail += [] if template is None else ["--template", str(template)]
     tail += ["--standalone"] if standalone else []
-    table = build(req, other, command=req.command("table", "--format", fmt, tail=tail))
+    marks = tuple(dict.fromkeys(marks))
+    for mark in marks:
+        tail += ["--mark", mark]
+    table = build(req, other, command=req.command("table", "--format", fmt, tail=tail), marks=marks)
     color = fmt == "term" and target is None and _color_wanted()
     text = render(table, fmt, standalone=standalone, template=template, color=color)
 
