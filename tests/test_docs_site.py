@@ -114,6 +114,7 @@ def pair(*args: str) -> str:
     return done.stdout.strip()
 
 
+@pytest.mark.browser
 def test_side_by_side_page_answers_bfloat16_x_float16_as_promote_pair(site, browser):
     got = answers_for(browser, site / "choose.html", ["bfloat16", "float16"])
     assert list(got) == list(policies.names())
@@ -123,6 +124,7 @@ def test_side_by_side_page_answers_bfloat16_x_float16_as_promote_pair(site, brow
         assert shown == printed, name
 
 
+@pytest.mark.browser
 def test_side_by_side_page_answers_three_dtypes_as_promote_pair(site, browser):
     # uint64 x int8 x float16: JAX's weak float16 (not a fold), a fold's float64 elsewhere.
     got = answers_for(browser, site / "choose.html", ["uint64", "int8", "float16"])
@@ -132,6 +134,7 @@ def test_side_by_side_page_answers_three_dtypes_as_promote_pair(site, browser):
     assert got["jax"][0] == "float16" and got["numpy"][0] == "float64"
 
 
+@pytest.mark.browser
 def test_screenshot_of_a_policy_page_shows_the_highlight_colour(site, browser):
     pil = pytest.importorskip("PIL.Image", reason="Pillow is not installed")
     browser.get((site / "_generated" / "policies" / "jax.html").as_uri())
