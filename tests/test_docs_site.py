@@ -27,6 +27,8 @@ HIGHLIGHT = (204, 242, 204)  # #ccf2cc
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz's dot is not installed (Debian: apt-get install graphviz)")
     out = tmp_path_factory.mktemp("site") / "html"
     start = time.monotonic()
     done = subprocess.run(

@@ -112,6 +112,7 @@ def test_rst_promotion_table_equals_promote_table_json_cell_for_cell(tmp_path, r
 
 
 def test_myst_promotion_table_equals_promote_table_json_cell_for_cell(tmp_path, run):
+    pytest.importorskip("myst_parser", reason="the docs extra is not installed")
     body = "# Types\n\n```{promotion-table} jax\n```\n"
     src = project(tmp_path, body, conf=MYST_CONF, name="index.md")
     [table] = promotion_tables(built(src))
