@@ -104,7 +104,8 @@ def _names(d: Diff) -> tuple[str, str]:
     return (f"{a} (left)", f"{b} (right)") if a == b else (a, b)
 
 
-def _summary(d: Diff, nota: Notation) -> list[str]:
+def summary(d: Diff, nota: Notation) -> list[str]:
+    """How many cells differ, and the types only one side has: one sentence a line."""
     a, b = _names(d)
     n = len(d.left.rows)
     lines = [
@@ -118,21 +119,31 @@ def _summary(d: Diff, nota: Notation) -> list[str]:
     return lines
 
 
-def as_list(d: Diff, nota: Notation, lossy: bool = False) -> str:
-    """One line per differing cell; with ``lossy`` each side says which input it loses, with
-    an example value."""
-    a, b = _names(d)
+def differences(
+    d: Diff, nota: Notation, lossy: bool = False
+) -> tuple[tuple[str, str], list[tuple[str, str, str]]]:
+    """The side names and one ``(pair, left answer, right answer)`` per differing cell, each
+    answer ``refused`` or the result's label (with ``lossy``, followed by what it loses): what
+    a listing of the diff shows."""
     rows = [
         (
             f"{label(c.row, nota)} x {label(c.col, nota)}",
-            f"{a} {_cell(c.left, nota)}" + (_loses(c, c.left, nota) if lossy else ""),
-            f"{b} {_cell(c.right, nota)}" + (_loses(c, c.right, nota) if lossy else ""),
+            _cell(c.left, nota) + (_loses(c, c.left, nota) if lossy else ""),
+            _cell(c.right, nota) + (_loses(c, c.right, nota) if lossy else ""),
         )
         for c in d.cells
     ]
+    return _names(d), rows
+
+
+def as_list(d: Diff, nota: Notation, lossy: bool = False) -> str:
+    """One line per differing cell; with ``lossy`` each side says which input it loses, with
+    an example value."""
+    (a, b), cells = differences(d, nota, lossy)
+    rows = [(pair, f"{a} {left}", f"{b} {right}") for pair, left, right in cells]
     widths = [max((len(r[k]) for r in rows), default=0) for k in range(3)]
     body = ["  ".join(r[k].ljust(widths[k]) for k in range(3)).rstrip() for r in rows]
-    return "\n".join([*body, *_summary(d, nota)]) + "\n"
+    return "\n".join([*body, *summary(d, nota)]) + "\n"
 
 
 def as_table(d: Diff, nota: Notation, lossy: bool = False) -> str:
@@ -162,7 +173,7 @@ def as_table(d: Diff, nota: Notation, lossy: bool = False) -> str:
         f"cells: . agree; {a}/{b} differ ({REFUSED} refused"
         + ("; † the result loses values of an input)" if lossy else ")")
     )
-    return "\n".join([*lines, *_summary(d, nota)]) + "\n"
+    return "\n".join([*lines, *summary(d, nota)]) + "\n"
 
 
 def _json_losses(c: CellDiff, out: Outcome, nota: Notation) -> list[dict[str, str]]:

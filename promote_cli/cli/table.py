@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import click
@@ -13,7 +14,7 @@ from promote_cli import api, textfiles
 from promote_cli.cli import EXIT_OK, _options
 from promote_cli.cli._report import CheckReport
 from promote_cli.errors import UsageError
-from promote_cli.render import FORMATS, MARKS, SUFFIXES, build, render
+from promote_cli.render import FORMATS, MARKS, SUFFIXES, Table, build, render
 
 
 @click.command("table")
@@ -106,22 +107,21 @@ def command(
     fmt = fmt or "term"
     if standalone and fmt != "html":
         raise UsageError("--standalone applies to --format html")
-    policy = policy_file or policy
-    req = api.request(
-        policy,
-        notation=notation,
-        options=_options.parse_options(option_values),
-        operands=_options.split_types(types),
-    )
-    _distinct(req, types)
-    other = api.neighbour(req.policy, diff_against)
-    tail = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
-    tail += [] if template is None else ["--template", str(template)]
+    tail = [] if template is None else ["--template", str(template)]
     tail += ["--standalone"] if standalone else []
     marks = tuple(dict.fromkeys(marks))
     for mark in marks:
         tail += ["--mark", mark]
-    table = build(req, other, command=req.command("table", "--format", fmt, tail=tail), marks=marks)
+    table = model(
+        policy_file or policy,
+        types,
+        notation,
+        diff_against,
+        option_values,
+        fmt=fmt,
+        tail=tail,
+        marks=marks,
+    )
     color = fmt == "term" and target is None and _color_wanted()
     text = render(table, fmt, standalone=standalone, template=template, color=color)
 
@@ -135,6 +135,33 @@ def command(
         return EXIT_OK
     click.echo(text, nl=False)
     return EXIT_OK
+
+
+def model(
+    policy: str,
+    types: str | None,
+    notation: str | None,
+    diff_against: str | None,
+    option_values: Iterable[str],
+    *,
+    fmt: str | None = None,
+    tail: Sequence[str] = (),
+    marks: Sequence[str] = (),
+) -> Table:
+    """The table model ``promote table`` renders, from its options as typed (also what the
+    Sphinx directive and the Markdown block ask for); its command names ``--format fmt``."""
+    req = api.request(
+        policy,
+        notation=notation,
+        options=_options.parse_options(option_values),
+        operands=_options.split_types(types),
+    )
+    _distinct(req, types)
+    other = api.neighbour(req.policy, diff_against)
+    head = ["--format", fmt] if fmt else []
+    given = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
+    command = req.command("table", *head, tail=[*given, *tail])
+    return build(req, other, command=command, marks=marks)
 
 
 def _format_of(path: Path | None) -> str | None:
