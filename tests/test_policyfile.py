@@ -86,6 +86,7 @@ def test_every_command_takes_a_policy_file(files, run, tmp_path):
     assert run("pair", "int8", "int", "-p", "./tiny.toml").output == "int8\n"
     assert "int16 --> float32" in run("graph", "-p", "./tiny.toml", "-f", "mermaid").output
     assert run("check", "./tiny.toml").exit_code == 0
+    assert run("check", "-p", "./tiny.toml").exit_code == 0
     assert run("check", "--policy-file", "tab.toml").exit_code == 0
     assert cells(run, "--policy-file", "tab.toml")["float16", "int8"] is None
     np.save(tmp_path / "a.npy", np.zeros(2, np.int8))

@@ -15,6 +15,14 @@ from promote_cli.operands import label
 
 @click.command("check")
 @click.argument("policy_name", metavar="POLICY", required=False)
+@click.option(
+    "--policy",
+    "-p",
+    "policy_option",
+    default=None,
+    metavar="NAME",
+    help="The policy, as other commands take it (instead of POLICY); a TOML file too.",
+)
 @_options.policy_file
 @_options.options
 @_options.notation
@@ -47,7 +55,16 @@ from promote_cli.operands import label
 )
 @_options.as_json
 def command(
-    policy_name, policy_file, option_values, notation, types, categories, limit, summary_, as_json
+    policy_name,
+    policy_option,
+    policy_file,
+    option_values,
+    notation,
+    types,
+    categories,
+    limit,
+    summary_,
+    as_json,
 ) -> int:
     """Check POLICY's promotion table as a whole: commutative, associative (every triple; a
     refusal propagates), idempotent, total, a lattice (each answer the least upper bound in
@@ -64,7 +81,10 @@ def command(
     if summary_:
         click.echo(summary(), nl=False)
         return EXIT_OK
-    name = policy_file or policy_name
+    given = [n for n in (policy_name, policy_option, policy_file) if n is not None]
+    if len(given) > 1:
+        raise UsageError("name the policy once: POLICY, -p NAME or --policy-file FILE")
+    name = given[0] if given else None
     if name is None:
         raise UsageError("name a policy: promote check POLICY (or --policy-file FILE)")
     req = api.request(
