@@ -169,7 +169,8 @@ class _Found:
     """Counterexamples as they are found: all counted, the first ``keep`` kept."""
 
     def __init__(self, keep: int | None) -> None:
-        self.count, self.keep, self.examples = 0, keep, []  # type: list[Counterexample]
+        self.count, self.keep = 0, keep
+        self.examples: list[Counterexample] = []
 
     @property
     def wanted(self) -> bool:
@@ -177,9 +178,9 @@ class _Found:
         return self.keep is None or len(self.examples) < self.keep
 
     def add(self, example: Counterexample) -> None:
-        self.count += 1
-        if self.keep is None or len(self.examples) < self.keep:
+        if self.wanted:
             self.examples.append(example)
+        self.count += 1
 
 
 def check(req: Request, operands: Sequence[Operand], *, limit: int = 5) -> Report:
