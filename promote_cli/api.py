@@ -20,7 +20,6 @@ from promote_cli.errors import PromotionError, UsageError
 from promote_cli.notations import NOTATIONS, Notation, read_dtype
 from promote_cli.operands import PYTHON, Operand, label, parse
 
-
 # What a spelling may be besides a string: a dtype object (np.float16, torch.bfloat16 ...).
 DTypeLike = Any
 _PYTHON_TYPES = {bool: "bool", int: "int*", float: "float*", complex: "complex*"}
@@ -151,7 +150,11 @@ def neighbour(policy: Policy, given: str | None) -> Policy | None:
 
 
 def outcome(
-    spellings: Sequence[DTypeLike], *, policy: str = "jax", notation: str | None = None, **options: Any
+    spellings: Sequence[DTypeLike],
+    *,
+    policy: str = "jax",
+    notation: str | None = None,
+    **options: Any,
 ) -> Outcome:
     """The outcome (result or refusal) of the operands under the policy's n-ary rule."""
     return request(policy, notation=notation, options=options, operands=spellings).outcome()
@@ -172,7 +175,11 @@ def promote(
 
 
 def promote_many(
-    spellings: Sequence[DTypeLike], *, policy: str = "jax", notation: str | None = None, **options: Any
+    spellings: Sequence[DTypeLike],
+    *,
+    policy: str = "jax",
+    notation: str | None = None,
+    **options: Any,
 ) -> str:
     """Like ``promote`` for two or more operands, as the policy's framework answers its n-ary
     ``result_type`` (all operands at once for jax, torch, array-api; a left fold of pairs for
@@ -185,7 +192,11 @@ def promote_many(
 
 
 def matrix(
-    policy: str, types: Sequence[DTypeLike] | None = None, *, notation: str | None = None, **options: Any
+    policy: str,
+    types: Sequence[DTypeLike] | None = None,
+    *,
+    notation: str | None = None,
+    **options: Any,
 ) -> Matrix:
     """The table of ``types`` x ``types`` (default: the policy's default table)."""
     return request(policy, notation=notation, options=options, operands=types).matrix()

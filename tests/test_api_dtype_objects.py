@@ -73,7 +73,7 @@ def test_torch_dtypes():
     assert promote_cli.promote(torch.float16, torch.bfloat16, policy="torch") == "float32"
     assert promote_cli.promote(torch.uint8, torch.int8, policy="torch") == "int16"
     assert promote_cli.promote(torch.bool, torch.complex32, policy="torch") == "complex32"
-    with pytest.raises(UsageError, match="torch.quint8"):
+    with pytest.raises(UsageError, match=r"torch\.quint8"):
         promote_cli.promote(torch.quint8, torch.float32, policy="torch")
 
 
