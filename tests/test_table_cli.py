@@ -280,3 +280,28 @@ def test_default_tables_mark_weak_types_as_python_scalars(run):
     assert '"category": "D", "label": "i32*"' not in text.replace("\n", "")
     categories = {c["canonical"]: c["category"] for c in doc["columns"]}
     assert categories["int32*"] == "P" and categories["int32"] == "D"
+
+
+def test_tables_check_of_a_missing_directory_is_one_error_line(run, tmp_path):
+    result = run("tables", "--check", str(tmp_path / "nosuchdir"))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert "nosuchdir: no such directory to check" in result.stderr
+
+
+@pytest.mark.parametrize("flag", ["-o", "--check"])
+@pytest.mark.parametrize("name", ["jax.xlsx", "jax"])
+def test_an_unknown_suffix_without_format_is_an_error_naming_the_formats(run, tmp_path, flag, name):
+    target = tmp_path / name
+    result = run("table", "-p", "jax", flag, str(target))
+    assert result.exit_code == 2
+    assert f"cannot tell the format of {name}" in result.stderr
+    assert "html, markdown, rst, csv, json, term" in result.stderr
+    assert not target.exists()
+
+
+def test_an_unknown_suffix_with_format_writes_that_format(run, tmp_path):
+    target = tmp_path / "jax.xlsx"
+    assert run("table", "-p", "jax", "-f", "csv", "-o", str(target)).exit_code == 0
+    assert target.read_text(encoding="utf-8").startswith(",b1,u1,")

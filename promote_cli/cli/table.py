@@ -79,10 +79,15 @@ def command(
     if output is not None and check is not None:
         raise UsageError("give -o FILE or --check FILE, not both")
     target = output or check
-    fmt = fmt or _format_of(target) or _format_of(template)
-    if fmt is None and template is not None:
-        raise UsageError(f"cannot tell the format of {template.name}; pass --format")
-    fmt = fmt or "term"
+    if fmt is None:
+        for path in (target, template):
+            if path is not None and _format_of(path) is None:
+                # Never guess: a jax.xlsx holding a box-drawn text table helps nobody.
+                raise UsageError(
+                    f"cannot tell the format of {path.name} from its suffix; pass --format"
+                    f" ({', '.join(FORMATS)}) or use a suffix: {' '.join(SUFFIXES)}"
+                )
+        fmt = _format_of(target) or _format_of(template) or "term"
     if standalone and fmt != "html":
         raise UsageError("--standalone applies to --format html")
     req = api.request(
