@@ -68,6 +68,8 @@ class Cell:
     unsafe_result: str | None  # what an unsafe option would have given (OpenVINO)
     differs: bool  # the compared policy gives another answer, or none
     other: str | None  # the compared policy's result (canonical), None when it has none
+    materialised: str | None = None  # a weak result: the dtype it becomes as an array
+    weak_note: str = ""  # a weak result: "weak; float64 with x64"
 
     @property
     def reason(self) -> str:
@@ -136,6 +138,7 @@ class Table:
                 "rule": c.rule,
                 "reason": c.explanation,
                 "unsafe_result": c.unsafe_result,
+                "materialised": c.materialised,
                 "differs": c.differs,
                 "other": c.other,
             }
@@ -222,6 +225,8 @@ def _cell(out: Outcome, other: Outcome | None, nota: Notation) -> Cell:
         unsafe_result=out.unsafe_result,
         differs=other is not None and differs(out, other),
         other=None if other is None else other.result,
+        materialised=None if out.materialised is None else out.materialised.dtype,
+        weak_note=out.weak_note(),
     )
 
 
@@ -367,6 +372,14 @@ def legend_lines(table: Table, *, diff_marker: str) -> list[str]:
         lines.append(
             f"{diff_marker}: {table.diff_title} gives another type or none"
             " (it lacks the type or refuses)."
+        )
+    weak = {c.text: c.weak_note.removeprefix("weak; ") for r in table.rows for c in r.cells}
+    weak = {text: note for text, note in weak.items() if note}
+    if weak:
+        lines.append(
+            "Weak results (*) become, as arrays: "
+            + ", ".join(f"{text} -> {note}" for text, note in weak.items())
+            + "."
         )
     misread = [f"{e.label} = {e.canonical}" for e in table.legend if e.collides]
     if misread:

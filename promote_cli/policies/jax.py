@@ -27,7 +27,7 @@ from functools import cache
 from typing import Any
 
 from promote_cli.dtypes import CATALOGUE, get, is_weak
-from promote_cli.engine import Option, Outcome, ref
+from promote_cli.engine import Materialised, Option, Outcome, ref
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
@@ -147,6 +147,13 @@ class JaxPolicy(LatticePolicy):
 
     def lattice_for(self, opts: Mapping[str, Any]) -> Lattice:
         return lattice(bool(opts["x64"]), bool(opts["strict"]))
+
+    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
+        """A weak type becomes JAX's default type of its kind (``jnp.asarray(1.0)``): 64-bit
+        with x64, 32-bit without."""
+        if opts["x64"]:
+            return Materialised(_DEFAULT[weak], "with x64")
+        return Materialised(_X32[_DEFAULT[weak]], "without x64")
 
     def join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
         """The least upper bound of all operands at once, as ``jnp.result_type`` computes it.
