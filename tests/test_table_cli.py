@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from seeds import ascend_table, jax_table
 from table_parsers import html_table, markdown_tables, rst_table
+from terminal import on_a_terminal
 
 REPO = Path(__file__).resolve().parents[1]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -179,43 +180,13 @@ def test_term_is_the_default_and_plain_when_not_a_terminal(run):
     assert "[bf]" in result.stdout and "┌" in result.stdout
 
 
-def _on_a_terminal(args: list[str], env: dict[str, str]) -> str:
-    pty = pytest.importorskip("pty", reason="needs a pseudo-terminal (POSIX)")
-    leader, follower = pty.openpty()
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "promote_cli", *args],
-            stdout=follower,
-            stderr=subprocess.PIPE,
-            env=env,
-            timeout=60,
-        )
-        os.close(follower)
-        follower = -1
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # EIO: the terminal's writer is gone
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-    finally:
-        if follower != -1:
-            os.close(follower)
-        os.close(leader)
-    assert proc.returncode == 0, proc.stderr
-    return b"".join(chunks).decode("utf-8")
-
-
 def test_term_colours_on_a_real_terminal_unless_no_color():
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env["PYTHONPATH"] = str(REPO)
     args = ["table", "-p", "jax", "--types", "b1,bf"]
-    coloured = _on_a_terminal(args, env)
+    coloured = on_a_terminal(args, env=env)
     assert ANSI.search(coloured) and "[bf]" not in coloured
-    plain = _on_a_terminal(args, {**env, "NO_COLOR": "1"})
+    plain = on_a_terminal(args, env={**env, "NO_COLOR": "1"})
     assert not ANSI.search(plain) and "[bf]" in plain
 
 
