@@ -276,3 +276,57 @@ def test_an_unknown_suffix_with_format_writes_that_format(run, tmp_path):
     target = tmp_path / "jax.xlsx"
     assert run("table", "-p", "jax", "-f", "csv", "-o", str(target)).exit_code == 0
     assert target.read_text(encoding="utf-8").startswith(",b1,u1,")
+
+
+def _term_grid(text: str) -> dict[tuple[str, str], str]:
+    """Every cell of a box-drawn terminal table, printed whole or in column blocks:
+    (row label, column label) -> the cell's text."""
+    grid: dict[tuple[str, str], str] = {}
+    columns: list[str] = []
+    header_next = False
+    for line in text.splitlines():
+        if line.startswith("┌"):
+            header_next = True
+            continue
+        if not line.startswith("│"):
+            continue
+        cells = [c.strip() for c in line.strip("│").split("│")]
+        if header_next:
+            columns, header_next = cells[1:], False
+            continue
+        for col, cell in zip(columns, cells[1:], strict=True):
+            assert (cells[0], col) not in grid, f"{cells[0]} x {col} printed twice"
+            grid[cells[0], col] = cell
+    return grid
+
+
+def _expected_grid(run, policy: str) -> dict[tuple[str, str], str]:
+    doc = json.loads(run("table", "-p", policy, "-f", "json").stdout)
+    return {
+        (r["label"], c["label"]): (
+            "×" if cell["refused"] else f"[{cell['label']}]" if cell["differs"] else cell["label"]
+        )
+        for r, row in zip(doc["rows"], doc["cells"], strict=True)
+        for c, cell in zip(doc["columns"], row, strict=True)
+    }
+
+
+@pytest.mark.parametrize(("policy", "columns"), [("jax", 80), ("torch", 80), ("torch", 120)])
+def test_a_narrow_terminal_gets_column_blocks_that_fit_with_every_cell(run, policy, columns):
+    env = {**os.environ, "NO_COLOR": "1"}
+    out = on_a_terminal(["table", "-p", policy], columns=columns, env=env)
+    assert max(len(line) for line in out.splitlines()) <= columns
+    assert "columns 1-" in out  # it did need blocks
+    assert _term_grid(out) == _expected_grid(run, policy)
+
+
+def test_a_wide_terminal_gets_the_one_table(run):
+    out = on_a_terminal(["table", "-p", "jax"], columns=200, env={**os.environ, "NO_COLOR": "1"})
+    assert "columns 1-" not in out and out.count("┌") == 1
+    assert _term_grid(out) == _expected_grid(run, "jax")
+
+
+def test_piped_output_is_the_one_wide_table_whatever_the_terminal_says(run):
+    wide = run("table", "-p", "torch", env={"COLUMNS": "80"}).stdout
+    assert wide.count("┌") == 1 and max(len(line) for line in wide.splitlines()) > 300
+    assert _term_grid(wide) == _expected_grid(run, "torch")

@@ -4,6 +4,7 @@ terminal; ``--check`` compares with a file instead of writing it."""
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -102,8 +103,10 @@ def command(
     tail += [] if template is None else ["--template", str(template)]
     tail += ["--standalone"] if standalone else []
     table = build(req, other, command=req.command("table", "--format", fmt, tail=tail))
-    color = fmt == "term" and target is None and _color_wanted()
-    text = render(table, fmt, standalone=standalone, template=template, color=color)
+    on_terminal = fmt == "term" and target is None and sys.stdout.isatty()
+    color = on_terminal and not os.environ.get("NO_COLOR")  # https://no-color.org
+    width = shutil.get_terminal_size().columns if on_terminal else None
+    text = render(table, fmt, standalone=standalone, template=template, color=color, width=width)
 
     if check is not None:
         report = CheckReport(fix=f"{table.command} -o {check}")
@@ -122,11 +125,6 @@ def _format_of(path: Path | None) -> str | None:
         return None
     name = path.name.removesuffix(".j2").removesuffix(".jinja")
     return SUFFIXES.get(Path(name).suffix.lower())
-
-
-def _color_wanted() -> bool:
-    # https://no-color.org: any non-empty NO_COLOR turns colour off.
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
 def _distinct(req: api.Request, types: str | None) -> None:
