@@ -22,7 +22,7 @@ from promote_cli.api import Request
 from promote_cli.engine import Outcome, Policy, differs
 from promote_cli.errors import BadInputError, UsageError
 from promote_cli.halftable import REFUSED
-from promote_cli.notations import Notation, collides
+from promote_cli.notations import Notation, collides, misreadings
 from promote_cli.operands import Operand, label
 from promote_cli.schema import SCHEMA, dumps
 
@@ -88,6 +88,7 @@ class LegendEntry:
     label: str
     canonical: str
     collides: bool
+    elsewhere: str = ""  # who reads the label as another type: "OpenVINO: uint1"
 
 
 @dataclass(frozen=True)
@@ -177,8 +178,10 @@ def build(req: Request, diff_against: Policy | None = None, command: str = "") -
 
     def note(canonical: str) -> None:
         if canonical not in legend:
+            text = nota.label(canonical)
+            misleads = _misleads(canonical, nota)
             legend[canonical] = LegendEntry(
-                nota.label(canonical), canonical, _misleads(canonical, nota)
+                text, canonical, misleads, misreadings(text, canonical) if misleads else ""
             )
 
     columns = tuple(header(c) for c in m.cols)

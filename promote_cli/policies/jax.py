@@ -133,7 +133,10 @@ _DEFAULT = {"int*": "int64", "float*": "float64", "complex*": "complex128"}
 class JaxPolicy(LatticePolicy):
     name = "jax"
     title = "JAX"
-    source = "jax.numpy.promote_types / result_type (JAX 0.10.2 lattice; seed table)"
+    source = (
+        "jax.numpy.promote_types and result_type in JAX 0.10.2: the lattice in"
+        " jax/_src/dtypes.py and the table on JAX's “Type promotion semantics” page"
+    )
     notation_name = "jax"
     edges = _EDGES
     universe = (*_STRONG, "int*", "float*", "complex*")
