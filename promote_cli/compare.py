@@ -83,7 +83,8 @@ def _names(d: Diff) -> tuple[str, str]:
     return (f"{a} (left)", f"{b} (right)") if a == b else (a, b)
 
 
-def _summary(d: Diff, nota: Notation) -> list[str]:
+def summary(d: Diff, nota: Notation) -> list[str]:
+    """How many cells differ, and the types only one side has: one sentence a line."""
     a, b = _names(d)
     n = len(d.left.rows)
     lines = [
@@ -97,19 +98,26 @@ def _summary(d: Diff, nota: Notation) -> list[str]:
     return lines
 
 
-def as_list(d: Diff, nota: Notation) -> str:
-    a, b = _names(d)
+def differences(d: Diff, nota: Notation) -> tuple[tuple[str, str], list[tuple[str, str, str]]]:
+    """The side names and one ``(pair, left answer, right answer)`` per differing cell, each
+    answer ``refused`` or the result's label: what a listing of the diff shows."""
     rows = [
         (
             f"{label(c.row, nota)} x {label(c.col, nota)}",
-            f"{a} {_cell(c.left, nota)}",
-            f"{b} {_cell(c.right, nota)}",
+            _cell(c.left, nota),
+            _cell(c.right, nota),
         )
         for c in d.cells
     ]
+    return _names(d), rows
+
+
+def as_list(d: Diff, nota: Notation) -> str:
+    (a, b), cells = differences(d, nota)
+    rows = [(pair, f"{a} {left}", f"{b} {right}") for pair, left, right in cells]
     widths = [max((len(r[k]) for r in rows), default=0) for k in range(3)]
     body = ["  ".join(r[k].ljust(widths[k]) for k in range(3)).rstrip() for r in rows]
-    return "\n".join([*body, *_summary(d, nota)]) + "\n"
+    return "\n".join([*body, *summary(d, nota)]) + "\n"
 
 
 def as_table(d: Diff, nota: Notation) -> str:
@@ -131,7 +139,7 @@ def as_table(d: Diff, nota: Notation) -> str:
     for h, row in zip(heads, grid, strict=True):
         lines.append(h.rjust(width) + " " + " ".join(x.rjust(width) for x in row))
     lines.append(f"cells: . agree; {a}/{b} differ ({REFUSED} refused)")
-    return "\n".join([*lines, *_summary(d, nota)]) + "\n"
+    return "\n".join([*lines, *summary(d, nota)]) + "\n"
 
 
 def as_json(d: Diff, nota: Notation) -> str:

@@ -36,6 +36,24 @@ def split_options(values: tuple[str, ...], left: Policy, right: Policy) -> tuple
     return out
 
 
+def requests(
+    left_name: str,
+    right_name: str,
+    types: str | None,
+    option_values: tuple[str, ...],
+    notation: str | None,
+) -> tuple[api.Request, api.Request]:
+    """Both sides of ``promote diff`` from its options as typed (also what the Sphinx directive
+    and the Markdown block ask for): the right side is printed in the left's notation."""
+    left_pol, right_pol = policies.get(left_name), policies.get(right_name)
+    left_opts, right_opts = split_options(option_values, left_pol, right_pol)
+    left = api.request(
+        left_pol, notation=notation, options=left_opts, operands=_options.split_types(types)
+    )
+    right = api.request(right_pol, notation=left.notation, options=right_opts)
+    return left, right
+
+
 @click.command("diff")
 @click.argument("left_name", metavar="POLICY1")
 @click.argument("right_name", metavar="POLICY2")
@@ -68,12 +86,7 @@ def command(left_name, right_name, fmt, types, option_values, notation) -> int:
     promote diff jax numpy -t b1,u1,i1,f2,f4 -f table
     promote diff tensorflow tensorflow -O right:mode=safe
     """
-    left_pol, right_pol = policies.get(left_name), policies.get(right_name)
-    left_opts, right_opts = split_options(option_values, left_pol, right_pol)
-    left = api.request(
-        left_pol, notation=notation, options=left_opts, operands=_options.split_types(types)
-    )
-    right = api.request(right_pol, notation=left.notation, options=right_opts)
+    left, right = requests(left_name, right_name, types, option_values, notation)
     d = diff(left, right)
     click.echo(FORMATS[fmt](d, left.notation), nl=False)
     return EXIT_OK if d.identical else EXIT_DIFFERENT

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import click
@@ -14,7 +15,7 @@ from promote_cli import api, textfiles
 from promote_cli.cli import EXIT_OK, _options
 from promote_cli.cli._report import CheckReport
 from promote_cli.errors import UsageError
-from promote_cli.render import FORMATS, SUFFIXES, build, render
+from promote_cli.render import FORMATS, SUFFIXES, Table, build, render
 
 
 @click.command("table")
@@ -91,18 +92,9 @@ def command(
         fmt = _format_of(target) or _format_of(template) or "term"
     if standalone and fmt != "html":
         raise UsageError("--standalone applies to --format html")
-    req = api.request(
-        policy,
-        notation=notation,
-        options=_options.parse_options(option_values),
-        operands=_options.split_types(types),
-    )
-    _distinct(req, types)
-    other = api.neighbour(req.policy, diff_against)
-    tail = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
-    tail += [] if template is None else ["--template", str(template)]
+    tail = [] if template is None else ["--template", str(template)]
     tail += ["--standalone"] if standalone else []
-    table = build(req, other, command=req.command("table", "--format", fmt, tail=tail))
+    table = model(policy, types, notation, diff_against, option_values, fmt=fmt, tail=tail)
     on_terminal = fmt == "term" and target is None and sys.stdout.isatty()
     color = on_terminal and not os.environ.get("NO_COLOR")  # https://no-color.org
     width = shutil.get_terminal_size().columns if on_terminal else None
@@ -118,6 +110,31 @@ def command(
         return EXIT_OK
     click.echo(text, nl=False)
     return EXIT_OK
+
+
+def model(
+    policy: str,
+    types: str | None,
+    notation: str | None,
+    diff_against: str | None,
+    option_values: Iterable[str],
+    *,
+    fmt: str | None = None,
+    tail: Sequence[str] = (),
+) -> Table:
+    """The table model ``promote table`` renders, from its options as typed (also what the
+    Sphinx directive and the Markdown block ask for); its command names ``--format fmt``."""
+    req = api.request(
+        policy,
+        notation=notation,
+        options=_options.parse_options(option_values),
+        operands=_options.split_types(types),
+    )
+    _distinct(req, types)
+    other = api.neighbour(req.policy, diff_against)
+    head = ["--format", fmt] if fmt else []
+    given = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
+    return build(req, other, command=req.command("table", *head, tail=[*given, *tail]))
 
 
 def _format_of(path: Path | None) -> str | None:
