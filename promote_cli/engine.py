@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from promote_cli.dtypes import WEAK, is_weak
-from promote_cli.errors import UsageError
+from promote_cli.errors import PolicyDefinitionError, UsageError
 from promote_cli.notations import Notation, notation, read_dtype
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 
@@ -35,6 +35,15 @@ def ref(canonical: str) -> str:
     return "{" + canonical + "}"
 
 
+class Materialised(NamedTuple):
+    """What a weak result becomes when the framework makes it an array (``jnp.asarray``, a
+    WeakTensor's dtype): the canonical dtype, and the option setting that decided it, worded
+    for a reader (``with x64``; "" when no option matters)."""
+
+    dtype: str
+    condition: str = ""
+
+
 # A NamedTuple, not a frozen dataclass: importing dataclasses costs ~8 ms of start-up.
 class Outcome(NamedTuple):
     """One cell: a result (canonical name; weak ones as ``float*``) or a refusal with a reason."""
@@ -43,10 +52,19 @@ class Outcome(NamedTuple):
     rule: str
     why: str  # one sentence, dtypes as ``ref``s: the rule's reasoning or the refusal's reason
     unsafe_result: str | None = None  # what an unsafe option would have given (OpenVINO)
+    materialised: Materialised | None = None  # a weak result: what it becomes as an array
 
     @property
     def refused(self) -> bool:
         return self.result is None
+
+    def weak_note(self) -> str:
+        """``weak; float64 with x64`` for a weak result ("" otherwise): what the framework
+        makes of it once it is an array, and the option setting that decided."""
+        m = self.materialised
+        if m is None:
+            return ""
+        return f"weak; {m.dtype}{' ' + m.condition if m.condition else ''}"
 
     def text(self, nota: Notation) -> str:
         """``why`` with each referenced dtype spelled in ``nota``."""
@@ -130,6 +148,14 @@ class Policy:
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         raise NotImplementedError
 
+    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
+        """What the weak result ``weak`` becomes as an array under ``opts``. A policy whose
+        rules give weak results declares it; one that gives none never gets here."""
+        raise PolicyDefinitionError(
+            f"policy {self.name} gave the weak result {weak} but does not say what it"
+            " materialises as"
+        )
+
     def operands(self) -> tuple[Operand, ...]:
         """Every operand the policy can be asked about: each type of its universe as an array,
         as a 0-d array when that category matters, and the Python scalars when they do."""
@@ -211,7 +237,12 @@ class Policy:
         for n in normalised:
             if isinstance(n, Outcome):
                 return n
-        return self.join(normalised, opts)  # type: ignore[arg-type]
+        return self._with_materialised(self.join(normalised, opts), opts)  # type: ignore[arg-type]
+
+    def _with_materialised(self, out: Outcome, opts: Mapping[str, Any]) -> Outcome:
+        if out.result is None or not is_weak(out.result):
+            return out
+        return out._replace(materialised=self.materialise(out.result, opts))
 
     def _fold(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
         """A left fold of ``promote``; the first refusal ends it. The intermediate is what each
@@ -227,9 +258,7 @@ class Policy:
         assert out is not None
         if len(trail) == 1:
             return out
-        return Outcome(
-            out.result, out.rule, f"folded left: {'; '.join(trail)}. {out.why}", out.unsafe_result
-        )
+        return out._replace(why=f"folded left: {'; '.join(trail)}. {out.why}")
 
     def promote(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         """The cell for ``a`` x ``b``; ``opts`` must come from ``resolve_options``."""
@@ -237,7 +266,7 @@ class Policy:
         for n in (na, nb):
             if isinstance(n, Outcome):
                 return n
-        return self.decide(na, nb, opts)  # type: ignore[arg-type]
+        return self._with_materialised(self.decide(na, nb, opts), opts)  # type: ignore[arg-type]
 
 
 def as_operand(result: str, seen: Iterable[Operand]) -> Operand:

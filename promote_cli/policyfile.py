@@ -44,6 +44,7 @@ from promote_cli.engine import (
     LATTICE,
     SYMMETRIC,
     TOTAL,
+    Materialised,
     Outcome,
     Policy,
     ref,
@@ -61,7 +62,7 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 _KEYS = {"name", "title", "source", "notation", "types", "properties", "lattice", "table"}
-_KEYS |= {"extends", "cells"}
+_KEYS |= {"extends", "cells", "materialise"}
 _PROPERTIES = {SYMMETRIC, IDEMPOTENT, LATTICE, TOTAL}
 _REFUSALS = {REFUSED, "refused"}
 
@@ -120,6 +121,8 @@ def load(path: Path) -> Policy:
             "declare exactly one of [lattice], [table] or extends = POLICY"
             + (f" (found {', '.join(kinds)})" if kinds else "")
         )
+    if "materialise" in doc and "lattice" not in doc:
+        raise src.error("[materialise] belongs to a [lattice] with weak types", "materialise")
     if "cells" in doc and "extends" not in doc:
         raise src.error("[cells] overrides cells of a policy named by extends", "cells")
     if kinds[0] == "extends":
@@ -191,13 +194,23 @@ def _head(src: _Source, doc: Mapping[str, Any], nota: Notation) -> dict[str, Any
 class FileLatticePolicy(LatticePolicy):
     """A lattice declared in a file: the least upper bound, or a refusal when there is none."""
 
-    def __init__(self, head: Mapping[str, Any], lattice: Lattice, order: Sequence[str]):
+    def __init__(
+        self,
+        head: Mapping[str, Any],
+        lattice: Lattice,
+        order: Sequence[str],
+        materialised: Mapping[str, str],
+    ):
         for key, value in head.items():
             setattr(self, key, value)
+        self.materialised = dict(materialised)
         self.lattice = lattice  # type: ignore[misc]  # instead of reading ``edges``
         self.universe = tuple(order)
         weak = any(is_weak(t) for t in order)
         self.categories = frozenset({DIMENSIONED, PYTHON} if weak else {DIMENSIONED})
+
+    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
+        return Materialised(self.materialised[weak])
 
     def normalise(self, op: Operand) -> Operand | Outcome:
         if op.category == PYTHON and op.dtype != "bool" and op.dtype not in self.lattice.upper:
@@ -229,11 +242,34 @@ def _lattice(src: _Source, doc: Mapping[str, Any], nota: Notation) -> Policy:
         at = line_of.get(exc.nodes[0]) if exc.nodes else None
         raise src.error(str(exc), at, "lattice") from None
     properties = _properties(src, doc, frozenset({SYMMETRIC, IDEMPOTENT, LATTICE}))
-    policy = FileLatticePolicy(_head(src, doc, nota), lattice, tuple(edges))
+    materialised = _materialised(src, doc, nota)
+    for node in edges:
+        if is_weak(node) and node not in materialised:
+            raise src.error(
+                f"the weak type {nota.label(node)} needs the dtype it becomes as an array:"
+                f' [materialise] "{nota.label(node)}" = "..."',
+                line_of[node],
+                "lattice",
+            )
+    policy = FileLatticePolicy(_head(src, doc, nota), lattice, tuple(edges), materialised)
     policy.properties = properties  # type: ignore[misc]
     strong = tuple(t for t in edges if not is_weak(t))
     policy.default_types = _types(src, doc, nota) or strong  # type: ignore[misc]
     return policy
+
+
+def _materialised(src: _Source, doc: Mapping[str, Any], nota: Notation) -> dict[str, str]:
+    """``[materialise]``: what each weak type becomes as an array (``"int*" = "int64"``)."""
+    given = doc.get("materialise", {})
+    if not isinstance(given, dict):
+        raise src.error('[materialise] maps a weak type to a dtype: "int*" = "int64"')
+    out = {}
+    for key, value in given.items():
+        weak = _type(src, key, nota, key, "materialise")
+        if not is_weak(weak):
+            raise src.error(f"{key} is not a weak type", key, "materialise")
+        out[weak] = _type(src, value, nota, key, "materialise")
+    return out
 
 
 class FileTablePolicy(TablePolicy):
@@ -341,6 +377,9 @@ class ExtendedPolicy(Policy):
 
     def lattice_for(self, opts: Mapping[str, Any]) -> Lattice | None:
         return None if self.cells else self.parent.lattice_for(opts)
+
+    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
+        return self.parent.materialise(weak, opts)
 
 
 def _extended(src: _Source, doc: Mapping[str, Any]) -> Policy:

@@ -23,7 +23,7 @@ from promote_cli.engine import Outcome, Policy, differs
 from promote_cli.errors import BadInputError, UsageError
 from promote_cli.halftable import REFUSED
 from promote_cli.lossy import loss
-from promote_cli.notations import Notation, collides
+from promote_cli.notations import Notation, collides, misreadings
 from promote_cli.operands import PYTHON, Operand, label
 from promote_cli.schema import SCHEMA, dumps
 
@@ -71,6 +71,8 @@ class Cell:
     unsafe_result: str | None  # what an unsafe option would have given (OpenVINO)
     differs: bool  # the compared policy gives another answer, or none
     other: str | None  # the compared policy's result (canonical), None when it has none
+    materialised: str | None = None  # a weak result: the dtype it becomes as an array
+    weak_note: str = ""  # a weak result: "weak; float64 with x64"
     lossy: bool = False  # with ``--mark lossy``: the result cannot hold every value of an input
     losses: str = ""  # with ``lossy``: what is lost, one example per losing input
 
@@ -96,6 +98,7 @@ class LegendEntry:
     label: str
     canonical: str
     collides: bool
+    elsewhere: str = ""  # who reads the label as another type: "OpenVINO: uint1"
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,7 @@ class Table:
                 "rule": c.rule,
                 "reason": c.explanation,
                 "unsafe_result": c.unsafe_result,
+                "materialised": c.materialised,
                 "differs": c.differs,
                 "other": c.other,
                 **lossy,
@@ -207,8 +211,10 @@ def build(
 
     def note(canonical: str) -> None:
         if canonical not in legend:
+            text = nota.label(canonical)
+            misleads = _misleads(canonical, nota)
             legend[canonical] = LegendEntry(
-                nota.label(canonical), canonical, _misleads(canonical, nota)
+                text, canonical, misleads, misreadings(text, canonical) if misleads else ""
             )
 
     columns = tuple(header(c) for c in m.cols)
@@ -270,6 +276,8 @@ def _cell(out: Outcome, other: Outcome | None, nota: Notation) -> Cell:
         unsafe_result=out.unsafe_result,
         differs=other is not None and differs(out, other),
         other=None if other is None else other.result,
+        materialised=None if out.materialised is None else out.materialised.dtype,
+        weak_note=out.weak_note(),
     )
 
 
@@ -364,44 +372,95 @@ def render_json(table: Table) -> str:
     return dumps(table.to_dict())
 
 
-def render_term(table: Table, *, color: bool) -> str:
+def render_term(table: Table, *, color: bool, width: int | None = None) -> str:
     """A rich table; with ``color`` the differing cells are green, without it they are
-    bracketed (``[f4]``) so the difference survives a pipe."""
-    from rich import box
+    bracketed (``[f4]``) so the difference survives a pipe.
+
+    ``width`` is the terminal's: a table wider than it is printed in blocks of whole columns
+    that fit, each repeating the row labels (as pandas prints a wide frame), never wrapped in
+    the middle of a row. None (piped output, a file) prints the one wide table."""
     from rich.console import Console
-    from rich.table import Table as RichTable
     from rich.text import Text
 
-    diff_style, refused_style, lossy_style = "bold black on green3", "dim", "black on yellow"
-    out = RichTable(box=box.SQUARE)
-    out.add_column(Text(""), style="bold", justify="right")
-    for col in table.columns:
-        out.add_column(Text(col.label, style="bold"), justify="center", no_wrap=True)
-    for row in table.rows:
-        texts = [Text(row.header.label, style="bold")]
-        for c in row.cells:
-            if c.differs and not color:
-                texts.append(Text(f"[{c.marked}]"))
-            elif c.differs:
-                texts.append(Text(c.marked, style=diff_style))
-            elif c.lossy and color:
-                texts.append(Text(c.marked, style=lossy_style))
-            else:
-                texts.append(Text(c.marked, style=refused_style if c.refused else ""))
-        out.add_row(*texts)
     console = Console(
         file=io.StringIO(),
-        width=10_000,  # never wrap a wide table; the terminal may scroll
+        width=width or 10_000,  # without a terminal, never wrap a wide table
         force_terminal=color,
         no_color=not color,
         color_system="standard" if color else None,
         highlight=False,
         emoji=False,
     )
-    console.print(out)
+    texts = [_term_texts(row, color) for row in table.rows]
+    blocks = _column_blocks(table, texts, width)
+    for n, block in enumerate(blocks):
+        if n:
+            console.print()
+        if len(blocks) > 1:
+            console.print(Text(f"columns {block[0] + 1}-{block[-1] + 1} of {len(table.columns)}:"))
+        console.print(_rich_table(table, texts, block))
     for line in legend_lines(table, diff_marker="green" if color else "[bracketed]"):
         console.print(Text(line))
     return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def _term_texts(row: Row, color: bool) -> list[Any]:
+    from rich.text import Text
+
+    diff_style, refused_style, lossy_style = "bold black on green3", "dim", "black on yellow"
+    texts = []
+    for c in row.cells:
+        if c.differs and not color:
+            texts.append(Text(f"[{c.marked}]"))
+        elif c.differs:
+            texts.append(Text(c.marked, style=diff_style))
+        elif c.lossy and color:
+            texts.append(Text(c.marked, style=lossy_style))
+        else:
+            texts.append(Text(c.marked, style=refused_style if c.refused else ""))
+    return texts
+
+
+def _rich_table(table: Table, texts: list[list[Any]], block: Sequence[int]) -> Any:
+    """The box-drawn table of the columns in ``block``, with the row labels."""
+    from rich import box
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    out = RichTable(box=box.SQUARE)
+    out.add_column(Text(""), style="bold", justify="right", no_wrap=True)
+    for j in block:
+        out.add_column(Text(table.columns[j].label, style="bold"), justify="center", no_wrap=True)
+    for row, cells in zip(table.rows, texts, strict=True):
+        out.add_row(Text(row.header.label, style="bold"), *(cells[j] for j in block))
+    return out
+
+
+def _column_blocks(table: Table, texts: list[list[Any]], width: int | None) -> list[list[int]]:
+    """Runs of consecutive columns whose box-drawn table fits ``width`` (all of them in one
+    when ``width`` is None); a column wider than the terminal on its own gets a block alone."""
+    from rich.cells import cell_len
+
+    columns = list(range(len(table.columns)))
+    if width is None or not columns:
+        return [columns]
+
+    def cell_width(j: int) -> int:
+        return max([cell_len(table.columns[j].label), *(cell_len(row[j].plain) for row in texts)])
+
+    # A box-drawn table is one border, then each column's text, its two spaces of padding
+    # and one border.
+    used = 1 + 3 + max((cell_len(r.header.label) for r in table.rows), default=0)
+    blocks: list[list[int]] = [[]]
+    size = used
+    for j in columns:
+        need = cell_width(j) + 3
+        if blocks[-1] and size + need > width:
+            blocks.append([])
+            size = used
+        blocks[-1].append(j)
+        size += need
+    return blocks
 
 
 LOSSY_LEGEND = "the result cannot hold every value of an input (it rounds, overflows or drops)."
@@ -423,6 +482,14 @@ def legend_lines(table: Table, *, diff_marker: str) -> list[str]:
         )
     if table.mark_lossy:
         lines.append(f"{LOSSY_MARK}: {LOSSY_LEGEND}")
+    weak = {c.text: c.weak_note.removeprefix("weak; ") for r in table.rows for c in r.cells}
+    weak = {text: note for text, note in weak.items() if note}
+    if weak:
+        lines.append(
+            "Weak results (*) become, as arrays: "
+            + ", ".join(f"{text} -> {note}" for text, note in weak.items())
+            + "."
+        )
     misread = [f"{e.label} = {e.canonical}" for e in table.legend if e.collides]
     if misread:
         lines.append("Labels that other notations read differently: " + ", ".join(misread) + ".")
@@ -436,11 +503,13 @@ def render(
     standalone: bool = False,
     template: Path | None = None,
     color: bool = False,
+    width: int | None = None,
 ) -> str:
-    """``table`` in ``fmt``; every output ends with a newline."""
+    """``table`` in ``fmt``; every output ends with a newline. ``width`` is the terminal's
+    (term only; None: no limit)."""
     renderers: dict[str, Callable[[], str]] = {
         "json": lambda: render_json(table),
-        "term": lambda: render_term(table, color=color),
+        "term": lambda: render_term(table, color=color, width=width),
     }
     if fmt in renderers:
         if template is not None:

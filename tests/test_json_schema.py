@@ -9,7 +9,7 @@ import pytest
 
 HEAD = {"schema", "command"}
 OPERAND = {"label", "canonical", "category"}
-OUTCOME = {"result", "label", "refused", "rule", "reason", "unsafe_result"}
+OUTCOME = {"result", "label", "refused", "rule", "reason", "unsafe_result", "materialised"}
 # Names an earlier version used for the same facts: none may come back.
 RETIRED = {"refusal", "explanation", "result_label", "row_canonical", "col_canonical", "why"}
 

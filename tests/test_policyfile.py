@@ -30,6 +30,8 @@ bool = ["int*"]
 uint8 = ["int16"]
 int8 = ["int16"]
 int16 = ["float32"]
+[materialise]
+"int*" = "int16"
 """
 
 TABLE = """\
@@ -84,6 +86,7 @@ def test_every_command_takes_a_policy_file(files, run, tmp_path):
     assert run("pair", "int8", "uint8", "-p", "./tiny.toml").output == "int16\n"
     assert run("pair", "int8", "uint8", "--policy-file", "tiny.toml").output == "int16\n"
     assert run("pair", "int8", "int", "-p", "./tiny.toml").output == "int8\n"
+    assert run("pair", "int", "int", "-p", "./tiny.toml").output.startswith("int*")
     assert "int16 --> float32" in run("graph", "-p", "./tiny.toml", "-f", "mermaid").output
     assert run("check", "./tiny.toml").exit_code == 0
     assert run("check", "-p", "./tiny.toml").exit_code == 0
@@ -125,6 +128,10 @@ BAD = {
     "short row": (
         'name = "r"\ntypes = ["bool", "int8"]\n[table]\nbool = ["bool", "int8"]\nint8 = ["int8"]\n',
         "r.toml:5: row int8 has 1 cells, not 2",
+    ),
+    "weak type without materialise": (
+        'name = "w"\n[lattice]\nbool = ["int*"]\n"int*" = ["int8"]\n',
+        "w.toml:4: the weak type int* needs the dtype it becomes as an array",
     ),
     "unknown parent": ('name = "p"\nextends = "jaxx"\n', "p.toml:2: unknown policy 'jaxx'"),
 }

@@ -46,9 +46,14 @@ def split_types(types: str | None) -> list[str] | None:
     """The ``--types`` spellings, or None when the option was not given."""
     if types is None:
         return None
-    spellings = [t.strip() for t in types.split(",") if t.strip()]
-    if not spellings:
+    spellings = [t.strip() for t in types.split(",")]
+    if not any(spellings):
         raise UsageError("--types needs at least one type, e.g. --types float16,bfloat16")
+    if not all(spellings):
+        raise UsageError(
+            f"--types {types!r} has an empty item (type {spellings.index('') + 1}); give a"
+            " comma-separated list such as float16,bfloat16"
+        )
     return spellings
 
 

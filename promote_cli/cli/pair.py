@@ -60,12 +60,18 @@ def command(operands, policy, policy_file, option_values, notation, as_json, exp
     if explain:
         click.echo(f"policy: {req.policy.name} ({req.options_text() or 'no options'})")
         inputs = " x ".join(label(op, nota) for op in req.operands)
-        verdict = "refused" if final.refused else display(final.result, nota)
+        verdict = "refused" if final.refused else _result(final, nota)
         click.echo(f"{inputs} -> {verdict}")
         click.echo(f"rule: {final.rule}: {final.text(nota)}")
         return EXIT_DIFFERENT if final.refused else EXIT_OK
     if final.refused:
         click.echo(f"refused: {final.text(nota)}")
         return EXIT_DIFFERENT
-    click.echo(display(final.result, nota))
+    click.echo(_result(final, nota))
     return EXIT_OK
+
+
+def _result(out, nota) -> str:
+    """``f8 (float64)``; a weak result says what it becomes: ``f* (weak; float64 with x64)``."""
+    text = display(out.result, nota)
+    return f"{text} ({out.weak_note()})" if out.weak_note() else text

@@ -4,6 +4,7 @@ terminal; ``--check`` compares with a file instead of writing it."""
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -101,10 +102,15 @@ def command(
     if output is not None and check is not None:
         raise UsageError("give -o FILE or --check FILE, not both")
     target = output or check
-    fmt = fmt or _format_of(target) or _format_of(template)
-    if fmt is None and template is not None:
-        raise UsageError(f"cannot tell the format of {template.name}; pass --format")
-    fmt = fmt or "term"
+    if fmt is None:
+        for path in (target, template):
+            if path is not None and _format_of(path) is None:
+                # Never guess: a jax.xlsx holding a box-drawn text table helps nobody.
+                raise UsageError(
+                    f"cannot tell the format of {path.name} from its suffix; pass --format"
+                    f" ({', '.join(FORMATS)}) or use a suffix: {' '.join(SUFFIXES)}"
+                )
+        fmt = _format_of(target) or _format_of(template) or "term"
     if standalone and fmt != "html":
         raise UsageError("--standalone applies to --format html")
     tail = [] if template is None else ["--template", str(template)]
@@ -122,8 +128,10 @@ def command(
         tail=tail,
         marks=marks,
     )
-    color = fmt == "term" and target is None and _color_wanted()
-    text = render(table, fmt, standalone=standalone, template=template, color=color)
+    on_terminal = fmt == "term" and target is None and sys.stdout.isatty()
+    color = on_terminal and not os.environ.get("NO_COLOR")  # https://no-color.org
+    width = shutil.get_terminal_size().columns if on_terminal else None
+    text = render(table, fmt, standalone=standalone, template=template, color=color, width=width)
 
     if check is not None:
         report = CheckReport(fix=f"{table.command} -o {check}")
@@ -169,11 +177,6 @@ def _format_of(path: Path | None) -> str | None:
         return None
     name = path.name.removesuffix(".j2").removesuffix(".jinja")
     return SUFFIXES.get(Path(name).suffix.lower())
-
-
-def _color_wanted() -> bool:
-    # https://no-color.org: any non-empty NO_COLOR turns colour off.
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
 def _distinct(req: api.Request, types: str | None) -> None:
