@@ -16,7 +16,9 @@ Only the standard library, and nothing at import time but definitions: importing
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 
 _arrived = 0  # the last signal that arrived, 0 when none
 
@@ -32,20 +34,42 @@ def interrupted() -> bool:
     return _arrived != 0
 
 
+def settle() -> None:
+    """The outcome is decided: a signal from now on is ignored, so the exit code and the line
+    printed stay those of what happened (Python would otherwise restore the default action
+    while it shuts down, and a late SIGTERM would kill the process after its work is done)."""
+    if _installed:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+_installed = False
+
+
 def main() -> None:
     """Install the handlers, then import and run the CLI (its ``main`` exits the process)."""
+    global _installed
     try:
+        _installed = True
         signal.signal(signal.SIGINT, _on_signal)
         signal.signal(signal.SIGTERM, _on_signal)
         from promote_cli.cli import main as run
 
         run()
-    except SystemExit:
-        raise
-    except BaseException:  # only during the import: the CLI maps its own errors
+    except BaseException as exc:  # SystemExit, or an error the CLI did not get to map
+        settle()
         if not interrupted():
             raise
-        import os
+        code = exc.code if isinstance(exc, SystemExit) else None
+        if not isinstance(code, int):
+            code = 130
+            sys.stderr.write("promote: interrupted\n")
+        # The exit code is decided and every clean-up has run. Exit now: an interrupted import
+        # can leave CPython's "unhandled KeyboardInterrupt" flag set, and the interpreter would
+        # then end by killing itself with SIGINT whatever the code.
+        import contextlib
 
-        os.write(2, b"promote: interrupted\n")
-        raise SystemExit(130) from None
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):  # a closed pipe: nothing more can be said
+                stream.flush()
+        os._exit(code)

@@ -396,6 +396,12 @@ def test_table_reads_no_fifo(tmp_path, flag):
     assert done.returncode == 2 and "is a FIFO" in one_line(done.stderr)
 
 
+def test_a_policy_file_that_is_a_fifo_is_refused_not_waited_on(tmp_path):
+    os.mkfifo(tmp_path / "mine.toml")
+    done = promote("pair", "f2", "bf", "-p", tmp_path / "mine.toml", timeout=60)
+    assert done.returncode == 2 and "is a FIFO" in one_line(done.stderr)
+
+
 # --- 6. file names are printed as typed, never as markup or terminal controls ---------------
 
 
@@ -466,7 +472,7 @@ def test_control_characters_in_names_are_escaped_in_reports_and_errors(run, tmp_
 
 def test_an_output_name_too_long_for_the_file_system_is_exit_2(run, tmp_path):
     a, b = pair(tmp_path)
-    long = tmp_path / ("x" * 300)
+    long = tmp_path / ("x" * 300 + ".md")
     result = run("table", "-t", "f2,bf", "-o", str(long))
     assert result.exit_code == 2 and "File name too long" in one_line(result.stderr)
     result = run("convert", a, b, "--out-a", long)

@@ -28,6 +28,7 @@ COMMANDS = {
     "diff": ("promote_cli.cli.diff", "Show the cells where two policies disagree."),
     "graph": ("promote_cli.cli.graph", "Draw a lattice policy's Hasse diagram (dot/svg/mermaid)."),
     "convert": ("promote_cli.cli.convert", "Convert two .npy files to their promoted dtype."),
+    "check": ("promote_cli.cli.check", "Lint a policy: properties, cells that lose values."),
 }
 
 
@@ -77,6 +78,7 @@ class LazyGroup(click.Group):
             code = _code(exc)
         if not isinstance(code, int):
             code = EXIT_OK
+        _settle()
         if standalone_mode:
             sys.exit(code)
         return code
@@ -115,6 +117,13 @@ def _code(exc: BaseException) -> int:
 def _signalled() -> bool:
     entry = sys.modules.get("promote_cli.entry")
     return entry is not None and entry.interrupted()
+
+
+def _settle() -> None:
+    # Run from the console script, the signal handlers stand down once the exit code is known.
+    entry = sys.modules.get("promote_cli.entry")
+    if entry is not None:
+        entry.settle()
 
 
 @click.group("promote", cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -6,10 +6,12 @@ from __future__ import annotations
 import html
 import os
 import re
+import shutil
 import sys
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any
 
 import click
 
@@ -18,11 +20,12 @@ from promote_cli.api import shell_quote, shell_split
 from promote_cli.cli import EXIT_OK, _options, printable
 from promote_cli.cli._report import CheckReport
 from promote_cli.errors import PromoteError, UsageError
-from promote_cli.render import FORMATS, SUFFIXES, build, render
+from promote_cli.render import FORMATS, MARKS, SUFFIXES, Table, build, render
 
 
 @click.command("table")
 @_options.policy
+@_options.policy_file
 @click.option(
     "--format",
     "-f",
@@ -50,7 +53,7 @@ from promote_cli.render import FORMATS, SUFFIXES, build, render
 @_options.options
 @click.option(
     "--template",
-    type=click.Path(exists=True, dir_okay=False),
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
     default=None,
     metavar="FILE",
     help="Render with this jinja2 template instead of ours (same context; see the README):"
@@ -59,7 +62,7 @@ from promote_cli.render import FORMATS, SUFFIXES, build, render
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False),
+    type=click.Path(dir_okay=False),  # a string: "out/" names a directory, and is refused
     default=None,
     metavar="FILE",
     help="Write to FILE (atomically) instead of stdout; a device, FIFO or /dev/stdout is"
@@ -67,14 +70,33 @@ from promote_cli.render import FORMATS, SUFFIXES, build, render
 )
 @click.option(
     "--check",
-    type=click.Path(dir_okay=False),
+    type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     metavar="FILE",
     help="Write nothing: print a unified diff and exit 1 when FILE is not what would be written.",
 )
 @click.option("--standalone", is_flag=True, help="html: a whole page with title and legend.")
+@click.option(
+    "--mark",
+    "marks",
+    type=click.Choice(MARKS),
+    multiple=True,
+    help="A second highlight: lossy marks the cells whose result cannot hold every value of"
+    " an input (outlined in html, † elsewhere), with a legend line.",
+)
 def command(
-    policy, fmt, types, notation, diff_against, option_values, template, output, check, standalone
+    policy,
+    policy_file,
+    fmt,
+    types,
+    notation,
+    diff_against,
+    option_values,
+    template,
+    output,
+    check,
+    standalone,
+    marks,
 ) -> int:
     """Print POLICY's promotion table: rows are the first operand, columns the second.
 
@@ -82,33 +104,54 @@ def command(
     promote table --policy jax --format html          # the JAX page's table, NumPy diff green
     promote table -p ascend -f markdown -o docs/ascend.md
     promote table -p jax -f html --check docs/jax.html  # exit 1 and a diff when stale
+    promote table -p torch --mark lossy                 # † where a value is lost
     """
     if output is not None and check is not None:
         raise UsageError("give -o FILE or --check FILE, not both")
-    target = output or check
-    ask, other = _resolve(
-        policy, fmt, types, notation, diff_against, option_values, template, target
-    )
-    fmt = ask.fmt
+    if output is not None and output.endswith(("/", os.sep)):
+        raise UsageError(f"-o {output} names a directory; give a file name")
+    target = Path(output) if output is not None else check
+    if fmt is None:
+        for path in (target, template):
+            if path is not None and _format_of(path) is None:
+                # Never guess: a jax.xlsx holding a box-drawn text table helps nobody.
+                raise UsageError(
+                    f"cannot tell the format of {path.name} from its suffix; pass --format"
+                    f" ({', '.join(FORMATS)}) or use a suffix: {' '.join(SUFFIXES)}"
+                )
+        fmt = _format_of(target) or _format_of(template) or "term"
     if standalone and fmt != "html":
         raise UsageError("--standalone applies to --format html")
-    tail = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
-    tail += [] if template is None else ["--template", str(template)]
+    tail = [] if template is None else ["--template", str(template)]
     tail += ["--standalone"] if standalone else []
-    canonical = ask.req.command("table", "--format", fmt, tail=tail)
-    table = build(ask.req, other, command=canonical)
-    color = fmt == "term" and target is None and _color_wanted()
-    template = None if template is None else Path(template)
-    text = render(table, fmt, standalone=standalone, template=template, color=color)
+    marks = tuple(dict.fromkeys(marks))
+    for mark in marks:
+        tail += ["--mark", mark]
+    table = model(
+        policy_file or policy,
+        types,
+        notation,
+        diff_against,
+        option_values,
+        fmt=fmt,
+        tail=tail,
+        marks=marks,
+    )
+    on_terminal = fmt == "term" and target is None and sys.stdout.isatty()
+    color = on_terminal and not os.environ.get("NO_COLOR")  # https://no-color.org
+    width = shutil.get_terminal_size().columns if on_terminal else None
+    text = render(table, fmt, standalone=standalone, template=template, color=color, width=width)
 
     if check is not None:
-        on_disk = textfiles.read(Path(check))
-        spelled = _spelled_otherwise(on_disk, canonical, (ask, standalone))
+        on_disk = textfiles.read(check)
+        asked = _meaning(click.get_current_context().params, fmt)
+        spelled = _spelled_otherwise(on_disk, table.command, asked)
         if spelled is not None:  # compare with the file's own spelling of the same question
-            table = replace(table, command=spelled)
-            text = render(table, fmt, standalone=standalone, template=template)
-        report = CheckReport(fix=f"{canonical} -o {shell_quote(check)}")
-        click.echo(report.compare(Path(check), on_disk, text), nl=False)
+            text = render(
+                replace(table, command=spelled), fmt, standalone=standalone, template=template
+            )
+        report = CheckReport(fix=f"{table.command} -o {shell_quote(str(check))}")
+        click.echo(report.compare(check, on_disk, text), nl=False)
         click.echo(f"promote: {printable(report.summary())}", err=True)
         return report.exit_code
     if output is not None:
@@ -118,22 +161,34 @@ def command(
     return EXIT_OK
 
 
-class _Asked(NamedTuple):
-    """What a ``promote table`` command line means, resolved: two spellings of one question
-    (``x64=TRUE`` and ``x64=true``, ``bf`` and ``bf16``, ``--diff-against`` given or by
-    default) compare equal."""
+def model(
+    policy: str,
+    types: str | None,
+    notation: str | None,
+    diff_against: str | None,
+    option_values: Iterable[str],
+    *,
+    fmt: str | None = None,
+    tail: Sequence[str] = (),
+    marks: Sequence[str] = (),
+) -> Table:
+    """The table model ``promote table`` renders, from its options as typed (also what the
+    Sphinx directive and the Markdown block ask for); its command names ``--format fmt``."""
+    req, other = _resolved(policy, types, notation, diff_against, option_values)
+    head = ["--format", fmt] if fmt else []
+    given = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
+    command = req.command("table", *head, tail=[*given, *tail])
+    return build(req, other, command=command, marks=marks)
 
-    req: api.Request
-    fmt: str
-    other: str | None  # the compared policy's name
-    template: str | None  # the template's real path
 
-
-def _resolve(policy, fmt, types, notation, diff_against, option_values, template, target):
-    """The resolved question (an ``_Asked``) and the compared policy."""
-    fmt = fmt or _format_of(target) or _format_of(template)
-    if fmt is None and template is not None:
-        raise UsageError(f"cannot tell the format of {Path(template).name}; pass --format")
+def _resolved(
+    policy: str,
+    types: str | None,
+    notation: str | None,
+    diff_against: str | None,
+    option_values: Iterable[str],
+) -> tuple[api.Request, Any]:
+    """The request and the compared policy (or None), resolved once from the options as typed."""
     req = api.request(
         policy,
         notation=notation,
@@ -141,16 +196,36 @@ def _resolve(policy, fmt, types, notation, diff_against, option_values, template
         operands=_options.split_types(types),
     )
     _distinct(req, types)
-    other = api.neighbour(req.policy, diff_against)
-    real = None if template is None else os.path.realpath(template)
-    return _Asked(req, fmt or "term", other.name if other else None, real), other
+    return req, api.neighbour(req.policy, diff_against)
+
+
+def _meaning(params: Mapping[str, Any], fmt: str | None) -> tuple:
+    """What a ``promote table`` command line asks, resolved from its parsed options: two
+    spellings of one question (``x64=TRUE`` and ``x64=true``, ``bf`` and ``bf16``,
+    ``--diff-against`` given or by default) mean the same."""
+    req, other = _resolved(
+        params["policy_file"] or params["policy"],
+        params["types"],
+        params["notation"],
+        params["diff_against"],
+        params["option_values"],
+    )
+    template = params["template"]
+    return (
+        req,
+        other.name if other else None,
+        params["fmt"] or fmt,
+        None if template is None else os.path.realpath(template),
+        params["standalone"],
+        tuple(dict.fromkeys(params["marks"])),
+    )
 
 
 def _spelled_otherwise(on_disk: str | None, canonical: str, asked: tuple) -> str | None:
     """The command line in the header of ``on_disk`` when it is spelled otherwise than
-    ``canonical`` but asks the same table (``asked``: the resolved question and ``--standalone``),
-    else None. ``--check`` then compares the file with the table rendered under that spelling:
-    only what the options mean makes a file stale."""
+    ``canonical`` but asks the same table (``asked``, from :func:`_meaning`), else None.
+    ``--check`` then compares the file with the table rendered under that spelling: only what
+    the options mean makes a file stale."""
     found = _HEADER.search((on_disk or "")[:4096])
     if found is None:
         return None
@@ -161,35 +236,20 @@ def _spelled_otherwise(on_disk: str | None, canonical: str, asked: tuple) -> str
         words = shell_split(spelled)
         if words[:2] != ["promote", "table"]:
             return None
-        p = command.make_context("table", words[2:]).params
-        theirs, _ = _resolve(
-            p["policy"],
-            p["fmt"],
-            p["types"],
-            p["notation"],
-            p["diff_against"],
-            p["option_values"],
-            p["template"],
-            None,
-        )
+        theirs = _meaning(command.make_context("table", words[2:]).params, None)
     except (ValueError, click.ClickException, click.exceptions.Exit, PromoteError):
         return None
-    return spelled if (theirs, p["standalone"]) == asked else None
+    return spelled if theirs == asked else None
 
 
 _HEADER = re.compile(r"generated by promote \S+: (.*?); edit the generator, not this file")
 
 
-def _format_of(path: Path | str | None) -> str | None:
+def _format_of(path: Path | None) -> str | None:
     if path is None:
         return None
-    name = Path(path).name.removesuffix(".j2").removesuffix(".jinja")
+    name = path.name.removesuffix(".j2").removesuffix(".jinja")
     return SUFFIXES.get(Path(name).suffix.lower())
-
-
-def _color_wanted() -> bool:
-    # https://no-color.org: any non-empty NO_COLOR turns colour off.
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
 def _distinct(req: api.Request, types: str | None) -> None:
