@@ -27,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -218,7 +217,7 @@ def _create_temp(
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     flags |= getattr(os, "O_BINARY", 0)
     for _ in range(100):
-        name = f".{stem}.{secrets.token_hex(4)}{suffix}"
+        name = f".{stem}.{os.urandom(4).hex()}{suffix}"
         try:
             if dir_fd is None:
                 return os.open(os.path.join(directory, name), flags, mode), name
@@ -375,7 +374,7 @@ def _backup(s: Staged) -> str:
     system without hard links), a copy."""
     name = s.target.final.name
     for _ in range(100):
-        backup = f".{name[: NAME_MAX - 32]}.{secrets.token_hex(4)}.promote-old"
+        backup = f".{name[: NAME_MAX - 32]}.{os.urandom(4).hex()}.promote-old"
         try:
             os.link(name, backup, src_dir_fd=s.dir_fd, dst_dir_fd=s.dir_fd, follow_symlinks=False)
             return backup
