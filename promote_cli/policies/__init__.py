@@ -18,6 +18,11 @@ _MODULES = {
     "torch": "promote_cli.policies.torch",
     "tensorflow": "promote_cli.policies.tensorflow",
     "array-api": "promote_cli.policies.array_api",
+    "mlx": "promote_cli.policies.mlx",
+    "tinygrad": "promote_cli.policies.tinygrad",
+    # MindSpore before Paddle: verify imports them in this order (see verify/mindspore.py).
+    "mindspore": "promote_cli.policies.mindspore",
+    "paddle": "promote_cli.policies.paddle",
 }
 
 

@@ -35,6 +35,11 @@ ORACLES = {
     "torch": "promote_cli.verify.torch",
     "tensorflow": "promote_cli.verify.tensorflow",
     "array-api": "promote_cli.verify.array_api",
+    "mlx": "promote_cli.verify.mlx",
+    "tinygrad": "promote_cli.verify.tinygrad",
+    "paddle": "promote_cli.verify.paddle",
+    "mindspore": "promote_cli.verify.mindspore",
+    "keras": "promote_cli.verify.keras",
 }
 
 Answer = Callable[[Operand, Operand], str]
