@@ -19,6 +19,7 @@ _MODULES = {
     "tensorflow": "promote_cli.policies.tensorflow",
     "array-api": "promote_cli.policies.array_api",
     "mlx": "promote_cli.policies.mlx",
+    "keras": "promote_cli.policies.keras",
     "tinygrad": "promote_cli.policies.tinygrad",
     # MindSpore before Paddle: verify imports them in this order (see verify/mindspore.py).
     "mindspore": "promote_cli.policies.mindspore",
