@@ -456,8 +456,8 @@ def test_verify_runs_as_a_real_process():
     assert done.stderr == ""  # no progress bar when stderr is not a terminal
 
 
-# Issue 14's frameworks, each verified in a process of its own: their imports are large, and
-# MindSpore cannot load after Paddle in one process (see promote_cli/verify/mindspore.py).
+# Issue 14's frameworks, each verified in a process of its own: their imports are large (the
+# Keras and MindSpore oracles start workers of their own besides).
 ISSUE_14 = [
     ("mlx", "mlx", 1, 18),  # 14 dtypes + 4 Python scalars
     ("tinygrad", "tinygrad", 1, 21),  # 17 dtypes + 4 Python scalars

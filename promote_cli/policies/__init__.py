@@ -21,9 +21,8 @@ _MODULES = {
     "mlx": "promote_cli.policies.mlx",
     "keras": "promote_cli.policies.keras",
     "tinygrad": "promote_cli.policies.tinygrad",
-    # MindSpore before Paddle: verify imports them in this order (see verify/mindspore.py).
-    "mindspore": "promote_cli.policies.mindspore",
     "paddle": "promote_cli.policies.paddle",
+    "mindspore": "promote_cli.policies.mindspore",
 }
 
 

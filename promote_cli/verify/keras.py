@@ -21,11 +21,8 @@ of allowed values") and torch's float8 ``add`` ("\\"add_stub\\" not implemented 
 
 from __future__ import annotations
 
-import itertools
 import json
-import os
 import re
-import subprocess
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -33,7 +30,7 @@ from importlib.util import find_spec
 from typing import Any
 
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.verify import PYTHON_VALUES, Answer, Refused
+from promote_cli.verify import PYTHON_VALUES, Answer, Refused, ask_all, looking_up, worker
 
 POLICY = "keras"
 FRAMEWORK = "keras"
@@ -71,40 +68,12 @@ def version(handle: Any) -> str:
 def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
     backend = opts["backend"]
     if backend not in handle:
-        handle[backend] = _ask_worker(backend)
-    cells = handle[backend][opts["floatx"]]
-
-    def answer(a: Operand, b: Operand) -> str:
-        result, error = cells[f"{_key(a)}|{_key(b)}"]
-        if result is None:
-            raise Refused(error)
-        return result
-
-    yield answer
-
-
-def _key(op: Operand) -> str:
-    return f"{op.category}({op.dtype})"
-
-
-def _ask_worker(backend: str) -> dict[str, dict[str, list[str | None]]]:
-    env = {
-        **os.environ,
-        "KERAS_BACKEND": backend,
-        "TF_CPP_MIN_LOG_LEVEL": "3",
-        "CUDA_VISIBLE_DEVICES": "",
-    }
-    done = subprocess.run(
-        [sys.executable, "-m", "promote_cli.verify.keras", backend],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise RuntimeError(f"the Keras {backend} worker failed: {last}")
-    return json.loads(done.stdout)
+        handle[backend] = worker(
+            "promote_cli.verify.keras",
+            backend,
+            env={"KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": ""},
+        )
+    yield looking_up(handle[backend][opts["floatx"]])
 
 
 def _worker(backend: str) -> dict[str, dict[str, list[str | None]]]:
@@ -137,22 +106,20 @@ def _worker(backend: str) -> dict[str, dict[str, list[str | None]]]:
             return PYTHON_VALUES[op.dtype]
         return keras.ops.zeros(() if op.category == ZERO_D else (2,), dtype=op.dtype)
 
-    def add(a: Operand, b: Operand) -> list[str | None]:
+    def answer(a: Operand, b: Operand) -> str:
         try:
-            return [standard(keras.ops.add(operand(a), operand(b)).dtype), None]
+            return standard(keras.ops.add(operand(a), operand(b)).dtype)
         except refusals as exc:
-            text = str(exc)
-            gap = _TF_NO_KERNEL.search(text) or _TORCH_NO_KERNEL.search(text)
+            gap = _TF_NO_KERNEL.search(str(exc)) or _TORCH_NO_KERNEL.search(str(exc))
             if gap:  # a missing kernel: the error names the promoted dtype
-                return [gap.group(1).lower(), None]
-            first = text.strip().splitlines()[0] if text.strip() else ""
-            return [None, f"{type(exc).__name__}: {first}"]
+                return gap.group(1).lower()
+            raise Refused(exc) from exc
 
     before = keras.config.floatx()
     out = {}
     for floatx in FLOATX:
         keras.config.set_floatx(floatx)
-        out[floatx] = {f"{_key(a)}|{_key(b)}": add(a, b) for a, b in itertools.product(ops, ops)}
+        out[floatx] = ask_all(ops, answer)
     keras.config.set_floatx(before)
     return out
 

@@ -1,4 +1,10 @@
-"""The PaddlePaddle oracle: the eager ``x + y`` on CPU tensors (dygraph mode).
+"""The PaddlePaddle oracle: the eager ``x + y`` on CPU tensors (dygraph mode), in a process of
+its own.
+
+Paddle runs in a fresh Python process (``python -m promote_cli.verify.paddle``) that answers
+every cell of the policy and prints them as JSON; ``load`` starts it. Paddle's libraries crash
+(SIGSEGV) a process that has imported TensorFlow, and keep MindSpore from loading in one that
+has imported Paddle.
 
 Operands are ``paddle.zeros([2], t)``, ``paddle.zeros([], t)`` (0-d) and the Python values
 ``True``, ``1``, ``1.0``, ``1j``; the answer is the dtype of ``x + y`` (``paddle.add`` agrees on
@@ -16,41 +22,58 @@ oracle answers that dtype. Any other ``RuntimeError`` is not expected and propag
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import sys
 import warnings
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from importlib.util import find_spec
 from typing import Any
 
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.verify import PYTHON_VALUES, Answer, Refused, refusing
+from promote_cli.verify import PYTHON_VALUES, Answer, ask_all, looking_up, refusing, worker
 
 POLICY = "paddle"
 FRAMEWORK = "paddlepaddle"
 OPTIONS: tuple[str, ...] = ()
 
 _MISSING_KERNEL = re.compile(r"\(NotFound\) The kernel with key \(CPU, [^,]+, (\w+)\) of kernel")
+# Paddle logs through glog on import and prints C++ stacks into its messages.
+_QUIET = {"GLOG_minloglevel": "3", "FLAGS_call_stack_level": "0"}
 
 
 def load() -> Any:
-    # Paddle logs through glog on import and prints C++ stacks into its messages.
-    os.environ.setdefault("GLOG_minloglevel", "3")
-    os.environ.setdefault("FLAGS_call_stack_level", "0")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "No ccache found", about compiling extensions
-        import paddle
-
-    return paddle
+    if find_spec("paddle") is None:
+        raise ImportError("No module named 'paddle'")
+    answers = worker("promote_cli.verify.paddle", env=_QUIET)
+    if "import_error" in answers:
+        raise ImportError(answers["import_error"])
+    return answers
 
 
 def version(handle: Any) -> str:
-    return handle.__version__
+    return handle["version"]
 
 
 @contextmanager
 def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
-    paddle = handle
+    yield looking_up(handle["cells"])
+
+
+def _worker() -> dict[str, Any]:
+    """Every cell of the policy, asked of Paddle (this process's)."""
+    os.environ.update(_QUIET)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "No ccache found", about compiling extensions
+            import paddle
+    except ImportError as exc:
+        return {"import_error": str(exc)}
+    from promote_cli import policies
+
+    paddle.set_device("cpu")
     names = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16")
     names += ("float32", "float64", "complex64", "complex128", "float8_e4m3fn", "float8_e5m2")
     # paddle.uint16 compares unequal to bfloat16 but prints as it: compare, never print.
@@ -62,8 +85,6 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
     def operand(op: Operand) -> Any:
         if op.category == PYTHON:
             return PYTHON_VALUES[op.dtype]
-        if op.dtype not in dtypes:
-            raise Refused(f"Paddle cannot make a CPU tensor of {op.dtype}")
         return paddle.zeros([] if op.category == ZERO_D else [2], dtype=dtypes[op.dtype])
 
     @refusing(TypeError, ValueError)
@@ -79,9 +100,11 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
                 raise
             return gap.group(1)
 
-    previous = paddle.device.get_device()
-    paddle.set_device("cpu")
-    try:
-        yield answer
-    finally:
-        paddle.set_device(previous)
+    return {
+        "version": paddle.__version__,
+        "cells": ask_all(policies.get("paddle").operands(), answer),
+    }
+
+
+if __name__ == "__main__":
+    json.dump(_worker(), sys.stdout)
