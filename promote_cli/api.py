@@ -17,8 +17,12 @@ from promote_cli import policies
 from promote_cli.engine import Matrix, Outcome, Policy, format_options
 from promote_cli.engine import matrix as _matrix
 from promote_cli.errors import PromotionError, UsageError
-from promote_cli.notations import Notation
-from promote_cli.operands import Operand, label, parse
+from promote_cli.notations import NOTATIONS, Notation, read_dtype
+from promote_cli.operands import PYTHON, Operand, label, parse
+
+# What a spelling may be besides a string: a dtype object (np.float16, torch.bfloat16 ...).
+DTypeLike = Any
+_PYTHON_TYPES = {bool: "bool", int: "int*", float: "float*", complex: "complex*"}
 
 
 class Request(NamedTuple):
@@ -55,7 +59,7 @@ class Request(NamedTuple):
         """The command line that asks this request again: ``promote VERB --policy P HEAD
         [--types ...] [--notation N] [-O NAME=VALUE ...] TAIL``. Names are spelled as promote
         prints them, so two ways of typing one request give one line."""
-        words = ["promote", verb, "--policy", self.policy.name, *head]
+        words = ["promote", verb, "--policy", self.policy.spelling, *head]
         if self.operands is not None:
             words += [
                 "--types",
@@ -73,17 +77,79 @@ def request(
     *,
     notation: str | Notation | None = None,
     options: Mapping[str, Any] | None = None,
-    operands: Sequence[str | Operand] | None = None,
+    operands: Sequence[DTypeLike] | None = None,
 ) -> Request:
-    """Resolve a question once: the policy by name, the notation (default: the policy's own),
-    the options and the operand spellings both read in that notation."""
-    pol = policies.get(policy) if isinstance(policy, str) else policy
+    """Resolve a question once: the policy by name or TOML file (``resolve``), the notation
+    (default: the policy's own), the options and the operand spellings both read in that
+    notation. An operand may also be a dtype object of NumPy, ml_dtypes, PyTorch, JAX or
+    TensorFlow, or Python's ``int``, ``float``, ``complex`` or ``bool`` (a Python scalar)."""
+    pol = resolve(policy) if isinstance(policy, str) else policy
     nota = notation if isinstance(notation, Notation) else pol.notation_for(notation)
     opts = pol.resolve_options(options, nota)
     ops = None
     if operands is not None:
-        ops = tuple(op if isinstance(op, Operand) else parse(op, nota) for op in operands)
+        ops = tuple(_operand(op, nota) for op in operands)
     return Request(pol, nota, opts, ops)
+
+
+def resolve(name: str) -> Policy:
+    """The policy ``name`` stands for: a built-in by name, or the policy a TOML file declares
+    when the name is a path (``./mine.toml``, ``docs/policy.toml``)."""
+    if policies.looks_like_file(name):
+        from pathlib import Path
+
+        from promote_cli import policyfile
+
+        return policyfile.load(Path(name))
+    return policies.get(name)
+
+
+def _operand(given: DTypeLike, nota: Notation) -> Operand:
+    """``given`` as an operand: a spelling read in ``nota``, or a framework's dtype object.
+
+    Dtype objects are recognised by the module their type comes from and the name they carry,
+    never by importing the framework (asking ``import torch`` of a user who passed a NumPy
+    dtype would cost seconds): a NumPy dtype or an ml_dtypes dtype has ``.name``
+    (``float16``, ``bfloat16``); a scalar type of NumPy, ml_dtypes or ``jax.numpy`` is a class
+    named after its dtype; ``torch.float16`` prints as ``torch.float16``; TensorFlow's
+    ``tf.float16`` has ``.name``."""
+    if isinstance(given, Operand):
+        return given
+    if isinstance(given, str):
+        return parse(given, nota)
+    if isinstance(given, type) and given in _PYTHON_TYPES:
+        return Operand(_PYTHON_TYPES[given], PYTHON)
+    name = _dtype_name(given)
+    if name is None:
+        if hasattr(given, "dtype") and hasattr(given, "shape"):
+            raise UsageError(f"an array ({type(given).__name__}) is not a dtype: pass its .dtype")
+        raise UsageError(
+            f"cannot read {given!r} ({type(given).__name__}) as a dtype: give a name"
+            " ('float16'), a NumPy or ml_dtypes dtype or scalar type, a torch, jax or"
+            " tensorflow dtype, or int, float, complex, bool"
+        )
+    try:
+        return Operand.of(read_dtype(name, NOTATIONS["canonical"]))
+    except UsageError:
+        raise UsageError(f"{given!r} is a dtype promote does not know ({name})") from None
+
+
+def _dtype_name(given: Any) -> str | None:
+    """The canonical-style name a framework's dtype object carries, or None."""
+    if isinstance(given, type):  # a scalar type: np.float16, ml_dtypes.bfloat16, jnp.int8
+        root = str(getattr(given, "__module__", "")).partition(".")[0]
+        return given.__name__ if root in ("numpy", "ml_dtypes", "jax") else None
+    root = type(given).__module__.partition(".")[0]
+    text = str(given)
+    if root == "numpy":  # np.dtype("f2"), np.dtype(ml_dtypes.bfloat16)
+        name = getattr(given, "name", None)
+        return name if isinstance(name, str) else None
+    if root == "torch" and text.startswith("torch."):
+        return text
+    if root == "tensorflow":
+        name = getattr(given, "name", None)
+        return name if isinstance(name, str) else None
+    return None
 
 
 def neighbour(policy: Policy, given: str | None) -> Policy | None:
@@ -92,29 +158,40 @@ def neighbour(policy: Policy, given: str | None) -> Policy | None:
     if given is None:
         return policies.get(policy.compared_with) if policy.compared_with else None
     given = given.strip()
-    return None if given.lower() == "none" else policies.get(given)
+    return None if given.lower() == "none" else resolve(given)
 
 
 def outcome(
-    spellings: Sequence[str], *, policy: str = "jax", notation: str | None = None, **options: Any
+    spellings: Sequence[DTypeLike],
+    *,
+    policy: str = "jax",
+    notation: str | None = None,
+    **options: Any,
 ) -> Outcome:
     """The outcome (result or refusal) of the operands under the policy's n-ary rule."""
     return request(policy, notation=notation, options=options, operands=spellings).outcome()
 
 
 def promote(
-    a: str, b: str, *, policy: str = "jax", notation: str | None = None, **options: Any
+    a: DTypeLike, b: DTypeLike, *, policy: str = "jax", notation: str | None = None, **options: Any
 ) -> str:
     """The canonical name ``a`` and ``b`` promote to under ``policy``.
 
-    Weak results are ``int*``, ``float*``, ``complex*``. Raises ``PromotionError`` when the
+    ``a`` and ``b`` are spellings (``"f16"``, ``"S(int8)"``, ``"float"``) or dtype objects
+    (``np.float16``, ``np.dtype("f2")``, ``ml_dtypes.bfloat16``, ``torch.bfloat16``,
+    ``jnp.int8``, ``tf.float16``; ``float`` for a Python scalar). Weak results are ``int*``,
+    ``float*``, ``complex*``. Raises ``PromotionError`` when the
     policy refuses, ``UsageError`` (a ``ValueError``) for an unknown name or option.
     """
     return promote_many([a, b], policy=policy, notation=notation, **options)
 
 
 def promote_many(
-    spellings: Sequence[str], *, policy: str = "jax", notation: str | None = None, **options: Any
+    spellings: Sequence[DTypeLike],
+    *,
+    policy: str = "jax",
+    notation: str | None = None,
+    **options: Any,
 ) -> str:
     """Like ``promote`` for two or more operands, as the policy's framework answers its n-ary
     ``result_type`` (all operands at once for jax, torch, array-api; a left fold of pairs for
@@ -127,7 +204,11 @@ def promote_many(
 
 
 def matrix(
-    policy: str, types: Sequence[str] | None = None, *, notation: str | None = None, **options: Any
+    policy: str,
+    types: Sequence[DTypeLike] | None = None,
+    *,
+    notation: str | None = None,
+    **options: Any,
 ) -> Matrix:
     """The table of ``types`` x ``types`` (default: the policy's default table)."""
     return request(policy, notation=notation, options=options, operands=types).matrix()

@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from promote_cli.dtypes import WEAK, is_weak
-from promote_cli.errors import UsageError
+from promote_cli.errors import PolicyDefinitionError, UsageError
 from promote_cli.notations import Notation, notation, read_dtype
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 
@@ -35,6 +35,15 @@ def ref(canonical: str) -> str:
     return "{" + canonical + "}"
 
 
+class Materialised(NamedTuple):
+    """What a weak result becomes when the framework makes it an array (``jnp.asarray``, a
+    WeakTensor's dtype): the canonical dtype, and the option setting that decided it, worded
+    for a reader (``with x64``; "" when no option matters)."""
+
+    dtype: str
+    condition: str = ""
+
+
 # A NamedTuple, not a frozen dataclass: importing dataclasses costs ~8 ms of start-up.
 class Outcome(NamedTuple):
     """One cell: a result (canonical name; weak ones as ``float*``) or a refusal with a reason."""
@@ -43,10 +52,19 @@ class Outcome(NamedTuple):
     rule: str
     why: str  # one sentence, dtypes as ``ref``s: the rule's reasoning or the refusal's reason
     unsafe_result: str | None = None  # what an unsafe option would have given (OpenVINO)
+    materialised: Materialised | None = None  # a weak result: what it becomes as an array
 
     @property
     def refused(self) -> bool:
         return self.result is None
+
+    def weak_note(self) -> str:
+        """``weak; float64 with x64`` for a weak result ("" otherwise): what the framework
+        makes of it once it is an array, and the option setting that decided."""
+        m = self.materialised
+        if m is None:
+            return ""
+        return f"weak; {m.dtype}{' ' + m.condition if m.condition else ''}"
 
     def text(self, nota: Notation) -> str:
         """``why`` with each referenced dtype spelled in ``nota``."""
@@ -120,9 +138,23 @@ class Policy:
     categories: ClassVar[frozenset[str]] = frozenset({DIMENSIONED})  # categories that matter
     properties: ClassVar[frozenset[str]] = frozenset({SYMMETRIC, IDEMPOTENT})
     compared_with: ClassVar[str | None] = None  # the neighbour its own docs highlight against
+    file: str | None = None  # the TOML file that declares it (``promote_cli.policyfile``)
+
+    @property
+    def spelling(self) -> str:
+        """How a command line names the policy: its file, or its name."""
+        return self.file or self.name
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         raise NotImplementedError
+
+    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
+        """What the weak result ``weak`` becomes as an array under ``opts``. A policy whose
+        rules give weak results declares it; one that gives none never gets here."""
+        raise PolicyDefinitionError(
+            f"policy {self.name} gave the weak result {weak} but does not say what it"
+            " materialises as"
+        )
 
     def operands(self) -> tuple[Operand, ...]:
         """Every operand the policy can be asked about: each type of its universe as an array,
@@ -205,7 +237,12 @@ class Policy:
         for n in normalised:
             if isinstance(n, Outcome):
                 return n
-        return self.join(normalised, opts)  # type: ignore[arg-type]
+        return self._with_materialised(self.join(normalised, opts), opts)  # type: ignore[arg-type]
+
+    def _with_materialised(self, out: Outcome, opts: Mapping[str, Any]) -> Outcome:
+        if out.result is None or not is_weak(out.result):
+            return out
+        return out._replace(materialised=self.materialise(out.result, opts))
 
     def _fold(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
         """A left fold of ``promote``; the first refusal ends it. The intermediate is what each
@@ -217,13 +254,11 @@ class Policy:
             trail.append(f"{ref(left.dtype)} x {ref(right.dtype)} -> {verdict}")
             if out.refused:
                 break
-            left = _as_operand(out.result, (left, right))  # type: ignore[arg-type]
+            left = as_operand(out.result, (left, right))  # type: ignore[arg-type]
         assert out is not None
         if len(trail) == 1:
             return out
-        return Outcome(
-            out.result, out.rule, f"folded left: {'; '.join(trail)}. {out.why}", out.unsafe_result
-        )
+        return out._replace(why=f"folded left: {'; '.join(trail)}. {out.why}")
 
     def promote(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         """The cell for ``a`` x ``b``; ``opts`` must come from ``resolve_options``."""
@@ -231,11 +266,12 @@ class Policy:
         for n in (na, nb):
             if isinstance(n, Outcome):
                 return n
-        return self.decide(na, nb, opts)  # type: ignore[arg-type]
+        return self._with_materialised(self.decide(na, nb, opts), opts)  # type: ignore[arg-type]
 
 
-def _as_operand(result: str, seen: Iterable[Operand]) -> Operand:
-    # A weak result keeps its Python-scalar category; a dimensioned input makes the result one.
+def as_operand(result: str, seen: Iterable[Operand]) -> Operand:
+    """The operand a result becomes when it meets the next one: a weak result stays a Python
+    scalar; a dimensioned input makes it a dimensioned array, else it is 0-d."""
     if is_weak(result):
         return Operand.of(result)
     categories = {op.category for op in seen}

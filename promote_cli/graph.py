@@ -5,7 +5,8 @@ Graphviz's ``dot``.
 DOT and Mermaid are plain text built here, byte-identical on every machine: nodes and edges are
 sorted by the catalogue's order, and ``promote tables`` checks them in. SVG depends on the
 installed Graphviz, so it is made only on request. Weak types (Python scalars) are drawn
-dashed; the arrows point up the lattice, left to right, like the lattice picture on JAX's page.
+dashed, and a key box beside the lattice says so; the arrows point up the lattice, left to
+right, like the lattice picture on JAX's page.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from promote_cli.api import Request
 
 FORMATS = ("dot", "mermaid", "markdown", "svg")
+KEY_WEAK = "a dashed box is a weak type (a Python scalar)"
 _ORDER = {name: i for i, name in enumerate(CATALOGUE)}
 
 
@@ -77,6 +79,13 @@ def to_dot(lat: Lattice, nota: Notation, title: str, header: str = "") -> str:
         style = ", style=dashed" if is_weak(n) else ""
         lines.append(f"  {_quote(n)} [label={_quote(display(n, nota))}{style}];")
     lines += [f"  {_quote(a)} -> {_quote(b)};" for a, b in edges(lat)]
+    if any(is_weak(n) for n in nodes(lat)):
+        lines += [
+            "  subgraph cluster_key {",
+            '    label="key"; style=dotted; fontname="Helvetica";',
+            f'    "key: weak" [label={_quote(KEY_WEAK)}, style=dashed];',
+            "  }",
+        ]
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -98,8 +107,10 @@ def to_mermaid(lat: Lattice, nota: Notation, title: str | None, header: str = ""
             weak.append(_mermaid_id(n))
     lines += [f"  {_mermaid_id(a)} --> {_mermaid_id(b)}" for a, b in edges(lat)]
     if weak:
+        lines.append(f'  key_weak["key: {KEY_WEAK}"]')
         lines.append("  classDef weak stroke-dasharray: 4 3")
         lines.append(f"  class {','.join(weak)} weak")
+        lines.append("  class key_weak weak")
     return "\n".join(lines) + "\n"
 
 

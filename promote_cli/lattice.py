@@ -65,7 +65,9 @@ class Lattice:
         for node, ups in self.edges.items():
             for up in ups:
                 if up not in self.edges:
-                    raise PolicyDefinitionError(f"lattice edge {node} -> {up}: {up} undeclared")
+                    raise PolicyDefinitionError(
+                        f"lattice edge {node} -> {up}: {up} undeclared", nodes=(node,)
+                    )
         self.upper = self._close()
         self.rank = {node: i for i, node in enumerate(tie_break)}
         if tie_break:
@@ -91,7 +93,9 @@ class Lattice:
             while todo:
                 node = todo.popleft()
                 if node == start:
-                    raise PolicyDefinitionError(f"lattice has a cycle through {start}")
+                    raise PolicyDefinitionError(
+                        f"lattice has a cycle through {start}", nodes=(start,)
+                    )
                 if node not in seen:
                     seen.add(node)
                     todo.extend(self.edges[node])
@@ -103,7 +107,12 @@ class Lattice:
             common = self.upper[a] & self.upper[b]
             least = {c for c in common if common <= self.upper[c]}
             if common and len(least) != 1:
-                raise PolicyDefinitionError(f"lattice: {a} and {b} have no unique least bound")
+                minimal = [c for c in common if not any(c in self.upper[d] - {d} for d in common)]
+                raise PolicyDefinitionError(
+                    f"lattice: {a} and {b} have no unique least bound"
+                    f" (both {' and '.join(sorted(minimal))} are minimal)",
+                    nodes=(a, b),
+                )
 
     def lub(self, *nodes: str) -> str | None:
         """The least upper bound, or None when the nodes have no common upper bound; with a

@@ -305,6 +305,36 @@ def collides(label: str) -> bool:
     return len(meanings) > 1
 
 
+# How a reader names each notation when saying who reads a label otherwise.
+TITLES = {
+    "canonical": "canonical names",
+    "jax": "JAX",
+    "numpy": "NumPy type codes",
+    "openvino": "OpenVINO",
+    "ascend": "Ascend",
+    "torch": "PyTorch",
+    "tensorflow": "TensorFlow",
+}
+
+
+def misreadings(label: str, canonical: str) -> str:
+    """Who reads ``label`` as a type other than ``canonical``, and as which: ``OpenVINO:
+    uint1``, or ``OpenVINO, TensorFlow: int8``; ``as a width code (bits or bytes): a 4-bit
+    float`` where no notation has the label but a width code would mean another type. "" when
+    nobody misreads it."""
+    by_type: dict[str, list[str]] = {}
+    for name, meaning in _all_readings().get(label, {}).items():
+        if meaning != canonical:
+            by_type.setdefault(meaning, []).append(TITLES[name])
+    parts = [f"{', '.join(names)}: {meaning}" for meaning, names in by_type.items()]
+    for meaning in sorted(_width_readings(label.lower()) - {canonical} - set(by_type)):
+        if meaning.endswith("_*"):
+            bits = meaning.removeprefix("float").removesuffix("_*")
+            meaning = f"{'an' if bits in ('8', '11', '18') else 'a'} {bits}-bit float"
+        parts.append(f"as a width code (bits or bytes): {meaning}")
+    return "; ".join(parts)
+
+
 def display(canonical: str, nota: Notation) -> str:
     """The label of ``canonical`` in ``nota``, with the canonical name where it could mislead."""
     label = nota.label(canonical)
@@ -328,6 +358,12 @@ def read_dtype(spelling: str, nota: Notation) -> str:
         says = "; ".join(f"{c} in {n} notation" for n, c in sorted(readings.items()))
         raise UsageError(
             f"{spelling!r} is ambiguous here ({says}): pass --notation or a canonical name"
+        )
+    if key.lower() in ("int", "float", "complex"):
+        # Python's scalar types are operands, not dtypes: the nearest spelling (uint) is wrong.
+        raise UsageError(
+            f"{spelling!r} is a Python scalar, not a dtype: write {key.lower()} alone for a"
+            f" Python scalar operand, or a dtype such as {key.lower()}32"
         )
     import difflib
 

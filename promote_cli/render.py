@@ -13,7 +13,7 @@ import csv
 import io
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +22,14 @@ from promote_cli.api import Request
 from promote_cli.engine import Outcome, Policy, differs
 from promote_cli.errors import BadInputError, UsageError
 from promote_cli.halftable import REFUSED
-from promote_cli.notations import Notation, collides
-from promote_cli.operands import Operand, label
+from promote_cli.lossy import loss
+from promote_cli.notations import Notation, collides, misreadings
+from promote_cli.operands import PYTHON, Operand, label
 from promote_cli.schema import SCHEMA, dumps
 
 TABLE_ID = "types"  # the id the JAX page's stylesheet targets
+LOSSY_MARK = "†"  # a lossy cell's second highlight in the text formats
+MARKS = ("lossy",)  # what ``--mark`` can add to a table
 
 TEMPLATES: Mapping[str, str] = {
     "html": "table.html.j2",
@@ -68,6 +71,15 @@ class Cell:
     unsafe_result: str | None  # what an unsafe option would have given (OpenVINO)
     differs: bool  # the compared policy gives another answer, or none
     other: str | None  # the compared policy's result (canonical), None when it has none
+    materialised: str | None = None  # a weak result: the dtype it becomes as an array
+    weak_note: str = ""  # a weak result: "weak; float64 with x64"
+    lossy: bool = False  # with ``--mark lossy``: the result cannot hold every value of an input
+    losses: str = ""  # with ``lossy``: what is lost, one example per losing input
+
+    @property
+    def marked(self) -> str:
+        """``text`` with the lossy mark (``f4†``) when the cell is marked lossy."""
+        return self.text + LOSSY_MARK if self.lossy else self.text
 
     @property
     def reason(self) -> str:
@@ -86,6 +98,7 @@ class LegendEntry:
     label: str
     canonical: str
     collides: bool
+    elsewhere: str = ""  # who reads the label as another type: "OpenVINO: uint1"
 
 
 @dataclass(frozen=True)
@@ -109,6 +122,16 @@ class Table:
     version: str = __version__
     table_id: str = TABLE_ID
     refused_mark: str = REFUSED
+    marks: tuple[str, ...] = ()  # ``("lossy",)`` with ``--mark lossy``
+    lossy_mark: str = LOSSY_MARK
+
+    @property
+    def mark_lossy(self) -> bool:
+        return "lossy" in self.marks
+
+    @property
+    def any_lossy(self) -> bool:
+        return any(c.lossy for r in self.rows for c in r.cells)
 
     @property
     def generator(self) -> str:
@@ -129,6 +152,7 @@ class Table:
             return {"label": h.label, "canonical": h.canonical, "category": h.category}
 
         def cell(c: Cell) -> dict[str, Any]:
+            lossy = {"lossy": c.lossy, "losses": c.losses or None} if self.mark_lossy else {}
             return {
                 "result": c.result,
                 "label": None if c.refused else c.text,
@@ -136,8 +160,10 @@ class Table:
                 "rule": c.rule,
                 "reason": c.explanation,
                 "unsafe_result": c.unsafe_result,
+                "materialised": c.materialised,
                 "differs": c.differs,
                 "other": c.other,
+                **lossy,
             }
 
         return {
@@ -150,18 +176,29 @@ class Table:
             "title": self.title,
             "source": self.source,
             "diff_against": self.diff_against,
+            **({"marks": list(self.marks)} if self.marks else {}),
             "rows": [header(r.header) for r in self.rows],
             "columns": [header(c) for c in self.columns],
             "cells": [[cell(c) for c in r.cells] for r in self.rows],
         }
 
 
-def build(req: Request, diff_against: Policy | None = None, command: str = "") -> Table:
+def build(
+    req: Request,
+    diff_against: Policy | None = None,
+    command: str = "",
+    marks: Sequence[str] = (),
+) -> Table:
     """The table model of ``req`` (its operands, or the policy's default table).
 
     A cell differs when ``diff_against`` (at its default options) gives another answer there or
-    has none (it lacks a type or refuses) while the policy answers; two refusals agree.
+    has none (it lacks a type or refuses) while the policy answers; two refusals agree. With
+    ``"lossy"`` in ``marks`` a cell is marked lossy when its result cannot hold every value of
+    an array input (``promote_cli.lossy``).
     """
+    unknown = [m for m in marks if m not in MARKS]
+    if unknown:
+        raise UsageError(f"--mark {unknown[0]}: can mark {', '.join(MARKS)}")
     policy, nota = req.policy, req.notation
     m = req.matrix()
     other_opts = diff_against.resolve_options() if diff_against else {}
@@ -174,8 +211,10 @@ def build(req: Request, diff_against: Policy | None = None, command: str = "") -
 
     def note(canonical: str) -> None:
         if canonical not in legend:
+            text = nota.label(canonical)
+            misleads = _misleads(canonical, nota)
             legend[canonical] = LegendEntry(
-                nota.label(canonical), canonical, _misleads(canonical, nota)
+                text, canonical, misleads, misreadings(text, canonical) if misleads else ""
             )
 
     columns = tuple(header(c) for c in m.cols)
@@ -186,7 +225,10 @@ def build(req: Request, diff_against: Policy | None = None, command: str = "") -
         for j, b in enumerate(m.cols):
             out = m.cell(i, j)
             other = diff_against.promote(a, b, other_opts) if diff_against else None
-            cells.append(_cell(out, other, nota))
+            cell = _cell(out, other, nota)
+            if "lossy" in marks and not out.refused:
+                cell = _mark_lossy(cell, a, b, nota)
+            cells.append(cell)
             if not out.refused:
                 note(out.result)  # type: ignore[arg-type]
         rows.append(Row(row_header, tuple(cells)))
@@ -204,7 +246,19 @@ def build(req: Request, diff_against: Policy | None = None, command: str = "") -
         rows=tuple(rows),
         legend=tuple(legend.values()),
         command=command,
+        marks=tuple(marks),
     )
+
+
+def _mark_lossy(cell: Cell, a: Operand, b: Operand, nota: Notation) -> Cell:
+    found = [
+        lost
+        for op in (a, b)
+        if op.category != PYTHON and (lost := loss(op.dtype, cell.result)) is not None  # type: ignore[arg-type]
+    ]
+    if not found:
+        return cell
+    return replace(cell, lossy=True, losses="; ".join(lost.text(nota) for lost in found))
 
 
 def _misleads(canonical: str, nota: Notation) -> bool:
@@ -222,6 +276,8 @@ def _cell(out: Outcome, other: Outcome | None, nota: Notation) -> Cell:
         unsafe_result=out.unsafe_result,
         differs=other is not None and differs(out, other),
         other=None if other is None else other.result,
+        materialised=None if out.materialised is None else out.materialised.dtype,
+        weak_note=out.weak_note(),
     )
 
 
@@ -316,42 +372,98 @@ def render_json(table: Table) -> str:
     return dumps(table.to_dict())
 
 
-def render_term(table: Table, *, color: bool) -> str:
+def render_term(table: Table, *, color: bool, width: int | None = None) -> str:
     """A rich table; with ``color`` the differing cells are green, without it they are
-    bracketed (``[f4]``) so the difference survives a pipe."""
-    from rich import box
+    bracketed (``[f4]``) so the difference survives a pipe.
+
+    ``width`` is the terminal's: a table wider than it is printed in blocks of whole columns
+    that fit, each repeating the row labels (as pandas prints a wide frame), never wrapped in
+    the middle of a row. None (piped output, a file) prints the one wide table."""
     from rich.console import Console
-    from rich.table import Table as RichTable
     from rich.text import Text
 
-    diff_style, refused_style = "bold black on green3", "dim"
-    out = RichTable(box=box.SQUARE)
-    out.add_column(Text(""), style="bold", justify="right")
-    for col in table.columns:
-        out.add_column(Text(col.label, style="bold"), justify="center", no_wrap=True)
-    for row in table.rows:
-        texts = [Text(row.header.label, style="bold")]
-        for c in row.cells:
-            if c.differs and not color:
-                texts.append(Text(f"[{c.text}]"))
-            elif c.differs:
-                texts.append(Text(c.text, style=diff_style))
-            else:
-                texts.append(Text(c.text, style=refused_style if c.refused else ""))
-        out.add_row(*texts)
     console = Console(
         file=io.StringIO(),
-        width=10_000,  # never wrap a wide table; the terminal may scroll
+        width=width or 10_000,  # without a terminal, never wrap a wide table
         force_terminal=color,
         no_color=not color,
         color_system="standard" if color else None,
         highlight=False,
         emoji=False,
     )
-    console.print(out)
+    texts = [_term_texts(row, color) for row in table.rows]
+    blocks = _column_blocks(table, texts, width)
+    for n, block in enumerate(blocks):
+        if n:
+            console.print()
+        if len(blocks) > 1:
+            console.print(Text(f"columns {block[0] + 1}-{block[-1] + 1} of {len(table.columns)}:"))
+        console.print(_rich_table(table, texts, block))
     for line in legend_lines(table, diff_marker="green" if color else "[bracketed]"):
         console.print(Text(line))
     return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def _term_texts(row: Row, color: bool) -> list[Any]:
+    from rich.text import Text
+
+    diff_style, refused_style, lossy_style = "bold black on green3", "dim", "black on yellow"
+    texts = []
+    for c in row.cells:
+        if c.differs and not color:
+            texts.append(Text(f"[{c.marked}]"))
+        elif c.differs:
+            texts.append(Text(c.marked, style=diff_style))
+        elif c.lossy and color:
+            texts.append(Text(c.marked, style=lossy_style))
+        else:
+            texts.append(Text(c.marked, style=refused_style if c.refused else ""))
+    return texts
+
+
+def _rich_table(table: Table, texts: list[list[Any]], block: Sequence[int]) -> Any:
+    """The box-drawn table of the columns in ``block``, with the row labels."""
+    from rich import box
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    out = RichTable(box=box.SQUARE)
+    out.add_column(Text(""), style="bold", justify="right", no_wrap=True)
+    for j in block:
+        out.add_column(Text(table.columns[j].label, style="bold"), justify="center", no_wrap=True)
+    for row, cells in zip(table.rows, texts, strict=True):
+        out.add_row(Text(row.header.label, style="bold"), *(cells[j] for j in block))
+    return out
+
+
+def _column_blocks(table: Table, texts: list[list[Any]], width: int | None) -> list[list[int]]:
+    """Runs of consecutive columns whose box-drawn table fits ``width`` (all of them in one
+    when ``width`` is None); a column wider than the terminal on its own gets a block alone."""
+    from rich.cells import cell_len
+
+    columns = list(range(len(table.columns)))
+    if width is None or not columns:
+        return [columns]
+
+    def cell_width(j: int) -> int:
+        return max([cell_len(table.columns[j].label), *(cell_len(row[j].plain) for row in texts)])
+
+    # A box-drawn table is one border, then each column's text, its two spaces of padding
+    # and one border.
+    used = 1 + 3 + max((cell_len(r.header.label) for r in table.rows), default=0)
+    blocks: list[list[int]] = [[]]
+    size = used
+    for j in columns:
+        need = cell_width(j) + 3
+        if blocks[-1] and size + need > width:
+            blocks.append([])
+            size = used
+        blocks[-1].append(j)
+        size += need
+    return blocks
+
+
+LOSSY_LEGEND = "the result cannot hold every value of an input (it rounds, overflows or drops)."
 
 
 def legend_lines(table: Table, *, diff_marker: str) -> list[str]:
@@ -368,6 +480,16 @@ def legend_lines(table: Table, *, diff_marker: str) -> list[str]:
             f"{diff_marker}: {table.diff_title} gives another type or none"
             " (it lacks the type or refuses)."
         )
+    if table.mark_lossy:
+        lines.append(f"{LOSSY_MARK}: {LOSSY_LEGEND}")
+    weak = {c.text: c.weak_note.removeprefix("weak; ") for r in table.rows for c in r.cells}
+    weak = {text: note for text, note in weak.items() if note}
+    if weak:
+        lines.append(
+            "Weak results (*) become, as arrays: "
+            + ", ".join(f"{text} -> {note}" for text, note in weak.items())
+            + "."
+        )
     misread = [f"{e.label} = {e.canonical}" for e in table.legend if e.collides]
     if misread:
         lines.append("Labels that other notations read differently: " + ", ".join(misread) + ".")
@@ -381,11 +503,13 @@ def render(
     standalone: bool = False,
     template: Path | None = None,
     color: bool = False,
+    width: int | None = None,
 ) -> str:
-    """``table`` in ``fmt``; every output ends with a newline."""
+    """``table`` in ``fmt``; every output ends with a newline. ``width`` is the terminal's
+    (term only; None: no limit)."""
     renderers: dict[str, Callable[[], str]] = {
         "json": lambda: render_json(table),
-        "term": lambda: render_term(table, color=color),
+        "term": lambda: render_term(table, color=color, width=width),
     }
     if fmt in renderers:
         if template is not None:

@@ -4,9 +4,11 @@ One object per run. Its head is ``{"schema": 1, "command": ..., "policy": ..., "
 "options": {...}}``; inside it the same three shapes recur wherever a command has them:
 
 - an *operand*: ``{"label", "canonical", "category"}`` (``category`` is ``D``, ``S`` or ``P``);
-- an *outcome*: ``{"result", "label", "refused", "rule", "reason", "unsafe_result"}``, where
-  ``result`` is the canonical name (null when refused) and ``reason`` is the sentence that
-  explains the result or the refusal, worded in the run's notation;
+- an *outcome*: ``{"result", "label", "refused", "rule", "reason", "unsafe_result",
+  "materialised"}``, where ``result`` is the canonical name (null when refused), ``reason`` is
+  the sentence that explains the result or the refusal, worded in the run's notation, and
+  ``materialised`` is, for a weak result (``float*``), the dtype it becomes as an array under
+  the run's options (null otherwise);
 - option values as canonical values (``true``, ``"float32"``).
 
 ``SCHEMA`` changes only when a field is renamed or removed; new fields may appear.
@@ -54,7 +56,13 @@ def outcome(out: Outcome, nota: Notation) -> dict[str, Any]:
         "rule": out.rule,
         "reason": out.text(nota),
         "unsafe_result": out.unsafe_result,
+        "materialised": materialised(out),
     }
+
+
+def materialised(out: Outcome) -> str | None:
+    """The dtype a weak result becomes as an array (canonical), or None."""
+    return None if out.materialised is None else out.materialised.dtype
 
 
 def refusal(exc: PromotionError) -> dict[str, Any]:
@@ -66,6 +74,7 @@ def refusal(exc: PromotionError) -> dict[str, Any]:
         "rule": exc.rule or "npy",
         "reason": exc.reason,
         "unsafe_result": exc.unsafe_result,
+        "materialised": None,
     }
 
 

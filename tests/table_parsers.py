@@ -114,3 +114,54 @@ def rst_table(text: str) -> RstTable:
     header = [t for t, _ in row_cells(head.next_node(nodes.row))]
     rows = [row_cells(r) for r in body.children]
     return RstTable(header, rows, stubs, messages)
+
+
+@dataclass
+class HtmlTable:
+    """One ``<table>`` of a built page: its attributes and, per row, (text, classes) per cell."""
+
+    attrs: dict[str, str]
+    rows: list[list[tuple[str, tuple[str, ...]]]]
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        return tuple(self.attrs.get("class", "").split())
+
+    def cells(self, mark: str = "d") -> Cells:
+        """{(row, col): (text, has class ``mark``)}; the first row holds the column labels."""
+        header = [text for text, _ in self.rows[0][1:]]
+        return _cells(
+            ["", *header], [[(t, mark in cls) for t, cls in row] for row in self.rows[1:]]
+        )
+
+
+def html_tables(page: str) -> list[HtmlTable]:
+    """Every table of an html page (Sphinx's or MkDocs' output), nested markup flattened."""
+    from html.parser import HTMLParser
+
+    tables: list[HtmlTable] = []
+
+    class Parser(HTMLParser):
+        cell: list[str] | None = None
+        classes: tuple[str, ...] = ()
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "table":
+                tables.append(HtmlTable({k: v or "" for k, v in attrs}, []))
+            elif tag == "tr":
+                tables[-1].rows.append([])
+            elif tag in ("td", "th"):
+                self.cell = []
+                self.classes = tuple((dict(attrs).get("class") or "").split())
+
+        def handle_endtag(self, tag):
+            if tag in ("td", "th") and self.cell is not None:
+                tables[-1].rows[-1].append(("".join(self.cell).strip(), self.classes))
+                self.cell = None
+
+        def handle_data(self, data):
+            if self.cell is not None:
+                self.cell.append(data)
+
+    Parser().feed(page)
+    return tables

@@ -398,3 +398,32 @@ def test_convert_in_a_real_process_refuses_to_replace_its_output(tmp_path):
     again = subprocess.run(cmd, env=_env(), capture_output=True, text=True)
     assert again.returncode == 2
     assert again.stderr.count("\n") == 1 and "exists" in again.stderr
+
+
+_ANSI = __import__("re").compile(r"\x1b\[[0-9;]*m")
+
+
+def test_the_report_never_cuts_a_path_on_an_80_column_terminal(tmp_path):
+    from terminal import on_a_terminal
+
+    deep = tmp_path / "some" / "rather" / "long" / "directory" / "for" / "the" / "inputs"
+    deep.mkdir(parents=True)
+    a = save(deep / "big.precision.measurements.npy", np.zeros(1000, np.float16))
+    b = save(deep / "small3.calibration.npy", np.zeros(3, np.int8))
+    out = _ANSI.sub("", on_a_terminal(["convert", str(a), str(b), "--check-values"], columns=80))
+    for path in (a, b, deep / "big.precision.measurements.promoted.npy"):
+        assert str(path) in out, f"{path} is not shown whole:\n{out}"
+    assert str(deep / "small3.calibration.promoted.npy") in out
+    assert "i1 (int8) -> f2" in out  # the dtype cell whole too
+    assert "…" not in out
+    assert (deep / "small3.calibration.promoted.npy").exists()
+
+
+def test_a_report_that_fits_is_a_table_with_every_cell_whole(tmp_path):
+    from terminal import on_a_terminal
+
+    a = save(tmp_path / "a.npy", np.zeros(2, np.float16))
+    b = save(tmp_path / "b.npy", np.zeros(2, np.int8))
+    out = _ANSI.sub("", on_a_terminal(["convert", str(a), str(b), "--dry-run"], columns=250))
+    assert "┃ input" in out and f"│ {a} " in out and str(tmp_path / "b.promoted.npy") in out
+    assert "…" not in out

@@ -9,7 +9,7 @@ import pytest
 
 HEAD = {"schema", "command"}
 OPERAND = {"label", "canonical", "category"}
-OUTCOME = {"result", "label", "refused", "rule", "reason", "unsafe_result"}
+OUTCOME = {"result", "label", "refused", "rule", "reason", "unsafe_result", "materialised"}
 # Names an earlier version used for the same facts: none may come back.
 RETIRED = {"refusal", "explanation", "result_label", "row_canonical", "col_canonical", "why"}
 
@@ -45,6 +45,7 @@ COMMANDS = {
     "diff": ["diff", "jax", "numpy", "-t", "b1,u1,i1,f2,f4,bf", "-f", "json"],
     "policies": ["policies", "--json"],
     "verify": ["verify", "ascend", "--json"],
+    "check": ["check", "torch", "-t", "int32,bfloat16,S(int8),int", "--json"],
 }
 
 

@@ -51,7 +51,7 @@ def test_python_scalars_are_the_guides_weak_types(scalar, weak):
 
 def test_weak_types_are_spelled_as_the_guide_spells_them(run):
     result = run("pair", "i32*", "f32*", "--policy", "tensorflow")
-    assert (result.exit_code, result.stdout) == (0, "f32*\n")
+    assert (result.exit_code, result.stdout) == (0, "f32* (weak; float32)\n")
     result = run("pair", "i8", "u8", "--policy", "tensorflow")
     assert result.stdout == "i16\n"
 

@@ -81,7 +81,9 @@ def test_standalone_html_is_a_page_with_title_legend_options_and_version():
     assert "promote 0.1.0" in out
     legend = out[out.index('<table class="legend">') :]
     # The collision hint lives in the legend: JAX's i8 is int64, which OpenVINO spells i64.
-    assert re.search(r"<code>i8</code></td><td><code>int64</code></td><td>other notations", legend)
+    assert re.search(
+        r"<code>i8</code></td><td><code>int64</code></td><td>OpenVINO, TensorFlow: int8<", legend
+    )
     _, cells = html_table(out)
     assert len(cells) == 225
 

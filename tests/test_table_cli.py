@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from seeds import ascend_table, jax_table
 from table_parsers import html_table, markdown_tables, rst_table
+from terminal import on_a_terminal
 
 REPO = Path(__file__).resolve().parents[1]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -179,43 +180,13 @@ def test_term_is_the_default_and_plain_when_not_a_terminal(run):
     assert "[bf]" in result.stdout and "┌" in result.stdout
 
 
-def _on_a_terminal(args: list[str], env: dict[str, str]) -> str:
-    pty = pytest.importorskip("pty", reason="needs a pseudo-terminal (POSIX)")
-    leader, follower = pty.openpty()
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "promote_cli", *args],
-            stdout=follower,
-            stderr=subprocess.PIPE,
-            env=env,
-            timeout=60,
-        )
-        os.close(follower)
-        follower = -1
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # EIO: the terminal's writer is gone
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-    finally:
-        if follower != -1:
-            os.close(follower)
-        os.close(leader)
-    assert proc.returncode == 0, proc.stderr
-    return b"".join(chunks).decode("utf-8")
-
-
 def test_term_colours_on_a_real_terminal_unless_no_color():
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env["PYTHONPATH"] = str(REPO)
     args = ["table", "-p", "jax", "--types", "b1,bf"]
-    coloured = _on_a_terminal(args, env)
+    coloured = on_a_terminal(args, env=env)
     assert ANSI.search(coloured) and "[bf]" not in coloured
-    plain = _on_a_terminal(args, {**env, "NO_COLOR": "1"})
+    plain = on_a_terminal(args, env={**env, "NO_COLOR": "1"})
     assert not ANSI.search(plain) and "[bf]" in plain
 
 
@@ -280,3 +251,82 @@ def test_default_tables_mark_weak_types_as_python_scalars(run):
     assert '"category": "D", "label": "i32*"' not in text.replace("\n", "")
     categories = {c["canonical"]: c["category"] for c in doc["columns"]}
     assert categories["int32*"] == "P" and categories["int32"] == "D"
+
+
+def test_tables_check_of_a_missing_directory_is_one_error_line(run, tmp_path):
+    result = run("tables", "--check", str(tmp_path / "nosuchdir"))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert "nosuchdir: no such directory to check" in result.stderr
+
+
+@pytest.mark.parametrize("flag", ["-o", "--check"])
+@pytest.mark.parametrize("name", ["jax.xlsx", "jax"])
+def test_an_unknown_suffix_without_format_is_an_error_naming_the_formats(run, tmp_path, flag, name):
+    target = tmp_path / name
+    result = run("table", "-p", "jax", flag, str(target))
+    assert result.exit_code == 2
+    assert f"cannot tell the format of {name}" in result.stderr
+    assert "html, markdown, rst, csv, json, term" in result.stderr
+    assert not target.exists()
+
+
+def test_an_unknown_suffix_with_format_writes_that_format(run, tmp_path):
+    target = tmp_path / "jax.xlsx"
+    assert run("table", "-p", "jax", "-f", "csv", "-o", str(target)).exit_code == 0
+    assert target.read_text(encoding="utf-8").startswith(",b1,u1,")
+
+
+def _term_grid(text: str) -> dict[tuple[str, str], str]:
+    """Every cell of a box-drawn terminal table, printed whole or in column blocks:
+    (row label, column label) -> the cell's text."""
+    grid: dict[tuple[str, str], str] = {}
+    columns: list[str] = []
+    header_next = False
+    for line in text.splitlines():
+        if line.startswith("┌"):
+            header_next = True
+            continue
+        if not line.startswith("│"):
+            continue
+        cells = [c.strip() for c in line.strip("│").split("│")]
+        if header_next:
+            columns, header_next = cells[1:], False
+            continue
+        for col, cell in zip(columns, cells[1:], strict=True):
+            assert (cells[0], col) not in grid, f"{cells[0]} x {col} printed twice"
+            grid[cells[0], col] = cell
+    return grid
+
+
+def _expected_grid(run, policy: str) -> dict[tuple[str, str], str]:
+    doc = json.loads(run("table", "-p", policy, "-f", "json").stdout)
+    return {
+        (r["label"], c["label"]): (
+            "×" if cell["refused"] else f"[{cell['label']}]" if cell["differs"] else cell["label"]
+        )
+        for r, row in zip(doc["rows"], doc["cells"], strict=True)
+        for c, cell in zip(doc["columns"], row, strict=True)
+    }
+
+
+@pytest.mark.parametrize(("policy", "columns"), [("jax", 80), ("torch", 80), ("torch", 120)])
+def test_a_narrow_terminal_gets_column_blocks_that_fit_with_every_cell(run, policy, columns):
+    env = {**os.environ, "NO_COLOR": "1"}
+    out = on_a_terminal(["table", "-p", policy], columns=columns, env=env)
+    assert max(len(line) for line in out.splitlines()) <= columns
+    assert "columns 1-" in out  # it did need blocks
+    assert _term_grid(out) == _expected_grid(run, policy)
+
+
+def test_a_wide_terminal_gets_the_one_table(run):
+    out = on_a_terminal(["table", "-p", "jax"], columns=200, env={**os.environ, "NO_COLOR": "1"})
+    assert "columns 1-" not in out and out.count("┌") == 1
+    assert _term_grid(out) == _expected_grid(run, "jax")
+
+
+def test_piped_output_is_the_one_wide_table_whatever_the_terminal_says(run):
+    wide = run("table", "-p", "torch", env={"COLUMNS": "80"}).stdout
+    assert wide.count("┌") == 1 and max(len(line) for line in wide.splitlines()) > 300
+    assert _term_grid(wide) == _expected_grid(run, "torch")

@@ -62,6 +62,7 @@ def fake_oracle(policy: str, *, wrong=None, options=None, missing=False, asked=N
 
     module = types.ModuleType(f"fake_oracle_{policy}")
     module.POLICY, module.FRAMEWORK = policy, "fakework"
+    module.INSTALL, module.IN_CONFORMANCE_EXTRA = "fakework-cpu", True
     module.OPTIONS = tuple(o.name for o in pol.options) if options is None else options
     module.load, module.version, module.answering = load, lambda handle: "9.9", answering
     return module
@@ -176,10 +177,41 @@ def test_a_missing_framework_is_skipped_unless_required(run, install):
     install(fake_oracle("numpy", missing=True))
     result = run("verify", "numpy")
     assert result.exit_code == 0
-    assert result.stdout.startswith("numpy: not installed, skipped (No module named 'fakework')")
+    assert result.stdout.startswith("numpy: not installed, skipped (No module named 'fakework';")
     required = run("verify", "numpy", "--require")
     assert required.exit_code == 1
     assert "numpy: not installed; --require was given" in required.stdout
+
+
+def test_a_missing_framework_says_how_to_install_it(run, install):
+    install(fake_oracle("jax", missing=True))
+    line = run("verify", "jax").stdout.splitlines()[0]
+    assert line == (
+        "jax: not installed, skipped (No module named 'fakework'; to install it: pip install"
+        " fakework-cpu (or pip install 'promote-cli[conformance]' for every framework it holds))"
+    )
+
+
+def test_every_oracle_names_the_package_to_install():
+    from promote_cli.verify import oracle
+
+    wanted = {
+        "jax": "jax",
+        "openvino": "openvino",
+        "array-api": "array-api-strict",
+        "tensorflow": "tensorflow-cpu",
+        "torch": "torch",
+        "numpy": "numpy",
+    }
+    for policy, package in wanted.items():
+        assert package == oracle(policy).INSTALL
+    tomllib = pytest.importorskip("tomllib")
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    extra = extra["project"]["optional-dependencies"]["conformance"]
+    for policy in wanted:
+        orc = oracle(policy)
+        listed = any(req.startswith(orc.INSTALL) for req in extra)
+        assert listed == orc.IN_CONFORMANCE_EXTRA, policy
 
 
 def test_ascend_has_nothing_to_verify_even_when_frameworks_are_required(run):
@@ -483,3 +515,20 @@ def test_issue_14_policy_matches_the_installed_framework(policy, module, setting
     assert entry["mismatches"] == [], entry["mismatches"][:10]
     assert (done.returncode, entry["status"]) == (0, "verified"), done.stderr
     assert (entry["option_settings"], entry["cells"]) == (settings, settings * operands**2)
+
+
+def test_tensorflow_logs_nothing_between_the_report_lines():
+    pytest.importorskip("tensorflow", reason="TensorFlow is not installed")
+    env = {k: v for k, v in os.environ.items() if k != "TF_CPP_MIN_LOG_LEVEL"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "promote_cli", "verify", "tensorflow"],
+        env={**env, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # as a terminal shows them: interleaved
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 2, proc.stdout
+    assert lines[0].startswith("tensorflow: tensorflow ") and lines[1].startswith("1 of 1 ")

@@ -15,7 +15,13 @@ policy = click.option(
     show_default=True,
     metavar="NAME",
     help="Whose rules: jax, openvino, ascend, numpy, torch, tensorflow, array-api"
-    " (see `promote policies`).",
+    " (see `promote policies`), or a TOML policy file (./mine.toml).",
+)
+policy_file = click.option(
+    "--policy-file",
+    default=None,
+    metavar="FILE",
+    help="A policy declared in a TOML file (see the README); -p ./FILE.toml does the same.",
 )
 options = click.option(
     "-O",
@@ -40,9 +46,14 @@ def split_types(types: str | None) -> list[str] | None:
     """The ``--types`` spellings, or None when the option was not given."""
     if types is None:
         return None
-    spellings = [t.strip() for t in types.split(",") if t.strip()]
-    if not spellings:
+    spellings = [t.strip() for t in types.split(",")]
+    if not any(spellings):
         raise UsageError("--types needs at least one type, e.g. --types float16,bfloat16")
+    if not all(spellings):
+        raise UsageError(
+            f"--types {types!r} has an empty item (type {spellings.index('') + 1}); give a"
+            " comma-separated list such as float16,bfloat16"
+        )
     return spellings
 
 

@@ -31,6 +31,7 @@ PROGRESS_BYTES = 64 << 20
 @click.argument("a", metavar="A.npy[:TYPE]")
 @click.argument("b", metavar="B.npy[:TYPE]")
 @_options.policy
+@_options.policy_file
 @_options.options
 @_options.notation
 @click.option(
@@ -67,6 +68,7 @@ def command(
     a,
     b,
     policy,
+    policy_file,
     option_values,
     notation,
     dtype_a,
@@ -96,6 +98,7 @@ def command(
     """
     from promote_cli import npy
 
+    policy = policy_file or policy
     req = api.request(policy, notation=notation, options=_options.parse_options(option_values))
     nota = req.notation
     sources = [
@@ -281,17 +284,37 @@ def _print_report(report: dict, with_changes: bool) -> None:
     head, rows = _rows(report, nota, with_changes)
     if sys.stdout.isatty():
         from rich.console import Console
-        from rich.table import Table
 
-        table = Table(title=title, title_justify="left")
-        for name in head:
-            table.add_column(name)
-        for row in rows:
-            table.add_row(*row)
-        Console().print(table)
+        _print_on_terminal(Console(), title, head, rows)
         return
     click.echo(title)
     click.echo(_plain_table([head, *rows]))
+
+
+def _print_on_terminal(console, title: str, head: list[str], rows: list[list[str]]) -> None:
+    """A rich table when it fits the terminal; else one block per file, a field a line, so
+    that no cell (a path above all) is ever cut or folded."""
+    from rich.measure import Measurement
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=title, title_justify="left")
+    for name in head:
+        table.add_column(name, no_wrap=True)
+    for row in rows:
+        table.add_row(*(Text(cell) for cell in row))
+    unbounded = console.options.update_width(1 << 20)  # the width the table wants, unclamped
+    if Measurement.get(console, unbounded, table).maximum <= console.width:
+        console.print(table)
+        return
+    keys = [*head[:6], "output bytes", *head[7:]]  # the two "bytes" columns told apart
+    width = max(map(len, keys))
+    console.print(Text(title, style="italic"), soft_wrap=True)
+    for row in rows:
+        console.print()
+        console.print(Text(row[0], style="bold"), soft_wrap=True)
+        for key, cell in zip(keys[1:], row[1:], strict=True):
+            console.print(Text(f"  {key.ljust(width)}  {cell}"), soft_wrap=True)
 
 
 def _plain_table(lines: Sequence[Sequence[str]]) -> str:

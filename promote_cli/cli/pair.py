@@ -14,11 +14,12 @@ from promote_cli.operands import inner, label
 @click.command("pair")
 @click.argument("operands", nargs=-1, required=True, metavar="A B [C ...]")
 @_options.policy
+@_options.policy_file
 @_options.options
 @_options.notation
 @_options.as_json
 @click.option("--explain", is_flag=True, help="Say which rule decided, and why.")
-def command(operands, policy, option_values, notation, as_json, explain) -> int:
+def command(operands, policy, policy_file, option_values, notation, as_json, explain) -> int:
     """Promote A and B, or more operands as the framework's n-ary result_type does
     (all at once for jax, torch and array-api; a left fold for the others).
 
@@ -28,6 +29,7 @@ def command(operands, policy, option_values, notation, as_json, explain) -> int:
     """
     if len(operands) < 2:
         raise UsageError("pair needs two operands, e.g. promote pair f16 bf16")
+    policy = policy_file or policy
     req = api.request(
         policy,
         notation=notation,
@@ -58,12 +60,18 @@ def command(operands, policy, option_values, notation, as_json, explain) -> int:
     if explain:
         click.echo(f"policy: {req.policy.name} ({req.options_text() or 'no options'})")
         inputs = " x ".join(label(op, nota) for op in req.operands)
-        verdict = "refused" if final.refused else display(final.result, nota)
+        verdict = "refused" if final.refused else _result(final, nota)
         click.echo(f"{inputs} -> {verdict}")
         click.echo(f"rule: {final.rule}: {final.text(nota)}")
         return EXIT_DIFFERENT if final.refused else EXIT_OK
     if final.refused:
         click.echo(f"refused: {final.text(nota)}")
         return EXIT_DIFFERENT
-    click.echo(display(final.result, nota))
+    click.echo(_result(final, nota))
     return EXIT_OK
+
+
+def _result(out, nota) -> str:
+    """``f8 (float64)``; a weak result says what it becomes: ``f* (weak; float64 with x64)``."""
+    text = display(out.result, nota)
+    return f"{text} ({out.weak_note()})" if out.weak_note() else text

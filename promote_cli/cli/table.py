@@ -4,7 +4,9 @@ terminal; ``--check`` compares with a file instead of writing it."""
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import click
@@ -13,11 +15,12 @@ from promote_cli import api, textfiles
 from promote_cli.cli import EXIT_OK, _options
 from promote_cli.cli._report import CheckReport
 from promote_cli.errors import UsageError
-from promote_cli.render import FORMATS, SUFFIXES, build, render
+from promote_cli.render import FORMATS, MARKS, SUFFIXES, Table, build, render
 
 
 @click.command("table")
 @_options.policy
+@_options.policy_file
 @click.option(
     "--format",
     "-f",
@@ -66,8 +69,27 @@ from promote_cli.render import FORMATS, SUFFIXES, build, render
     help="Write nothing: print a unified diff and exit 1 when FILE is not what would be written.",
 )
 @click.option("--standalone", is_flag=True, help="html: a whole page with title and legend.")
+@click.option(
+    "--mark",
+    "marks",
+    type=click.Choice(MARKS),
+    multiple=True,
+    help="A second highlight: lossy marks the cells whose result cannot hold every value of"
+    " an input (outlined in html, † elsewhere), with a legend line.",
+)
 def command(
-    policy, fmt, types, notation, diff_against, option_values, template, output, check, standalone
+    policy,
+    policy_file,
+    fmt,
+    types,
+    notation,
+    diff_against,
+    option_values,
+    template,
+    output,
+    check,
+    standalone,
+    marks,
 ) -> int:
     """Print POLICY's promotion table: rows are the first operand, columns the second.
 
@@ -75,30 +97,41 @@ def command(
     promote table --policy jax --format html          # the JAX page's table, NumPy diff green
     promote table -p ascend -f markdown -o docs/ascend.md
     promote table -p jax -f html --check docs/jax.html  # exit 1 and a diff when stale
+    promote table -p torch --mark lossy                 # † where a value is lost
     """
     if output is not None and check is not None:
         raise UsageError("give -o FILE or --check FILE, not both")
     target = output or check
-    fmt = fmt or _format_of(target) or _format_of(template)
-    if fmt is None and template is not None:
-        raise UsageError(f"cannot tell the format of {template.name}; pass --format")
-    fmt = fmt or "term"
+    if fmt is None:
+        for path in (target, template):
+            if path is not None and _format_of(path) is None:
+                # Never guess: a jax.xlsx holding a box-drawn text table helps nobody.
+                raise UsageError(
+                    f"cannot tell the format of {path.name} from its suffix; pass --format"
+                    f" ({', '.join(FORMATS)}) or use a suffix: {' '.join(SUFFIXES)}"
+                )
+        fmt = _format_of(target) or _format_of(template) or "term"
     if standalone and fmt != "html":
         raise UsageError("--standalone applies to --format html")
-    req = api.request(
-        policy,
-        notation=notation,
-        options=_options.parse_options(option_values),
-        operands=_options.split_types(types),
-    )
-    _distinct(req, types)
-    other = api.neighbour(req.policy, diff_against)
-    tail = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
-    tail += [] if template is None else ["--template", str(template)]
+    tail = [] if template is None else ["--template", str(template)]
     tail += ["--standalone"] if standalone else []
-    table = build(req, other, command=req.command("table", "--format", fmt, tail=tail))
-    color = fmt == "term" and target is None and _color_wanted()
-    text = render(table, fmt, standalone=standalone, template=template, color=color)
+    marks = tuple(dict.fromkeys(marks))
+    for mark in marks:
+        tail += ["--mark", mark]
+    table = model(
+        policy_file or policy,
+        types,
+        notation,
+        diff_against,
+        option_values,
+        fmt=fmt,
+        tail=tail,
+        marks=marks,
+    )
+    on_terminal = fmt == "term" and target is None and sys.stdout.isatty()
+    color = on_terminal and not os.environ.get("NO_COLOR")  # https://no-color.org
+    width = shutil.get_terminal_size().columns if on_terminal else None
+    text = render(table, fmt, standalone=standalone, template=template, color=color, width=width)
 
     if check is not None:
         report = CheckReport(fix=f"{table.command} -o {check}")
@@ -112,16 +145,38 @@ def command(
     return EXIT_OK
 
 
+def model(
+    policy: str,
+    types: str | None,
+    notation: str | None,
+    diff_against: str | None,
+    option_values: Iterable[str],
+    *,
+    fmt: str | None = None,
+    tail: Sequence[str] = (),
+    marks: Sequence[str] = (),
+) -> Table:
+    """The table model ``promote table`` renders, from its options as typed (also what the
+    Sphinx directive and the Markdown block ask for); its command names ``--format fmt``."""
+    req = api.request(
+        policy,
+        notation=notation,
+        options=_options.parse_options(option_values),
+        operands=_options.split_types(types),
+    )
+    _distinct(req, types)
+    other = api.neighbour(req.policy, diff_against)
+    head = ["--format", fmt] if fmt else []
+    given = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
+    command = req.command("table", *head, tail=[*given, *tail])
+    return build(req, other, command=command, marks=marks)
+
+
 def _format_of(path: Path | None) -> str | None:
     if path is None:
         return None
     name = path.name.removesuffix(".j2").removesuffix(".jinja")
     return SUFFIXES.get(Path(name).suffix.lower())
-
-
-def _color_wanted() -> bool:
-    # https://no-color.org: any non-empty NO_COLOR turns colour off.
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
 def _distinct(req: api.Request, types: str | None) -> None:

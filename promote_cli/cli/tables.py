@@ -10,6 +10,7 @@ import click
 from promote_cli import docsync
 from promote_cli.cli import EXIT_OK
 from promote_cli.cli._report import CheckReport
+from promote_cli.errors import UsageError
 
 
 @click.command("tables")
@@ -37,6 +38,10 @@ def command(directory: Path, check: bool, force: bool) -> int:
     that this one would not write (a renamed policy) is removed; no other file is ever removed,
     not even one `promote table -o` or `promote graph` wrote.
     """
+    if check and not directory.is_dir():
+        raise UsageError(
+            f"{directory}: no such directory to check; `promote tables {directory}` writes it"
+        )
     sync = docsync.plan(directory)
     if check:
         report = CheckReport(fix=f"promote tables {directory}", directory=directory)

@@ -26,6 +26,12 @@ _MODULES = {
 }
 
 
+def looks_like_file(name: str) -> bool:
+    """A policy named by a path (``./mine.toml``, ``docs/policy.toml``) rather than by name:
+    ``promote_cli.policyfile`` reads it."""
+    return "/" in name or name.endswith(".toml")
+
+
 def names() -> tuple[str, ...]:
     return tuple(_MODULES)
 

@@ -27,7 +27,7 @@ from functools import cache
 from typing import Any
 
 from promote_cli.dtypes import CATALOGUE, get, is_weak
-from promote_cli.engine import Option, Outcome, ref
+from promote_cli.engine import Materialised, Option, Outcome, ref
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
@@ -133,7 +133,10 @@ _DEFAULT = {"int*": "int64", "float*": "float64", "complex*": "complex128"}
 class JaxPolicy(LatticePolicy):
     name = "jax"
     title = "JAX"
-    source = "jax.numpy.promote_types / result_type (JAX 0.10.2 lattice; seed table)"
+    source = (
+        "jax.numpy.promote_types and result_type in JAX 0.10.2: the lattice in"
+        " jax/_src/dtypes.py and the table on JAX's “Type promotion semantics” page"
+    )
     notation_name = "jax"
     edges = _EDGES
     universe = (*_STRONG, "int*", "float*", "complex*")
@@ -147,6 +150,13 @@ class JaxPolicy(LatticePolicy):
 
     def lattice_for(self, opts: Mapping[str, Any]) -> Lattice:
         return lattice(bool(opts["x64"]), bool(opts["strict"]))
+
+    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
+        """A weak type becomes JAX's default type of its kind (``jnp.asarray(1.0)``): 64-bit
+        with x64, 32-bit without."""
+        if opts["x64"]:
+            return Materialised(_DEFAULT[weak], "with x64")
+        return Materialised(_X32[_DEFAULT[weak]], "without x64")
 
     def join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
         """The least upper bound of all operands at once, as ``jnp.result_type`` computes it.

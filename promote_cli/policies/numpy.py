@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from promote_cli.dtypes import get, is_weak
-from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome
+from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, ref
 from promote_cli.halftable import TablePolicy, mirror
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
@@ -84,7 +84,10 @@ class NumpyPolicy(TablePolicy):
         strong, weak = (get(b.dtype), get(a.dtype)) if weak_a else (get(a.dtype), get(b.dtype))
         kind, scalar = strong.kind, weak.kind
         if strong.rank >= weak.rank:
-            why = f"NEP 50: a Python {scalar} does not change a {strong.name} array's dtype"
+            why = (
+                f"NEP 50: a Python {scalar} does not change the dtype of an array of"
+                f" {ref(strong.name)}"
+            )
             return Outcome(strong.name, "nep50", why)
         if scalar == "complex" and kind == "float":
             result = _COMPLEX_OF[strong.name]

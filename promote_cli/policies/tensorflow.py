@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from promote_cli.engine import Option, Outcome, ref, refuse
+from promote_cli.engine import Materialised, Option, Outcome, ref, refuse
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
@@ -139,6 +139,11 @@ class TensorFlowPolicy(LatticePolicy):
 
     def node(self, op: Operand) -> str:
         return _PYTHON.get(op.dtype, op.dtype)
+
+    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
+        """A weak type carries its width: a WeakTensor of ``f64*`` has dtype float64, and
+        ``tf.constant`` of it is a float64 tensor, in either mode."""
+        return Materialised(weak.removesuffix("*"))
 
     def bounded(
         self, lat: Lattice, nodes: Sequence[str], top: str, opts: Mapping[str, Any]

@@ -38,7 +38,15 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
-from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, ref, refuse
+from promote_cli.engine import (
+    IDEMPOTENT,
+    SYMMETRIC,
+    TOTAL,
+    Materialised,
+    Outcome,
+    ref,
+    refuse,
+)
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
 from promote_cli.operands import PYTHON, Operand
 
@@ -108,6 +116,13 @@ class TinygradPolicy(LatticePolicy):
     # Not LATTICE: the float8 tie-break makes the answer non-associative. TOTAL over its
     # types: only a Python complex and two Python scalars are refused.
     properties = frozenset({SYMMETRIC, IDEMPOTENT, TOTAL})
+
+    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
+        """A weak result is realised as tinygrad's default type of its kind (dtypes.default_int,
+        dtypes.default_float), which the DEFAULT_INT and DEFAULT_FLOAT variables can change."""
+        default = {"int*": ("int32", "DEFAULT_INT"), "float*": ("float32", "DEFAULT_FLOAT")}
+        dtype, variable = default[weak]
+        return Materialised(dtype, f"unless {variable} says otherwise")
 
     @cached_property
     def lattice(self) -> Lattice:

@@ -6,7 +6,9 @@ itself; ``driver`` enumerates every cell a policy can answer and compares.
 
 An oracle module declares:
 
-- ``POLICY``: the policy name it proves; ``FRAMEWORK``: the package a user installs;
+- ``POLICY``: the policy name it proves; ``FRAMEWORK``: the framework's name;
+  ``INSTALL``: the package a user installs for it (``tensorflow-cpu``);
+  ``IN_CONFORMANCE_EXTRA``: whether ``pip install 'promote-cli[conformance]'`` installs it;
   ``OPTIONS``: the policy options it knows how to set on the framework.
 - ``load()``: imports the framework (only there, so ``promote`` stays light) and returns a handle;
   it raises ``ImportError`` when the framework is not installed.
@@ -60,6 +62,8 @@ class Refused(Exception):
 class Oracle(Protocol):
     POLICY: str
     FRAMEWORK: str
+    INSTALL: str
+    IN_CONFORMANCE_EXTRA: bool
     OPTIONS: tuple[str, ...]
 
     def load(self) -> Any: ...
@@ -73,6 +77,15 @@ def oracle(policy: str) -> Oracle | None:
     """The oracle module for ``policy``, or None when no framework can prove it."""
     module = ORACLES.get(policy)
     return import_module(module) if module else None  # type: ignore[return-value]
+
+
+def install_hint(orc: Oracle) -> str:
+    """How to install an oracle's framework: ``pip install tensorflow-cpu``, and the extra that
+    installs every framework it holds."""
+    hint = f"pip install {orc.INSTALL}"
+    if orc.IN_CONFORMANCE_EXTRA:
+        hint += " (or pip install 'promote-cli[conformance]' for every framework it holds)"
+    return hint
 
 
 def refusing(*errors: type[BaseException]) -> Callable[[Answer], Answer]:

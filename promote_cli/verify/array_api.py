@@ -21,6 +21,8 @@ from promote_cli.verify import PYTHON_VALUES, Answer, Refused, refusing
 
 POLICY = "array-api"
 FRAMEWORK = "array-api-strict"
+INSTALL = "array-api-strict"
+IN_CONFORMANCE_EXTRA = True
 OPTIONS: tuple[str, ...] = ()
 
 

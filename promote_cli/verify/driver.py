@@ -19,7 +19,7 @@ from promote_cli import policies
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Option, Policy
 from promote_cli.operands import Operand
-from promote_cli.verify import Oracle, Refused, oracle
+from promote_cli.verify import Oracle, Refused, install_hint, oracle
 
 VERIFIED, MISMATCH = "verified", "mismatch"
 NOT_INSTALLED, NO_FRAMEWORK, NO_POLICY, OPTIONS_DIFFER = (
@@ -126,7 +126,8 @@ def verify(
     try:
         handle = orc.load()
     except ImportError as exc:
-        report.note = str(exc) or f"{orc.FRAMEWORK} cannot be imported"
+        why = str(exc) or f"{orc.FRAMEWORK} cannot be imported"
+        report.note = f"{why}; to install it: {install_hint(orc)}"
         return report
     report.import_seconds = time.perf_counter() - started
     report.version = orc.version(handle)

@@ -24,6 +24,8 @@ from promote_cli.verify import Answer, Refused, refusing, weak_name
 
 POLICY = "jax"
 FRAMEWORK = "jax"
+INSTALL = "jax"
+IN_CONFORMANCE_EXTRA = True
 OPTIONS = ("x64", "strict")
 
 _PYTHON_TYPES = {"bool": bool, "int*": int, "float*": float, "complex*": complex}

@@ -34,6 +34,8 @@ from promote_cli.verify import PYTHON_VALUES, Answer, Refused, ask_all, looking_
 
 POLICY = "keras"
 FRAMEWORK = "keras"
+INSTALL = "keras"
+IN_CONFORMANCE_EXTRA = True
 OPTIONS = ("backend", "floatx")
 
 _BACKEND_MODULES = {

@@ -39,6 +39,8 @@ from promote_cli.verify import PYTHON_VALUES, Answer, ask_all, looking_up, refus
 
 POLICY = "mindspore"
 FRAMEWORK = "mindspore"
+INSTALL = "mindspore"
+IN_CONFORMANCE_EXTRA = True
 OPTIONS: tuple[str, ...] = ()
 
 _KERNEL_GAP = "For primitive[Add], the input argument[x] must be a type of"

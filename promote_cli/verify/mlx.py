@@ -18,6 +18,8 @@ from promote_cli.verify import PYTHON_VALUES, Answer, Refused, refusing
 
 POLICY = "mlx"
 FRAMEWORK = "mlx"
+INSTALL = "mlx[cpu]"
+IN_CONFORMANCE_EXTRA = True
 OPTIONS: tuple[str, ...] = ()
 
 

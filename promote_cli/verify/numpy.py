@@ -16,6 +16,8 @@ from promote_cli.verify import PYTHON_VALUES, Answer, Refused, refusing
 
 POLICY = "numpy"
 FRAMEWORK = "numpy"
+INSTALL = "numpy"
+IN_CONFORMANCE_EXTRA = False
 OPTIONS: tuple[str, ...] = ()
 
 

@@ -18,6 +18,8 @@ from promote_cli.verify import Answer, Refused, refusing
 
 POLICY = "openvino"
 FRAMEWORK = "openvino"
+INSTALL = "openvino"
+IN_CONFORMANCE_EXTRA = True
 OPTIONS = ("promote_unsafe", "pytorch_scalar_promotion", "u64_integer_promotion_target")
 
 _NOTATION = NOTATIONS["openvino"]

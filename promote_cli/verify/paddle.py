@@ -36,7 +36,9 @@ from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.verify import PYTHON_VALUES, Answer, ask_all, looking_up, refusing, worker
 
 POLICY = "paddle"
-FRAMEWORK = "paddlepaddle"
+FRAMEWORK = "paddle"
+INSTALL = "paddlepaddle"
+IN_CONFORMANCE_EXTRA = True
 OPTIONS: tuple[str, ...] = ()
 
 _MISSING_KERNEL = re.compile(r"\(NotFound\) The kernel with key \(CPU, [^,]+, (\w+)\) of kernel")

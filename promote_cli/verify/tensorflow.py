@@ -29,16 +29,55 @@ from promote_cli.verify import PYTHON_VALUES, Answer, Refused, refusing, weak_na
 
 POLICY = "tensorflow"
 FRAMEWORK = "tensorflow"
+INSTALL = "tensorflow-cpu"
+IN_CONFORMANCE_EXTRA = True
 OPTIONS = ("mode",)
 
 
 def load() -> Any:
-    # TensorFlow logs its CPU build flags to stderr on import; they would bury the report.
+    # TensorFlow's C++ side logs to fd 2 on import and when its eager context starts (absl's
+    # "All log messages before absl::InitializeLog()", oneDNN's notice), below Python's
+    # sys.stderr, so TF_CPP_MIN_LOG_LEVEL does not silence all of it; those lines would sit
+    # between verify's report lines. Both happen here, with fd 2 caught; if the import fails,
+    # what it wrote is passed on.
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    import tensorflow as tf
-    from tensorflow.python.framework import flexible_dtypes, ops, weak_tensor
+    with _fd2_caught() as caught:
+        try:
+            import tensorflow as tf
+            from tensorflow.python.framework import flexible_dtypes, ops, weak_tensor
 
+            tf.zeros([])  # starts the eager context, which logs once more
+        except BaseException:
+            caught.replay = True
+            raise
     return tf, flexible_dtypes, ops, weak_tensor
+
+
+class _Caught:
+    replay = False
+
+
+@contextmanager
+def _fd2_caught() -> Iterator[_Caught]:
+    """Point file descriptor 2 at a temporary file; write its content back to stderr on exit
+    only when ``replay`` is set."""
+    import sys
+    import tempfile
+
+    caught = _Caught()
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield caught
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            if caught.replay:
+                sink.seek(0)
+                sys.stderr.write(sink.read().decode("utf-8", "replace"))
 
 
 def version(handle: Any) -> str:

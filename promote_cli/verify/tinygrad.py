@@ -25,6 +25,8 @@ from promote_cli.verify import PYTHON_VALUES, Answer, Refused, refusing
 
 POLICY = "tinygrad"
 FRAMEWORK = "tinygrad"
+INSTALL = "tinygrad"
+IN_CONFORMANCE_EXTRA = True
 OPTIONS: tuple[str, ...] = ()
 
 

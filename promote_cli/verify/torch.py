@@ -20,6 +20,8 @@ from promote_cli.verify import PYTHON_VALUES, Answer, Refused, refusing
 
 POLICY = "torch"
 FRAMEWORK = "torch"
+INSTALL = "torch"
+IN_CONFORMANCE_EXTRA = False
 OPTIONS: tuple[str, ...] = ()
 
 

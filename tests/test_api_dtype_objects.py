@@ -1,0 +1,129 @@
+"""The Python API reads the dtype objects users already hold (issue 11, item 5), without
+importing any framework to recognise them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import promote_cli
+from promote_cli.errors import UsageError
+
+np = pytest.importorskip("numpy")
+ml_dtypes = pytest.importorskip("ml_dtypes")
+
+
+def test_numpy_scalar_types_and_dtypes():
+    assert promote_cli.promote(np.float16, np.float32, policy="numpy") == "float32"
+    assert promote_cli.promote(np.dtype("f2"), np.dtype("i1"), policy="numpy") == "float16"
+    # NumPy's own answer, to show the policy was asked with these types: int8 x uint8 -> int16.
+    assert promote_cli.promote(np.int8, np.dtype(np.uint8), policy="numpy") == "int16"
+    assert promote_cli.promote(np.bool_, np.longdouble, policy="numpy") == "longdouble"
+
+
+def test_ml_dtypes_types_and_dtypes():
+    assert promote_cli.promote(ml_dtypes.bfloat16, np.float16, policy="jax") == "float32"
+    assert promote_cli.promote(np.dtype(ml_dtypes.bfloat16), np.int8, policy="jax") == "bfloat16"
+    assert promote_cli.promote(ml_dtypes.int4, ml_dtypes.int4, policy="jax") == "int4"
+
+
+def test_python_types_are_python_scalars():
+    # JAX: a Python float is weak, so float16 survives; NumPy (NEP 50) likewise.
+    assert promote_cli.promote(np.float16, float, policy="jax") == "float16"
+    assert promote_cli.promote(int, float, policy="jax") == "float*"
+    assert promote_cli.promote(np.int8, int, policy="numpy") == "int8"
+    assert promote_cli.promote(bool, np.int8, policy="jax") == "int8"
+
+
+def test_objects_mix_with_spellings_in_the_policy_notation():
+    # "i8" is read in JAX's notation (int64); the object is read by its own name.
+    assert promote_cli.promote("i8", np.float16, policy="jax") == "float16"
+    assert promote_cli.promote_many([np.uint8, "i1", np.float16], policy="jax") == "float16"
+    assert promote_cli.matrix("numpy", [np.int8, np.uint8]).cell(0, 1).result == "int16"
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (object(), "cannot read <object object"),
+        (3, "cannot read 3 (int) as a dtype"),
+        ("nonsense", "unknown dtype 'nonsense'"),
+    ],
+)
+def test_anything_else_is_a_usage_error_saying_what_is_accepted(given, message):
+    with pytest.raises(UsageError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        promote_cli.promote(given, np.float32)
+
+
+def test_an_array_is_told_to_pass_its_dtype():
+    with pytest.raises(UsageError, match=r"pass its \.dtype"):
+        promote_cli.promote(np.zeros(2), np.float32)
+
+
+def test_a_numpy_dtype_promote_does_not_know_names_it():
+    with pytest.raises(UsageError, match=r"does not know \(void16\)"):
+        promote_cli.promote(np.dtype("V2"), np.float32, policy="numpy")
+
+
+def test_torch_dtypes():
+    torch = pytest.importorskip("torch")
+    assert promote_cli.promote(torch.float16, torch.bfloat16, policy="torch") == "float32"
+    assert promote_cli.promote(torch.uint8, torch.int8, policy="torch") == "int16"
+    assert promote_cli.promote(torch.bool, torch.complex32, policy="torch") == "complex32"
+    with pytest.raises(UsageError, match=r"torch\.quint8"):
+        promote_cli.promote(torch.quint8, torch.float32, policy="torch")
+
+
+def test_jax_numpy_scalar_types():
+    jnp = pytest.importorskip("jax.numpy")
+    assert promote_cli.promote(jnp.bfloat16, jnp.float16, policy="jax") == "float32"
+    assert promote_cli.promote(jnp.uint64, jnp.int8, policy="jax") == "float64"
+    assert promote_cli.promote(jnp.dtype("int8"), jnp.bool_, policy="jax") == "int8"
+
+
+def test_tensorflow_dtypes():
+    tf = pytest.importorskip("tensorflow")
+    assert promote_cli.promote(tf.int8, tf.uint8, policy="tensorflow") == "int16"
+    assert promote_cli.promote(tf.bfloat16, tf.float16, policy="tensorflow") == "float32"
+    with pytest.raises(UsageError, match="qint8"):
+        promote_cli.promote(tf.qint8, tf.float32, policy="tensorflow")
+
+
+_FRAMEWORKS = ("torch", "jax", "tensorflow", "mlx", "paddle")
+
+
+def _imports_after(setup: str, call: str) -> set[str]:
+    """The framework modules a fresh interpreter gained from ``call`` alone."""
+    code = textwrap.dedent(f"""
+        import sys
+        {setup}
+        before = set(sys.modules)
+        import promote_cli
+        {call}
+        gained = set(sys.modules) - before
+        print(" ".join(sorted({{m.partition(".")[0] for m in gained}} & set({_FRAMEWORKS!r}))))
+    """)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    return set(done.stdout.split())
+
+
+def test_recognising_numpy_and_ml_dtypes_objects_imports_no_framework():
+    gained = _imports_after(
+        "import numpy as np, ml_dtypes",
+        "assert promote_cli.promote(ml_dtypes.bfloat16, np.float16, policy='jax') == 'float32'",
+    )
+    assert gained == set()
+
+
+def test_recognising_torch_dtypes_imports_no_other_framework():
+    pytest.importorskip("torch")
+    gained = _imports_after(
+        "import torch",
+        "assert promote_cli.promote(torch.float16, torch.int8, policy='jax') == 'float16'",
+    )
+    assert gained == set()

@@ -1,0 +1,119 @@
+"""The Markdown extension as an MkDocs user meets it: a small MkDocs project whose page holds
+``::: promote table --policy jax``, built by ``mkdocs build --strict``, and every cell of the
+built page compared with ``promote table --format json``; plain Python-Markdown for the rest."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from table_parsers import html_tables
+from test_docs_sphinx import assert_same_cells, expected
+
+markdown = pytest.importorskip("markdown", reason="the docs extra is not installed")
+
+
+def convert(text: str) -> str:
+    return markdown.markdown(text, extensions=["promote_cli.markdown"])
+
+
+def mkdocs(tmp_path: Path, page: str) -> subprocess.CompletedProcess:
+    pytest.importorskip("mkdocs", reason="the docs extra is not installed")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text(page, encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: Types\nmarkdown_extensions:\n  - promote_cli.markdown\n", encoding="utf-8"
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_mkdocs_page_table_equals_promote_table_json_cell_for_cell(tmp_path, run):
+    done = mkdocs(tmp_path, "# Types\n\n::: promote table --policy jax\n\nAfter the table.\n")
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    [table] = [t for t in html_tables(page) if t.attrs.get("id") == "types"]
+    assert_same_cells(table, expected(run, "--policy", "jax"))
+    assert "<p>After the table.</p>" in page
+
+
+def test_mkdocs_stops_with_one_line_naming_the_block(tmp_path):
+    done = mkdocs(tmp_path, "# Types\n\n::: promote table --policy jaxx\n")
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert "Error reading page 'index.md'" in done.stderr
+    assert "`::: promote table --policy jaxx`: unknown policy 'jaxx'" in done.stderr
+
+
+def test_the_block_is_what_promote_table_prints_with_its_flags(run):
+    args = ["-p", "openvino", "-t", "f16,bf16,f32", "-O", "promote_unsafe=true"]
+    page = convert("::: promote table " + " ".join(args) + " --diff-against torch\n")
+    printed = run("table", *args, "--diff-against", "torch", "--format", "html").stdout
+    assert page == f'<div class="promotion">{printed}</div>'
+
+
+def test_each_table_on_a_page_gets_its_own_id_and_stylesheet(run):
+    page = convert("::: promote table -p jax -t f2,bf\n\ntext\n\n::: promote table -p jax\n")
+    first, second = html_tables(page)
+    assert (first.attrs["id"], second.attrs["id"]) == ("types", "types-2")
+    assert "#types-2 .d {" in page
+    assert_same_cells(second, expected(run, "-p", "jax"))
+    # a new page starts counting again
+    assert 'id="types"' in convert("::: promote table -p jax -t f2\n")
+
+
+def test_diff_block_lists_the_cells_promote_diff_reports(run):
+    page = convert("::: promote diff jax numpy -t 'i*,f2,i8'\n")
+    [table] = html_tables(page)
+    assert "promotion-diff-table" in table.classes
+    want = json.loads(run("diff", "jax", "numpy", "-t", "i*,f2,i8", "-f", "json").stdout)
+    got = [tuple(text for text, _ in row) for row in table.rows[1:]]
+    # each answer is the label, spelled out where another notation reads it differently
+    assert [(row[1].split(" (")[0], row[2].split(" (")[0]) for row in got] == [
+        (d["left"]["label"] or "refused", d["right"]["label"] or "refused")
+        for d in want["differences"]
+    ]
+    assert got[0][0] == "i* x i*"  # a weak type's star is text, not emphasis
+
+
+def test_graph_block_is_inline_svg_or_mermaid(run):
+    mermaid = convert("::: promote graph -p array-api --format mermaid\n")
+    assert mermaid.startswith('<div class="promotion-lattice"><pre class="mermaid">---')
+    assert "flowchart LR" in mermaid
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz's dot is not installed")
+    svg = convert("::: promote graph -p array-api\n")
+    assert svg.startswith('<div class="promotion-lattice"><svg')
+    assert ">float64<" in svg
+
+
+@pytest.mark.parametrize(
+    "block, message",
+    [
+        ("::: promote table --format csv", "a page shows the html table; drop --format"),
+        ("::: promote table -o t.html", "-o has no meaning in a page"),
+        ("::: promote table --bogus", "No such option"),
+        ("::: promote tabel", "no block `promote tabel`"),
+        ("::: promote graph -p numpy", "numpy is not a lattice policy"),
+        ("::: promote diff jax", "Missing argument 'POLICY2'"),
+        ("::: promote table -t 'f2", "No closing quotation"),
+    ],
+)
+def test_bad_blocks_raise_one_clear_error(block, message):
+    with pytest.raises(ValueError) as info:
+        convert(f"# T\n\n{block}\n")
+    text = str(info.value)
+    assert text.startswith(f"`{block}`: ") and message in text and "\n" not in text
+
+
+def test_other_triple_colon_lines_are_left_alone():
+    assert convert("::: mkdocstrings.target\n") == "<p>::: mkdocstrings.target</p>"
