@@ -158,6 +158,7 @@ class Policy:
     title: ClassVar[str]
     source: ClassVar[str]  # where the rules come from
     notation_name: ClassVar[str]
+    dialect: ClassVar[str] = ""  # "numpy": NumPy's own spellings read first (notations.py)
     universe: ClassVar[tuple[str, ...]]  # canonical names the policy promotes
     default_types: ClassVar[tuple[str, ...]]  # the default table, in the policy's order
     known_unsupported: ClassVar[Mapping[str, str]] = {}  # type -> why the framework refuses it
@@ -195,7 +196,8 @@ class Policy:
 
     @cached_property
     def notation(self) -> Notation:
-        return notation(self.notation_name)
+        own = notation(self.notation_name)
+        return own._replace(dialect=self.dialect) if self.dialect else own
 
     def notation_for(self, name: str | None) -> Notation:
         """The notation called ``name``, or the policy's own when none is named."""
@@ -333,13 +335,13 @@ class Policy:
                 left, out = summed, None
                 continue
             out = self._operation(left, right, opts)
-            verdict = "refused" if out.refused else ref(out.result)  # type: ignore[arg-type]
-            steps.append(f"{_named(left)} + {_named(right)} -> {verdict}")
             if out.refused:
+                steps.append(f"{_named(left)} + {_named(right)} -> refused")
                 break
             carried = self.carried(left, right, out, opts)
             if carried.dtype != out.result:  # the array is weakly typed (JAX's u64 + i8)
                 out = self._with_materialised(out._replace(result=carried.dtype), opts)
+            steps.append(f"{_named(left)} + {_named(right)} -> {_named(carried)}")
             left = carried
         if out is None:  # Python scalars only: Python answered, no array was made
             return Outcome(
@@ -414,7 +416,9 @@ def _named(op: Operand) -> str:
         if op.value is not None:
             return f"{python_kind(op)}:{value_text(op.value)}"
         return "P(bool)" if op.dtype == "bool" else ref(op.dtype)
-    return f"S({ref(op.dtype)})" if op.category == ZERO_D else ref(op.dtype)
+    if op.category == ZERO_D:
+        return f"S({ref(op.dtype)})"
+    return f"{ref(op.dtype)} (a weakly typed array)" if is_weak(op.dtype) else ref(op.dtype)
 
 
 def _as_operand(result: str, seen: Iterable[Operand]) -> Operand:

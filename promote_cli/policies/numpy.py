@@ -183,6 +183,7 @@ class NumpyPolicy(TablePolicy):
     title = "NumPy"
     source = "numpy.promote_types / numpy.result_type (NumPy 2, NEP 50)"
     notation_name = "canonical"
+    dialect = "numpy"  # b is int8, B uint8, f16 longdouble, c32 clongdouble, as np.dtype reads
     table = TABLE
     universe = TYPES
     default_types = TYPES
