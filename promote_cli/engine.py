@@ -322,7 +322,7 @@ class Policy:
                 return n
         left, steps, out = normalised[0], [], None
         for right in normalised[1:]:  # type: ignore[assignment]
-            if left.category == PYTHON and right.category == PYTHON:
+            if _is_python_scalar(left) and _is_python_scalar(right):
                 summed = _python_sum(left, right)
                 if isinstance(summed, Outcome):
                     out = summed
@@ -408,6 +408,11 @@ def _python_sum(a: Operand, b: Operand) -> Operand | Outcome:
         except OverflowError as exc:
             return refuse("python", f"Python raises OverflowError: {exc}")
     return Operand(_PYTHON_RANK[rank], PYTHON, value)
+
+
+def _is_python_scalar(op: Operand) -> bool:
+    """A Python bool, int, float or complex (not a weak array such as TensorFlow's i64*)."""
+    return op.category == PYTHON and op.dtype in _PYTHON_RANK
 
 
 def _named(op: Operand) -> str:

@@ -100,6 +100,7 @@ uint3               -    -      u3        -       =      -
 uint6               -    -      u6        -       =      -
 nf4                 -    -      =         -       -      -
 string              -    -      =         -       -      =
+dynamic             -    -      =         -       -      -
 int3                -    -      -         -       =      -
 int5                -    -      -         -       =      -
 int6                -    -      -         -       =      -
