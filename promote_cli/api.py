@@ -63,7 +63,7 @@ class Request(NamedTuple):
         """The command line that asks this request again: ``promote VERB --policy P HEAD
         [--types ...] [--notation N] [-O NAME=VALUE ...] TAIL``. Names are spelled as promote
         prints them, so two ways of typing one request give one line."""
-        words = ["promote", verb, "--policy", self.policy.name, *head]
+        words = ["promote", verb, "--policy", self.policy.spelling, *head]
         if self.operands is not None:
             words += [
                 "--types",
@@ -84,18 +84,31 @@ def request(
     operands: Sequence[DTypeLike] | None = None,
     chain: bool = False,
 ) -> Request:
-    """Resolve a question once: the policy by name, the notation (default: the policy's own),
-    the options and the operand spellings both read in that notation. An operand may also be
-    a dtype object of NumPy, ml_dtypes, PyTorch, JAX or TensorFlow, or Python's ``int``,
-    ``float``, ``complex`` or ``bool`` (a Python scalar); a Python scalar with its value is
-    spelled ``"int:300"``. ``chain`` asks the chain question (see ``promote_many``)."""
-    pol = policies.get(policy) if isinstance(policy, str) else policy
+    """Resolve a question once: the policy by name or TOML file (``resolve``), the notation
+    (default: the policy's own), the options and the operand spellings both read in that
+    notation. An operand may also be a dtype object of NumPy, ml_dtypes, PyTorch, JAX or
+    TensorFlow, or Python's ``int``, ``float``, ``complex`` or ``bool`` (a Python scalar); a
+    Python scalar with its value is spelled ``"int:300"``. ``chain`` asks the chain question
+    (see ``promote_many``)."""
+    pol = resolve(policy) if isinstance(policy, str) else policy
     nota = notation if isinstance(notation, Notation) else pol.notation_for(notation)
     opts = pol.resolve_options(options, nota)
     ops = None
     if operands is not None:
         ops = tuple(_operand(op, nota) for op in operands)
     return Request(pol, nota, opts, ops, chain)
+
+
+def resolve(name: str) -> Policy:
+    """The policy ``name`` stands for: a built-in by name, or the policy a TOML file declares
+    when the name is a path (``./mine.toml``, ``docs/policy.toml``)."""
+    if policies.looks_like_file(name):
+        from pathlib import Path
+
+        from promote_cli import policyfile
+
+        return policyfile.load(Path(name))
+    return policies.get(name)
 
 
 def _operand(given: DTypeLike, nota: Notation) -> Operand:
@@ -152,7 +165,7 @@ def neighbour(policy: Policy, given: str | None) -> Policy | None:
     if given is None:
         return policies.get(policy.compared_with) if policy.compared_with else None
     given = given.strip()
-    return None if given.lower() == "none" else policies.get(given)
+    return None if given.lower() == "none" else resolve(given)
 
 
 def outcome(

@@ -15,8 +15,9 @@ from promote_cli import schema
 from promote_cli.api import Request
 from promote_cli.engine import Matrix, Outcome, Policy, differs, matrix
 from promote_cli.halftable import REFUSED
+from promote_cli.lossy import Loss, loss
 from promote_cli.notations import Notation, display
-from promote_cli.operands import Operand, label
+from promote_cli.operands import PYTHON, Operand, label
 
 
 class CellDiff(NamedTuple):
@@ -78,6 +79,26 @@ def _cell(out: Outcome, nota: Notation) -> str:
     return "refused" if out.refused else display(out.result, nota)  # type: ignore[arg-type]
 
 
+def losses(c: CellDiff, out: Outcome) -> tuple[tuple[str, Loss], ...]:
+    """What the answer ``out`` to the cell loses: ("a" or "b", the first value lost) for each
+    array input its result cannot hold exactly (``promote_cli.lossy``)."""
+    if out.refused:
+        return ()
+    return tuple(
+        (side, lost)
+        for side, op in (("a", c.row), ("b", c.col))
+        if op.category != PYTHON and (lost := loss(op.dtype, out.result)) is not None  # type: ignore[arg-type]
+    )
+
+
+def _loses(c: CellDiff, out: Outcome, nota: Notation) -> str:
+    found = losses(c, out)
+    if not found:
+        return ""
+    who = " and ".join(label(c.row if s == "a" else c.col, nota, plain=True) for s, _ in found)
+    return f" (loses {who}: {'; '.join(lost.text(nota) for _, lost in found)})"
+
+
 def _names(d: Diff) -> tuple[str, str]:
     a, b = d.left.policy.name, d.right.policy.name
     return (f"{a} (left)", f"{b} (right)") if a == b else (a, b)
@@ -98,30 +119,36 @@ def summary(d: Diff, nota: Notation) -> list[str]:
     return lines
 
 
-def differences(d: Diff, nota: Notation) -> tuple[tuple[str, str], list[tuple[str, str, str]]]:
+def differences(
+    d: Diff, nota: Notation, lossy: bool = False
+) -> tuple[tuple[str, str], list[tuple[str, str, str]]]:
     """The side names and one ``(pair, left answer, right answer)`` per differing cell, each
-    answer ``refused`` or the result's label: what a listing of the diff shows."""
+    answer ``refused`` or the result's label (with ``lossy``, followed by what it loses): what
+    a listing of the diff shows."""
     rows = [
         (
             f"{label(c.row, nota)} x {label(c.col, nota)}",
-            _cell(c.left, nota),
-            _cell(c.right, nota),
+            _cell(c.left, nota) + (_loses(c, c.left, nota) if lossy else ""),
+            _cell(c.right, nota) + (_loses(c, c.right, nota) if lossy else ""),
         )
         for c in d.cells
     ]
     return _names(d), rows
 
 
-def as_list(d: Diff, nota: Notation) -> str:
-    (a, b), cells = differences(d, nota)
+def as_list(d: Diff, nota: Notation, lossy: bool = False) -> str:
+    """One line per differing cell; with ``lossy`` each side says which input it loses, with
+    an example value."""
+    (a, b), cells = differences(d, nota, lossy)
     rows = [(pair, f"{a} {left}", f"{b} {right}") for pair, left, right in cells]
     widths = [max((len(r[k]) for r in rows), default=0) for k in range(3)]
     body = ["  ".join(r[k].ljust(widths[k]) for k in range(3)).rstrip() for r in rows]
     return "\n".join([*body, *summary(d, nota)]) + "\n"
 
 
-def as_table(d: Diff, nota: Notation) -> str:
-    """A plain-text grid: ``.`` where both agree, ``left/right`` where they differ."""
+def as_table(d: Diff, nota: Notation, lossy: bool = False) -> str:
+    """A plain-text grid: ``.`` where both agree, ``left/right`` where they differ; with
+    ``lossy`` a side whose result loses a value of an input is marked ``†``."""
     heads = [label(op, nota, plain=True) for op in d.left.rows]
     differing = {(c.row, c.col): c for c in d.cells}
 
@@ -129,7 +156,11 @@ def as_table(d: Diff, nota: Notation) -> str:
         c = differing.get((d.left.rows[i], d.left.cols[j]))
         if c is None:
             return "."
-        show = lambda o: REFUSED if o.refused else nota.label(o.result)  # noqa: E731
+
+        def show(o: Outcome) -> str:
+            mark = "†" if lossy and losses(c, o) else ""
+            return REFUSED if o.refused else nota.label(o.result) + mark  # type: ignore[arg-type]
+
         return f"{show(c.left)}/{show(c.right)}"
 
     grid = [[cell(i, j) for j in range(len(heads))] for i in range(len(heads))]
@@ -138,11 +169,18 @@ def as_table(d: Diff, nota: Notation) -> str:
     lines = [" " * width + " " + " ".join(h.rjust(width) for h in heads)]
     for h, row in zip(heads, grid, strict=True):
         lines.append(h.rjust(width) + " " + " ".join(x.rjust(width) for x in row))
-    lines.append(f"cells: . agree; {a}/{b} differ ({REFUSED} refused)")
+    lines.append(
+        f"cells: . agree; {a}/{b} differ ({REFUSED} refused"
+        + ("; † the result loses values of an input)" if lossy else ")")
+    )
     return "\n".join([*lines, *summary(d, nota)]) + "\n"
 
 
-def as_json(d: Diff, nota: Notation) -> str:
+def _json_losses(c: CellDiff, out: Outcome, nota: Notation) -> list[dict[str, str]]:
+    return [{"input": side, "example": lost.text(nota)} for side, lost in losses(c, out)]
+
+
+def as_json(d: Diff, nota: Notation, lossy: bool = False) -> str:
     return schema.dumps(
         {
             "schema": schema.SCHEMA,
@@ -162,6 +200,14 @@ def as_json(d: Diff, nota: Notation) -> str:
                     "col": schema.operand(c.col, nota),
                     "left": schema.outcome(c.left, nota),
                     "right": schema.outcome(c.right, nota),
+                    **(
+                        {
+                            "left_loses": _json_losses(c, c.left, nota),
+                            "right_loses": _json_losses(c, c.right, nota),
+                        }
+                        if lossy
+                        else {}
+                    ),
                 }
                 for c in d.cells
             ],

@@ -166,6 +166,12 @@ class Policy:
     categories: ClassVar[frozenset[str]] = frozenset({DIMENSIONED})  # categories that matter
     properties: ClassVar[frozenset[str]] = frozenset({SYMMETRIC, IDEMPOTENT})
     compared_with: ClassVar[str | None] = None  # the neighbour its own docs highlight against
+    file: str | None = None  # the TOML file that declares it (``promote_cli.policyfile``)
+
+    @property
+    def spelling(self) -> str:
+        """How a command line names the policy: its file, or its name."""
+        return self.file or self.name
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         raise NotImplementedError
@@ -379,7 +385,7 @@ class Policy:
             trail.append(f"{ref(left.dtype)} x {ref(right.dtype)} -> {verdict}")
             if out.refused:
                 break
-            left = _as_operand(out.result, (left, right))  # type: ignore[arg-type]
+            left = as_operand(out.result, (left, right))  # type: ignore[arg-type]
         assert out is not None
         if len(trail) == 1:
             return out
@@ -426,8 +432,9 @@ def _named(op: Operand) -> str:
     return f"{ref(op.dtype)} (a weakly typed array)" if is_weak(op.dtype) else ref(op.dtype)
 
 
-def _as_operand(result: str, seen: Iterable[Operand]) -> Operand:
-    # A weak result keeps its Python-scalar category; a dimensioned input makes the result one.
+def as_operand(result: str, seen: Iterable[Operand]) -> Operand:
+    """The operand a result becomes when it meets the next one: a weak result stays a Python
+    scalar; a dimensioned input makes it a dimensioned array, else it is 0-d."""
     if is_weak(result):
         return Operand.of(result)
     categories = {op.category for op in seen}

@@ -26,4 +26,9 @@ class BadInputError(PromoteError):
 
 
 class PolicyDefinitionError(PromoteError):
-    """A policy's own declaration is inconsistent: a bug in promote, not in the input (exit 3)."""
+    """A policy's own declaration is inconsistent: a bug in promote, not in the input (exit 3).
+    ``nodes`` names the types at fault, so that a policy file can point at their lines."""
+
+    def __init__(self, message: str, *, nodes: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.nodes = nodes

@@ -13,7 +13,7 @@ import csv
 import io
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +22,14 @@ from promote_cli.api import Request
 from promote_cli.engine import Outcome, Policy, differs
 from promote_cli.errors import BadInputError, UsageError
 from promote_cli.halftable import REFUSED
+from promote_cli.lossy import loss
 from promote_cli.notations import Notation, collides, misreadings
-from promote_cli.operands import Operand, label
+from promote_cli.operands import PYTHON, Operand, label
 from promote_cli.schema import SCHEMA, dumps
 
 TABLE_ID = "types"  # the id the JAX page's stylesheet targets
+LOSSY_MARK = "†"  # a lossy cell's second highlight in the text formats
+MARKS = ("lossy",)  # what ``--mark`` can add to a table
 
 TEMPLATES: Mapping[str, str] = {
     "html": "table.html.j2",
@@ -70,6 +73,13 @@ class Cell:
     other: str | None  # the compared policy's result (canonical), None when it has none
     materialised: str | None = None  # a weak result: the dtype it becomes as an array
     weak_note: str = ""  # a weak result: "weak; float64 with x64"
+    lossy: bool = False  # with ``--mark lossy``: the result cannot hold every value of an input
+    losses: str = ""  # with ``lossy``: what is lost, one example per losing input
+
+    @property
+    def marked(self) -> str:
+        """``text`` with the lossy mark (``f4†``) when the cell is marked lossy."""
+        return self.text + LOSSY_MARK if self.lossy else self.text
 
     @property
     def reason(self) -> str:
@@ -112,6 +122,16 @@ class Table:
     version: str = __version__
     table_id: str = TABLE_ID
     refused_mark: str = REFUSED
+    marks: tuple[str, ...] = ()  # ``("lossy",)`` with ``--mark lossy``
+    lossy_mark: str = LOSSY_MARK
+
+    @property
+    def mark_lossy(self) -> bool:
+        return "lossy" in self.marks
+
+    @property
+    def any_lossy(self) -> bool:
+        return any(c.lossy for r in self.rows for c in r.cells)
 
     @property
     def generator(self) -> str:
@@ -132,6 +152,7 @@ class Table:
             return {"label": h.label, "canonical": h.canonical, "category": h.category}
 
         def cell(c: Cell) -> dict[str, Any]:
+            lossy = {"lossy": c.lossy, "losses": c.losses or None} if self.mark_lossy else {}
             return {
                 "result": c.result,
                 "label": None if c.refused else c.text,
@@ -142,6 +163,7 @@ class Table:
                 "materialised": c.materialised,
                 "differs": c.differs,
                 "other": c.other,
+                **lossy,
             }
 
         return {
@@ -154,18 +176,29 @@ class Table:
             "title": self.title,
             "source": self.source,
             "diff_against": self.diff_against,
+            **({"marks": list(self.marks)} if self.marks else {}),
             "rows": [header(r.header) for r in self.rows],
             "columns": [header(c) for c in self.columns],
             "cells": [[cell(c) for c in r.cells] for r in self.rows],
         }
 
 
-def build(req: Request, diff_against: Policy | None = None, command: str = "") -> Table:
+def build(
+    req: Request,
+    diff_against: Policy | None = None,
+    command: str = "",
+    marks: Sequence[str] = (),
+) -> Table:
     """The table model of ``req`` (its operands, or the policy's default table).
 
     A cell differs when ``diff_against`` (at its default options) gives another answer there or
-    has none (it lacks a type or refuses) while the policy answers; two refusals agree.
+    has none (it lacks a type or refuses) while the policy answers; two refusals agree. With
+    ``"lossy"`` in ``marks`` a cell is marked lossy when its result cannot hold every value of
+    an array input (``promote_cli.lossy``).
     """
+    unknown = [m for m in marks if m not in MARKS]
+    if unknown:
+        raise UsageError(f"--mark {unknown[0]}: can mark {', '.join(MARKS)}")
     policy, nota = req.policy, req.notation
     m = req.matrix()
     other_opts = diff_against.resolve_options() if diff_against else {}
@@ -192,7 +225,10 @@ def build(req: Request, diff_against: Policy | None = None, command: str = "") -
         for j, b in enumerate(m.cols):
             out = m.cell(i, j)
             other = diff_against.promote(a, b, other_opts) if diff_against else None
-            cells.append(_cell(out, other, nota))
+            cell = _cell(out, other, nota)
+            if "lossy" in marks and not out.refused:
+                cell = _mark_lossy(cell, a, b, nota)
+            cells.append(cell)
             if not out.refused:
                 note(out.result)  # type: ignore[arg-type]
         rows.append(Row(row_header, tuple(cells)))
@@ -210,7 +246,19 @@ def build(req: Request, diff_against: Policy | None = None, command: str = "") -
         rows=tuple(rows),
         legend=tuple(legend.values()),
         command=command,
+        marks=tuple(marks),
     )
+
+
+def _mark_lossy(cell: Cell, a: Operand, b: Operand, nota: Notation) -> Cell:
+    found = [
+        lost
+        for op in (a, b)
+        if op.category != PYTHON and (lost := loss(op.dtype, cell.result)) is not None  # type: ignore[arg-type]
+    ]
+    if not found:
+        return cell
+    return replace(cell, lossy=True, losses="; ".join(lost.text(nota) for lost in found))
 
 
 def _misleads(canonical: str, nota: Notation) -> bool:
@@ -359,15 +407,17 @@ def render_term(table: Table, *, color: bool, width: int | None = None) -> str:
 def _term_texts(row: Row, color: bool) -> list[Any]:
     from rich.text import Text
 
-    diff_style, refused_style = "bold black on green3", "dim"
+    diff_style, refused_style, lossy_style = "bold black on green3", "dim", "black on yellow"
     texts = []
     for c in row.cells:
         if c.differs and not color:
-            texts.append(Text(f"[{c.text}]"))
+            texts.append(Text(f"[{c.marked}]"))
         elif c.differs:
-            texts.append(Text(c.text, style=diff_style))
+            texts.append(Text(c.marked, style=diff_style))
+        elif c.lossy and color:
+            texts.append(Text(c.marked, style=lossy_style))
         else:
-            texts.append(Text(c.text, style=refused_style if c.refused else ""))
+            texts.append(Text(c.marked, style=refused_style if c.refused else ""))
     return texts
 
 
@@ -413,6 +463,9 @@ def _column_blocks(table: Table, texts: list[list[Any]], width: int | None) -> l
     return blocks
 
 
+LOSSY_LEGEND = "the result cannot hold every value of an input (it rounds, overflows or drops)."
+
+
 def legend_lines(table: Table, *, diff_marker: str) -> list[str]:
     """The plain-text legend the terminal prints; the templates spell out the same facts."""
     lines = [
@@ -427,6 +480,8 @@ def legend_lines(table: Table, *, diff_marker: str) -> list[str]:
             f"{diff_marker}: {table.diff_title} gives another type or none"
             " (it lacks the type or refuses)."
         )
+    if table.mark_lossy:
+        lines.append(f"{LOSSY_MARK}: {LOSSY_LEGEND}")
     weak = {c.text: c.weak_note.removeprefix("weak; ") for r in table.rows for c in r.cells}
     weak = {text: note for text, note in weak.items() if note}
     if weak:

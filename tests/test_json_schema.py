@@ -45,6 +45,7 @@ COMMANDS = {
     "diff": ["diff", "jax", "numpy", "-t", "b1,u1,i1,f2,f4,bf", "-f", "json"],
     "policies": ["policies", "--json"],
     "verify": ["verify", "ascend", "--json"],
+    "check": ["check", "torch", "-t", "int32,bfloat16,S(int8),int", "--json"],
 }
 
 

@@ -28,6 +28,7 @@ COMMANDS = {
     "diff": ("promote_cli.cli.diff", "Show the cells where two policies disagree."),
     "graph": ("promote_cli.cli.graph", "Draw a lattice policy's Hasse diagram (dot/svg/mermaid)."),
     "convert": ("promote_cli.cli.convert", "Convert two .npy files to their promoted dtype."),
+    "check": ("promote_cli.cli.check", "Lint a policy: properties, cells that lose values."),
 }
 
 

@@ -15,7 +15,13 @@ policy = click.option(
     show_default=True,
     metavar="NAME",
     help="Whose rules: jax, openvino, ascend, numpy, torch, tensorflow, array-api"
-    " (see `promote policies`).",
+    " (see `promote policies`), or a TOML policy file (./mine.toml).",
+)
+policy_file = click.option(
+    "--policy-file",
+    default=None,
+    metavar="FILE",
+    help="A policy declared in a TOML file (see the README); -p ./FILE.toml does the same.",
 )
 options = click.option(
     "-O",

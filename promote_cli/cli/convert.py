@@ -31,6 +31,7 @@ PROGRESS_BYTES = 64 << 20
 @click.argument("a", metavar="A.npy[:TYPE]")
 @click.argument("b", metavar="B.npy[:TYPE]")
 @_options.policy
+@_options.policy_file
 @_options.options
 @_options.notation
 @click.option(
@@ -67,6 +68,7 @@ def command(
     a,
     b,
     policy,
+    policy_file,
     option_values,
     notation,
     dtype_a,
@@ -96,6 +98,7 @@ def command(
     """
     from promote_cli import npy
 
+    policy = policy_file or policy
     req = api.request(policy, notation=notation, options=_options.parse_options(option_values))
     nota = req.notation
     sources = [

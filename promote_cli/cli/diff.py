@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from promote_cli import api, policies
+from promote_cli import api
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.compare import FORMATS, diff
 from promote_cli.engine import Policy
@@ -45,7 +45,7 @@ def requests(
 ) -> tuple[api.Request, api.Request]:
     """Both sides of ``promote diff`` from its options as typed (also what the Sphinx directive
     and the Markdown block ask for): the right side is printed in the left's notation."""
-    left_pol, right_pol = policies.get(left_name), policies.get(right_name)
+    left_pol, right_pol = api.resolve(left_name), api.resolve(right_name)
     left_opts, right_opts = split_options(option_values, left_pol, right_pol)
     left = api.request(
         left_pol, notation=notation, options=left_opts, operands=_options.split_types(types)
@@ -75,7 +75,12 @@ def requests(
 )
 @_options.options
 @_options.notation
-def command(left_name, right_name, fmt, types, option_values, notation) -> int:
+@click.option(
+    "--lossy",
+    is_flag=True,
+    help="Say, for each differing cell, which side's result loses values of which input.",
+)
+def command(left_name, right_name, fmt, types, option_values, notation, lossy) -> int:
     """Show the cells where POLICY1 and POLICY2 give different answers.
 
     Exit 0 when they agree on every cell, 1 when they differ (for CI). -O NAME=VALUE sets an
@@ -85,8 +90,10 @@ def command(left_name, right_name, fmt, types, option_values, notation) -> int:
     promote diff ascend torch                      # the 26 cells Ascend departs from PyTorch
     promote diff jax numpy -t b1,u1,i1,f2,f4 -f table
     promote diff tensorflow tensorflow -O right:mode=safe
+    promote diff jax ./mine.toml                   # a policy file against what it extends
+    promote diff jax torch --lossy                 # and which side loses values
     """
     left, right = requests(left_name, right_name, types, option_values, notation)
     d = diff(left, right)
-    click.echo(FORMATS[fmt](d, left.notation), nl=False)
+    click.echo(FORMATS[fmt](d, left.notation, lossy), nl=False)
     return EXIT_OK if d.identical else EXIT_DIFFERENT

@@ -11,6 +11,7 @@ from promote_cli.graph import FORMATS, render
 
 @click.command("graph")
 @_options.policy
+@_options.policy_file
 @click.option(
     "--format",
     "-f",
@@ -23,7 +24,7 @@ from promote_cli.graph import FORMATS, render
 )
 @_options.options
 @_options.notation
-def command(policy, fmt, option_values, notation) -> int:
+def command(policy, policy_file, fmt, option_values, notation) -> int:
     """Draw POLICY's promotion lattice: each type linked to the types directly above it.
 
     Only lattice policies have one (jax, tensorflow, array-api); others exit 2.
@@ -34,6 +35,7 @@ def command(policy, fmt, option_values, notation) -> int:
     promote graph -p tensorflow -f svg > tf.svg
     promote graph -p jax -O x64=false | dot -Tpng > jax-x32.png
     """
+    policy = policy_file or policy
     req = api.request(policy, notation=notation, options=_options.parse_options(option_values))
     click.echo(render(req, fmt), nl=False)
     return EXIT_OK

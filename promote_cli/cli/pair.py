@@ -15,6 +15,7 @@ from promote_cli.operands import inner, label
 @click.command("pair")
 @click.argument("operands", nargs=-1, required=True, metavar="A B [C ...]")
 @_options.policy
+@_options.policy_file
 @_options.options
 @_options.notation
 @_options.as_json
@@ -26,7 +27,7 @@ from promote_cli.operands import inner, label
 @click.option(
     "--explain", is_flag=True, help="Say which rule decided, and why (each step of a chain)."
 )
-def command(operands, policy, option_values, notation, as_json, chain, explain) -> int:
+def command(operands, policy, policy_file, option_values, notation, as_json, chain, explain) -> int:
     """Promote A and B, or more operands. Two questions, which differ for three or more:
 
     \b
@@ -45,6 +46,7 @@ def command(operands, policy, option_values, notation, as_json, chain, explain) 
     """
     if len(operands) < 2:
         raise UsageError("pair needs two operands, e.g. promote pair f16 bf16")
+    policy = policy_file or policy
     req = api.request(
         policy,
         notation=notation,

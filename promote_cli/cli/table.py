@@ -15,11 +15,12 @@ from promote_cli import api, textfiles
 from promote_cli.cli import EXIT_OK, _options
 from promote_cli.cli._report import CheckReport
 from promote_cli.errors import UsageError
-from promote_cli.render import FORMATS, SUFFIXES, Table, build, render
+from promote_cli.render import FORMATS, MARKS, SUFFIXES, Table, build, render
 
 
 @click.command("table")
 @_options.policy
+@_options.policy_file
 @click.option(
     "--format",
     "-f",
@@ -68,8 +69,27 @@ from promote_cli.render import FORMATS, SUFFIXES, Table, build, render
     help="Write nothing: print a unified diff and exit 1 when FILE is not what would be written.",
 )
 @click.option("--standalone", is_flag=True, help="html: a whole page with title and legend.")
+@click.option(
+    "--mark",
+    "marks",
+    type=click.Choice(MARKS),
+    multiple=True,
+    help="A second highlight: lossy marks the cells whose result cannot hold every value of"
+    " an input (outlined in html, † elsewhere), with a legend line.",
+)
 def command(
-    policy, fmt, types, notation, diff_against, option_values, template, output, check, standalone
+    policy,
+    policy_file,
+    fmt,
+    types,
+    notation,
+    diff_against,
+    option_values,
+    template,
+    output,
+    check,
+    standalone,
+    marks,
 ) -> int:
     """Print POLICY's promotion table: rows are the first operand, columns the second.
 
@@ -77,6 +97,7 @@ def command(
     promote table --policy jax --format html          # the JAX page's table, NumPy diff green
     promote table -p ascend -f markdown -o docs/ascend.md
     promote table -p jax -f html --check docs/jax.html  # exit 1 and a diff when stale
+    promote table -p torch --mark lossy                 # † where a value is lost
     """
     if output is not None and check is not None:
         raise UsageError("give -o FILE or --check FILE, not both")
@@ -94,7 +115,19 @@ def command(
         raise UsageError("--standalone applies to --format html")
     tail = [] if template is None else ["--template", str(template)]
     tail += ["--standalone"] if standalone else []
-    table = model(policy, types, notation, diff_against, option_values, fmt=fmt, tail=tail)
+    marks = tuple(dict.fromkeys(marks))
+    for mark in marks:
+        tail += ["--mark", mark]
+    table = model(
+        policy_file or policy,
+        types,
+        notation,
+        diff_against,
+        option_values,
+        fmt=fmt,
+        tail=tail,
+        marks=marks,
+    )
     on_terminal = fmt == "term" and target is None and sys.stdout.isatty()
     color = on_terminal and not os.environ.get("NO_COLOR")  # https://no-color.org
     width = shutil.get_terminal_size().columns if on_terminal else None
@@ -121,6 +154,7 @@ def model(
     *,
     fmt: str | None = None,
     tail: Sequence[str] = (),
+    marks: Sequence[str] = (),
 ) -> Table:
     """The table model ``promote table`` renders, from its options as typed (also what the
     Sphinx directive and the Markdown block ask for); its command names ``--format fmt``."""
@@ -134,7 +168,8 @@ def model(
     other = api.neighbour(req.policy, diff_against)
     head = ["--format", fmt] if fmt else []
     given = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
-    return build(req, other, command=req.command("table", *head, tail=[*given, *tail]))
+    command = req.command("table", *head, tail=[*given, *tail])
+    return build(req, other, command=command, marks=marks)
 
 
 def _format_of(path: Path | None) -> str | None:

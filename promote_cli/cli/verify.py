@@ -9,13 +9,15 @@ from typing import Any
 
 import click
 
-from promote_cli import policies, schema
+from promote_cli import api, policies, schema
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.engine import Policy, format_options
 from promote_cli.errors import UsageError
 from promote_cli.notations import display
 from promote_cli.operands import label
 from promote_cli.verify import driver
+from promote_cli.verify import oracle as oracle_for
+from promote_cli.verify.function import FunctionOracle
 
 
 @click.command("verify")
@@ -27,7 +29,14 @@ from promote_cli.verify import driver
     is_flag=True,
     help="Fail (exit 1) when a policy's framework is not installed, instead of skipping it.",
 )
-def command(names, option_values, as_json, require) -> int:
+@click.option(
+    "--oracle",
+    default=None,
+    metavar="MODULE:FUNCTION",
+    help="Prove the one POLICY (e.g. ./mine.toml) against your function(a, b) -> dtype"
+    " (raising to refuse) instead of a framework.",
+)
+def command(names, option_values, as_json, require, oracle) -> int:
     """Prove policies against the installed frameworks (default: every policy).
 
     Every cell a policy can answer (each option setting, each operand category, every pair of
@@ -35,14 +44,31 @@ def command(names, option_values, as_json, require) -> int:
     compared and each mismatch; exits 1 on any mismatch. A framework that is not installed is
     skipped (exit 0) unless --require is given. -O pins an option instead of trying all values.
     """
-    chosen = driver.selected(names)
     given = _options.parse_options(option_values)
-    pols = {n: policies.get(n) for n in chosen if n in policies.names()}
-    pinned = _check_options(pols, given)
+    if oracle is not None:
+        if len(names) != 1:
+            raise UsageError("--oracle proves one policy: promote verify POLICY --oracle M:F")
+        pol = api.resolve(names[0])
+        chosen, pols = [pol.name], {pol.name: pol}
+        pinned = _check_options(pols, given)
+        # A function takes no options: each stays at its default unless -O pins it.
+        pinned[pol.name] = {**pol.resolve_options(), **pinned[pol.name]}
+        mine = FunctionOracle(oracle, pol)
+        load = lambda name: mine  # noqa: E731
+    else:
+        files = [n for n in names if policies.looks_like_file(n)]
+        if files:
+            raise UsageError(f"{files[0]}: a policy file has no framework; add --oracle M:F")
+        chosen = driver.selected(names)
+        pols = {n: policies.get(n) for n in chosen if n in policies.names()}
+        pinned = _check_options(pols, given)
+        load = oracle_for
 
     with _progress(enabled=sys.stderr.isatty()) as progress_for:
         reports = [
-            driver.verify(pols[n], pinned[n], progress_for(n)) if n in pols else driver.waiting(n)
+            driver.verify(pols[n], pinned[n], progress_for(n), load_oracle=load)
+            if n in pols
+            else driver.waiting(n)
             for n in chosen
         ]
     failed = any(driver.failed(r, require) for r in reports)

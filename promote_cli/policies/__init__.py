@@ -18,7 +18,18 @@ _MODULES = {
     "torch": "promote_cli.policies.torch",
     "tensorflow": "promote_cli.policies.tensorflow",
     "array-api": "promote_cli.policies.array_api",
+    "mlx": "promote_cli.policies.mlx",
+    "keras": "promote_cli.policies.keras",
+    "tinygrad": "promote_cli.policies.tinygrad",
+    "paddle": "promote_cli.policies.paddle",
+    "mindspore": "promote_cli.policies.mindspore",
 }
+
+
+def looks_like_file(name: str) -> bool:
+    """A policy named by a path (``./mine.toml``, ``docs/policy.toml``) rather than by name:
+    ``promote_cli.policyfile`` reads it."""
+    return "/" in name or name.endswith(".toml")
 
 
 def names() -> tuple[str, ...]:

@@ -1,0 +1,436 @@
+"""Policies declared in a TOML file, the way the built-in ones are declared: a lattice (each
+type and the types directly above it), a table (rows), or a built-in (or another file's)
+policy with some cells overridden.
+
+```toml
+name = "mine"                 # required
+title = "My framework"        # optional: the name
+source = "our design doc"     # optional: the file's path
+notation = "canonical"        # how the types below are spelled (extends: the parent's)
+types = ["bool", "int8"]      # a table's columns; else the default table's order
+properties = ["symmetric", "idempotent"]   # declared; the default depends on the kind
+
+[lattice]                     # one of [lattice], [table], extends + [cells]
+bool = ["int8"]
+int8 = []
+
+[table]                       # full rows in the order of ``types``, or only the lower half
+bool = ["bool"]               # (row i lists columns 0..i) for a symmetric table; "×" refuses
+int8 = ["int8", "int8"]
+
+extends = "jax"               # a policy name, or another file (relative to this one)
+[cells]
+"i1 x u1" = "i2"              # in a symmetric policy, u1 x i1 changes too
+```
+
+A malformed file is the user's input, not promote's bug: one line naming the file, the line
+and what is wrong (``BadInputError``, exit 2): TOML syntax, an unknown key or type, a cycle in
+the lattice, a pair with two least upper bounds, a row of the wrong length, an asymmetric cell
+in a table declared symmetric.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from promote_cli import policies
+from promote_cli.dtypes import is_weak
+from promote_cli.engine import (
+    IDEMPOTENT,
+    LATTICE,
+    SYMMETRIC,
+    TOTAL,
+    Materialised,
+    Outcome,
+    Policy,
+    ref,
+    refuse,
+)
+from promote_cli.errors import BadInputError, PolicyDefinitionError, UsageError
+from promote_cli.halftable import REFUSED, HalfTable, TablePolicy
+from promote_cli.lattice import Lattice, LatticePolicy
+from promote_cli.notations import Notation, notation, read_dtype
+from promote_cli.operands import DIMENSIONED, PYTHON, Operand, parse
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+_KEYS = {"name", "title", "source", "notation", "types", "properties", "lattice", "table"}
+_KEYS |= {"extends", "cells", "materialise"}
+_PROPERTIES = {SYMMETRIC, IDEMPOTENT, LATTICE, TOTAL}
+_REFUSALS = {REFUSED, "refused"}
+
+
+class _Source:
+    """The file's text, for the line a key is declared on."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path, self.lines = path, text.splitlines()
+
+    def line(self, key: str, section: str = "") -> int | None:
+        """The line (1-based) that declares ``key`` in ``[section]`` ("" for the top)."""
+        current = ""
+        pattern = re.compile(r'^\s*(?:"([^"]*)"|\'([^\']*)\'|([\w*.+-]+))\s*=')
+        for number, text in enumerate(self.lines, 1):
+            header = re.match(r"^\s*\[\s*([\w.-]+)\s*\]", text)
+            if header:
+                current = header.group(1)
+                continue
+            m = pattern.match(text)
+            if m and current == section and next(g for g in m.groups() if g is not None) == key:
+                return number
+        return None
+
+    def error(self, what: str, key: str | None = None, section: str = "") -> BadInputError:
+        line = self.line(key, section) if key is not None else None
+        where = f"{self.path}:{line}" if line else f"{self.path}"
+        return BadInputError(f"{where}: {what}")
+
+
+def load(path: Path) -> Policy:
+    """The policy ``path`` declares; a malformed file is a ``BadInputError`` naming its line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such policy file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInputError(f"{path}: cannot read it ({exc})") from None
+    src = _Source(path, text)
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"\(at line (\d+)", str(exc))
+        where = f"{path}:{m.group(1)}" if m else str(path)
+        raise BadInputError(f"{where}: not valid TOML: {str(exc).split(' (at')[0]}") from None
+    unknown = [k for k in doc if k not in _KEYS]
+    if unknown:
+        raise src.error(
+            f"unknown key {unknown[0]!r} (keys: {', '.join(sorted(_KEYS))})", unknown[0]
+        )
+    if not isinstance(doc.get("name"), str) or not doc["name"].strip():
+        raise src.error('a policy file needs a name: name = "mine"')
+    kinds = [k for k in ("lattice", "table", "extends") if k in doc]
+    if len(kinds) != 1:
+        raise src.error(
+            "declare exactly one of [lattice], [table] or extends = POLICY"
+            + (f" (found {', '.join(kinds)})" if kinds else "")
+        )
+    if "materialise" in doc and "lattice" not in doc:
+        raise src.error("[materialise] belongs to a [lattice] with weak types", "materialise")
+    if "cells" in doc and "extends" not in doc:
+        raise src.error("[cells] overrides cells of a policy named by extends", "cells")
+    if kinds[0] == "extends":
+        return _extended(src, doc)
+    nota = _notation(src, doc, "canonical")
+    if kinds[0] == "lattice":
+        return _lattice(src, doc, nota)
+    return _table(src, doc, nota)
+
+
+def _notation(src: _Source, doc: Mapping[str, Any], default: str) -> Notation:
+    try:
+        return notation(doc.get("notation", default))
+    except UsageError as exc:
+        raise src.error(str(exc), "notation") from None
+
+
+def _type(src: _Source, spelling: Any, nota: Notation, key: str, section: str = "") -> str:
+    if not isinstance(spelling, str):
+        raise src.error(f"{spelling!r} is not a type name (write it as a string)", key, section)
+    try:
+        return read_dtype(spelling, nota)
+    except UsageError as exc:
+        raise src.error(f"unknown type: {exc}", key, section) from None
+
+
+def _properties(src: _Source, doc: Mapping[str, Any], default: frozenset[str]) -> frozenset[str]:
+    given = doc.get("properties")
+    if given is None:
+        return default
+    if not isinstance(given, list) or not all(isinstance(p, str) for p in given):
+        raise src.error("properties is a list of names", "properties")
+    bad = [p for p in given if p not in _PROPERTIES]
+    if bad:
+        raise src.error(
+            f"unknown property {bad[0]!r} (properties: {', '.join(sorted(_PROPERTIES))})",
+            "properties",
+        )
+    return frozenset(given)
+
+
+def _types(src: _Source, doc: Mapping[str, Any], nota: Notation) -> tuple[str, ...] | None:
+    if "types" not in doc:
+        return None
+    given = doc["types"]
+    if not isinstance(given, list) or not given:
+        raise src.error("types is a list of type names", "types")
+    out = tuple(_type(src, t, nota, "types") for t in given)
+    twice = [t for t in out if out.count(t) > 1]
+    if twice:
+        raise src.error(f"types lists {twice[0]} twice", "types")
+    return out
+
+
+def _head(src: _Source, doc: Mapping[str, Any], nota: Notation) -> dict[str, Any]:
+    """The attributes every file policy sets on itself."""
+    for key in ("name", "title", "source"):
+        if key in doc and not isinstance(doc[key], str):
+            raise src.error(f"{key} is a string", key)
+    return {
+        "name": doc["name"].strip(),
+        "title": doc.get("title", doc["name"].strip()),
+        "source": doc.get("source", str(src.path)),
+        "notation_name": nota.name,
+        "file": str(src.path),
+    }
+
+
+class FileLatticePolicy(LatticePolicy):
+    """A lattice declared in a file: the least upper bound, or a refusal when there is none."""
+
+    def __init__(
+        self,
+        head: Mapping[str, Any],
+        lattice: Lattice,
+        order: Sequence[str],
+        materialised: Mapping[str, str],
+    ):
+        for key, value in head.items():
+            setattr(self, key, value)
+        self.materialised = dict(materialised)
+        self.lattice = lattice  # type: ignore[misc]  # instead of reading ``edges``
+        self.universe = tuple(order)
+        weak = any(is_weak(t) for t in order)
+        self.categories = frozenset({DIMENSIONED, PYTHON} if weak else {DIMENSIONED})
+
+    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
+        return Materialised(self.materialised[weak])
+
+    def normalise(self, op: Operand) -> Operand | Outcome:
+        if op.category == PYTHON and op.dtype != "bool" and op.dtype not in self.lattice.upper:
+            return refuse("operand", f"{self.title}'s lattice has no {ref(op.dtype)}")
+        return super().normalise(op)
+
+
+def _lattice(src: _Source, doc: Mapping[str, Any], nota: Notation) -> Policy:
+    declared = doc["lattice"]
+    if not isinstance(declared, dict) or not declared:
+        raise src.error("[lattice] lists each type and the types directly above it", "lattice")
+    edges: dict[str, tuple[str, ...]] = {}
+    line_of: dict[str, str] = {}  # canonical -> the key declaring it
+    for key, ups in declared.items():
+        node = _type(src, key, nota, key, "lattice")
+        if not isinstance(ups, list):
+            raise src.error(f"{key} = [...]: the types directly above {key}", key, "lattice")
+        if node in edges:
+            raise src.error(f"{key} is declared twice ({line_of[node]})", key, "lattice")
+        edges[node] = tuple(_type(src, u, nota, key, "lattice") for u in ups)
+        line_of[node] = key
+    for node, ups in list(edges.items()):
+        for up in ups:
+            edges.setdefault(up, ())  # a type only ever above others is a top
+            line_of.setdefault(up, line_of[node])
+    try:
+        lattice = Lattice(edges)
+    except PolicyDefinitionError as exc:
+        at = line_of.get(exc.nodes[0]) if exc.nodes else None
+        raise src.error(str(exc), at, "lattice") from None
+    properties = _properties(src, doc, frozenset({SYMMETRIC, IDEMPOTENT, LATTICE}))
+    materialised = _materialised(src, doc, nota)
+    for node in edges:
+        if is_weak(node) and node not in materialised:
+            raise src.error(
+                f"the weak type {nota.label(node)} needs the dtype it becomes as an array:"
+                f' [materialise] "{nota.label(node)}" = "..."',
+                line_of[node],
+                "lattice",
+            )
+    policy = FileLatticePolicy(_head(src, doc, nota), lattice, tuple(edges), materialised)
+    policy.properties = properties  # type: ignore[misc]
+    strong = tuple(t for t in edges if not is_weak(t))
+    policy.default_types = _types(src, doc, nota) or strong  # type: ignore[misc]
+    return policy
+
+
+def _materialised(src: _Source, doc: Mapping[str, Any], nota: Notation) -> dict[str, str]:
+    """``[materialise]``: what each weak type becomes as an array (``"int*" = "int64"``)."""
+    given = doc.get("materialise", {})
+    if not isinstance(given, dict):
+        raise src.error('[materialise] maps a weak type to a dtype: "int*" = "int64"')
+    out = {}
+    for key, value in given.items():
+        weak = _type(src, key, nota, key, "materialise")
+        if not is_weak(weak):
+            raise src.error(f"{key} is not a weak type", key, "materialise")
+        out[weak] = _type(src, value, nota, key, "materialise")
+    return out
+
+
+class FileTablePolicy(TablePolicy):
+    """A table declared in a file; a missing pair or a ``×`` is a refusal."""
+
+    cell_reason = "{a} x {b} = {result} in the table"
+
+    def __init__(self, head: Mapping[str, Any], table: HalfTable):
+        for key, value in head.items():
+            setattr(self, key, value)
+        self.table = table  # type: ignore[misc]
+        self.universe = self.default_types = table.order  # type: ignore[misc]
+
+
+def _table(src: _Source, doc: Mapping[str, Any], nota: Notation) -> Policy:
+    rows = doc["table"]
+    if not isinstance(rows, dict) or not rows:
+        raise src.error("[table] lists one row per type", "table")
+    order = _types(src, doc, nota)
+    labels = list(rows)
+    if order is None:
+        order = tuple(_type(src, k, nota, k, "table") for k in labels)
+    properties = _properties(src, doc, frozenset({SYMMETRIC, IDEMPOTENT}))
+    row_of = {}
+    for key in labels:
+        t = _type(src, key, nota, key, "table")
+        if t not in order:
+            raise src.error(f"row {key} is not one of the types", key, "table")
+        row_of[t] = key
+    missing = [t for t in order if t not in row_of]
+    if missing:
+        raise src.error(f"[table] has no row for {nota.label(missing[0])}", "table")
+    half = all(len(rows[row_of[t]]) == i + 1 for i, t in enumerate(order))
+    if half and SYMMETRIC not in properties and len(order) > 1:
+        raise src.error("a lower-half table needs the property symmetric", "table")
+    cells: dict[tuple[str, str], str | None] = {}
+    for i, a in enumerate(order):
+        key = row_of[a]
+        row = rows[key]
+        want = i + 1 if half else len(order)
+        if not isinstance(row, list) or len(row) != want:
+            got = len(row) if isinstance(row, list) else "no"
+            raise src.error(
+                f"row {key} has {got} cells, not {len(order)} (or {i + 1} for a lower half)",
+                key,
+                "table",
+            )
+        for j, cell in enumerate(row):
+            b = order[j]
+            value = None if cell in _REFUSALS else _type(src, cell, nota, key, "table")
+            cells[a, b] = value
+            if half:
+                cells[b, a] = value
+    if SYMMETRIC in properties:
+        for i, a in enumerate(order):
+            for b in order[:i]:
+                if cells[a, b] != cells[b, a]:
+                    shown = [
+                        REFUSED if c is None else nota.label(c) for c in (cells[a, b], cells[b, a])
+                    ]
+                    raise src.error(
+                        f"asymmetric cell in a table declared symmetric: {nota.label(a)} x"
+                        f" {nota.label(b)} = {shown[0]} but {nota.label(b)} x {nota.label(a)} ="
+                        f" {shown[1]} (drop symmetric from properties to allow it)",
+                        row_of[a],
+                        "table",
+                    )
+    policy = FileTablePolicy(_head(src, doc, nota), HalfTable(order, cells))
+    policy.properties = properties  # type: ignore[misc]
+    return policy
+
+
+class ExtendedPolicy(Policy):
+    """A policy answering as ``parent`` does but for the overridden cells. It promotes more
+    than two operands as a left fold: a changed cell breaks whatever all-at-once rule the
+    parent had."""
+
+    def __init__(
+        self,
+        head: Mapping[str, Any],
+        parent: Policy,
+        cells: Mapping[tuple[Operand, Operand], str | None],
+        origin: str,
+    ):
+        for key in ("universe", "default_types", "known_unsupported", "options", "categories"):
+            setattr(self, key, getattr(parent, key))
+        self.compared_with = parent.compared_with
+        self.properties = parent.properties
+        for key, value in head.items():
+            setattr(self, key, value)
+        self.parent, self.cells, self.origin = parent, dict(cells), origin
+        self.join = None if cells else parent.join
+
+    def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        if (a, b) in self.cells:
+            result = self.cells[a, b]
+            if result is None:
+                return refuse(
+                    "file", f"{ref(a.dtype)} x {ref(b.dtype)} is refused in {self.origin}"
+                )
+            return Outcome(
+                result, "file", f"{ref(a.dtype)} x {ref(b.dtype)} = {ref(result)} in {self.origin}"
+            )
+        return self.parent.decide(a, b, opts)
+
+    def lattice_for(self, opts: Mapping[str, Any]) -> Lattice | None:
+        return None if self.cells else self.parent.lattice_for(opts)
+
+    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
+        return self.parent.materialise(weak, opts)
+
+
+def _extended(src: _Source, doc: Mapping[str, Any]) -> Policy:
+    name = doc["extends"]
+    if not isinstance(name, str):
+        raise src.error('extends names a policy: extends = "jax"', "extends")
+    try:
+        if policies.looks_like_file(name):
+            parent = load((src.path.parent / name) if not Path(name).is_absolute() else Path(name))
+        else:
+            parent = policies.get(name)
+    except UsageError as exc:
+        raise src.error(str(exc), "extends") from None
+    nota = _notation(src, doc, parent.notation_name)
+    properties = _properties(src, doc, parent.properties)
+    overrides = doc.get("cells", {})
+    if not isinstance(overrides, dict):
+        raise src.error('[cells] maps "A x B" to a type or "×"', "cells")
+    cells: dict[tuple[Operand, Operand], str | None] = {}
+    given: set[tuple[Operand, Operand]] = set()
+    for key, value in overrides.items():
+        parts = re.split(r"\s+x\s+", key.strip())
+        if len(parts) != 2:
+            raise src.error(f'{key!r}: a cell is written "A x B"', key, "cells")
+        ops = []
+        for spelling in parts:
+            try:
+                op = parse(spelling, nota)
+            except UsageError as exc:
+                raise src.error(f"unknown type: {exc}", key, "cells") from None
+            seen = parent.normalise(op)
+            if isinstance(seen, Outcome):
+                raise src.error(f"{spelling}: {seen.text(nota)}", key, "cells")
+            ops.append(seen)
+        a, b = ops
+        result = None if value in _REFUSALS else _type(src, value, nota, key, "cells")
+        if (b, a) in given and cells[b, a] != result and SYMMETRIC in properties:
+            raise src.error(
+                f"asymmetric cell in a policy declared symmetric: {key} differs from its"
+                " mirror (drop symmetric from properties to allow it)",
+                key,
+                "cells",
+            )
+        cells[a, b] = result
+        given.add((a, b))
+        if SYMMETRIC in properties and (b, a) not in given:
+            cells[b, a] = result
+    head = _head(src, doc, nota)
+    policy = ExtendedPolicy(head, parent, cells, src.path.name)
+    policy.properties = properties  # type: ignore[misc]
+    types = _types(src, doc, nota)
+    if types is not None:
+        policy.default_types = types  # type: ignore[misc]
+    return policy

@@ -1,0 +1,85 @@
+"""An oracle made of the user's own function: ``promote verify POLICY --oracle module:function``
+proves a policy (a TOML file, typically) against ``function(a, b)``, the way the built-in
+policies are proven against their frameworks.
+
+``function`` is called with two operand spellings as ``promote pair`` reads them in canonical
+notation (``"int8"``, ``"S(int8)"`` for a 0-d array, ``"int"``, ``"float"``, ``"complex"``,
+``"P(bool)"`` for Python scalars) and returns a dtype: a canonical name or anything whose
+``str()`` is one (``numpy.dtype``, ``torch.bfloat16``, ``ml_dtypes.bfloat16``). Any exception
+it raises is its refusal. A function takes no options: each option stays at its default unless
+``-O`` pins it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from promote_cli.engine import Policy
+from promote_cli.errors import BadInputError, UsageError
+from promote_cli.notations import notation, read_dtype
+from promote_cli.operands import PYTHON, ZERO_D, Operand
+from promote_cli.verify import Answer, Refused
+
+_SCALARS = {"bool": "P(bool)", "int*": "int", "float*": "float", "complex*": "complex"}
+
+
+def spell(op: Operand) -> str:
+    """The spelling ``function`` receives for an operand."""
+    if op.category == PYTHON:
+        return _SCALARS.get(op.dtype, op.dtype)
+    return f"S({op.dtype})" if op.category == ZERO_D else op.dtype
+
+
+class FunctionOracle:
+    """The ``Oracle`` protocol (``promote_cli.verify``) around ``module:function``."""
+
+    def __init__(self, spec: str, policy: Policy) -> None:
+        module, sep, function = spec.partition(":")
+        if not sep or not module or not function:
+            raise UsageError(f"--oracle takes MODULE:FUNCTION, not {spec!r}")
+        self.spec, self.module, self.function = spec, module, function
+        self.POLICY = policy.name
+        self.FRAMEWORK = spec
+        self.OPTIONS = tuple(o.name for o in policy.options)
+
+    def load(self) -> Callable[..., Any]:
+        try:
+            module = importlib.import_module(self.module)
+        except ImportError as exc:  # the user's own module: not a framework to skip
+            raise UsageError(f"--oracle {self.spec}: cannot import {self.module} ({exc})") from None
+        try:
+            function = getattr(module, self.function)
+        except AttributeError:
+            raise UsageError(
+                f"--oracle {self.spec}: {self.module} has no {self.function}"
+            ) from None
+        if not callable(function):
+            raise UsageError(f"--oracle {self.spec}: {self.function} is not a function")
+        return function
+
+    def version(self, handle: Any) -> str:
+        module = importlib.import_module(self.module)
+        return str(getattr(module, "__version__", "")) or "(no __version__)"
+
+    @contextmanager
+    def answering(self, handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
+        canonical = notation("canonical")
+
+        def answer(a: Operand, b: Operand) -> str:
+            try:
+                result = handle(spell(a), spell(b))
+            except Exception as exc:  # the user's function refuses by raising anything
+                raise Refused(exc) from exc
+            text = str(result).removeprefix("dtype(").strip("')\"")
+            try:
+                return read_dtype(text, canonical)
+            except UsageError:
+                raise BadInputError(
+                    f"--oracle {self.spec} returned {result!r} for {spell(a)} x {spell(b)},"
+                    " which is not a dtype promote knows"
+                ) from None
+
+        yield answer

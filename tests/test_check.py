@@ -1,0 +1,151 @@
+"""``promote check``: every count against an independent count over the same table, the
+documented examples, the JSON object, the exit codes, and the README's summary."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from promote_cli import api, policies
+from promote_cli.check import SUMMARY_END, SUMMARY_START, check, summary, table_operands
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def naive_counts(req, ops):
+    """Commutative pairs, associative triples and idempotent operands failing, counted by
+    asking the policy each question through ``Policy.promote`` with no table: a refusal
+    propagates (a refused pair refuses whatever it meets)."""
+    pol, opts = req.policy, req.options
+
+    def times(x, y):
+        if x is None or y is None:
+            return None
+        out = pol.promote(x, y, opts)
+        if out.refused:
+            return None
+        from promote_cli.engine import as_operand
+
+        return as_operand(out.result, (x, y))
+
+    def name(op):
+        return None if op is None else op.dtype
+
+    pairs = {(a, b): times(a, b) for a, b in itertools.product(ops, repeat=2)}
+    commutative = sum(
+        1 for i, a in enumerate(ops) for b in ops[i + 1 :] if name(pairs[a, b]) != name(pairs[b, a])
+    )
+    associative = sum(
+        1
+        for a, b, c in itertools.product(ops, repeat=3)
+        if name(times(pairs[a, b], c)) != name(times(a, pairs[b, c]))
+    )
+    # Two Python scalars meet in Python, not in the framework: not asked.
+    idempotent = sum(1 for a in ops if a.category != "P" and name(pairs[a, a]) != a.dtype)
+    return commutative, associative, idempotent
+
+
+FRAMEWORKS = ["numpy", "torch", "jax", "ascend", "openvino", "tensorflow", "array-api"]
+
+
+@pytest.mark.parametrize("name", FRAMEWORKS)
+def test_counts_equal_an_independent_count_over_the_same_table(name):
+    req = api.request(name)
+    ops = table_operands(req.policy, False)
+    report = check(req, ops)
+    props = report.properties
+    got = (props["commutative"].count, props["associative"].count, props["idempotent"].count)
+    assert got == naive_counts(req, ops)
+    assert props["associative"].of == len(ops) ** 3
+
+
+@pytest.mark.parametrize("name", ["numpy", "array-api", "tensorflow"])
+def test_counts_with_every_operand_category_equal_an_independent_count(name):
+    req = api.request(name)
+    ops = table_operands(req.policy, True)
+    report = check(req, ops)
+    props = report.properties
+    got = (props["commutative"].count, props["associative"].count, props["idempotent"].count)
+    assert got == naive_counts(req, ops)
+
+
+def test_numpy_reports_its_documented_non_associative_triple(run):
+    result = run("check", "numpy", "-n", "numpy", "--examples", "0")
+    assert "(u2 x i1) x f4 = f8 but u2 x (i1 x f4) = f4" in result.output
+    assert result.exit_code == 0  # NumPy declares no associativity: nothing declared fails
+
+
+def test_numpy_on_the_three_documented_types_fails_only_there(run):
+    result = run("check", "numpy", "-n", "numpy", "--types", "u2,i1,f4")
+    # the documented grouping, its mirror (i1 x u2) and the two with f4 on the left
+    assert "associative  FAILS: 4 of 27 triples" in result.output
+    assert "(u2 x i1) x f4 = f8 but u2 x (i1 x f4) = f4" in result.output
+
+
+def test_torch_json_lists_int32_with_bfloat16_as_losing_int32_values(run):
+    result = run("check", "torch", "--json")
+    body = json.loads(result.output)
+    assert body["schema"] == 1 and body["command"] == "check" and body["policy"] == "torch"
+    assert {"commutative", "associative"} <= set(body["properties"])
+    for prop in body["properties"].values():
+        assert {"holds", "count", "examples"} <= set(prop)
+    cells = [
+        c
+        for c in body["lossy"]
+        if (c["a"]["canonical"], c["b"]["canonical"])
+        in {("int32", "bfloat16"), ("bfloat16", "int32")}
+    ]
+    assert len(cells) == 1
+    cell = cells[0]
+    assert cell["result"] == "bfloat16"
+    int32_side = "a" if cell["a"]["canonical"] == "int32" else "b"
+    assert cell["loses"] == [int32_side]
+    assert cell["example"] == "int32 257 -> bfloat16 256"
+
+
+def test_a_declared_property_that_fails_exits_1_and_says_which(run):
+    # array-api declares a lattice; two Python scalars are refused while an array of either
+    # kind accepts them, so with every operand the answers are not associative.
+    result = run("check", "array-api", "--categories")
+    assert result.exit_code == 1
+    assert "declared and failing: associative" in result.output
+    assert run("check", "array-api").exit_code == 0
+
+
+def test_jax_pairwise_answers_are_not_a_lattice_where_a_weak_float_is_materialised(run):
+    # jnp.promote_types(uint64, int8) is float64 (the weak float node, materialised), and
+    # float64 is not below float16: (u8 x i1) x f2 = f8 but u8 x (i1 x f2) = f2.
+    result = run("check", "jax", "--types", "u8,i1,f2", "-e", "0")
+    assert "(u8 x i1) x f2 = f8 but u8 x (i1 x f2) = f2" in result.output
+    assert result.exit_code == 1
+
+
+def test_a_refusal_propagates_through_a_grouping():
+    req = api.request("torch", operands=["bool", "uint16", "float16"])
+    report = check(req, req.operands, limit=0)
+    texts = [e.text(req.notation) for e in report.properties["associative"].examples]
+    assert "(bool x uint16) x float16 is refused but bool x (uint16 x float16) = float16" in texts
+
+
+def test_unknown_policy_and_missing_name_are_usage_errors(run):
+    assert run("check", "nope").exit_code == 2
+    assert run("check").exit_code == 2
+
+
+def test_the_readme_summary_is_what_promote_check_summary_prints():
+    text = README.read_text(encoding="utf-8")
+    block = re.search(re.escape(SUMMARY_START) + ".*?" + re.escape(SUMMARY_END) + "\n", text, re.S)
+    assert block, "README.md lacks the promote check --summary block"
+    assert block.group(0) == summary(), (
+        "README.md's check summary is stale: replace the block with `promote check --summary`"
+    )
+
+
+def test_summary_has_a_row_per_builtin_policy():
+    rows = [line for line in summary().splitlines() if line.startswith("| `")]
+    named = {re.match(r"\| `([\w-]+)", row).group(1) for row in rows}
+    assert named == set(policies.names())
