@@ -33,11 +33,15 @@ def verify_cells() -> str:
         if orc is None:
             continue
         pol = policies.get(name)
-        settings, ops = len(driver.settings(pol, {})), len(pol.operands())
-        cells = settings * ops**2
+        combos = driver.settings(pol, {})
+        settings = len(combos)
+        # An option can add operands (NumPy's ml_dtypes): each distinct count, in setting order.
+        counts = [len(pol.operands(opts)) for opts in combos]
+        ops = " / ".join(str(n) for n in dict.fromkeys(counts))
+        cells = sum(n**2 for n in counts)
         many = hasattr(orc, "answering_many")
-        triples = settings * len(driver.triples(pol, settings)) if many else 0
-        values = settings * len(driver.value_cells(pol)) if many else 0
+        triples = sum(len(driver.triples(pol, settings, o)) for o in combos) if many else 0
+        values = sum(len(driver.value_cells(pol, o)) for o in combos) if many else 0
         spellings = len(getattr(orc, "SPELLINGS", ()))
         for i, n in enumerate((cells, triples, values, spellings)):
             totals[i] += n

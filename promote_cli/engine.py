@@ -163,6 +163,8 @@ class Policy:
     default_types: ClassVar[tuple[str, ...]]  # the default table, in the policy's order
     known_unsupported: ClassVar[Mapping[str, str]] = {}  # type -> why the framework refuses it
     options: ClassVar[tuple[Option, ...]] = ()
+    # A bool option -> the types it adds to the universe when true (NumPy's ml_dtypes).
+    option_types: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     categories: ClassVar[frozenset[str]] = frozenset({DIMENSIONED})  # categories that matter
     properties: ClassVar[frozenset[str]] = frozenset({SYMMETRIC, IDEMPOTENT})
     compared_with: ClassVar[str | None] = None  # the neighbour its own docs highlight against
@@ -184,15 +186,23 @@ class Policy:
             " materialises as"
         )
 
-    def operands(self) -> tuple[Operand, ...]:
-        """Every operand the policy can be asked about: each type of its universe as an array,
-        as a 0-d array when that category matters, and the Python scalars when they do."""
-        strong = [t for t in self.universe if not is_weak(t)]
+    def universe_for(self, opts: Mapping[str, Any] | None) -> tuple[str, ...]:
+        """The types the policy promotes under ``opts``: its universe and those its options
+        add (None: the default options)."""
+        added = [types for name, types in self.option_types.items() if (opts or {}).get(name)]
+        return (*self.universe, *(t for types in added for t in types))
+
+    def operands(self, opts: Mapping[str, Any] | None = None) -> tuple[Operand, ...]:
+        """Every operand the policy can be asked about under ``opts`` (None: the default
+        options): each type of its universe as an array, as a 0-d array when that category
+        matters, and the Python scalars when they do."""
+        universe = self.universe_for(opts)
+        strong = [t for t in universe if not is_weak(t)]
         ops = [Operand(t, DIMENSIONED) for t in strong]
         if ZERO_D in self.categories:
             ops += [Operand(t, ZERO_D) for t in strong]
         if PYTHON in self.categories:
-            weak = dict.fromkeys((*WEAK, *(t for t in self.universe if is_weak(t))))
+            weak = dict.fromkeys((*WEAK, *(t for t in universe if is_weak(t))))
             ops += [Operand("bool", PYTHON), *(Operand(t, PYTHON) for t in weak)]
         return tuple(ops)
 
@@ -228,13 +238,14 @@ class Policy:
             )
         return out
 
-    def normalise(self, op: Operand) -> Operand | Outcome:
-        """Map an operand onto what the rules see, or refuse it outright."""
+    def normalise(self, op: Operand, opts: Mapping[str, Any] | None = None) -> Operand | Outcome:
+        """Map an operand onto what the rules see under ``opts``, or refuse it outright."""
+        universe = self.universe_for(opts)
         if op.category == PYTHON and PYTHON not in self.categories:
             return refuse(
                 "operand", f"{self.title} has no Python scalar operands ({ref(op.dtype)})"
             )
-        if op.category == PYTHON and op.dtype not in ("bool", *WEAK, *self.universe):
+        if op.category == PYTHON and op.dtype not in ("bool", *WEAK, *universe):
             # A weak type of another framework, such as TensorFlow's int32*.
             return refuse(
                 "unsupported",
@@ -243,12 +254,18 @@ class Policy:
             )
         if op.category == ZERO_D and ZERO_D not in self.categories:
             op = Operand(op.dtype, DIMENSIONED)
-        if op.category != PYTHON and op.dtype not in self.universe:
-            why = (
-                self.known_unsupported.get(op.dtype) or f"{self.title} has no {ref(op.dtype)} type"
-            )
+        if op.category != PYTHON and op.dtype not in universe:
+            why = self.known_unsupported.get(op.dtype) or self.missing_reason(op.dtype)
             return refuse("unsupported", why)
         return op
+
+    def missing_reason(self, dtype: str) -> str:
+        """Why the policy refuses ``dtype``, a type outside its universe under the options
+        asked; it names the option that would add it."""
+        for name, types in self.option_types.items():
+            if dtype in types:
+                return f"{self.title} has no {ref(dtype)} type unless -O {name}=true"
+        return f"{self.title} has no {ref(dtype)} type"
 
     # How the policy answers for more than two operands. A policy that promotes all operands
     # at once (a lattice's least upper bound, PyTorch's categories) defines ``join(operands,
@@ -264,7 +281,7 @@ class Policy:
         if self.join is None:
             out = self._fold(operands, opts)
         else:
-            normalised = [self.normalise(op) for op in operands]
+            normalised = [self.normalise(op, opts) for op in operands]
             for n in normalised:
                 if isinstance(n, Outcome):
                     return n
@@ -322,7 +339,7 @@ class Policy:
         each step. ``opts`` must come from ``resolve_options``."""
         if len(operands) < 2:
             raise UsageError("at least two operands are needed")
-        normalised = [self.normalise(op) for op in operands]
+        normalised = [self.normalise(op, opts) for op in operands]
         for n in normalised:
             if isinstance(n, Outcome):
                 return n
@@ -393,7 +410,7 @@ class Policy:
 
     def promote(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         """The cell for ``a`` x ``b``; ``opts`` must come from ``resolve_options``."""
-        na, nb = self.normalise(a), self.normalise(b)
+        na, nb = self.normalise(a, opts), self.normalise(b, opts)
         for n in (na, nb):
             if isinstance(n, Outcome):
                 return n

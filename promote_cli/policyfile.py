@@ -215,10 +215,10 @@ class FileLatticePolicy(LatticePolicy):
     def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
         return Materialised(self.materialised[weak])
 
-    def normalise(self, op: Operand) -> Operand | Outcome:
+    def normalise(self, op: Operand, opts: Mapping[str, Any] | None = None) -> Operand | Outcome:
         if op.category == PYTHON and op.dtype != "bool" and op.dtype not in self.lattice.upper:
             return refuse("operand", f"{self.title}'s lattice has no {ref(op.dtype)}")
-        return super().normalise(op)
+        return super().normalise(op, opts)
 
 
 def _lattice(src: _Source, doc: Mapping[str, Any], nota: Notation) -> Policy:

@@ -142,6 +142,10 @@ HEAVY += ("mlx", "keras", "tinygrad", "paddle", "mindspore")
         (["pair", "uint64", "int8", "-p", "keras", "-O", "backend=jax"], "int32"),
         (["pair", "int32", "int64", "-p", "paddle"], "refused: Paddle"),
         (["pair", "bool", "uint16", "-p", "mindspore"], "uint16"),
+        (
+            ["pair", "bfloat16", "float", "-p", "numpy", "-O", "ml_dtypes=true", "--chain"],
+            "float32",
+        ),
         (["--help"], "Usage: promote"),
     ],
 )

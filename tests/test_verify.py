@@ -148,9 +148,12 @@ def test_a_perfect_framework_agrees_on_every_cell_including_refusals():
 def test_a_wrong_cell_is_reported_in_the_policy_notation_and_exits_1(run, install):
     # numpy.promote_types(int8, uint8) is int16 (NumPy's docs); this framework says int32.
     install(fake_oracle("numpy", wrong={(Operand("int8"), Operand("uint8")): "int32"}))
-    result = run("verify", "numpy")
+    result = run("verify", "numpy", "-O", "ml_dtypes=false")
     assert result.exit_code == 1
-    assert "  numpy: int8 x uint8 -> promote says int16, framework says int32\n" in result.stdout
+    assert (
+        "  numpy ml_dtypes=false: int8 x uint8 -> promote says int16, framework says int32\n"
+        in result.stdout
+    )
     assert "numpy: fakework 9.9, 400 cells in" in result.stdout
     assert ": 1 mismatch\n" in result.stdout
 
@@ -256,7 +259,7 @@ def test_usage_errors_exit_2_before_any_framework_is_imported(run, args, message
 
 def test_json_lists_each_mismatch_with_canonical_names(run, install):
     install(fake_oracle("numpy", wrong={(Operand("float16"), Operand("int*", PYTHON)): "float64"}))
-    result = run("verify", "numpy", "--json")
+    result = run("verify", "numpy", "--json", "-O", "ml_dtypes=false")
     assert result.exit_code == 1
     doc = json.loads(result.stdout)
     assert doc["ok"] is False
@@ -266,7 +269,7 @@ def test_json_lists_each_mismatch_with_canonical_names(run, install):
     assert entry["mismatches"] == [
         {
             "question": "pair",
-            "options": {},
+            "options": {"ml_dtypes": False},
             "a": {"canonical": "float16", "category": "D", "label": "float16"},
             "b": {"canonical": "int*", "category": "P", "label": "int*"},
             "more": [],
@@ -289,7 +292,8 @@ def test_progress_hears_the_total_at_the_end():
         progress=lambda done, total: heard.append((done, total)),
         load_oracle=lambda name: fake_oracle(name),
     )
-    assert heard[-1] == (400, 400)
+    # NumPy's 16 dtypes and 4 Python scalars; with ml_dtypes imported, its 19 types more.
+    assert heard[-1] == (20**2 + 39**2, 20**2 + 39**2)
 
 
 # --- each oracle asks its framework (values from the frameworks' documentation) -------------
@@ -468,9 +472,11 @@ def test_policy_matches_the_installed_framework(run, policy, module):
     [entry] = doc["policies"]
     assert entry["mismatches"] == [], entry["mismatches"][:10]
     assert (result.exit_code, entry["status"]) == (0, "verified")
-    operands = len(policies.get(policy).operands())
+    pol = policies.get(policy)
+    grids = [len(pol.operands(opts)) ** 2 for opts in driver.settings(pol)]
     # array-api is the smallest grid: 13 dtypes and 4 Python scalars (0-d arrays are not special).
-    assert entry["cells"] == entry["option_settings"] * operands**2 >= 17**2
+    assert entry["cells"] == sum(grids) and len(grids) == entry["option_settings"]
+    assert min(grids) >= 17**2
 
 
 @pytest.mark.conformance
@@ -488,7 +494,8 @@ def test_verify_runs_as_a_real_process():
     lines = done.stdout.splitlines()
     assert lines[0].startswith("numpy: numpy 2.") and lines[0].endswith(": all agree")
     assert lines[1] == "ascend: no installable framework, nothing to verify"
-    assert lines[2] == "1 of 2 policies verified: 400 cells compared, 0 mismatches"
+    # 20 operands without ml_dtypes, 39 with it.
+    assert lines[2] == "1 of 2 policies verified: 1,921 cells compared, 0 mismatches"
     assert done.stderr == ""  # no progress bar when stderr is not a terminal
 
 

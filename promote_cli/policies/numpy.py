@@ -14,17 +14,33 @@ arrays are not special in NumPy 2.
 Where it departs from its neighbours: integers widen floats (``int16 x float16 = float32``,
 ``int64 x float16 = float64``, where JAX and PyTorch keep the float), ``uint64 x int*`` is
 ``float64``, and it has ``longdouble``; the ml_dtypes types (bfloat16, float8 ...) are outside
-its universe, which is what makes every bfloat16 cell of the JAX page "different". With
-ml_dtypes imported NumPy does answer for them, but not always: ``np.promote_types(bfloat16,
-float16)`` still refuses (measured with ml_dtypes 0.6.0), while ``bf16_array + f16_array`` is
-float32 (the ufunc's loop search); this policy does not model NumPy with ml_dtypes.
+its default universe, which is what makes every bfloat16 cell of the JAX page "different".
+
+``-O ml_dtypes=true`` is NumPy once ml_dtypes is imported: its types join the universe as legacy
+*user* DTypes (type numbers from 256, above every builtin one). What NumPy answers about them
+rests on which casts ml_dtypes registers as safe, so it is measured, not derived:
+``numpy_ml_gen`` asks the installed NumPy and ml_dtypes every ordered pair with an ml_dtypes
+type and checks the answers in as ``_numpy_ml`` (the versions recorded there). A pair and
+``np.result_type`` answer from the measured ``np.result_type`` (``np.promote_types`` agrees on
+every pair); ``np.promote_types(bfloat16, float16)`` refuses. Three or more operands run the
+sequence below, where an ml_dtypes DType defers to a higher type number and to a Python
+scalar's abstract DType, and an abstract DType meets an ml_dtypes one through the measured pair
+(``abstractdtypes.c`` tries a small type of its kind, then the default). The chain is real
+``a + b``, the ufunc's search for a loop both inputs cast to safely, measured too: it answers
+pairs ``result_type`` refuses (``float16 + bfloat16`` is float32), depends on the order
+(``float8_e3m4 + int4`` is float8_e3m4, ``int4 + float8_e3m4`` int4) and keeps a Python float
+at float32 (``bf16_array + 1.0`` is float32, ``np.result_type(bfloat16, 1.0)`` float64).
+A Python int joins an ml_dtypes integer as int8 (``int4 + 300`` raises as ``int8 + 300``
+does) and raises TypeError with an ml_dtypes float when it is outside the C long range.
 
 Three or more operands (``np.result_type(a, b, c)``) are *not* a fold of pairs: NumPy's
 ``PyArray_PromoteDTypeSequence`` (``numpy/_core/src/multiarray/common_dtype.c``) lets the
 operand of the highest legacy type number (float16 ranks above every other builtin type)
 promote each of the others, then joins those results; the Python scalars are abstract DTypes
-that take part in the same sequence. ``join`` reimplements it (``int8, uint8, float16`` gives
-float16 where a fold gives float32; ``P(bool), int, uint8`` gives uint8). The chain question,
+that take part in the same sequence, after the dtypes (``np.result_type`` passes its dtype
+arguments first, then the Python scalars it has made arrays). ``join`` reimplements it
+(``int8, uint8, float16`` gives float16 where a fold gives float32; ``P(bool), int, uint8``
+gives uint8). The chain question,
 ``(a + b) + c`` on real arrays, is a fold of the binary rule with two Python scalars added in
 Python first (``True + True`` is the int 2), so the two questions differ.
 
@@ -40,13 +56,15 @@ operand asks about the operation, so promote refuses in both questions, with Num
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from functools import cache
+from typing import Any, ClassVar
 
 from promote_cli.dtypes import get, is_weak
-from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, ref, refuse
-from promote_cli.halftable import TablePolicy, mirror
+from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Option, Outcome, ref, refuse
+from promote_cli.halftable import REFUSED, TablePolicy, mirror
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
+from promote_cli.policies import _numpy_ml
 
 # numpy.promote_types in NumPy's type codes; row i lists columns 0..i.
 _LOWER_HALF = """
@@ -104,11 +122,59 @@ TYPE_NUMBER = {
 # The abstract DTypes of Python int, float and complex (a Python bool is the bool DType).
 _ABSTRACT = {"int*": "int", "float*": "float", "complex*": "complex"}
 
+# The ml_dtypes types, legacy *user* DTypes numbered from 256 (so above every builtin one), and
+# NumPy's measured answers about them (``numpy_ml_gen``): np.result_type of a pair, and a + b.
+ML_NUMBER = _numpy_ml.TYPE_NUMBER
+ML_TYPES = tuple(ML_NUMBER)
+_MEASURED = f"NumPy {_numpy_ml.NUMPY_VERSION}, ml_dtypes {_numpy_ml.ML_DTYPES_VERSION}"
+
+
+@cache
+def _measured(table: str) -> dict[tuple[str, str], tuple[str | None, str]]:
+    """One measured table (``_numpy_ml``), read on first use: (result, NumPy's reason)."""
+    cells: dict[tuple[str, str], tuple[str | None, str]] = {}
+    for line in getattr(_numpy_ml, table).strip().splitlines():
+        a, b, rest = line.split(" ", 2)
+        refused = rest.startswith(REFUSED)
+        cells[a, b] = (None, rest[2:]) if refused else (rest, "")
+    return cells
+
+
+def _key(op: Operand) -> str:
+    """An operand as the measured tables key it: a Python bool is ``P(bool)``."""
+    return "P(bool)" if op.category == PYTHON and op.dtype == "bool" else op.dtype
+
+
+def _ml_cell(table: str, a: str, b: str) -> Outcome:
+    """The measured answer for keys ``a``, ``b`` (one an ml_dtypes type) as an outcome."""
+    result, reason = _measured(table)[a, b]
+    asked, how = (
+        ("np.result_type(a, b)", "the casts ml_dtypes registers as safe")
+        if table == "RESULT_TYPE"
+        else ("a + b on arrays", "the ufunc's search for a loop both inputs cast to safely")
+    )
+    if result is None:
+        return refuse("ml_dtypes", f"with ml_dtypes imported, {asked} raises {reason}")
+    why = f"with ml_dtypes imported, {asked} gives {ref(result)} ({how}; measured: {_MEASURED})"
+    return Outcome(result, "ml_dtypes", why)
+
 
 def _common(cls: str, other: str) -> str | None:
     """``cls.__common_dtype__(other)`` for builtin and abstract DTypes; None for NotImplemented.
     A builtin type defers to a higher type number (``default_builtin_common_dtype``); the
     abstract ones answer as ``abstractdtypes.c`` does."""
+    if cls in ML_NUMBER:
+        # legacy_userdtype_common_dtype_function: defer to a Python scalar's abstract DType
+        # and to a higher type number; else the answer ml_dtypes' safe casts give.
+        if other in _ABSTRACT or ML_NUMBER[cls] < ML_NUMBER.get(other, 0):
+            return None
+        return _measured("RESULT_TYPE")[cls, other][0]
+    if other in ML_NUMBER:
+        if cls in TYPE_NUMBER:  # a builtin DType defers to a higher type number
+            return None
+        # An abstract DType tries a small type of its kind, then the default (its fallback
+        # for legacy user DTypes): the measured np.result_type of the pair.
+        return _measured("RESULT_TYPE")[other, cls][0]
     if cls in TYPE_NUMBER:
         if other in TYPE_NUMBER:
             return None if TYPE_NUMBER[other] > TYPE_NUMBER[cls] else TABLE.cells[cls, other]
@@ -193,8 +259,20 @@ class NumpyPolicy(TablePolicy):
     categories = frozenset({"D", PYTHON})
     properties = frozenset({SYMMETRIC, IDEMPOTENT, TOTAL})
     cell_reason = "numpy.promote_types"
+    options = (
+        Option(
+            "ml_dtypes",
+            "bool",
+            False,
+            "answer as NumPy does once ml_dtypes is imported: its types (bfloat16, float8_*,"
+            f" int4 ...) join the universe, as measured ({_MEASURED})",
+        ),
+    )
+    option_types: ClassVar[Mapping[str, tuple[str, ...]]] = {"ml_dtypes": ML_TYPES}
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        if a.dtype in ML_NUMBER or b.dtype in ML_NUMBER:
+            return _ml_cell("RESULT_TYPE", _key(a), _key(b))
         weak_a, weak_b = is_weak(a.dtype), is_weak(b.dtype)
         if not (weak_a or weak_b):
             return self.lookup(a.dtype, b.dtype)
@@ -222,7 +300,10 @@ class NumpyPolicy(TablePolicy):
         """``np.result_type`` over all operands at once (``promote_sequence``)."""
         if len(operands) == 2:
             return self.decide(*operands, opts)
-        found = promote_sequence([op.dtype for op in operands])
+        # np.result_type passes the dtypes first, then the Python scalars (which it has made
+        # arrays): the sequence's order decides which DType leads.
+        ordered = sorted(operands, key=lambda op: op.category == PYTHON)
+        found = promote_sequence([op.dtype for op in ordered])
         if isinstance(found, str):
             return refuse(
                 "sequence",
@@ -230,12 +311,19 @@ class NumpyPolicy(TablePolicy):
             )
         result, main = found
         result = _DEFAULT.get(_ABSTRACT.get(result, ""), result)
-        named = ref(main) if main in TYPE_NUMBER else f"a Python {_ABSTRACT[main]}"
+        named = f"a Python {_ABSTRACT[main]}" if main in _ABSTRACT else ref(main)
         why = (
             f"np.result_type promotes the sequence at once: {named}, the most knowledgeable"
             " DType, promotes each operand and those results are joined (not a fold of pairs)"
         )
         return Outcome(result, "sequence", why)
+
+    def operate(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        """``a + b``: with an ml_dtypes type, the ufunc's loop search as measured (it differs
+        from np.result_type and depends on the order); else ``promote``."""
+        if a.dtype in ML_NUMBER or b.dtype in ML_NUMBER:
+            return _ml_cell("ADD", _key(a), _key(b))
+        return self.promote(a, b, opts)
 
     def check_value(
         self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
@@ -243,10 +331,23 @@ class NumpyPolicy(TablePolicy):
         """NumPy 2's conversion of a Python int in an operation (see the module docstring)."""
         if scalar.dtype != "int*" or scalar.value is None or against is None:
             return None
-        result = self.decide(Operand(against), Operand("int*", PYTHON), opts).result
+        python_int = Operand("int*", PYTHON)
+        if against in ML_NUMBER:
+            result = self.operate(Operand(against), python_int, opts).result
+        else:
+            result = self.decide(Operand(against), python_int, opts).result
+        value = scalar.value
+        if result is not None and against in ML_NUMBER and not get(result).is_integer:
+            if -(2**63) <= value < 2**63:
+                return None
+            return refuse(
+                "value",
+                f"ml_dtypes raises TypeError: expected number, got int (a Python int outside"
+                f" the C long range meets {ref(against)})",
+            )
         if result is None or not get(result).is_integer:
             return None
-        value, bits = scalar.value, get(result).bits or 0
+        bits = get(result).bits or 0
         low, high = (
             (0, 2**bits - 1)
             if get(result).kind == "uint"

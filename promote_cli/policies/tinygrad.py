@@ -131,12 +131,12 @@ class TinygradPolicy(LatticePolicy):
         order = [labels[word] for word in _ORDER.split()]
         return Lattice(read_edges(self.edges, self.notation), tie_break=order)
 
-    def normalise(self, op: Operand) -> Operand | Outcome:
+    def normalise(self, op: Operand, opts: Mapping[str, Any] | None = None) -> Operand | Outcome:
         if op.category == PYTHON and op.dtype == "complex*":
             return refuse(
                 "operand", "tinygrad has no complex types: a Python complex cannot join a tensor"
             )
-        return super().normalise(op)
+        return super().normalise(op, opts)
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         return self.join([a, b], opts)

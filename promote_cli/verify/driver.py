@@ -3,7 +3,8 @@ and of the framework (through its oracle), compared cell by cell; then, where th
 answer them, random triples (both n-ary questions), NumPy's spellings and Python scalar values.
 
 The cells are the policy's whole answer space, not its default table: every type of its
-universe in every operand category the policy declares (``D``, ``S`` when 0-d tensors matter,
+universe under each option setting (an option can add types: NumPy's ``ml_dtypes``) in every
+operand category the policy declares (``D``, ``S`` when 0-d tensors matter,
 and the Python scalars ``P(bool)``, ``int*``, ``float*``, ``complex*`` when they do), in both
 orders, under every option setting. Two refusals agree; a refusal and a result do not.
 
@@ -155,13 +156,13 @@ def verify(
     report.version = orc.version(handle)
 
     started = time.perf_counter()
-    ops = policy.operands()
     combos = settings(policy, pinned)
-    total = len(combos) * len(ops) ** 2
+    total = sum(len(policy.operands(opts)) ** 2 for opts in combos)
     done = 0
     if progress:
         progress(0, total)
     for opts in combos:
+        ops = policy.operands(opts)
         with orc.answering(handle, opts) as answer:
             for a, b in itertools.product(ops, ops):
                 mine = policy.promote(a, b, opts).result
@@ -185,10 +186,12 @@ def verify(
     return report
 
 
-def triples(policy: Policy, settings_count: int) -> list[tuple[Operand, Operand, Operand]]:
-    """The triples verify asks under one option setting: every triple of the policy's operands
-    when they are few, else ``TRIPLES / settings_count`` drawn with ``SEED``."""
-    ops = policy.operands()
+def triples(
+    policy: Policy, settings_count: int, opts: Mapping[str, Any] | None = None
+) -> list[tuple[Operand, Operand, Operand]]:
+    """The triples verify asks under the option setting ``opts``: every triple of the policy's
+    operands when they are few, else ``TRIPLES / settings_count`` drawn with ``SEED``."""
+    ops = policy.operands(opts)
     budget = max(1, TRIPLES // settings_count)
     if len(ops) ** 3 <= budget:
         return list(itertools.product(ops, ops, ops))
@@ -196,12 +199,14 @@ def triples(policy: Policy, settings_count: int) -> list[tuple[Operand, Operand,
     return [(rng.choice(ops), rng.choice(ops), rng.choice(ops)) for _ in range(budget)]
 
 
-def value_cells(policy: Policy) -> list[tuple[Operand, Operand]]:
-    """Every array type of the policy with each of ``VALUES``, in both orders (none when the
-    policy has no Python scalars)."""
+def value_cells(
+    policy: Policy, opts: Mapping[str, Any] | None = None
+) -> list[tuple[Operand, Operand]]:
+    """Every array type of the policy under ``opts`` with each of ``VALUES``, in both orders
+    (none when the policy has no Python scalars)."""
     if "P" not in policy.categories:
         return []
-    arrays = [op for op in policy.operands() if op.category == DIMENSIONED]
+    arrays = [op for op in policy.operands(opts) if op.category == DIMENSIONED]
     scalars = [valued(v) for v in VALUES]
     return [pair for a in arrays for s in scalars for pair in ((a, s), (s, a))]
 
@@ -221,7 +226,7 @@ def _beyond_pairs(
     for opts in combos:
         with orc.answering_many(handle, opts) as many:
             theirs_for = {RESULT_TYPE: many.result_type, CHAIN: many.chain}
-            for ops in triples(policy, len(combos)):
+            for ops in triples(policy, len(combos), opts):
                 for question, mine_for in questions:
                     mine = mine_for(ops, opts).result
                     try:
@@ -234,7 +239,7 @@ def _beyond_pairs(
                             Mismatch(opts, ops[0], ops[1], mine, theirs, error, question, ops[2:])
                         )
                 report.triples += 1
-            for pair in value_cells(policy):
+            for pair in value_cells(policy, opts):
                 mine = policy.chain(pair, opts).result
                 try:
                     theirs, error = _ask(many.chain, pair)

@@ -1,8 +1,11 @@
 """The NumPy oracle: ``numpy.result_type``, with Python scalars as values (NEP 50).
 
 A Python scalar is passed as a value (``True``, ``1``, ``1.0``, ``1j``), which is how NEP 50
-sees it; a dtype as ``numpy.dtype``. NumPy has no options. NumPy's names for long double
-(``float128`` on x86-64 Linux, ``float96`` elsewhere) are read back as ``longdouble``.
+sees it; a dtype as ``numpy.dtype``. Its one option, ``ml_dtypes``: when true, ml_dtypes is
+imported and its types (``ml_dtypes.bfloat16`` ...) are dtypes; when false they are not NumPy's
+(``np.dtype`` does not know their names, even once ml_dtypes is imported). NumPy's names for
+long double (``float128`` on x86-64 Linux, ``float96`` elsewhere) are read back as
+``longdouble``.
 The chain adds real arrays of shape ``(2,)`` (NumPy 2 treats 0-d arrays alike); an
 ``OverflowError`` (a Python int that does not fit) is a refusal, an overflow to inf is not.
 The spellings are every one- and two-part type code NumPy could read (with each byte-order
@@ -19,6 +22,7 @@ from typing import Any
 
 from promote_cli.notations import NUMPY_CODES, NUMPY_NAMES
 from promote_cli.operands import PYTHON, Operand
+from promote_cli.policies.numpy import ML_TYPES
 from promote_cli.verify import (
     PYTHON_VALUES,
     Answer,
@@ -35,7 +39,7 @@ POLICY = "numpy"
 FRAMEWORK = "numpy"
 INSTALL = "numpy"
 IN_CONFORMANCE_EXTRA = False
-OPTIONS: tuple[str, ...] = ()
+OPTIONS: tuple[str, ...] = ("ml_dtypes",)
 
 _SIZES = (1, 2, 3, 4, 6, 8, 10, 12, 16, 24, 32, 64, 128)
 _CODES = (
@@ -93,6 +97,22 @@ def version(handle: Any) -> str:
     return handle.__version__
 
 
+def _dtype(np: Any, name: str, opts: Mapping[str, Any]) -> Any:
+    """``np.dtype`` of a canonical name; an ml_dtypes type through ml_dtypes when the option
+    is on (else NumPy has no such dtype)."""
+    if opts.get("ml_dtypes"):
+        import ml_dtypes
+
+        if name in ML_TYPES:
+            return np.dtype(getattr(ml_dtypes, name))
+    elif name in ML_TYPES:
+        raise Refused(f"NumPy has no dtype {name} without ml_dtypes")
+    try:
+        return np.dtype(name)
+    except TypeError:
+        raise Refused(f"NumPy has no dtype {name}") from None
+
+
 @contextmanager
 def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
     np = handle
@@ -104,10 +124,7 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
     def operand(op: Operand) -> Any:
         if op.category == PYTHON:
             return PYTHON_VALUES[op.dtype]
-        try:
-            return np.dtype(op.dtype)
-        except TypeError:
-            raise Refused(f"NumPy has no dtype {op.dtype}") from None
+        return _dtype(np, op.dtype, opts)
 
     @refusing(TypeError)  # numpy.exceptions.DTypePromotionError is a TypeError
     def answer(a: Operand, b: Operand) -> str:
@@ -148,10 +165,12 @@ def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
         return platform_names.get(dt, dt.name)
 
     def dtype_or_value(op: Operand) -> Any:
-        return python_value(op) if op.category == PYTHON else np.dtype(op.dtype)
+        return python_value(op) if op.category == PYTHON else _dtype(np, op.dtype, opts)
 
     def array_or_value(op: Operand) -> Any:
-        return python_value(op) if op.category == PYTHON else np.zeros(2, np.dtype(op.dtype))
+        if op.category == PYTHON:
+            return python_value(op)
+        return np.zeros(2, _dtype(np, op.dtype, opts))
 
     @refusing_many(TypeError, OverflowError)
     def result_type(ops: Sequence[Operand]) -> str:
