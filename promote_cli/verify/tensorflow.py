@@ -166,9 +166,18 @@ def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
         text = f"{result.name}*"
         return text if text in CATALOGUE else weak_name(dtype_info(result.name).kind)
 
+    from tensorflow.python import pywrap_tfe
+
     def add(a: Any, b: Any) -> Any:
         if not any(isinstance(x, (tf.Tensor, weak_tensor.WeakTensor)) for x in (a, b)):
             return a + b
+        # TensorFlow caches the tensors it makes of Python scalars. Converting an int that
+        # does not fit int64 can leave an OverflowError pending; when the cache then compares
+        # keys (which depends on the hash layout, so only now and then), it aborts the whole
+        # process (pywrap_tensor_conversion.h: CHECK(!PyErr_Occurred())). With the cache
+        # emptied first there is nothing to compare, and the pending error surfaces as the
+        # SystemError handled below.
+        pywrap_tfe.TFE_ClearScalarCache()
         try:
             return tf.add(a, b)
         except SystemError as exc:  # TF's bug: uint64 tensor + negative int
