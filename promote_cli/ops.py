@@ -208,6 +208,10 @@ class Operations(NamedTuple):
     maps: Callable[[Mapping[str, Any]], Maps]
     rules: Mapping[str, Rule]
     source: str  # where the rules come from, and what was measured
+    # The types an operation takes, when not every type of the policy's universe: the rest
+    # are refused with ``outside`` (PyTorch's 1- to 7-bit shells are storage, not arithmetic).
+    types: tuple[str, ...] | None = None
+    outside: str = ""
 
     def rule(self, name: str) -> Rule:
         return self.rules[operation(name).name]
@@ -270,6 +274,9 @@ def answer(
             why = SHAPE if x.category != PYTHON else SIGNATURE
             return refuse(why, f"{rule.function} does not take {_operand_text(x)}"), None
     for x in operands:
+        if ops.types is not None and x.category != PYTHON and x.dtype not in ops.types:
+            return refuse(REFUSES_OPERAND, f"{ops.outside} ({ref(x.dtype)})"), None
+    for x in operands:
         key = "P(bool)" if x.category == PYTHON and x.dtype == "bool" else x.dtype
         if key in rule.refuses_operand or (
             x.category != PYTHON and matches(rule.refuses_operand, x.dtype)
@@ -310,7 +317,7 @@ def answer(
             return refuse(
                 REFUSES_TYPE, f"{rule.function} has no result type for {ref(t)}"
             ), promoted
-        why = f"{rule.kind} ({KINDS[rule.kind]}): {ref(t)} -> {ref(out)}"
+        why = f"{ref(t)} -> {ref(out)}: {KINDS[rule.kind]}"
     if rule.materialise and is_weak(out):
         out = policy.materialise(out, opts).dtype
         why += f"; {rule.function} returns it as an array of {ref(out)}"
@@ -325,3 +332,61 @@ def answer(
     if is_weak(out):
         result = result._replace(materialised=policy.materialise(out, opts))
     return result, promoted
+
+
+class OperationPolicy(Policy):
+    """A policy seen through one operation: a cell is the operation's output, so the engine's
+    matrix, the table model and the diff work on it unchanged. Unary operations and reductions
+    take one operand (``result_type([a])``); ``promote(a, b)`` is theirs only for binary ones."""
+
+    def __init__(self, ops: Operations, op: Operation):
+        base = ops.policy
+        self.base, self.ops, self.operation = base, ops, op
+        self.name, self.title, self.source = base.name, base.title, ops.source
+        self.notation_name = base.notation_name
+        self.universe, self.default_types = base.universe, base.default_types
+        self.known_unsupported, self.options = base.known_unsupported, base.options
+        self.categories, self.properties, self.file = base.categories, frozenset(), base.file
+        self.compared_with = None
+
+    @property
+    def rule(self) -> Rule:
+        return self.ops.rule(self.operation.name)
+
+    @property
+    def unary(self) -> bool:
+        return self.operation.arity in (UNARY, REDUCTION)
+
+    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Any:
+        return self.base.materialise(weak, opts)
+
+    def explain(
+        self, operands: Sequence[Operand], opts: Mapping[str, Any]
+    ) -> tuple[Outcome, Outcome | None]:
+        """The output, and the promotion it started from."""
+        return answer(self.ops, self.operation.name, operands, opts)
+
+    def result_type(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
+        return self.explain(operands, opts)[0]
+
+    def promote(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        return self.explain((a,) if self.unary else (a, b), opts)[0]
+
+    def operands(self) -> tuple[Operand, ...]:
+        """The operands the operation is asked about: a unary operation or a reduction takes
+        arrays only."""
+        types = self.ops.types
+        found = tuple(
+            x
+            for x in self.base.operands()
+            if types is None or x.category == PYTHON or x.dtype in types
+        )
+        return tuple(x for x in found if x.category != PYTHON) if self.unary else found
+
+
+def bind(policy: Policy, name: str) -> OperationPolicy:
+    """``policy`` seen through the operation ``name`` (a refusal when it has no operations)."""
+    from promote_cli import policies
+
+    op = operation(name)
+    return OperationPolicy(policies.operations(policy), op)

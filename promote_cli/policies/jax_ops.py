@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promote_cli.dtypes import get as dtype
-from promote_cli.engine import Outcome, ref
+from promote_cli.engine import Outcome, ref, refuse
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 from promote_cli.ops import (
     ACCUMULATE,
@@ -37,6 +37,7 @@ from promote_cli.ops import (
     INDEX,
     INT_TO_FLOAT,
     NO_KERNEL,
+    REFUSES_TYPE,
     Maps,
     Operations,
     Rule,
@@ -69,6 +70,14 @@ _NARROW = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex1
 _NO_XLA = ("int1", "uint1", "float6_e2m3fn", "float6_e3m2fn")
 _SUB_BYTE = ("int2", "int4", "uint2", "uint4")
 _INT32 = {"bool": "int32"}  # no bool form: JAX casts the bool to int32, even with x64
+# 1- and 2-bit integers have no float conversion: divide and mean keep them, sqrt &co refuse.
+_KEEP = {t: t for t in ("int1", "uint1", "int2", "uint2")}
+_NO_FLOAT = (
+    "int1",
+    "uint1",
+    "int2",
+    "uint2",
+)  # no bool form: JAX casts the bool to int32, even with x64
 _BITWISE = ("float", "complex")
 
 
@@ -110,6 +119,14 @@ def _pow(operands: Sequence[Operand], ops: Operations, opts: Mapping[str, Any]) 
     return None
 
 
+def _dot(operands: Sequence[Operand], ops: Operations, opts: Mapping[str, Any]) -> Outcome | None:
+    """``lax.dot_general`` refuses a bool with an int1 (its argument check), though they
+    promote to int1."""
+    if {x.dtype for x in operands} == {"bool", "int1"}:
+        return refuse(REFUSES_TYPE, f"lax.dot_general refuses {ref('bool')} with {ref('int1')}")
+    return None
+
+
 RULES = {
     "add": Rule("jnp.add", no_kernel=_NO_XLA),
     "subtract": Rule("jnp.subtract", refuses=("bool",), no_kernel=_NO_XLA),
@@ -117,7 +134,7 @@ RULES = {
     "divide": Rule(
         "jnp.divide",
         INT_TO_FLOAT,
-        overrides={"int2": "int2", "uint2": "uint2"},
+        overrides=_KEEP,
         no_kernel=_NO_XLA,
     ),
     "floor_divide": Rule(
@@ -139,14 +156,22 @@ RULES = {
     "bitwise_left_shift": Rule(
         "jnp.bitwise_left_shift", refuses=_BITWISE, overrides=_INT32, no_kernel=_NO_XLA
     ),
-    "atan2": Rule("jnp.atan2", INT_TO_FLOAT, refuses=("int2", "uint2"), no_kernel=_NO_XLA),
-    "matmul": Rule("jnp.matmul", no_kernel=_NO_XLA, categories=frozenset({DIMENSIONED})),
+    "atan2": Rule("jnp.atan2", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=_NO_XLA),
+    "matmul": Rule(
+        "jnp.matmul", no_kernel=_NO_XLA, categories=frozenset({DIMENSIONED}), special=_dot
+    ),
     "negative": Rule("jnp.negative", refuses=("bool",), no_kernel=_NO_XLA),
-    "abs": Rule("jnp.abs", COMPLEX_TO_FLOAT, refuses=("int2", "int4"), no_kernel=_NO_XLA),
-    "sqrt": Rule("jnp.sqrt", INT_TO_FLOAT, refuses=("int2", "uint2"), no_kernel=_NO_XLA),
-    "exp": Rule("jnp.exp", INT_TO_FLOAT, refuses=("int2", "uint2"), no_kernel=_NO_XLA),
-    "log": Rule("jnp.log", INT_TO_FLOAT, refuses=("int2", "uint2"), no_kernel=_NO_XLA),
-    "sin": Rule("jnp.sin", INT_TO_FLOAT, refuses=("int2", "uint2"), no_kernel=_NO_XLA),
+    "abs": Rule(
+        "jnp.abs",
+        COMPLEX_TO_FLOAT,
+        refuses=("int2", "int4"),
+        overrides={"int1": "int8"},
+        no_kernel=_NO_XLA,
+    ),
+    "sqrt": Rule("jnp.sqrt", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=_NO_XLA),
+    "exp": Rule("jnp.exp", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=_NO_XLA),
+    "log": Rule("jnp.log", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=_NO_XLA),
+    "sin": Rule("jnp.sin", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=_NO_XLA),
     "floor": Rule("jnp.floor", refuses=("complex",), no_kernel=_NO_XLA),
     "ceil": Rule("jnp.ceil", refuses=("complex",), no_kernel=_NO_XLA),
     "round": Rule("jnp.round", refuses=("bool",), no_kernel=_NO_XLA),
@@ -159,9 +184,7 @@ RULES = {
     "isnan": Rule("jnp.isnan", ALWAYS_BOOL, no_kernel=_NO_XLA),
     "sum": Rule("jnp.sum", ACCUMULATE, no_kernel=(*_NO_XLA, *_SUB_BYTE)),
     "prod": Rule("jnp.prod", ACCUMULATE, no_kernel=(*_NO_XLA, *_SUB_BYTE)),
-    "mean": Rule(
-        "jnp.mean", INT_TO_FLOAT, overrides={"int2": "int2", "uint2": "uint2"}, no_kernel=_NO_XLA
-    ),
+    "mean": Rule("jnp.mean", INT_TO_FLOAT, overrides=_KEEP, no_kernel=_NO_XLA),
     "max": Rule("jnp.max", no_kernel=_NO_XLA),
     "argmax": Rule(
         "jnp.argmax", INDEX, refuses=("complex",), no_kernel=(*_NO_XLA, "int2", "uint2")

@@ -37,7 +37,7 @@ from promote_cli.ops import (
     Operations,
     Rule,
 )
-from promote_cli.policies.torch import POLICY
+from promote_cli.policies.torch import DEFAULT_TYPES, POLICY
 
 MAPS = Maps(
     inexact={"bool": "float32", "int": "float32", "uint": "float32"},  # the default dtype
@@ -128,5 +128,11 @@ RULES = {
 }
 
 OPERATIONS = Operations(
-    POLICY, lambda opts: MAPS, RULES, "torch 2.13's functions on the CPU, measured"
+    POLICY,
+    lambda opts: MAPS,
+    RULES,
+    "torch 2.13's functions on the CPU, measured",
+    types=DEFAULT_TYPES,
+    outside="PyTorch's 1- to 7-bit integers and packed float4 are storage types: no function"
+    " computes with them",
 )

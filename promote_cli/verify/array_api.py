@@ -12,12 +12,12 @@ library implements by default.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.verify import PYTHON_VALUES, Answer, Refused, refusing
+from promote_cli.verify import PYTHON_VALUES, Answer, Call, Refused, refusing
 
 POLICY = "array-api"
 FRAMEWORK = "array-api-strict"
@@ -55,3 +55,27 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
         return names[xp.result_type(operand(a), operand(b))]
 
     yield answer
+
+
+@contextmanager
+def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
+    """array-api-strict's functions on ``xp.ones(2)``, ``xp.ones(())`` and Python scalars."""
+    xp = handle
+    dtypes = xp.__array_namespace_info__().dtypes()
+    names = {dt: name for name, dt in dtypes.items()}
+    condition = xp.ones(2, dtype=xp.bool)
+
+    def value(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return PYTHON_VALUES[op.dtype]
+        return xp.ones(() if op.category == ZERO_D else 2, dtype=dtypes[op.dtype])
+
+    # matmul reads a Python scalar's .dtype (AttributeError): array-api-strict's refusal.
+    @refusing(TypeError, ValueError, AttributeError)
+    def call(function: str, operation: Any, operands: Sequence[Operand]) -> str:
+        fn = getattr(xp, function.removeprefix("xp."))
+        args = [value(x) for x in operands]
+        out = fn(condition, *args) if operation.name == "where" else fn(*args)
+        return names[out.dtype]
+
+    yield call

@@ -20,6 +20,7 @@ from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Option, Policy
 from promote_cli.operands import Operand
 from promote_cli.verify import Oracle, Refused, install_hint, oracle
+from promote_cli.verify.operations import OpsReport, verify_ops
 
 VERIFIED, MISMATCH = "verified", "mismatch"
 NOT_INSTALLED, NO_FRAMEWORK, NO_POLICY, OPTIONS_DIFFER = (
@@ -57,6 +58,7 @@ class Report:
     import_seconds: float = 0.0
     note: str = ""
     mismatches: list[Mismatch] = field(default_factory=list)
+    ops: OpsReport | None = None  # the operations, when asked for
 
 
 def names() -> tuple[str, ...]:
@@ -106,9 +108,11 @@ def verify(
     progress: Progress | None = None,
     *,
     load_oracle: Callable[[str], Oracle | None] = oracle,
+    operations: bool = False,
 ) -> Report:
     """Compare ``policy`` with its framework over every cell; ``pinned`` holds option values
-    (parsed, see ``parse_pinned``) held fixed. ``load_oracle`` is replaceable for tests."""
+    (parsed, see ``parse_pinned``) held fixed. With ``operations`` every operation of the
+    policy is also called (``verify.operations``). ``load_oracle`` is replaceable for tests."""
     name = policy.name
     orc = load_oracle(name)
     if orc is None:
@@ -156,7 +160,10 @@ def verify(
         progress(done, total)
     report.cells, report.settings = done, len(combos)
     report.seconds = time.perf_counter() - started
-    report.status = MISMATCH if report.mismatches else VERIFIED
+    if operations:
+        report.ops = verify_ops(policy, orc, handle, combos)
+    wrong = report.mismatches or (report.ops is not None and report.ops.mismatches)
+    report.status = MISMATCH if wrong else VERIFIED
     return report
 
 
