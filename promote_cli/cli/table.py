@@ -46,6 +46,7 @@ from promote_cli.render import FORMATS, MARKS, SUFFIXES, Table, build, render
     " Default: numpy for jax (as JAX's page does), none otherwise.",
 )
 @_options.options
+@_options.op
 @click.option(
     "--template",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -90,6 +91,7 @@ def command(
     check,
     standalone,
     marks,
+    op,
 ) -> int:
     """Print POLICY's promotion table: rows are the first operand, columns the second.
 
@@ -98,6 +100,8 @@ def command(
     promote table -p ascend -f markdown -o docs/ascend.md
     promote table -p jax -f html --check docs/jax.html  # exit 1 and a diff when stale
     promote table -p torch --mark lossy                 # † where a value is lost
+    promote table -p numpy --op divide                  # what np.divide returns
+    promote table -p torch --op sum                     # one row: torch.sum of each type
     """
     if output is not None and check is not None:
         raise UsageError("give -o FILE or --check FILE, not both")
@@ -127,6 +131,7 @@ def command(
         fmt=fmt,
         tail=tail,
         marks=marks,
+        op=op,
     )
     on_terminal = fmt == "term" and target is None and sys.stdout.isatty()
     color = on_terminal and not os.environ.get("NO_COLOR")  # https://no-color.org
@@ -155,6 +160,7 @@ def model(
     fmt: str | None = None,
     tail: Sequence[str] = (),
     marks: Sequence[str] = (),
+    op: str | None = None,
 ) -> Table:
     """The table model ``promote table`` renders, from its options as typed (also what the
     Sphinx directive and the Markdown block ask for); its command names ``--format fmt``."""
@@ -163,9 +169,14 @@ def model(
         notation=notation,
         options=_options.parse_options(option_values),
         operands=_options.split_types(types),
+        op=op,
     )
     _distinct(req, types)
     other = api.neighbour(req.policy, diff_against)
+    if op is not None and other is not None:
+        from promote_cli import ops
+
+        other = ops.bind(other, op)
     head = ["--format", fmt] if fmt else []
     given = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
     command = req.command("table", *head, tail=[*given, *tail])
