@@ -15,7 +15,8 @@ from pathlib import Path
 
 from promote_cli import __version__, api, compare, policies
 from promote_cli.dtypes import CATALOGUE, is_weak
-from promote_cli.engine import LATTICE, Policy
+from promote_cli.engine import Policy
+from promote_cli.graph import has_lattice
 from promote_cli.notations import notation
 from promote_cli.operands import Operand, label
 
@@ -63,7 +64,7 @@ def policy_page(policy: Policy, diffs: dict[tuple[str, str], compare.Diff]) -> s
         ),
         f".. promotion-table:: {policy.name}\n",
     ]
-    if LATTICE in policy.properties:
+    if has_lattice(policy):
         parts += [
             heading("Lattice", "-"),
             "Each type points to the types directly above it; two types promote to the first"

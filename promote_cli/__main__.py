@@ -1,3 +1,3 @@
-from promote_cli.cli import main
+from promote_cli.entry import main
 
 main()

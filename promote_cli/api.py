@@ -9,6 +9,7 @@ the resulting ``Request`` and never looks a name up again. ``promote``, ``promot
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
@@ -72,7 +73,42 @@ class Request(NamedTuple):
             words += ["--notation", self.notation.name]
         for setting in self.changed_options():
             words += ["-O", setting]
-        return shlex.join([*words, *tail])
+        return " ".join(map(shell_quote, [*words, *tail]))
+
+
+def shell_quote(word: str) -> str:
+    """``word`` as a POSIX shell reads it back, always on one line: ``shlex.quote``, or for a
+    word with a control character or a ``>`` (a file name with a newline, or ``-->``, which would
+    end the header comment an html or Markdown table starts with) bash's ``$'...'`` with those
+    characters as ``\\xNN`` escapes."""
+    if word.isprintable() and ">" not in word:
+        return shlex.quote(word)
+    body = "".join(_ansi_c(ch) for ch in word)
+    return f"$'{body}'"
+
+
+def shell_split(line: str) -> list[str]:
+    """The words of a command line :func:`shell_quote` wrote (``$'...'`` included); raises
+    ``ValueError`` for an unbalanced quote. (A word holding ``$'`` itself may be split wrongly:
+    the caller then sees another command, never a wrong equality.)"""
+    plain = _ANSI_C.sub(
+        lambda m: shlex.quote(
+            m.group(1).encode("latin-1", "backslashreplace").decode("unicode_escape")
+        ),
+        line,
+    )
+    return shlex.split(plain)
+
+
+_ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'")
+
+
+def _ansi_c(ch: str) -> str:
+    if ch in "\\'":
+        return "\\" + ch
+    if ch == ">" or (ord(ch) < 0x100 and not ch.isprintable()):
+        return f"\\x{ord(ch):02x}"
+    return ch if ch.isprintable() else repr(ch)[1:-1]  # \u202e ...
 
 
 def request(

@@ -8,6 +8,8 @@ ever removed; a file of a set name that no run wrote is replaced only with ``for
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,7 +61,7 @@ class Sync:
         # an interrupted run leaves nothing the next run cannot find.
         for name in changed:
             if name != INDEX:
-                textfiles.write(self.directory / name, self.wanted[name])
+                textfiles.write(self.directory / name, self.wanted[name], into_ok=False)
         for name in self.leftovers:
             try:
                 (self.directory / name).unlink(missing_ok=True)
@@ -68,13 +70,20 @@ class Sync:
                     f"{self.directory / name}: cannot remove it ({exc.strerror})"
                 ) from None
         if INDEX in changed:
-            textfiles.write(self.directory / INDEX, self.wanted[INDEX])
+            textfiles.write(self.directory / INDEX, self.wanted[INDEX], into_ok=False)
 
 
 def plan(directory: Path) -> Sync:
     """Compare ``directory`` with the documentation set; nothing is written."""
-    if directory.exists() and not directory.is_dir():
-        raise UsageError(f"{directory} is not a directory")
+    try:
+        st = os.stat(directory)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise BadInputError(f"{directory}: cannot read it ({exc.strerror or exc})") from None
+    else:
+        if not stat.S_ISDIR(st.st_mode):
+            raise UsageError(f"{directory} is not a directory")
     wanted = documentation_set()
     previous = tuple(listed(textfiles.read(directory / INDEX)))
     return Sync(

@@ -56,7 +56,11 @@ def read_edges(text: str, nota: Notation) -> dict[str, tuple[str, ...]]:
 
 
 class Lattice:
-    def __init__(self, edges: Mapping[str, Sequence[str]]):
+    """A closed, checked lattice. ``tie_break`` (optional) is an order of every node that picks
+    between two incomparable least bounds, as tinygrad's ``DType`` order does; it must list each
+    node above the nodes below it. Without it two least bounds are a definition error."""
+
+    def __init__(self, edges: Mapping[str, Sequence[str]], tie_break: Sequence[str] = ()):
         self.edges = {node: tuple(up) for node, up in edges.items()}
         for node, ups in self.edges.items():
             for up in ups:
@@ -65,7 +69,21 @@ class Lattice:
                         f"lattice edge {node} -> {up}: {up} undeclared", nodes=(node,)
                     )
         self.upper = self._close()
-        self._check_unique_lubs()
+        self.rank = {node: i for i, node in enumerate(tie_break)}
+        if tie_break:
+            self._check_tie_break()
+        else:
+            self._check_unique_lubs()
+
+    def _check_tie_break(self) -> None:
+        if set(self.rank) != set(self.edges):
+            raise PolicyDefinitionError("lattice: the tie-break order must list every node once")
+        for node, ups in self.edges.items():
+            for up in ups:
+                if self.rank[up] < self.rank[node]:
+                    raise PolicyDefinitionError(
+                        f"lattice: the tie-break order puts {up} before {node}, which is below it"
+                    )
 
     def _close(self) -> dict[str, frozenset[str]]:
         upper: dict[str, frozenset[str]] = {}
@@ -97,10 +115,17 @@ class Lattice:
                 )
 
     def lub(self, *nodes: str) -> str | None:
-        """The least upper bound, or None when the nodes have no common upper bound."""
-        common = frozenset.intersection(*(self.upper[n] for n in nodes))
-        least = [c for c in common if common <= self.upper[c]]
+        """The least upper bound, or None when the nodes have no common upper bound; with a
+        tie-break order, the first of the minimal common bounds in that order."""
+        least = self.minimal(*nodes)
+        if len(least) > 1:
+            return min(least, key=self.rank.__getitem__)
         return least[0] if least else None
+
+    def minimal(self, *nodes: str) -> list[str]:
+        """The minimal common upper bounds: one (the least) unless a tie-break decides."""
+        common = frozenset.intersection(*(self.upper[n] for n in nodes))
+        return [c for c in common if not any(c in self.upper[o] for o in common if o != c)]
 
     def chain(self, start: str, top: str) -> list[str]:
         """A shortest path of direct edges from ``start`` up to ``top``."""

@@ -56,61 +56,61 @@ class Notation(NamedTuple):
 # label means different types in two notations (``i8``: int64 in jax and numpy, int8 in openvino
 # and tensorflow).
 _GRID = """
-canonical           jax  numpy  openvino  ascend  torch  tensorflow
-bool                b1   b1     boolean   =       =      b
-int1                -    -      -         -       =      -
-int2                -    -      -         -       =      -
-int4                -    -      i4        -       =      -
-int8                i1   i1     i8        s8      =      i8
-int16               i2   i2     i16       s16     =      i16
-int32               i4   i4     i32       s32     =      i32
-int64               i8   i8     i64       s64     =      i64
-uint1               -    -      u1        -       =      -
-uint2               -    -      u2        -       =      -
-uint4               -    -      u4        -       =      -
-uint8               u1   u1     u8        u8      =      u8
-uint16              u2   u2     u16       u16     =      u16
-uint32              u4   u4     u32       u32     =      u32
-uint64              u8   u8     u64       u64     =      u64
-float4_e2m1fn       -    -      f4e2m1    -       -      -
-float6_e2m3fn       -    -      -         -       -      -
-float6_e3m2fn       -    -      -         -       -      -
-float8_e3m4         -    -      -         -       -      -
-float8_e4m3         -    -      -         -       -      -
-float8_e4m3fn       -    -      f8e4m3    -       =      -
-float8_e4m3fnuz     -    -      -         -       =      -
-float8_e4m3b11fnuz  -    -      -         -       -      -
-float8_e5m2         -    -      f8e5m2    -       =      -
-float8_e5m2fnuz     -    -      -         -       =      -
-float8_e8m0fnu      -    -      f8e8m0    -       =      -
-bfloat16            bf   -      bf16      bf16    =      bf16
-float16             f2   f2     f16       f16     =      f16
-float32             f4   f4     f32       f32     =      f32
-float64             f8   f8     f64       f64     =      f64
-longdouble          -    g      -         -       -      -
-complex32           -    -      -         c32     =      -
-complex64           c4   c8     -         c64     =      c64
-complex128          c8   c16    -         c128    =      c128
-clongdouble         -    G      -         -       -      -
-uint3               -    -      u3        -       =      -
-uint6               -    -      u6        -       =      -
-nf4                 -    -      =         -       -      -
-string              -    -      =         -       -      =
-int3                -    -      -         -       =      -
-int5                -    -      -         -       =      -
-int6                -    -      -         -       =      -
-int7                -    -      -         -       =      -
-uint5               -    -      -         -       =      -
-uint7               -    -      -         -       =      -
-float4_e2m1fn_x2    -    -      -         -       =      -
-int*                i*   -      -         -       -      -
-float*              f*   -      -         -       -      -
-complex*            c*   -      -         -       -      -
-int32*              -    -      -         -       -      i32*
-int64*              -    -      -         -       -      i64*
-float32*            -    -      -         -       -      f32*
-float64*            -    -      -         -       -      f64*
-complex128*         -    -      -         -       -      c128*
+canonical          jax  numpy  openvino  ascend  torch  tensorflow mlx  tinygrad    paddle mindspore
+bool               b1   b1     boolean   =       =      b          =    =           =      =
+int1               -    -      -         -       =      -          -    -           -      -
+int2               -    -      -         -       =      -          -    -           -      -
+int4               -    -      i4        -       =      -          -    -           -      -
+int8               i1   i1     i8        s8      =      i8         =    =           =      =
+int16              i2   i2     i16       s16     =      i16        =    =           =      =
+int32              i4   i4     i32       s32     =      i32        =    =           =      =
+int64              i8   i8     i64       s64     =      i64        =    =           =      =
+uint1              -    -      u1        -       =      -          -    -           -      -
+uint2              -    -      u2        -       =      -          -    -           -      -
+uint4              -    -      u4        -       =      -          -    -           -      -
+uint8              u1   u1     u8        u8      =      u8         =    =           =      =
+uint16             u2   u2     u16       u16     =      u16        =    =           =      =
+uint32             u4   u4     u32       u32     =      u32        =    =           =      =
+uint64             u8   u8     u64       u64     =      u64        =    =           =      =
+float4_e2m1fn      -    -      f4e2m1    -       -      -          -    -           -      -
+float6_e2m3fn      -    -      -         -       -      -          -    -           -      -
+float6_e3m2fn      -    -      -         -       -      -          -    -           -      -
+float8_e3m4        -    -      -         -       -      -          -    -           -      -
+float8_e4m3        -    -      -         -       -      -          -    -           -      -
+float8_e4m3fn      -    -      f8e4m3    -       =      -          -    fp8e4m3     =      =
+float8_e4m3fnuz    -    -      -         -       =      -          -    fp8e4m3fnuz -      -
+float8_e4m3b11fnuz -    -      -         -       -      -          -    -           -      -
+float8_e5m2        -    -      f8e5m2    -       =      -          -    fp8e5m2     =      =
+float8_e5m2fnuz    -    -      -         -       =      -          -    fp8e5m2fnuz -      -
+float8_e8m0fnu     -    -      f8e8m0    -       =      -          -    -           -      -
+bfloat16           bf   -      bf16      bf16    =      bf16       =    =           =      =
+float16            f2   f2     f16       f16     =      f16        =    =           =      =
+float32            f4   f4     f32       f32     =      f32        =    =           =      =
+float64            f8   f8     f64       f64     =      f64        =    =           =      =
+longdouble         -    g      -         -       -      -          -    -           -      -
+complex32          -    -      -         c32     =      -          -    -           -      -
+complex64          c4   c8     -         c64     =      c64        =    -           =      =
+complex128         c8   c16    -         c128    =      c128       -    -           =      =
+clongdouble        -    G      -         -       -      -          -    -           -      -
+uint3              -    -      u3        -       =      -          -    -           -      -
+uint6              -    -      u6        -       =      -          -    -           -      -
+nf4                -    -      =         -       -      -          -    -           -      -
+string             -    -      =         -       -      =          -    -           -      -
+int3               -    -      -         -       =      -          -    -           -      -
+int5               -    -      -         -       =      -          -    -           -      -
+int6               -    -      -         -       =      -          -    -           -      -
+int7               -    -      -         -       =      -          -    -           -      -
+uint5              -    -      -         -       =      -          -    -           -      -
+uint7              -    -      -         -       =      -          -    -           -      -
+float4_e2m1fn_x2   -    -      -         -       =      -          -    -           -      -
+int*               i*   -      -         -       -      -          -    -           -      -
+float*             f*   -      -         -       -      -          -    -           -      -
+complex*           c*   -      -         -       -      -          -    -           -      -
+int32*             -    -      -         -       -      i32*       -    -           -      -
+int64*             -    -      -         -       -      i64*       -    -           -      -
+float32*           -    -      -         -       -      f32*       -    -           -      -
+float64*           -    -      -         -       -      f64*       -    -           -      -
+complex128*        -    -      -         -       -      c128*      -    -           -      -
 """
 
 # Further input spellings, read but never printed: notation, canonical name, its aliases.
@@ -157,10 +157,48 @@ ascend      complex32   acl_complex32
 ascend      complex64   acl_complex64
 ascend      complex128  acl_complex128
 tensorflow  bool        b8
+mlx         bool        bool_
+tinygrad    int8        char
+tinygrad    uint8       uchar
+tinygrad    int16       short
+tinygrad    uint16      ushort
+tinygrad    uint32      uint
+tinygrad    int64       long
+tinygrad    uint64      ulong
+tinygrad    float16     half
+tinygrad    float64     double
+tinygrad    int*        weakint
+tinygrad    float*      weakfloat
+paddle      int16       short
+paddle      int64       long
+paddle      float16     half
+paddle      float64     double
+paddle      complex64   cfloat
+paddle      complex128  cdouble
+mindspore   bool        bool_
+mindspore   int8        byte
+mindspore   uint8       ubyte
+mindspore   int16       short
+mindspore   uint16      ushort
+mindspore   int32       intc
+mindspore   uint32      uintc
+mindspore   int64       long intp
+mindspore   uint64      uintp
+mindspore   float16     half
+mindspore   float32     single
+mindspore   float64     double
+mindspore   complex64   cfloat
+mindspore   complex128  cdouble
+mindspore   float8_e4m3fn  Float8E4M3FN
+mindspore   float8_e5m2    Float8E5M2
 """
 # Why some aliases exist: the prose of JAX's page writes signed integers with an "s"; OpenVINO
 # IR files name precisions FP16, FP32 (<port precision="FP16">); Ascend's ACL_* are aclDataType
-# enum names; TensorFlow's own source names bool _b8.
+# enum names; TensorFlow's own source names bool _b8. tinygrad, Paddle and MindSpore also call
+# int32 ``int`` and float32 ``float``: those two words stay promote's Python scalars (P(int),
+# P(float)), so they are not aliases here. tinygrad's ``uint`` is uint32 where NumPy's is uint64:
+# the spelling is ambiguous outside the tinygrad notation. MindSpore prints Float32, UInt16 ...;
+# case folding reads those, and its float8 names are aliases.
 
 _DESCRIPTIONS = {
     "canonical": "NumPy / ml_dtypes names (int8, bfloat16, float8_e4m3fn); Python scalars int*,"
@@ -175,6 +213,15 @@ _DESCRIPTIONS = {
     "tensorflow": "TensorFlow's type-promotion guide: kind + bits (b = bool, i8 = int8, c128 ="
     " complex128); i32*, i64*, f32*, f64*, c128* are weak types (Python scalars,"
     " WeakTensors)",
+    "mlx": "MLX's dtype names (mlx.core.int8, mlx.core.bool_), the canonical names",
+    "tinygrad": "tinygrad's dtypes: canonical names, fp8e4m3 (= float8_e4m3fn, OCP E4M3FN),"
+    " fp8e5m2, fp8e4m3fnuz, fp8e5m2fnuz; its C aliases char, uchar, short, ushort, uint (uint32),"
+    " long, ulong, half, double are read; weakint and weakfloat are int* and float*",
+    "paddle": "PaddlePaddle's dtype names (paddle.float16); short, long, half, double, cfloat,"
+    " cdouble are read too. paddle.uint16 prints as bfloat16 in Paddle; here uint16 is uint16",
+    "mindspore": "MindSpore's dtype names (mindspore.float16, printed Float16); its aliases byte,"
+    " ubyte, short, ushort, intc, uintc, long, intp, uintp, half, single, double, cfloat, cdouble"
+    " are read too",
 }
 
 
@@ -197,7 +244,11 @@ def _notations(grid: str, aliases: str) -> dict[str, Notation]:
 NOTATIONS: dict[str, Notation] = _notations(_GRID, _ALIASES)
 
 # Library prefixes a user may paste along with a name: np.float16, torch.bfloat16, ...
-_PREFIX = re.compile(r"^(?:numpy|np|jax\.numpy|jnp|ml_dtypes|torch|tf|tensorflow)\.", re.I)
+_PREFIX = re.compile(
+    r"^(?:numpy|np|jax\.numpy|jnp|ml_dtypes|torch|tf|tensorflow|mlx\.core|mx|tinygrad\.dtypes"
+    r"|dtypes|paddle|mindspore|ms|keras)\.",
+    re.I,
+)
 _WIDTH_CODE = re.compile(r"^([biufcs])(\d+)$")
 
 

@@ -95,11 +95,14 @@ class _Source:
 
 def load(path: Path) -> Policy:
     """The policy ``path`` declares; a malformed file is a ``BadInputError`` naming its line."""
+    from promote_cli import textfiles
+
+    data = textfiles.read_bytes(path, what="policy file")  # a regular file, bounded: no FIFO
+    if data is None:
+        raise UsageError(f"{path}: no such policy file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UsageError(f"{path}: no such policy file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise BadInputError(f"{path}: cannot read it ({exc})") from None
     src = _Source(path, text)
     try:

@@ -330,10 +330,10 @@ def template_dir() -> Any:
     return Path(__file__).resolve().parent.parent / "templates"
 
 
-def _environment(fmt: str, loader: Any) -> Any:
+def _environment(fmt: str, loader: Any, kind: Any = None) -> Any:
     import jinja2
 
-    env = jinja2.Environment(
+    env = (kind or jinja2.Environment)(
         loader=loader,
         autoescape=fmt == "html",
         undefined=jinja2.StrictUndefined,  # a misspelt variable in a user's template is an error
@@ -357,24 +357,51 @@ def render_named(name: str, fmt: str, template: Path | None = None, **context: A
     """Render our template ``name`` (or the user's ``template`` file) with ``fmt``'s escaping."""
     import jinja2
 
-    if template is None:
-        root = template_dir()
-        loader = jinja2.FunctionLoader(lambda n: (root / n).read_text(encoding="utf-8"))
-    else:
-        name = template.name
-        loader = jinja2.FileSystemLoader(str(template.resolve().parent))
-    env = _environment(fmt, loader)
+    if template is not None:
+        return _render_user(template, fmt, context)
+    root = template_dir()
+    loader = jinja2.FunctionLoader(lambda n: (root / n).read_text(encoding="utf-8"))
+    return _environment(fmt, loader).get_template(name).render(**context)
+
+
+def _render_user(template: Path, fmt: str, context: Mapping[str, Any]) -> str:
+    """A user's template is untrusted code: it is read once (a symlink gives its target's
+    text), rendered in jinja2's immutable sandbox (no attribute starting with ``_``, no method
+    that mutates, no jinja2 globals such as ``lipsum`` or ``range``: only the context), and
+    may not include, import or extend anything. Everything it does wrong is one line, exit 2."""
+    import jinja2
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    from promote_cli import textfiles
+
+    data = textfiles.read_bytes(template, what="template")
+    if data is None:
+        raise BadInputError(f"template {template}: no such file")
     try:
-        return env.get_template(name).render(**context)
+        source = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInputError(f"template {template}: not UTF-8 text ({exc.reason})") from None
+
+    def refuse(name: str) -> Any:
+        raise jinja2.TemplateNotFound(
+            f"{name} (a --template may not include, import or extend other files)"
+        )
+
+    env = _environment(fmt, jinja2.FunctionLoader(refuse), ImmutableSandboxedEnvironment)
+    env.globals.clear()
+    try:
+        return env.from_string(source).render(**context)
     except jinja2.TemplateSyntaxError as exc:
-        raise BadInputError(
-            f"template {exc.filename or name} line {exc.lineno}: {exc.message}"
-        ) from None
+        raise BadInputError(f"template {template} line {exc.lineno}: {exc.message}") from None
     except jinja2.UndefinedError as exc:
         raise BadInputError(
-            f"template {name}: {exc.message}; the context is `table` and `standalone`"
+            f"template {template}: {exc.message}; the context is `table` and `standalone`"
             " (see the README)"
         ) from None
+    except jinja2.TemplateNotFound as exc:
+        raise BadInputError(f"template {template}: cannot load {exc.message}") from None
+    except Exception as exc:  # the template's own code failed (1/0, a bad filter argument ...)
+        raise BadInputError(f"template {template}: {type(exc).__name__}: {exc}") from None
 
 
 def _names() -> str:

@@ -126,21 +126,32 @@ def test_refusal_from_a_real_process_exits_1():
     )
 
 
+# Libraries `pair` and `--help` must not import, frameworks included (their policies are data).
+HEAVY = ("numpy", "ml_dtypes", "jinja2", "rich", "jax", "torch", "tensorflow", "openvino")
+HEAVY += ("mlx", "keras", "tinygrad", "paddle", "mindspore")
+
+
 @pytest.mark.parametrize(
     ("args", "stdout"),
     [
         (["pair", "f16", "bf16"], "f4"),
         (["pair", "f16", "bf16", "-p", "openvino", "-O", "promote_unsafe=1"], "f32"),
         (["pair", "u16", "f32", "-p", "ascend"], "refused: aclnn"),
+        (["pair", "uint64", "int64", "-p", "mlx"], "float32"),
+        (["pair", "fp8e4m3", "fp8e5m2", "-p", "tinygrad"], "float16"),
+        (["pair", "uint64", "int8", "-p", "keras", "-O", "backend=jax"], "int32"),
+        (["pair", "int32", "int64", "-p", "paddle"], "refused: Paddle"),
+        (["pair", "bool", "uint16", "-p", "mindspore"], "uint16"),
         (["--help"], "Usage: promote"),
     ],
 )
 def test_start_up_imports_none_of_the_heavy_libraries(args, stdout):
     code = (
         "import sys\n"
+        f"HEAVY = {HEAVY!r}\n"
         "from promote_cli.cli import main\n"
         "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-        "heavy = sorted(m for m in ('numpy', 'ml_dtypes', 'jinja2', 'rich') if m in sys.modules)\n"
+        "heavy = sorted(m for m in HEAVY if m in sys.modules)\n"
         "print('heavy:', heavy, file=sys.stderr)\n"
     )
     proc = subprocess.run(

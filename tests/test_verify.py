@@ -3,6 +3,7 @@ against values from its framework's documentation, and the real frameworks (``co
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -418,6 +419,29 @@ def test_openvino_oracle_builds_the_operation():
     assert ask("openvino", s("int64"), d("uint8"), **scalar) == "refused"
 
 
+def test_mlx_oracle_asks_mlx():
+    pytest.importorskip("mlx.core", reason="MLX is not installed (pip install 'mlx[cpu]')")
+    d, p = Operand, (lambda t: Operand(t, PYTHON))
+    # MLX's "Type promotion" examples: u64 x i64 is float32, Python scalars are weak.
+    assert ask("mlx", d("uint64"), d("int64")) == "float32"
+    assert ask("mlx", d("uint8"), d("int8")) == "int16"
+    assert ask("mlx", d("int8"), p("int*")) == "int8"
+    assert ask("mlx", p("float*"), d("int8")) == "float32"
+    assert ask("mlx", p("int*"), p("float*")) == "float32"
+
+
+def test_tinygrad_oracle_asks_tinygrad_without_a_compiler():
+    pytest.importorskip("tinygrad", reason="tinygrad is not installed")
+    d, p = Operand, (lambda t: Operand(t, PYTHON))
+    # tinygrad's promo_lattice: uint64 and int64 meet at the weak float, fp8 under float16.
+    assert ask("tinygrad", d("uint64"), d("int64")) == "float*"
+    assert ask("tinygrad", d("int64"), d("float8_e4m3fn")) == "float8_e4m3fn"
+    assert ask("tinygrad", d("float8_e4m3fn"), d("float8_e5m2")) == "float16"
+    assert ask("tinygrad", p("float*"), d("int8")) == "float*"
+    assert ask("tinygrad", d("int8"), p("complex*")) == "refused"  # no complex dtypes
+    assert ask("tinygrad", p("int*"), p("float*")) == "refused"  # no operation on two scalars
+
+
 # --- the real frameworks --------------------------------------------------------------------
 
 FRAMEWORKS = [
@@ -472,6 +496,37 @@ def test_verify_runs_as_a_real_process():
         " compared, 0 mismatches"
     )
     assert done.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+# Issue 14's frameworks, each verified in a process of its own: their imports are large (the
+# Keras and MindSpore oracles start workers of their own besides).
+ISSUE_14 = [
+    ("mlx", "mlx", 1, 18),  # 14 dtypes + 4 Python scalars
+    ("tinygrad", "tinygrad", 1, 21),  # 17 dtypes + 4 Python scalars
+    ("mindspore", "mindspore", 1, 19),  # 15 dtypes + 4 Python scalars
+    ("paddle", "paddle", 1, 32),  # 14 dtypes, as 0-d and dimensioned tensors, + 4 scalars
+    ("keras", "keras", 15, 38),  # 5 backends x 3 floatx; 17 dtypes x D, S + 4 scalars
+]
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize(("policy", "module", "settings", "operands"), ISSUE_14)
+def test_issue_14_policy_matches_the_installed_framework(policy, module, settings, operands):
+    # find_spec, not importorskip: importing Paddle here would crash a process holding TensorFlow.
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(f"{module} is not installed (the conformance extra)")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "promote_cli", "verify", "--require", "--json", policy],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    [entry] = json.loads(done.stdout)["policies"]
+    assert entry["mismatches"] == [], entry["mismatches"][:10]
+    assert (done.returncode, entry["status"]) == (0, "verified"), done.stderr
+    assert (entry["option_settings"], entry["cells"]) == (settings, settings * operands**2)
 
 
 def test_tensorflow_logs_nothing_between_the_report_lines():

@@ -48,32 +48,87 @@ class LazyGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl([(name, text) for name, (_, text) in COMMANDS.items()])
 
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt:
+            raise _Interrupted from None  # click would print an empty line first
+
     def invoke(self, ctx: click.Context):
         """Run the command; its int return value and every error become the exit code here."""
         try:
             code = super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
             raise
-        except PromotionError as exc:
-            code = _fail(f"refused: {exc.reason}", EXIT_DIFFERENT)
-        except (UsageError, BadInputError) as exc:
-            code = _fail(f"error: {exc}", EXIT_USAGE)
-        except KeyboardInterrupt:
-            code = _fail("interrupted", EXIT_INTERRUPTED)
-        except BrokenPipeError:
-            raise
-        except Exception as exc:
-            if os.environ.get("PROMOTE_DEBUG"):
-                raise
-            code = _fail(
-                f"internal error: {type(exc).__name__}: {exc} (set PROMOTE_DEBUG=1 for a"
-                " traceback, and please report it)",
-                EXIT_INTERNAL,
-            )
+        except BaseException as exc:
+            code = _code(exc)
         ctx.exit(code if isinstance(code, int) else EXIT_OK)
 
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        """Run the CLI; every outcome becomes its exit code here, and every error one line on
+        stderr (click's usage errors too, in the same ``promote: error:`` form as ours)."""
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.Exit as exc:
+            code = exc.exit_code
+        except click.UsageError as exc:
+            hint = f" (see: {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
+            code = _fail(f"error: {exc.format_message().rstrip('.')}{hint}", EXIT_USAGE)
+        except click.ClickException as exc:
+            code = _fail(f"error: {exc.format_message()}", EXIT_USAGE)
+        except BaseException as exc:
+            code = _code(exc)
+        if not isinstance(code, int):
+            code = EXIT_OK
+        _settle()
+        if standalone_mode:
+            sys.exit(code)
+        return code
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+
+class _Interrupted(BaseException):
+    """Ctrl-C while click parses the arguments, carried past click's own handling."""
+
+
+def _code(exc: BaseException) -> int:
+    """The exit code of an error a command raised (after printing its line)."""
+    if isinstance(exc, SystemExit):
+        raise exc
+    if isinstance(exc, BrokenPipeError):
+        # The reader went away (promote ... | head); that is not our error. Point stdout at
+        # devnull so the interpreter's final flush does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    if isinstance(exc, (KeyboardInterrupt, _Interrupted, click.exceptions.Abort)) or _signalled():
+        # After Ctrl-C or SIGTERM whatever failed is the interruption (an import that
+        # was interrupted raises ImportError, say).
+        return _fail("interrupted", EXIT_INTERRUPTED)
+    if isinstance(exc, PromotionError):
+        return _fail(f"refused: {exc.reason}", EXIT_DIFFERENT)
+    if isinstance(exc, (UsageError, BadInputError)):
+        return _fail(f"error: {exc}", EXIT_USAGE)
+    if os.environ.get("PROMOTE_DEBUG") or not isinstance(exc, Exception):
+        raise exc
+    return _fail(
+        f"internal error: {type(exc).__name__}: {exc} (set PROMOTE_DEBUG=1 for a"
+        " traceback, and please report it)",
+        EXIT_INTERNAL,
+    )
+
+
+def _signalled() -> bool:
+    entry = sys.modules.get("promote_cli.entry")
+    return entry is not None and entry.interrupted()
+
+
+def _settle() -> None:
+    # Run from the console script, the signal handlers stand down once the exit code is known.
+    entry = sys.modules.get("promote_cli.entry")
+    if entry is not None:
+        entry.settle()
+
+
+@click.group("promote", cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="promote")
 def cli() -> None:
     """Exact type-promotion tables for array frameworks.
@@ -85,25 +140,29 @@ def cli() -> None:
     """
 
 
+def printable(text: str) -> str:
+    """``text`` with what a terminal would act on or hide escaped as Python does in ``repr``
+    (``\\x1b``, ``\\n``, ``\\u202e``): file names are printed as typed, one line each, and
+    cannot move the cursor, set the title or forge a line; bytes that are not UTF-8 (kept by
+    Python as surrogates) show as ``\\xNN``."""
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if ch.isprintable():
+            out.append(ch)
+        elif 0xDC80 <= ord(ch) <= 0xDCFF:  # an undecodable byte of a file name
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        else:
+            out.append(repr(ch)[1:-1])
+    return "".join(out)
+
+
 def _fail(message: str, code: int) -> int:
-    click.echo(f"promote: {message}", err=True)
+    click.echo(f"promote: {printable(message)}", err=True)
     return code
 
 
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI; every error becomes one line on stderr and a documented exit code."""
-    try:
-        code = cli.main(args=argv, prog_name="promote", standalone_mode=False)
-    except click.exceptions.Abort:
-        code = _fail("interrupted", EXIT_INTERRUPTED)
-    except click.ClickException as exc:
-        exc.show()
-        code = exc.exit_code
-    except KeyboardInterrupt:
-        code = _fail("interrupted", EXIT_INTERRUPTED)
-    except BrokenPipeError:
-        # The reader went away (promote ... | head); that is not our error. Point stdout at
-        # devnull so the interpreter's final flush does not complain either.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        code = EXIT_OK
-    sys.exit(code if isinstance(code, int) else EXIT_OK)
+    cli.main(args=argv, prog_name="promote")

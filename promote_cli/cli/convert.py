@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import click
 
 from promote_cli import api, schema
-from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options, printable
 from promote_cli.dtypes import is_weak
 from promote_cli.errors import PromotionError, UsageError
 from promote_cli.notations import Notation, display, read_dtype
@@ -45,8 +43,10 @@ PROGRESS_BYTES = 64 << 20
     metavar="DIR",
     help="Write the outputs into DIR under the inputs' names.",
 )
-@click.option("--out-a", type=click.Path(path_type=Path), help="Output file for A.")
-@click.option("--out-b", type=click.Path(path_type=Path), help="Output file for B.")
+@click.option(
+    "--out-a", type=click.Path(), help="Output file for A (DIR/ or a directory: A's name in it)."
+)
+@click.option("--out-b", type=click.Path(), help="Output file for B (DIR/: B's name in it).")
 @click.option("--force", is_flag=True, help="Replace existing output files.")
 @click.option(
     "--skip-unchanged",
@@ -106,8 +106,10 @@ def command(
         for spec, flag_dtype, flag in ((a, dtype_a, "--dtype-a"), (b, dtype_b, "--dtype-b"))
     ]
     outs = [
-        explicit or npy.default_output(source.npy.path, out_dir)
-        for source, explicit in zip(sources, (out_a, out_b), strict=True)
+        _output(explicit, flag, source.npy.path, out_dir)
+        for source, explicit, flag in zip(
+            sources, (out_a, out_b), ("--out-a", "--out-b"), strict=True
+        )
     ]
     try:
         promoted = npy.result_type(req, sources)
@@ -121,7 +123,7 @@ def command(
         return EXIT_DIFFERENT
 
     total = npy.bytes_to_read(jobs, dry_run=dry_run, counting=check_values or strict)
-    with _on_sigterm_interrupt(), _progress(total) as progress:
+    with _progress(total) as progress:
         done = npy.execute(
             jobs,
             force=force,
@@ -168,17 +170,19 @@ def _source(spec: str, flag_dtype: str | None, flag: str, nota: Notation):
     return npy.Source(header, npy.data_dtype(header, explicit, flag))
 
 
-@contextlib.contextmanager
-def _on_sigterm_interrupt() -> Iterator[None]:
-    # `kill PID` should clean up like Ctrl-C does: no temporary file left behind.
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+def _output(explicit: str | None, flag: str, path: Path, out_dir: Path | None) -> Path:
+    """The output file of the input ``path``: ``--out-a FILE``; or, when that names a directory
+    (it ends in ``/`` or is one), the input's name in it, as ``cp`` reads a directory; else the
+    default (``-o DIR``, or beside the input)."""
+    from promote_cli import npy
+
+    if explicit is None:
+        return npy.default_output(path, out_dir)
+    if explicit.endswith(("/", os.sep)) or os.path.isdir(explicit):
+        if not os.path.isdir(explicit):
+            raise UsageError(f"{flag} {explicit}: no such directory")
+        return Path(explicit) / path.name
+    return Path(explicit)
 
 
 @contextlib.contextmanager
@@ -251,12 +255,12 @@ def _rows(report: dict, nota: Notation, with_changes: bool) -> tuple[list[str], 
         if f["fortran_order"]:
             shape += " (F)"
         row = [
-            f["input"],
+            printable(f["input"]),
             f"{display(f['dtype'], nota)} -> {display(report['result'], nota)}",
             shape,
             _size(f["bytes_in"]),
             f["action"],
-            f["output"] or "-",
+            printable(f["output"]) if f["output"] else "-",
             _size(f["bytes_out"]) if f["output"] else "-",
         ]
         if with_changes:
@@ -298,9 +302,10 @@ def _print_on_terminal(console, title: str, head: list[str], rows: list[list[str
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=title, title_justify="left")
+    # Text, never a markup string: a file named "[bold]x[/bold].npy" prints as typed.
+    table = Table(title=Text(title), title_justify="left")
     for name in head:
-        table.add_column(name, no_wrap=True)
+        table.add_column(Text(name), no_wrap=True)
     for row in rows:
         table.add_row(*(Text(cell) for cell in row))
     unbounded = console.options.update_width(1 << 20)  # the width the table wants, unclamped

@@ -3,18 +3,23 @@ terminal; ``--check`` compares with a file instead of writing it."""
 
 from __future__ import annotations
 
+import html
 import os
+import re
 import shutil
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import click
 
 from promote_cli import api, textfiles
-from promote_cli.cli import EXIT_OK, _options
+from promote_cli.api import shell_quote, shell_split
+from promote_cli.cli import EXIT_OK, _options, printable
 from promote_cli.cli._report import CheckReport
-from promote_cli.errors import UsageError
+from promote_cli.errors import PromoteError, UsageError
 from promote_cli.render import FORMATS, MARKS, SUFFIXES, Table, build, render
 
 
@@ -52,15 +57,17 @@ from promote_cli.render import FORMATS, MARKS, SUFFIXES, Table, build, render
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     default=None,
     metavar="FILE",
-    help="Render with this jinja2 template instead of ours (same context; see the README).",
+    help="Render with this jinja2 template instead of ours (same context; see the README):"
+    " in jinja2's sandbox, with no access to files or Python beyond the table.",
 )
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False),  # a string: "out/" names a directory, and is refused
     default=None,
     metavar="FILE",
-    help="Write to FILE (atomically) instead of stdout.",
+    help="Write to FILE (atomically) instead of stdout; a device, FIFO or /dev/stdout is"
+    " written into, never replaced.",
 )
 @click.option(
     "--check",
@@ -105,7 +112,9 @@ def command(
     """
     if output is not None and check is not None:
         raise UsageError("give -o FILE or --check FILE, not both")
-    target = output or check
+    if output is not None and output.endswith(("/", os.sep)):
+        raise UsageError(f"-o {output} names a directory; give a file name")
+    target = Path(output) if output is not None else check
     if fmt is None:
         for path in (target, template):
             if path is not None and _format_of(path) is None:
@@ -139,9 +148,16 @@ def command(
     text = render(table, fmt, standalone=standalone, template=template, color=color, width=width)
 
     if check is not None:
-        report = CheckReport(fix=f"{table.command} -o {check}")
-        click.echo(report.compare(check, textfiles.read(check), text), nl=False)
-        click.echo(f"promote: {report.summary()}", err=True)
+        on_disk = textfiles.read(check)
+        asked = _meaning(click.get_current_context().params, fmt)
+        spelled = _spelled_otherwise(on_disk, table.command, asked)
+        if spelled is not None:  # compare with the file's own spelling of the same question
+            text = render(
+                replace(table, command=spelled), fmt, standalone=standalone, template=template
+            )
+        report = CheckReport(fix=f"{table.command} -o {shell_quote(str(check))}")
+        click.echo(report.compare(check, on_disk, text), nl=False)
+        click.echo(f"promote: {printable(report.summary())}", err=True)
         return report.exit_code
     if output is not None:
         textfiles.write(output, text)
@@ -164,6 +180,22 @@ def model(
 ) -> Table:
     """The table model ``promote table`` renders, from its options as typed (also what the
     Sphinx directive and the Markdown block ask for); its command names ``--format fmt``."""
+    req, other = _resolved(policy, types, notation, diff_against, option_values, op)
+    head = ["--format", fmt] if fmt else []
+    given = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
+    command = req.command("table", *head, tail=[*given, *tail])
+    return build(req, other, command=command, marks=marks)
+
+
+def _resolved(
+    policy: str,
+    types: str | None,
+    notation: str | None,
+    diff_against: str | None,
+    option_values: Iterable[str],
+    op: str | None = None,
+) -> tuple[api.Request, Any]:
+    """The request and the compared policy (or None), resolved once from the options as typed."""
     req = api.request(
         policy,
         notation=notation,
@@ -177,10 +209,54 @@ def model(
         from promote_cli import ops
 
         other = ops.bind(other, op)
-    head = ["--format", fmt] if fmt else []
-    given = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
-    command = req.command("table", *head, tail=[*given, *tail])
-    return build(req, other, command=command, marks=marks)
+    return req, other
+
+
+def _meaning(params: Mapping[str, Any], fmt: str | None) -> tuple:
+    """What a ``promote table`` command line asks, resolved from its parsed options: two
+    spellings of one question (``x64=TRUE`` and ``x64=true``, ``bf`` and ``bf16``,
+    ``--diff-against`` given or by default) mean the same."""
+    req, other = _resolved(
+        params["policy_file"] or params["policy"],
+        params["types"],
+        params["notation"],
+        params["diff_against"],
+        params["option_values"],
+        params["op"],
+    )
+    template = params["template"]
+    return (
+        req,
+        other.name if other else None,
+        params["fmt"] or fmt,
+        None if template is None else os.path.realpath(template),
+        params["standalone"],
+        tuple(dict.fromkeys(params["marks"])),
+    )
+
+
+def _spelled_otherwise(on_disk: str | None, canonical: str, asked: tuple) -> str | None:
+    """The command line in the header of ``on_disk`` when it is spelled otherwise than
+    ``canonical`` but asks the same table (``asked``, from :func:`_meaning`), else None.
+    ``--check`` then compares the file with the table rendered under that spelling: only what
+    the options mean makes a file stale."""
+    found = _HEADER.search((on_disk or "")[:4096])
+    if found is None:
+        return None
+    spelled = html.unescape(found.group(1))
+    if spelled == canonical:
+        return None
+    try:
+        words = shell_split(spelled)
+        if words[:2] != ["promote", "table"]:
+            return None
+        theirs = _meaning(command.make_context("table", words[2:]).params, None)
+    except (ValueError, click.ClickException, click.exceptions.Exit, PromoteError):
+        return None
+    return spelled if theirs == asked else None
+
+
+_HEADER = re.compile(r"generated by promote \S+: (.*?); edit the generator, not this file")
 
 
 def _format_of(path: Path | None) -> str | None:

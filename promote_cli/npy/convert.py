@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from promote_cli.errors import PromotionError
+from promote_cli import atomic
+from promote_cli.errors import BadInputError, PromotionError
 from promote_cli.npy.changes import Changes
 from promote_cli.npy.header import NpyFile, open_data
 from promote_cli.npy.job import CONVERT, SKIP, Job, action_for
 from promote_cli.npy.numpy_dtypes import canonical_name, check_cast, numpy_dtype
 from promote_cli.npy.outputs import (
-    Pending,
     check_outputs,
     check_space,
     commit,
@@ -111,7 +111,7 @@ def execute(
 ) -> Converted:
     """Run the jobs: every output is written to a temporary file, and only when all are complete
     (and, with ``strict``, no value changed) are they renamed to their final names."""
-    check_outputs(jobs, force=force)
+    targets = check_outputs(jobs, force=force)
     counting = check_values or strict
     changes: list[Changes | None] = [
         Changes() if counting and job.action == CONVERT else None for job in jobs
@@ -129,14 +129,15 @@ def execute(
                         chunk_bytes=chunk_bytes,
                     )
         return Converted(changes, written=False, strict_refused=strict and _changed(changes))
-    check_space(jobs)
-    pending: list[Pending] = []
+    check_space(jobs, targets)
+    pending: list[atomic.Staged] = []
     try:
-        for job, tally in zip(jobs, changes, strict=True):
-            if job.action != SKIP:
+        for job, tgt, tally in zip(jobs, targets, changes, strict=True):
+            if tgt is not None:
                 pending.append(
                     write_output(
                         job,
+                        tgt,
                         void_header=void_header,
                         changes=tally,
                         progress=progress,
@@ -147,8 +148,10 @@ def execute(
             discard(pending)
             return Converted(changes, written=False, strict_refused=True)
         commit(pending, force=force)
-    except BaseException:
-        discard(pending)
+    except BaseException as exc:
+        left = atomic.discard(pending)
+        if left and isinstance(exc, BadInputError):
+            raise BadInputError(f"{exc}{atomic.left_behind(left)}") from None
         raise
     return Converted(changes, written=True, strict_refused=False)
 

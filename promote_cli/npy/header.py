@@ -13,12 +13,14 @@ dtype that is plain numbers (object arrays are never unpickled; structured array
 from __future__ import annotations
 
 import ast
+import contextlib
 import io
 import math
 import os
 import stat
 import struct
 import tokenize
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -51,6 +53,9 @@ class NpyFile:
     itemsize: int
     offset: int  # where the data starts
     identity: tuple[int, int]  # (st_dev, st_ino): what "the same file" means
+    # (st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns) when the header was read: a file
+    # rewritten since has another; checked again after the last read of the data.
+    signature: tuple[int, ...]
 
     @property
     def ndim(self) -> int:
@@ -98,20 +103,29 @@ def read_header(path: Path | str) -> NpyFile:
     """Read and check ``path``'s header; every problem is one ``BadInputError`` line."""
     path = Path(path)
     with open_input(path) as fp:
-        st = os.fstat(fp.fileno())
-        return _read_header(fp, path, st)
+        try:
+            return _read_header(fp, path, os.fstat(fp.fileno()))
+        except OSError as exc:  # EIO from a failing disk
+            raise bad(path, f"cannot read it ({exc.strerror or exc})") from None
 
 
-def open_data(npy: NpyFile) -> BinaryIO:
-    """Open ``npy`` again, positioned at its data; refuse if it is no longer the file whose
-    header was checked."""
-    fp = open_input(npy.path)
-    st = os.fstat(fp.fileno())
-    if (st.st_dev, st.st_ino) != npy.identity or st.st_size < npy.offset + npy.nbytes:
-        fp.close()
-        raise bad(npy.path, "changed since its header was read; run again")
-    fp.seek(npy.offset)
-    return fp
+def signature(st: os.stat_result) -> tuple[int, ...]:
+    """What tells a file rewritten in place (or replaced) from the one that was read."""
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+@contextlib.contextmanager
+def open_data(npy: NpyFile) -> Iterator[BinaryIO]:
+    """``npy`` opened again, positioned at its data. Refused when it is no longer the file
+    whose header was checked, and, once the caller has read it, when it changed meanwhile
+    (written in place, truncated, replaced): the data read would mix old and new bytes."""
+    with open_input(npy.path) as fp:
+        if signature(os.fstat(fp.fileno())) != npy.signature:
+            raise bad(npy.path, "changed since its header was read; run again")
+        fp.seek(npy.offset)
+        yield fp
+        if signature(os.fstat(fp.fileno())) != npy.signature:
+            raise bad(npy.path, "changed while it was being read; nothing was written; run again")
 
 
 def _read_header(fp: BinaryIO, path: Path, st: os.stat_result) -> NpyFile:
@@ -131,6 +145,7 @@ def _read_header(fp: BinaryIO, path: Path, st: os.stat_result) -> NpyFile:
     nbytes = math.prod(shape) * itemsize
     if nbytes > _MAX_BYTES:
         raise bad(path, f"shape {shape!r} of {descr} describes more bytes than can exist")
+    _loadable(path, shape, itemsize)
     available = st.st_size - offset
     if available < nbytes:
         raise bad(
@@ -148,7 +163,24 @@ def _read_header(fp: BinaryIO, path: Path, st: os.stat_result) -> NpyFile:
         itemsize=itemsize,
         offset=offset,
         identity=(st.st_dev, st.st_ino),
+        signature=signature(st),
     )
+
+
+def _loadable(path: Path, shape: tuple[int, ...], itemsize: int) -> None:
+    """Refuse a shape ``np.load`` would refuse: more dimensions than NumPy has (64 in NumPy 2,
+    32 before), or sizes whose byte count overflows even when another dimension is 0. NumPy
+    itself is asked, on a view that allocates nothing."""
+    zero = np.zeros(1, np.dtype((np.void, itemsize)))  # only the width matters to these checks
+    try:
+        np.lib.stride_tricks.as_strided(zero, shape=shape, strides=(0,) * len(shape))
+    except (ValueError, OverflowError) as exc:
+        raise bad(path, f"shape {_short(shape)} cannot be loaded by NumPy ({exc})") from None
+
+
+def _short(shape: tuple[int, ...]) -> str:
+    text = repr(shape)
+    return text if len(text) <= 80 else f"{text[:60]}... ({len(shape)} dimensions)"
 
 
 def _header_dict(fp: BinaryIO, path: Path, version: tuple[int, int]) -> dict[str, Any]:

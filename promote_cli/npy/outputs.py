@@ -11,7 +11,6 @@ import errno
 import io
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from numpy.lib import format as npformat
@@ -25,61 +24,49 @@ from promote_cli.npy.numpy_dtypes import header_descr
 from promote_cli.npy.stream import CHUNK_BYTES, FileSink, sink_bytes, stream
 
 
-def same_file(path: Path, identity: tuple[int, int]) -> bool:
-    try:
-        st = os.stat(path)  # follows symlinks: a link to an input is that input
-    except OSError:
-        return False
-    return (st.st_dev, st.st_ino) == identity
-
-
-def check_outputs(jobs: Sequence[Job], *, force: bool) -> None:
-    """Refuse outputs that are an input (also through a link), collide, or exist already
-    (unless ``force``); all before anything is written."""
+def check_outputs(jobs: Sequence[Job], *, force: bool) -> list[atomic.Target | None]:
+    """Where each job's output goes (None for a skipped job), by ``promote_cli.atomic``'s
+    rules: a regular file or a new one, never a device or FIFO (the two outputs are committed
+    as a pair, which only regular files allow). Refuse outputs that are an input (also through
+    a link), are one file under two names (a hard link, a bind mount, a case-insensitive file
+    system), or exist already (unless ``force``); all before anything is written."""
+    targets = [
+        None if job.action == SKIP else atomic.target(job.out, into_ok=False) for job in jobs
+    ]
     inputs = [job.npy for job in jobs]
-    live = [job for job in jobs if job.action != SKIP]
-    for job in live:
+    live = [(job, t) for job, t in zip(jobs, targets, strict=True) if t is not None]
+    for job, tgt in live:
         for npy in inputs:
-            if same_file(job.out, npy.identity):
+            if tgt.identity == npy.identity:
                 raise UsageError(
                     f"output {job.out} is the input {npy.path} (same file); choose another output"
                 )
-        if job.out.is_dir():
-            raise UsageError(f"output {job.out} is a directory")
-        if not job.out.parent.is_dir():
-            raise UsageError(f"output directory {job.out.parent} does not exist")
-        if (job.out.exists() or job.out.is_symlink()) and not force:
+        if tgt.exists and not force:
             raise UsageError(f"output {job.out} exists; pass --force to replace it")
-    for i, first in enumerate(live):
-        for second in live[i + 1 :]:
-            if _same_destination(first.out, second.out):
+    for i, (first, a) in enumerate(live):
+        for second, b in live[i + 1 :]:
+            if a.same_file(b):
                 raise UsageError(
-                    f"both outputs would be written to {first.out}; give distinct --out-a/--out-b"
+                    f"both outputs would be written to one file ({first.out}, {second.out});"
+                    " give distinct --out-a/--out-b"
                 )
+    return targets
 
 
-def _same_destination(a: Path, b: Path) -> bool:
-    if os.path.realpath(a) == os.path.realpath(b):
-        return True
-    try:
-        sa, sb = os.stat(a), os.stat(b)
-    except OSError:
-        return False
-    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
-
-
-def check_space(jobs: Sequence[Job]) -> None:
+def check_space(jobs: Sequence[Job], targets: Sequence[atomic.Target | None]) -> None:
     """Refuse early when a destination file system cannot hold the outputs (a disk that fills
     up anyway is still handled when writing)."""
     need: dict[int, tuple[Path, int]] = {}
-    for job in jobs:
-        if job.action == SKIP:
+    for job, tgt in zip(jobs, targets, strict=True):
+        if tgt is None:
             continue
-        dev = os.stat(job.out.parent).st_dev
-        where, total = need.get(dev, (job.out.parent, 0))
-        need[dev] = (where, total + job.out_bytes + 4096)
+        where, total = need.get(tgt.parent[0], (tgt.final.parent, 0))
+        need[tgt.parent[0]] = (where, total + job.out_bytes + 4096)
     for where, total in need.values():
-        st = os.statvfs(where)
+        try:
+            st = os.statvfs(where)
+        except OSError as exc:
+            raise atomic.cannot_write(where, exc) from None
         free = st.f_bavail * st.f_frsize
         if total > free:
             raise BadInputError(
@@ -87,38 +74,26 @@ def check_space(jobs: Sequence[Job]) -> None:
             )
 
 
-@dataclass
-class Pending:
-    """A fully written, fsynced temporary file waiting to be renamed to ``final``."""
-
-    temp: Path
-    final: Path
-
-
 def write_output(
     job: Job,
+    tgt: atomic.Target,
     *,
     void_header: bool = False,
     changes: Changes | None = None,
     progress: Callable[[int], None] | None = None,
     chunk_bytes: int = CHUNK_BYTES,
-) -> Pending:
+) -> atomic.Staged:
     """Write ``job``'s output to a temporary file beside its final name and fsync it. On any
-    error (or Ctrl-C) the temporary file is removed and the error propagates."""
-    try:
-        fd, temp = atomic.temp_beside(job.out, suffix=".promote-tmp")
-    except OSError as exc:
-        raise BadInputError(
-            f"cannot create a file in {job.out.parent}: {exc.strerror or exc}"
-        ) from None
-    pending = Pending(temp, job.out)
+    error (or Ctrl-C) the temporary file is removed and the error propagates; an error reading
+    the input says "cannot read" and names the input, one writing the output names the output."""
+    staged = atomic.stage(tgt, suffix=".promote-tmp")
     try:
         try:
             header = _header_bytes(job, void_header)
-            _reserve(fd, len(header) + job.out_bytes)
-            atomic.write_all(fd, header)
+            _reserve(staged.fd, len(header) + job.out_bytes)
+            atomic.write_all(staged.fd, header)
             with open_data(job.npy) as src:
-                sink = FileSink(fd, sink_bytes(job, chunk_bytes))
+                sink = FileSink(staged.fd, sink_bytes(job, chunk_bytes))
                 try:
                     stream(
                         src,
@@ -132,15 +107,13 @@ def write_output(
                 except BaseException:
                     sink.abort()  # the writer thread must be done with fd before it closes
                     raise
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    except BaseException as exc:
-        discard([pending])
-        if isinstance(exc, OSError):
-            raise BadInputError(f"cannot write {job.out}: {exc.strerror or exc}") from None
+            os.fsync(staged.fd)
+        except OSError as exc:
+            raise atomic.cannot_write(job.out, exc) from None
+    except BaseException:
+        atomic.discard([staged])
         raise
-    return pending
+    return staged
 
 
 def _reserve(fd: int, size: int) -> None:
@@ -169,20 +142,11 @@ def _header_bytes(job: Job, void_header: bool) -> bytes:
     return buf.getvalue()
 
 
-def discard(pending: Sequence[Pending]) -> None:
-    atomic.discard(p.temp for p in pending)
+def discard(staged: Sequence[atomic.Staged]) -> None:
+    atomic.discard(staged)
 
 
-def commit(pending: Sequence[Pending], *, force: bool) -> None:
-    """Rename every temporary file over its final name (one after the other, once all are
-    complete), then make the renames durable."""
-    if not force:
-        for p in pending:
-            if p.final.exists() or p.final.is_symlink():
-                discard(pending)
-                raise UsageError(f"output {p.final} appeared meanwhile; pass --force to replace it")
-    try:
-        atomic.commit((p.temp, p.final) for p in pending)
-    except BaseException:
-        discard(pending)
-        raise
+def commit(staged: Sequence[atomic.Staged], *, force: bool) -> None:
+    """Rename the temporary files over their final names, both or neither, once all are
+    complete; then make the renames durable."""
+    atomic.commit(staged, replace=force)

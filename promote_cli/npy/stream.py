@@ -162,7 +162,10 @@ def _read_exactly(fp: BinaryIO, buf: np.ndarray, path: Path) -> None:
     view = memoryview(buf).cast("B")
     got = 0
     while got < len(view):
-        n = fp.readinto(view[got:])
+        try:
+            n = fp.readinto(view[got:])
+        except OSError as exc:  # EIO from a failing disk: the input's fault, not the output's
+            raise bad(path, f"cannot read it ({exc.strerror or exc})") from None
         if not n:
             raise bad(path, "file became shorter while it was being read")
         got += n

@@ -19,6 +19,11 @@ _MODULES = {
     "torch": "promote_cli.policies.torch",
     "tensorflow": "promote_cli.policies.tensorflow",
     "array-api": "promote_cli.policies.array_api",
+    "mlx": "promote_cli.policies.mlx",
+    "keras": "promote_cli.policies.keras",
+    "tinygrad": "promote_cli.policies.tinygrad",
+    "paddle": "promote_cli.policies.paddle",
+    "mindspore": "promote_cli.policies.mindspore",
 }
 
 

@@ -22,6 +22,7 @@ An oracle module declares:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from importlib import import_module
@@ -37,6 +38,11 @@ ORACLES = {
     "torch": "promote_cli.verify.torch",
     "tensorflow": "promote_cli.verify.tensorflow",
     "array-api": "promote_cli.verify.array_api",
+    "mlx": "promote_cli.verify.mlx",
+    "tinygrad": "promote_cli.verify.tinygrad",
+    "paddle": "promote_cli.verify.paddle",
+    "mindspore": "promote_cli.verify.mindspore",
+    "keras": "promote_cli.verify.keras",
 }
 
 Answer = Callable[[Operand, Operand], str]
@@ -122,6 +128,57 @@ def refusing(*errors: type[BaseException]) -> Callable[[Any], Any]:
         return wrapped
 
     return wrap
+
+
+def worker(module: str, *args: str, env: Mapping[str, str] | None = None) -> Any:
+    """What ``python -m module args`` prints as JSON: how an oracle asks a framework that must
+    have a process to itself (Keras fixes its backend at import; MindSpore's libraries clash
+    with Paddle's). A worker that fails is a bug here, not a refusal."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", module, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"{module} {' '.join(args)} failed: {last}")
+    return json.loads(done.stdout)
+
+
+def cell_key(a: Operand, b: Operand) -> str:
+    """A cell's key in a worker's JSON answers: ``D(int8)|P(float*)``."""
+    return f"{a.category}({a.dtype})|{b.category}({b.dtype})"
+
+
+def ask_all(operands: Sequence[Operand], answer: Answer) -> dict[str, list[str | None]]:
+    """A worker's side: every ordered pair of ``operands`` asked of ``answer``, as JSON-ready
+    ``[result, None]`` or, where the framework refused, ``[None, its message]``."""
+    out: dict[str, list[str | None]] = {}
+    for a, b in itertools.product(operands, operands):
+        try:
+            out[cell_key(a, b)] = [answer(a, b), None]
+        except Refused as exc:
+            out[cell_key(a, b)] = [None, str(exc)]
+    return out
+
+
+def looking_up(cells: Mapping[str, Sequence[str | None]]) -> Answer:
+    """The parent's side: an answer read from a worker's cells."""
+
+    def answer(a: Operand, b: Operand) -> str:
+        result, error = cells[cell_key(a, b)]
+        if result is None:
+            raise Refused(error or "refused")
+        return result
+
+    return answer
 
 
 def weak_name(kind: str) -> str:

@@ -1,0 +1,118 @@
+"""The MindSpore oracle: ``mindspore.ops.add`` in PyNative mode on CPU, in a process of its own.
+
+MindSpore runs in a fresh Python process (``python -m promote_cli.verify.mindspore``) that
+answers every cell of the policy at once and prints them as JSON; ``load`` starts it. Two reasons:
+its libraries clash with Paddle's in one process (both ship a ``libdnnl.so.3``; the loader keeps
+the first, and Paddle's lacks symbols MindSpore needs), and its import is large (~2.5 GB of
+libraries) for a tool that otherwise stays light.
+
+Operands are ``ops.zeros((2,), t)`` and the Python values ``True``, ``1``, ``1.0``, ``1j``; the
+answer is the dtype of ``ops.add(x, y)`` (two Python scalars included: MindSpore makes them
+tensors). A promotion refusal is a ``TypeError`` ("Type implicit conversion between UInt8 and
+UInt16 is not supported", "Failed calling Add with ... complex").
+
+PyNative runs operations asynchronously: an error would surface on a later call, blamed on the
+wrong cell. The worker switches on ``mindspore.runtime.launch_blocking()`` and synchronises after
+each operation. The MindSpore 2.10 wheel is built against NumPy 1.x: under NumPy 2 its first
+operation with a Python scalar fails once (``SystemError``) and NumPy prints a warning banner;
+the worker makes that first call itself, with stderr silenced.
+
+A missing CPU kernel is a documented gap, not a refusal: ``ops.add`` has no bool kernel on CPU
+(``TypeError`` "For primitive[Add], the input argument[x] must be a type of {...}"); there the
+oracle answers with the ``+`` operator, which computes bool + bool (Python scalars made 0-d
+tensors first, which MindSpore does not treat specially).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from importlib.util import find_spec
+from typing import Any
+
+from promote_cli.operands import PYTHON, Operand
+from promote_cli.verify import PYTHON_VALUES, Answer, ask_all, looking_up, refusing, worker
+
+POLICY = "mindspore"
+FRAMEWORK = "mindspore"
+INSTALL = "mindspore"
+IN_CONFORMANCE_EXTRA = True
+OPTIONS: tuple[str, ...] = ()
+
+_KERNEL_GAP = "For primitive[Add], the input argument[x] must be a type of"
+
+
+def load() -> Any:
+    if find_spec("mindspore") is None:
+        raise ImportError("No module named 'mindspore'")
+    answers = worker("promote_cli.verify.mindspore", env={"GLOG_v": "3"})
+    if "import_error" in answers:
+        raise ImportError(answers["import_error"])
+    return answers
+
+
+def version(handle: Any) -> str:
+    return handle["version"]
+
+
+@contextmanager
+def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
+    yield looking_up(handle["cells"])
+
+
+def _worker() -> dict[str, Any]:
+    """Every cell of the policy, asked of MindSpore (this process's)."""
+    with contextlib.redirect_stderr(io.StringIO()):
+        try:
+            import mindspore as ms
+            from mindspore import ops
+        except ImportError as exc:
+            return {"import_error": str(exc)}
+        ms.set_device("CPU")
+        ms.runtime.launch_blocking()
+        # The NumPy 1.x wheel's first call with a Python scalar fails once; later ones work.
+        with contextlib.suppress(SystemError):
+            ops.add(ops.zeros((2,), ms.int32), 1.0)
+
+    from promote_cli import policies
+
+    names = ("bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64")
+    names += ("float16", "bfloat16", "float32", "float64", "complex64", "complex128")
+    dtypes = {n: getattr(ms, n) for n in names}
+
+    def canonical(found: Any) -> str:
+        return next(n for n, d in dtypes.items() if d == found)
+
+    def operand(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return PYTHON_VALUES[op.dtype]
+        return ops.zeros((2,), dtypes[op.dtype])
+
+    def tensor(x: Any) -> Any:
+        return x if isinstance(x, ms.Tensor) else ms.Tensor(x)
+
+    @refusing(TypeError)
+    def answer(a: Operand, b: Operand) -> str:
+        x, y = operand(a), operand(b)
+        try:
+            result = ops.add(x, y)
+            ms.runtime.synchronize()
+        except TypeError as exc:
+            if _KERNEL_GAP not in str(exc):
+                raise
+            result = tensor(x) + tensor(y)
+            ms.runtime.synchronize()
+        return canonical(result.dtype)
+
+    return {
+        "version": ms.__version__,
+        "cells": ask_all(policies.get("mindspore").operands(), answer),
+    }
+
+
+if __name__ == "__main__":
+    json.dump(_worker(), sys.stdout)

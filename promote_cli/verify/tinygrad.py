@@ -1,0 +1,72 @@
+"""The tinygrad oracle: the dtype of a real ``x + y`` on tinygrad tensors.
+
+Operands are ``Tensor.zeros(2, dtype=t)`` and the Python values ``True``, ``1``, ``1.0``,
+``1j`` (a Python scalar on the left goes through ``Tensor.__radd__``). The sum stays lazy: its
+``.dtype`` is the promotion, and realising it would need a compiler (or minutes on the PYTHON
+device). Tensors are made on the PYTHON device (``Context(DEV="PYTHON")``, restored afterwards)
+so that no C compiler is looked for. A weak result is reported as tinygrad reports it
+(``dtypes.weakint``/``weakfloat`` are ``int*``/``float*``).
+
+Refusals: a Python complex raises ``RuntimeError`` ("Could not infer dtype of 1j"); two Python
+scalars are asked of ``Tensor.add(x, y)``, which has nothing to work on and raises
+``AttributeError`` ("'int' object has no attribute '_binop'"); that one error is a refusal only
+for that pair. tinygrad generates its kernels, so no kernel is missing for any dtype.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from promote_cli.notations import NOTATIONS
+from promote_cli.operands import PYTHON, Operand
+from promote_cli.verify import PYTHON_VALUES, Answer, Refused, refusing
+
+POLICY = "tinygrad"
+FRAMEWORK = "tinygrad"
+INSTALL = "tinygrad"
+IN_CONFORMANCE_EXTRA = True
+OPTIONS: tuple[str, ...] = ()
+
+
+def load() -> Any:
+    from tinygrad import Tensor, dtypes
+    from tinygrad.helpers import Context
+
+    return Tensor, dtypes, Context
+
+
+def version(handle: Any) -> str:
+    from importlib.metadata import version as installed
+
+    return installed("tinygrad")  # tinygrad has no __version__
+
+
+@contextmanager
+def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
+    Tensor, dtypes, Context = handle
+    nota = NOTATIONS["tinygrad"]
+    # tinygrad's attribute names are the tinygrad notation's labels (fp8e4m3 is float8_e4m3fn).
+    canonical = {getattr(dtypes, nota.label(t)): t for t in nota.labels}
+    canonical.update({dtypes.weakint: "int*", dtypes.weakfloat: "float*"})
+
+    def operand(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return PYTHON_VALUES[op.dtype]
+        if op.dtype not in nota.labels:
+            raise Refused(f"tinygrad has no dtype {op.dtype}")
+        return Tensor.zeros(2, dtype=getattr(dtypes, nota.label(op.dtype)))
+
+    @refusing(RuntimeError)
+    def answer(a: Operand, b: Operand) -> str:
+        x, y = operand(a), operand(b)
+        if a.category == b.category == PYTHON:
+            try:
+                Tensor.add(x, y)
+            except AttributeError as exc:
+                raise Refused(exc) from exc
+        return canonical[(x + y).dtype]
+
+    with Context(DEV="PYTHON"):
+        yield answer

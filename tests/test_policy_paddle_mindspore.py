@@ -1,0 +1,116 @@
+"""The paddle and mindspore policies: tables with category rules. Expected values are Paddle
+3.3.1's eager ``x + y`` and MindSpore 2.10.0's ``ops.add`` on CPU, as measured for issue 14."""
+
+from __future__ import annotations
+
+import pytest
+
+from promote_cli import PromotionError, promote, promote_many
+from promote_cli.policies import ascend, mindspore
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "want"),
+    [
+        ("float16", "float32", "float32"),  # float x float promote between tensors
+        ("bfloat16", "float16", "float32"),
+        ("int32", "complex64", "complex64"),  # anything x complex too
+        ("float64", "complex64", "complex128"),
+        ("float16", "float16", "float16"),  # the promotion, though CPU has no f16 add kernel
+        ("S(uint8)", "S(int8)", "int16"),  # two 0-d tensors: the c10 table
+        ("uint8", "S(int64)", "uint8"),  # a 0-d tensor of the same kind does not widen
+        ("float16", "S(float64)", "float16"),
+        ("int8", "S(float32)", "float32"),  # another kind: the table decides
+        ("complex64", "S(float64)", "complex128"),  # float and complex are different kinds
+        ("bool", "S(int8)", "int8"),  # bool belongs to no kind
+        ("bool", "int", "int64"),
+        ("int8", "float", "float32"),
+        ("float64", "float", "float64"),
+        ("float16", "complex", "complex64"),  # PyTorch: complex32
+        ("float8_e4m3fn", "int", "float8_e4m3fn"),
+    ],
+)
+def test_paddle_pairs(a, b, want):
+    assert promote(a, b, policy="paddle") == want
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "says"),
+    [
+        ("int32", "int64", "only float with float or with complex"),
+        ("int8", "float32", "only float with float or with complex"),
+        ("float8_e4m3fn", "float8_e5m2", "only float with float or with complex"),
+        ("S(float8_e4m3fn)", "S(float8_e5m2)", "does not promote"),
+        ("float8_e5m2", "complex", "does not promote"),
+        ("uint16", "int8", "cannot make a CPU tensor"),
+        ("int", "float", "two Python scalars"),
+    ],
+)
+def test_paddle_refusals_say_why(a, b, says):
+    with pytest.raises(PromotionError, match=says):
+        promote(a, b, policy="paddle")
+
+
+def test_mindspore_is_the_ascend_table_but_for_bool_with_wide_unsigned_types():
+    for t in mindspore.TYPES:
+        for u in mindspore.TYPES:
+            theirs = ascend.TABLE.cells[t, u]
+            mine = mindspore.TABLE.cells[t, u]
+            if {t, u} in ({"bool", "uint16"}, {"bool", "uint32"}, {"bool", "uint64"}):
+                assert (theirs, mine) == (None, u if t == "bool" else t)
+            else:
+                assert mine == theirs, (t, u)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "want"),
+    [
+        ("bool", "uint32", "uint32"),
+        ("bool", "bool", "bool"),  # ops.add has no CPU bool kernel; + answers bool
+        ("int8", "uint8", "int16"),
+        ("S(int8)", "int64", "int64"),  # 0-d tensors are not special
+        ("bool", "int", "int64"),
+        ("uint8", "int", "uint8"),
+        ("int32", "float", "float32"),
+        ("bfloat16", "float", "bfloat16"),
+        ("uint16", "P(bool)", "uint16"),
+        ("int", "int", "int64"),  # ops.add(1, 2) is an int64 tensor
+        ("int", "float", "float32"),
+    ],
+)
+def test_mindspore_pairs(a, b, want):
+    assert promote(a, b, policy="mindspore") == want
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "says"),
+    [
+        ("uint16", "int8", "does not convert"),
+        ("uint16", "int", "int64"),  # a Python int is an int64 tensor to uint16
+        ("uint64", "float", "float32"),
+        ("float32", "complex", "no Python complex"),
+        ("complex32", "complex64", "no complex32"),
+        ("float8_e4m3fn", "float32", "cannot make a CPU tensor"),
+    ],
+)
+def test_mindspore_refusals_say_why(a, b, says):
+    with pytest.raises(PromotionError, match=says):
+        promote(a, b, policy="mindspore", notation="canonical")
+
+
+def test_mindspore_n_ary_is_a_left_fold():
+    assert promote_many(["bool", "uint8", "int8"], policy="mindspore") == "int16"
+    with pytest.raises(PromotionError, match="folded left"):
+        promote_many(["bool", "uint16", "int8"], policy="mindspore")
+
+
+def test_diff_ascend_mindspore_shows_exactly_bool_with_wide_unsigned_and_complex32(run):
+    result = run("diff", "ascend", "mindspore")
+    assert result.exit_code == 1, result.stderr  # 1: the policies differ
+    lines = result.stdout.splitlines()
+    cells = [line.split()[:3] for line in lines if " x " in line]
+    pairs = {(a, b) for a, _, b in cells}
+    assert pairs == {(x, y) for u in ("u16", "u32", "u64") for x, y in (("bool", u), (u, "bool"))}
+    assert all("ascend refused" in line for line in lines if " x " in line)
+    assert "ascend vs mindspore: 6 of 225 cells differ (15 types)" in lines
+    assert "only ascend has: c32" in lines
