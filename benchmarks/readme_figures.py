@@ -54,6 +54,7 @@ FIVE_SETTINGS = [
     ("jax", {"x64": "false"}),
     ("tensorflow", {}),
     ("array-api", {}),
+    ("mlx", {}),
 ]
 
 

@@ -17,18 +17,19 @@ from promote_cli.errors import PromotionError, UsageError
 
 REFUSED = None
 # The table, measured: numpy 2.4, torch 2.13, jax 0.10.2 (x64 on), tnp (mode all),
-# array-api-strict 2.6 (research/ops13).
+# array-api-strict 2.6, mlx 0.32 (research/ops13).
 FIVE = [
     ("sqrt", ["int8"], {"numpy": "float16", "torch": "float32", "jax": "float32",
-                        "tensorflow": "float32", "array-api": REFUSED}),
+                        "tensorflow": "float32", "array-api": REFUSED, "mlx": "float32"}),
     ("sum", ["uint8"], {"numpy": "uint64", "torch": "int64", "jax": "uint64",
-                        "tensorflow": "uint32", "array-api": "uint64"}),
-    ("divide", ["int32", "int32"], {"numpy": "float64", "torch": "float32", "jax": "float32",
-                                    "tensorflow": "float64", "array-api": REFUSED}),
+                        "tensorflow": "uint32", "array-api": "uint64", "mlx": "uint32"}),
+    ("divide", ["int32", "int32"], {"numpy": "float64", "torch": "float32",
+                                    "jax": "float32", "tensorflow": "float64",
+                                    "array-api": REFUSED, "mlx": "float32"}),
     ("mean", ["int32"], {"numpy": "float64", "torch": REFUSED, "jax": "float32",
-                         "tensorflow": "float32", "array-api": REFUSED}),
+                         "tensorflow": "float32", "array-api": REFUSED, "mlx": "float32"}),
     ("argmax", ["float32"], {"numpy": "int64", "torch": "int64", "jax": "int64",
-                             "tensorflow": "int64", "array-api": "int64"}),
+                             "tensorflow": "int64", "array-api": "int64", "mlx": "uint32"}),
 ]  # fmt: skip
 
 
@@ -64,6 +65,8 @@ EXAMPLES = [
     ("tensorflow", "cumulative_sum", ["uint64"], {}, "float32"),
     ("array-api", "matmul", ["int8", "float32"], {}, "float32"),  # NumPy's rule, not the API's
     ("array-api", "maximum", ["float32", "complex"], {}, "complex64"),  # arrays are checked
+    ("mlx", "floor", ["int8"], {}, "int8"),  # MLX keeps integers where others convert
+    ("mlx", "cumulative_sum", ["uint8"], {}, "uint8"),  # cumsum widens only bool
 ]
 
 
@@ -148,6 +151,7 @@ def test_ops_lists_each_policys_function():
         "torch.bitwise_left_shift",
         "-",
         "xp.bitwise_left_shift",
+        "mx.left_shift",
     ]
 
 

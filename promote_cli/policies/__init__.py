@@ -35,6 +35,7 @@ _OPERATIONS = {
     "torch": "promote_cli.policies.torch_ops",
     "tensorflow": "promote_cli.policies.tensorflow_ops",
     "array-api": "promote_cli.policies.array_api_ops",
+    "mlx": "promote_cli.policies.mlx_ops",
 }
 NO_OPERATIONS = {
     "openvino": "the OpenVINO specification defines how two element types promote, not what any"
@@ -49,8 +50,12 @@ def operations(policy: Policy) -> Operations:
 
     module = _OPERATIONS.get(policy.name) if policy.file is None else None
     if module is None:
-        why = NO_OPERATIONS.get(policy.name) if policy.file is None else None
-        why = why or f"{policy.spelling} declares promotion only"
+        if policy.file is not None:
+            why = f"{policy.file} is a policy file, which declares promotion only"
+        else:
+            why = NO_OPERATIONS.get(policy.name) or (
+                "promote declares its promotion but not yet its operations (not measured)"
+            )
         raise PromotionError(
             f"{policy.title} has no per-operation rules: {why}", rule="no-operations"
         )
