@@ -1,6 +1,6 @@
 """Print (or ``--write``) the README's figures that promote itself computes, so they never drift:
-the cells ``promote verify`` compares per policy. Each block sits between
-``<!-- figures:NAME -->`` and ``<!-- /figures:NAME -->`` in README.md;
+the cells, random triples, values and spellings ``promote verify`` compares per policy. Each block
+sits between ``<!-- figures:NAME -->`` and ``<!-- /figures:NAME -->`` in README.md;
 tests/test_readme_figures.py fails when one differs from what this prints.
 
     python benchmarks/readme_figures.py           # print the blocks
@@ -23,10 +23,11 @@ def verify_cells() -> str:
     from promote_cli.verify import driver, oracle
 
     lines = [
-        "| policy | framework (pip) | option settings | operands | cells |",
-        "| --- | --- | --- | --- | --- |",
+        "| policy | framework (pip) | option settings | operands | cells | triples"
+        " (x 2 questions) | values | spellings |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    total = 0
+    totals = [0, 0, 0, 0]
     for name in policies.names():
         orc = oracle(name)
         if orc is None:
@@ -34,9 +35,17 @@ def verify_cells() -> str:
         pol = policies.get(name)
         settings, ops = len(driver.settings(pol, {})), len(pol.operands())
         cells = settings * ops**2
-        total += cells
-        lines.append(f"| `{name}` | `{orc.INSTALL}` | {settings} | {ops} | {cells:,} |")
-    lines.append(f"| all | | | | **{total:,}** |")
+        many = hasattr(orc, "answering_many")
+        triples = settings * len(driver.triples(pol, settings)) if many else 0
+        values = settings * len(driver.value_cells(pol)) if many else 0
+        spellings = len(getattr(orc, "SPELLINGS", ()))
+        for i, n in enumerate((cells, triples, values, spellings)):
+            totals[i] += n
+        lines.append(
+            f"| `{name}` | `{orc.INSTALL}` | {settings} | {ops} | {cells:,} | {triples:,}"
+            f" | {values:,} | {spellings:,} |"
+        )
+    lines.append("| all | | | | " + " | ".join(f"**{n:,}**" for n in totals) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -43,6 +43,7 @@ ROWS = (
     ("uint6", "uint", 6, None, None, False, "OpenVINO u6: 6-bit packed unsigned"),
     ("nf4", "quantized", 4, None, None, False, "OpenVINO nf4: 4-bit NormalFloat lookup codes"),
     ("string", "string", None, None, None, False, "OpenVINO string tensors"),
+    ("dynamic", "dynamic", None, None, None, False, "OpenVINO dynamic: decided at run time"),
     ("int3", "int", 3, None, None, False, "PyTorch shell dtype"),
     ("int5", "int", 5, None, None, False, "PyTorch shell dtype"),
     ("int6", "int", 6, None, None, False, "PyTorch shell dtype"),

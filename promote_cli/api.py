@@ -33,11 +33,15 @@ class Request(NamedTuple):
     notation: Notation
     options: Mapping[str, Any]  # every option of the policy, parsed
     operands: tuple[Operand, ...] | None = None
+    chain: bool = False  # the chain question, ((a + b) + c), rather than result_type
 
     def outcome(self) -> Outcome:
-        """The framework's n-ary answer for the operands (``result_type``)."""
+        """The answer for the operands: the framework's own n-ary ``result_type``, or with
+        ``chain`` the left-associated binary operators ``((a + b) + c)`` on real arrays."""
         if self.operands is None:
             raise UsageError("no operands were given")
+        if self.chain:
+            return self.policy.chain(self.operands, self.options)
         return self.policy.result_type(self.operands, self.options)
 
     def matrix(self) -> Matrix:
@@ -117,14 +121,22 @@ def request(
     notation: str | Notation | None = None,
     options: Mapping[str, Any] | None = None,
     operands: Sequence[DTypeLike] | None = None,
+    chain: bool = False,
     op: str | None = None,
 ) -> Request:
     """Resolve a question once: the policy by name or TOML file (``resolve``), the notation
     (default: the policy's own), the options and the operand spellings both read in that
-    notation. With ``op`` (an operation of ``promote_cli.ops``) the policy is seen through that
-    operation: each answer is the operation's output dtype. An operand may also be a dtype
-    object of NumPy, ml_dtypes, PyTorch, JAX or TensorFlow, or Python's ``int``, ``float``,
-    ``complex`` or ``bool`` (a Python scalar)."""
+    notation. An operand may also be a dtype object of NumPy, ml_dtypes, PyTorch, JAX or
+    TensorFlow, or Python's ``int``, ``float``, ``complex`` or ``bool`` (a Python scalar); a
+    Python scalar with its value is spelled ``"int:300"``. ``chain`` asks the chain question
+    (see ``promote_many``). With ``op`` (an operation of ``promote_cli.ops``) the policy is
+    seen through that operation: each answer is the operation's output dtype. ``op`` and
+    ``chain`` together are a usage error: an operation answers one call, not a chain."""
+    if op is not None and chain:
+        raise UsageError(
+            f"the chain question asks about ((a + b) + c) with the + operator; op {op!r} asks"
+            f" about one {op} call: ask one of them"
+        )
     pol = resolve(policy) if isinstance(policy, str) else policy
     if op is not None:
         from promote_cli import ops as _ops
@@ -135,7 +147,7 @@ def request(
     ops = None
     if operands is not None:
         ops = tuple(_operand(op, nota) for op in operands)
-    return Request(pol, nota, opts, ops)
+    return Request(pol, nota, opts, ops, chain)
 
 
 def resolve(name: str) -> Policy:
@@ -212,10 +224,13 @@ def outcome(
     *,
     policy: str = "jax",
     notation: str | None = None,
+    chain: bool = False,
     **options: Any,
 ) -> Outcome:
-    """The outcome (result or refusal) of the operands under the policy's n-ary rule."""
-    return request(policy, notation=notation, options=options, operands=spellings).outcome()
+    """The outcome (result or refusal) of the operands: the policy's n-ary ``result_type``, or
+    with ``chain`` its left-associated binary operators (see ``promote_many``)."""
+    req = request(policy, notation=notation, options=options, operands=spellings, chain=chain)
+    return req.outcome()
 
 
 def promote(
@@ -245,18 +260,36 @@ def promote_many(
     *,
     policy: str = "jax",
     notation: str | None = None,
+    chain: bool = False,
     op: str | None = None,
     **options: Any,
 ) -> str:
-    """Like ``promote`` for two or more operands, as the policy's framework answers its n-ary
-    ``result_type`` (all operands at once for jax, torch, array-api; a left fold of pairs for
-    the others). The reason of a refusal is worded in ``notation``.
+    """Like ``promote`` for two or more operands. Two questions, which differ:
 
-    With ``op``, the dtype that operation returns: ``promote_many(["int8"], op="sqrt")`` for a
-    unary operation or a reduction (``argmax``: its index dtype), two operands for a binary one.
-    A cell the framework's CPU has no kernel for still gets the dtype rule's answer (its
-    ``Outcome.rule`` is ``no-kernel``: see ``promote_cli.ops``)."""
-    req = request(policy, notation=notation, options=options, operands=spellings, op=op)
+    - default: the framework's own n-ary function, all operands at once: ``np.result_type``
+      (NumPy's sequence algorithm, not a fold), ``jnp.result_type`` (the lattice's least upper
+      bound), torch's n-ary elementwise ops such as ``torch.addcmul(a, b, c)`` (its categories),
+      array-api's ``result_type``; TensorFlow's ``flexible_dtypes.result_type`` and the graphs
+      of OpenVINO and Ascend are left folds of pairs.
+    - ``chain=True``: left-associated binary operators on real arrays, ``((a + b) + c)``: each
+      step is the binary operator, two Python scalars meet in Python first (``True + True`` is
+      the int 2), the intermediate is an array (0-d only when every input so far was; weakly
+      typed in JAX and TensorFlow when the step's result is), and operator refusals count
+      (TensorFlow's ``uint8 + True``, array-api's ``+`` on bool arrays).
+
+    A valued Python scalar (``"int:300"``, ``"float:1e300"``) is refused where the
+    framework's operation raises for it, in both questions. The reason of a refusal is
+    worded in ``notation``.
+
+    With ``op``, a third question: the dtype that operation returns,
+    ``promote_many(["int8"], op="sqrt")`` for a unary operation or a reduction (``argmax``: its
+    index dtype), two operands for a binary one. A cell the framework's CPU has no kernel for
+    still gets the dtype rule's answer (its ``Outcome.rule`` is ``no-kernel``: see
+    ``promote_cli.ops``). ``op`` takes no ``chain`` and no valued Python scalar (a usage
+    error: operations are not checked against values)."""
+    req = request(
+        policy, notation=notation, options=options, operands=spellings, chain=chain, op=op
+    )
     out = req.outcome()
     if out.result is None:
         raise PromotionError(out.text(req.notation), rule=out.rule, unsafe_result=out.unsafe_result)

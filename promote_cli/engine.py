@@ -1,7 +1,21 @@
 """The policy engine: what a policy declares, and the questions asked of it: a pair
-(``Policy.promote``), any number of operands (``Policy.result_type``, the one n-ary entry point)
-and a matrix of pairs. A table cell and ``promote pair`` both go through ``Policy.promote``, so
-they can never disagree.
+(``Policy.promote``), a matrix of pairs, and two questions about any number of operands:
+
+- ``Policy.result_type``: the framework's own n-ary function (``np.result_type``,
+  ``jnp.result_type``, torch's n-ary elementwise ops such as ``addcmul``, TensorFlow's
+  ``flexible_dtypes.result_type``, array-api's ``result_type``; a left fold where the framework
+  has none). A policy that promotes all operands at once defines ``join``.
+- ``Policy.chain``: left-associated binary operators on real arrays, ``((a + b) + c)``. Each step
+  is the policy's binary operator (``operate``: ``promote`` unless the operator departs from it);
+  two Python scalars meet in Python first (``True + True`` is the int 2); the intermediate is an
+  array, dimensioned when any input so far was, else 0-d, and weakly typed when the step's result
+  is (``carried``).
+
+A Python scalar that carries a value (``int:300``) is checked as the framework's operation checks
+it (``check_value``), in both questions: that is the question a value asks. A new policy inherits
+a plain fold, no operator departures and no value checks.
+
+A table cell and ``promote pair`` both go through ``Policy.promote``, so they can never disagree.
 
 An outcome's explanation names dtypes by reference (``ref("int8")``), not by label, so it can be
 worded in whichever notation the user reads (``Outcome.text(notation)``).
@@ -17,7 +31,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from promote_cli.dtypes import WEAK, is_weak
 from promote_cli.errors import PolicyDefinitionError, UsageError
 from promote_cli.notations import Notation, notation, read_dtype
-from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
+from promote_cli.operands import (
+    DIMENSIONED,
+    PYTHON,
+    ZERO_D,
+    Operand,
+    python_kind,
+    value_text,
+)
 
 if TYPE_CHECKING:
     from promote_cli.lattice import Lattice
@@ -53,6 +74,7 @@ class Outcome(NamedTuple):
     why: str  # one sentence, dtypes as ``ref``s: the rule's reasoning or the refusal's reason
     unsafe_result: str | None = None  # what an unsafe option would have given (OpenVINO)
     materialised: Materialised | None = None  # a weak result: what it becomes as an array
+    steps: tuple[str, ...] = ()  # a chain's steps, dtypes as refs: ``int8 + uint8 -> int16``
 
     @property
     def refused(self) -> bool:
@@ -68,7 +90,12 @@ class Outcome(NamedTuple):
 
     def text(self, nota: Notation) -> str:
         """``why`` with each referenced dtype spelled in ``nota``."""
-        return _REF.sub(lambda m: nota.label(m.group(1)), self.why)
+        return worded(self.why, nota)
+
+
+def worded(text: str, nota: Notation) -> str:
+    """``text`` with each referenced dtype spelled in ``nota``."""
+    return _REF.sub(lambda m: nota.label(m.group(1)), text)
 
 
 def refuse(rule: str, reason: str, unsafe_result: str | None = None) -> Outcome:
@@ -131,6 +158,7 @@ class Policy:
     title: ClassVar[str]
     source: ClassVar[str]  # where the rules come from
     notation_name: ClassVar[str]
+    dialect: ClassVar[str] = ""  # "numpy": NumPy's own spellings read first (notations.py)
     universe: ClassVar[tuple[str, ...]]  # canonical names the policy promotes
     default_types: ClassVar[tuple[str, ...]]  # the default table, in the policy's order
     known_unsupported: ClassVar[Mapping[str, str]] = {}  # type -> why the framework refuses it
@@ -174,7 +202,8 @@ class Policy:
 
     @cached_property
     def notation(self) -> Notation:
-        return notation(self.notation_name)
+        own = notation(self.notation_name)
+        return own._replace(dialect=self.dialect) if self.dialect else own
 
     def notation_for(self, name: str | None) -> Notation:
         """The notation called ``name``, or the policy's own when none is named."""
@@ -227,17 +256,119 @@ class Policy:
     join: Callable[[Sequence[Operand], Mapping[str, Any]], Outcome] | None = None
 
     def result_type(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
-        """The n-ary question, ``result_type(a, b, ...)``: the one entry point for two or more
-        operands; ``opts`` must come from ``resolve_options``."""
+        """The n-ary question, the framework's own ``result_type(a, b, ...)``: all operands at
+        once (``join``) or, for a policy without one, a left fold of ``promote``. ``opts`` must
+        come from ``resolve_options``."""
         if len(operands) < 2:
             raise UsageError("at least two operands are needed")
         if self.join is None:
-            return self._fold(operands, opts)
+            out = self._fold(operands, opts)
+        else:
+            normalised = [self.normalise(op) for op in operands]
+            for n in normalised:
+                if isinstance(n, Outcome):
+                    return n
+            out = self._with_materialised(self.join(normalised, opts), opts)  # type: ignore[arg-type]
+        if out.refused:
+            return out
+        return self._values_checked(operands, opts) or out
+
+    def _values_checked(
+        self, operands: Sequence[Operand], opts: Mapping[str, Any]
+    ) -> Outcome | None:
+        """The refusal of the first valued Python scalar that does not fit, checked against the
+        result of the arrays (None: every value fits, or none was given)."""
+        valued = [op for op in operands if op.category == PYTHON and op.value is not None]
+        if not valued:
+            return None
+        arrays = [op for op in operands if op.category != PYTHON]
+        against = None
+        if len(arrays) == 1:
+            against = arrays[0].dtype
+        elif arrays:
+            against = self.result_type(arrays, opts).result
+        for scalar in valued:
+            out = self.check_value(scalar, against, opts)
+            if out is not None:
+                return out
+        return None
+
+    # The chain question's declarations; each default is what a framework without a departure
+    # does, so a new policy needs none of them.
+    def operate(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        """The dtype of the binary operator ``a + b`` on real arrays: ``promote`` unless the
+        policy's operator departs from its promotion (a missing kernel, a conversion that
+        raises)."""
+        return self.promote(a, b, opts)
+
+    def carried(self, a: Operand, b: Operand, out: Outcome, opts: Mapping[str, Any]) -> Operand:
+        """The array ``a + b`` gave, as the next step sees it: dimensioned when an input was,
+        else 0-d; weakly typed when the result is weak."""
+        assert out.result is not None
+        dimensioned = DIMENSIONED in (a.category, b.category)
+        return Operand(out.result, DIMENSIONED if dimensioned else ZERO_D)
+
+    def check_value(
+        self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
+    ) -> Outcome | None:
+        """The framework's refusal when the valued Python scalar ``scalar`` meets an array of
+        ``against`` (None: no array), or None when it fits. By default nothing is checked."""
+        return None
+
+    def chain(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
+        """The chain question, ``((a + b) + c) ...`` on real arrays: a left fold of
+        ``operate``, where two Python scalars meet in Python first and the intermediate is what
+        ``carried`` makes of each step's array. The first refusal ends it; ``steps`` lists
+        each step. ``opts`` must come from ``resolve_options``."""
+        if len(operands) < 2:
+            raise UsageError("at least two operands are needed")
         normalised = [self.normalise(op) for op in operands]
         for n in normalised:
             if isinstance(n, Outcome):
                 return n
-        return self._with_materialised(self.join(normalised, opts), opts)  # type: ignore[arg-type]
+        left, steps, out = normalised[0], [], None
+        for right in normalised[1:]:  # type: ignore[assignment]
+            if _is_python_scalar(left) and _is_python_scalar(right):
+                summed = _python_sum(left, right)
+                if isinstance(summed, Outcome):
+                    out = summed
+                    steps.append(f"{_named(left)} + {_named(right)} -> refused")
+                    break
+                steps.append(
+                    f"{_named(left)} + {_named(right)} -> {_named(summed)}: Python adds two"
+                    " Python scalars itself"
+                )
+                left, out = summed, None
+                continue
+            out = self._operation(left, right, opts)
+            if out.refused:
+                steps.append(f"{_named(left)} + {_named(right)} -> refused")
+                break
+            carried = self.carried(left, right, out, opts)
+            if carried.dtype != out.result:  # the array is weakly typed (JAX's u64 + i8)
+                out = self._with_materialised(out._replace(result=carried.dtype), opts)
+            steps.append(f"{_named(left)} + {_named(right)} -> {_named(carried)}")
+            left = carried
+        if out is None:  # Python scalars only: Python answered, no array was made
+            return Outcome(
+                left.dtype,
+                "python",
+                f"only Python scalars: Python computes a Python {python_kind(left)}",
+                steps=tuple(steps),
+            )
+        return out._replace(steps=tuple(steps))
+
+    def _operation(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        """One step of a chain: the operator's dtype, then the value check its scalar meets."""
+        out = self.operate(a, b, opts)
+        if out.refused:
+            return out
+        for scalar, array in ((a, b), (b, a)):
+            if scalar.category == PYTHON and scalar.value is not None:
+                checked = self.check_value(scalar, array.dtype, opts)
+                if checked is not None:
+                    return checked
+        return out
 
     def _with_materialised(self, out: Outcome, opts: Mapping[str, Any]) -> Outcome:
         if out.result is None or not is_weak(out.result):
@@ -267,6 +398,38 @@ class Policy:
             if isinstance(n, Outcome):
                 return n
         return self._with_materialised(self.decide(na, nb, opts), opts)  # type: ignore[arg-type]
+
+
+_PYTHON_RANK = ("bool", "int*", "float*", "complex*")
+
+
+def _python_sum(a: Operand, b: Operand) -> Operand | Outcome:
+    """``a + b`` for two Python scalars, as Python computes it: the higher kind, at least int
+    (``True + True`` is the int 2); the value when both carry one."""
+    rank = max(_PYTHON_RANK.index(a.dtype), _PYTHON_RANK.index(b.dtype), 1)
+    value = None
+    if a.value is not None and b.value is not None:
+        try:
+            value = a.value + b.value
+        except OverflowError as exc:
+            return refuse("python", f"Python raises OverflowError: {exc}")
+    return Operand(_PYTHON_RANK[rank], PYTHON, value)
+
+
+def _is_python_scalar(op: Operand) -> bool:
+    """A Python bool, int, float or complex (not a weak array such as TensorFlow's i64*)."""
+    return op.category == PYTHON and op.dtype in _PYTHON_RANK
+
+
+def _named(op: Operand) -> str:
+    """An operand inside an explanation: ``{int8}``, ``S({int8})``, ``int:300``, ``P(bool)``."""
+    if op.category == PYTHON:
+        if op.value is not None:
+            return f"{python_kind(op)}:{value_text(op.value)}"
+        return "P(bool)" if op.dtype == "bool" else ref(op.dtype)
+    if op.category == ZERO_D:
+        return f"S({ref(op.dtype)})"
+    return f"{ref(op.dtype)} (a weakly typed array)" if is_weak(op.dtype) else ref(op.dtype)
 
 
 def as_operand(result: str, seen: Iterable[Operand]) -> Operand:

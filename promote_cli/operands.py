@@ -4,6 +4,13 @@
 as a scalar), ``P(int)``/``P(float)``/``P(complex)`` Python scalars (JAX's weak ``i*``, ``f*``,
 ``c*``; also spelled ``int``, ``float``, ``complex``), and ``P(bool)`` a Python ``bool``, which
 is not the ``bool`` dtype in every framework.
+
+A Python scalar may carry its value, spelled ``KIND:VALUE`` alone or inside ``P(...)``:
+``int:300``, ``int:-1``, ``int:0x7f``, ``float:1e300``, ``float:inf``, ``complex:1e300j``,
+``bool:true``. VALUE is a literal of that kind as Python's ``int()``, ``float()`` and
+``complex()`` read it (no expressions). A bare ``int`` keeps meaning "a Python int that fits":
+only a value lets a policy refuse where its framework raises for a value that does not fit
+(``uint8 + int:300`` in NumPy 2).
 """
 
 from __future__ import annotations
@@ -32,9 +39,16 @@ _SCALARS = {
 }
 
 
+# A Python scalar's value, when the operand carries one.
+Value = bool | int | float | complex
+_KINDS = {"bool": "bool", "int": "int*", "float": "float*", "complex": "complex*"}
+_VALUED = re.compile(r"^\s*(bool|int|float|complex)\s*:\s*(\S.*?)\s*$", re.I)
+
+
 class Operand(NamedTuple):
     dtype: str  # canonical name; a Python scalar is int*, float*, complex* or bool
     category: str = DIMENSIONED
+    value: Value | None = None  # a Python scalar's value, when one was given
 
     @classmethod
     def of(cls, dtype: str) -> Operand:
@@ -43,12 +57,46 @@ class Operand(NamedTuple):
         return cls(dtype, PYTHON if is_weak(dtype) else DIMENSIONED)
 
 
+def python_value(kind: str, text: str) -> Value:
+    """The value ``text`` spells for a Python scalar of ``kind`` (bool, int, float, complex)."""
+    literal = text.strip()
+    try:
+        if kind == "bool":
+            if literal.lower() in ("true", "false"):
+                return literal.lower() == "true"
+            raise ValueError
+        if kind == "int":
+            return int(literal.replace("_", ""), 0)
+        return float(literal) if kind == "float" else complex(literal)
+    except ValueError:
+        raise UsageError(
+            f"{kind}:{text} is not a Python {kind} literal (e.g. int:300, int:-1, float:1e300,"
+            " complex:1e300j, bool:true)"
+        ) from None
+
+
+def valued(value: Value) -> Operand:
+    """The operand of a Python scalar with this value (``True``, ``300``, ``1e300`` ...)."""
+    kind = type(value).__name__
+    if kind not in _KINDS:
+        raise UsageError(f"{value!r} is not a Python bool, int, float or complex")
+    return Operand(_KINDS[kind], PYTHON, value)
+
+
 def parse(spelling: str, nota: Notation) -> Operand:
-    """Read ``S(i8)``, ``D(f16)``, ``P(bool)``, ``int``, ``f*`` or a plain dtype spelling."""
+    """Read ``S(i8)``, ``D(f16)``, ``P(bool)``, ``int``, ``int:300``, ``f*`` or a plain dtype
+    spelling."""
+    m = _VALUED.match(spelling)
+    if m:
+        kind = m.group(1).lower()
+        return valued(python_value(kind, m.group(2)))
     m = _WRAPPED.match(spelling)
     if m:
         category, inner = m.group(1).upper(), m.group(2)
         if category == PYTHON:
+            v = _VALUED.match(inner)
+            if v:
+                return valued(python_value(v.group(1).lower(), v.group(2)))
             scalar = _SCALARS.get(inner.lower())
             if scalar is None:
                 raise UsageError(
@@ -76,6 +124,22 @@ def inner(spelling: str) -> str:
 def label(op: Operand, nota: Notation, *, plain: bool = False) -> str:
     """How ``op`` is printed in ``nota``; ``plain`` drops the canonical-name hint."""
     if op.category == PYTHON:
+        if op.value is not None:
+            return f"{type(op.value).__name__}:{value_text(op.value)}"
         return "P(bool)" if op.dtype == "bool" else nota.label(op.dtype)
     text = nota.label(op.dtype) if plain else display(op.dtype, nota)
     return f"S({text})" if op.category == ZERO_D else text
+
+
+def value_text(value: Value) -> str:
+    """A value as ``KIND:VALUE`` reads it back: ``true``, ``300``, ``1e+300``, ``1e+300j``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, complex):
+        return repr(value).strip("()")
+    return repr(value)
+
+
+def python_kind(op: Operand) -> str:
+    """A Python scalar's type name: ``bool``, ``int``, ``float`` or ``complex``."""
+    return {"bool": "bool", "int*": "int", "float*": "float", "complex*": "complex"}[op.dtype]

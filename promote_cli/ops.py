@@ -30,7 +30,7 @@ from promote_cli.dtypes import get as dtype
 from promote_cli.dtypes import is_weak
 from promote_cli.engine import Outcome, Policy, ref, refuse
 from promote_cli.errors import UsageError
-from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
+from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, value_text
 
 BINARY, UNARY, REDUCTION, WHERE = "binary", "unary", "reduction", "where"
 
@@ -268,6 +268,12 @@ def answer(
     if rule.function is None:
         return refuse(ABSENT, f"{policy.title} has no {name} function ({rule.note})"), None
     for x in operands:
+        if x.value is not None:  # measured per operation for types only, never for values
+            kind = type(x.value).__name__
+            raise UsageError(
+                f"{name} is not checked against a Python scalar's value: give {kind} rather"
+                f" than {kind}:{value_text(x.value)}"
+            )
         if op.arity in (UNARY, REDUCTION) and x.category == PYTHON:
             raise UsageError(f"{name} takes an array, not a Python scalar: give D(t) or S(t)")
         if rule.categories is not None and x.category not in rule.categories:

@@ -123,6 +123,23 @@ def test_unknown_operation_and_wrong_arity_are_usage_errors():
         promote_cli.promote("int8", "int8", policy="numpy", op="sqrt")
 
 
+def test_op_with_the_chain_question_is_a_usage_error():
+    # One operation call and a chain of + operators are two questions: no silent pick.
+    with pytest.raises(UsageError, match="ask one of them"):
+        promote_cli.promote_many(["int8", "int16", "int32"], policy="numpy", chain=True, op="add")
+
+
+def test_op_with_a_valued_python_scalar_is_a_usage_error():
+    # np.add(uint8 array, 300) raises OverflowError; operations are measured for types only,
+    # so a value is refused as a question promote cannot answer rather than answered uint8.
+    with pytest.raises(UsageError, match="give int rather than int:300"):
+        promote_cli.promote("uint8", "int:300", policy="numpy", op="add")
+    done = CliRunner().invoke(cli, ["op", "add", "uint8", "int:300", "-p", "numpy"])
+    assert done.exit_code == 2
+    assert "not checked against a Python scalar's value" in done.output
+    assert promote_cli.promote("uint8", "int", policy="numpy", op="add") == "uint8"
+
+
 def test_op_cli_prints_the_dtype_and_explains():
     runner = CliRunner()
     done = runner.invoke(cli, ["op", "divide", "int32", "int32", "-p", "torch", "--explain"])

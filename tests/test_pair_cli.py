@@ -173,7 +173,7 @@ def test_policies_lists_types_and_options(run):
     doc = {p["name"]: p for p in json.loads(run("policies", "--json").stdout)["policies"]}
     assert {"jax", "openvino", "ascend", "numpy"} <= set(doc)
     assert [t["label"] for t in doc["ascend"]["default_table"][:4]] == ["f32", "f16", "f64", "bf16"]
-    assert len(doc["openvino"]["types"]) == 18
+    assert len(doc["openvino"]["types"]) == 19  # the 18 static input types and dynamic
 
 
 def test_python_api():

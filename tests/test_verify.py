@@ -94,10 +94,10 @@ def test_numpy_cells_are_its_16_dtypes_and_4_python_scalars():
     assert Operand("longdouble") in ops and Operand("clongdouble") in ops
 
 
-def test_openvino_cells_are_its_18_types_as_0d_and_dimensioned_inputs():
+def test_openvino_cells_are_its_18_types_and_dynamic_as_0d_and_dimensioned_inputs():
     # ConvertPromoteTypes-14 takes 18 element types; pytorch_scalar_promotion reads the rank.
     ops = policies.get("openvino").operands()
-    assert len(ops) == 36
+    assert len(ops) == 38  # its 18 input types and dynamic, 0-d and dimensioned
     assert {op.category for op in ops} == {DIMENSIONED, ZERO_D}
     assert Operand("float8_e4m3fn", ZERO_D) in ops and Operand("uint1") in ops
 
@@ -110,14 +110,15 @@ def test_jax_cells_include_weak_scalars_and_no_zero_d_category():
     assert Operand("int4") in ops and Operand("float8_e4m3b11fnuz") in ops
 
 
-def test_option_values_try_both_booleans_every_choice_and_a_dtype_of_each_kind():
+def test_option_values_try_both_booleans_every_choice_and_every_dtype():
     assert driver.option_values(Option("strict", "bool", False, "")) == (False, True)
     mode = Option("mode", "choice", "all", "", choices=("all", "safe"))
     assert driver.option_values(mode) == ("all", "safe")
     target = {o.name: o for o in policies.get("openvino").options}["u64_integer_promotion_target"]
     values = driver.option_values(target)
     assert values[0] == "float32"  # the spec's default comes first
-    assert {"bool", "uint64", "int64", "float64"} <= set(values)
+    # OpenVINO accepts each of its 25 static element types and dynamic as the target.
+    assert len(values) == 26 and {"dynamic", "nf4", "string", "float8_e8m0fnu"} <= set(values)
 
 
 def test_settings_are_the_product_of_the_options_and_pinning_holds_one_fixed():
@@ -137,7 +138,7 @@ def test_a_perfect_framework_agrees_on_every_cell_including_refusals():
     )
     assert report.status == driver.VERIFIED and report.mismatches == []
     openvino = policies.get("openvino")
-    assert report.cells == len(driver.settings(openvino)) * 36 * 36 == len(asked)
+    assert report.cells == len(driver.settings(openvino)) * 38 * 38 == len(asked)
     assert report.version == "9.9"
     # OpenVINO refuses f16 x bf16 by default: two refusals agree.
     defaults = {o.name: o.default for o in openvino.options}
@@ -264,9 +265,11 @@ def test_json_lists_each_mismatch_with_canonical_names(run, install):
     # NEP 50: float16 + a Python int stays float16.
     assert entry["mismatches"] == [
         {
+            "question": "pair",
             "options": {},
             "a": {"canonical": "float16", "category": "D", "label": "float16"},
             "b": {"canonical": "int*", "category": "P", "label": "int*"},
+            "more": [],
             "promote": "float16",
             "framework": "float64",
             "framework_error": None,

@@ -6,8 +6,9 @@ import click
 
 from promote_cli import api
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
+from promote_cli.engine import worded
 from promote_cli.errors import UsageError
-from promote_cli.notations import collides, display
+from promote_cli.notations import ambiguous, display
 from promote_cli.operands import inner, label
 
 
@@ -18,14 +19,30 @@ from promote_cli.operands import inner, label
 @_options.options
 @_options.notation
 @_options.as_json
-@click.option("--explain", is_flag=True, help="Say which rule decided, and why.")
-def command(operands, policy, policy_file, option_values, notation, as_json, explain) -> int:
-    """Promote A and B, or more operands as the framework's n-ary result_type does
-    (all at once for jax, torch and array-api; a left fold for the others).
+@click.option(
+    "--chain",
+    is_flag=True,
+    help="Answer ((A + B) + C) on real arrays instead of the framework's n-ary result_type.",
+)
+@click.option(
+    "--explain", is_flag=True, help="Say which rule decided, and why (each step of a chain)."
+)
+def command(operands, policy, policy_file, option_values, notation, as_json, chain, explain) -> int:
+    """Promote A and B, or more operands. Two questions, which differ for three or more:
+
+    \b
+    default  the framework's own n-ary function, all operands at once: np.result_type
+             (NumPy's sequence algorithm), jnp.result_type, torch's n-ary ops such as
+             addcmul(a, b, c), array-api's result_type; a left fold for tensorflow
+             (flexible_dtypes.result_type), openvino and ascend.
+    --chain  ((A + B) + C) with the binary operator on real arrays: two Python scalars
+             add in Python first, the intermediate is an array (weak in jax and
+             tensorflow when the step's result is), operator refusals count.
 
     An operand is a dtype (f16, bfloat16, i8 ...), S(t) for a 0-d tensor, D(t) for a
-    dimensioned one, or a Python scalar: int, float, complex, P(bool).
-    Prints the result; a refusal prints its reason and exits 1.
+    dimensioned one, or a Python scalar: int, float, complex, P(bool); with its value
+    int:300, float:1e300, complex:1j, bool:true (refused where the framework's operation
+    raises for that value). Prints the result; a refusal prints its reason and exits 1.
     """
     if len(operands) < 2:
         raise UsageError("pair needs two operands, e.g. promote pair f16 bf16")
@@ -35,6 +52,7 @@ def command(operands, policy, policy_file, option_values, notation, as_json, exp
         notation=notation,
         options=_options.parse_options(option_values),
         operands=operands,
+        chain=chain,
     )
     final = req.outcome()
     nota = req.notation
@@ -47,21 +65,26 @@ def command(operands, policy, policy_file, option_values, notation, as_json, exp
             for s, op in zip(operands, req.operands, strict=True)
         ]
         body = {**schema.head("pair", req), "operands": inputs, **schema.outcome(final, nota)}
+        if chain:
+            body["steps"] = [worded(step, nota) for step in final.steps]
         click.echo(schema.dumps(body), nl=False)
         return EXIT_DIFFERENT if final.refused else EXIT_OK
 
     misread = [
         f"{s} as {op.dtype}"
         for s, op in zip(operands, req.operands, strict=True)
-        if collides(inner(s))
+        if ambiguous(inner(s))
     ]
     if misread:
-        click.echo(f"note: read {', '.join(misread)} ({nota.name} notation)", err=True)
+        where = f"{nota.name} notation{', NumPy type codes' if nota.dialect == 'numpy' else ''}"
+        click.echo(f"note: read {', '.join(misread)} ({where})", err=True)
     if explain:
         click.echo(f"policy: {req.policy.name} ({req.options_text() or 'no options'})")
-        inputs = " x ".join(label(op, nota) for op in req.operands)
+        inputs = (" + " if chain else " x ").join(label(op, nota) for op in req.operands)
         verdict = "refused" if final.refused else _result(final, nota)
         click.echo(f"{inputs} -> {verdict}")
+        for number, step in enumerate(final.steps, 1):
+            click.echo(f"step {number}: {worded(step, nota)}")
         click.echo(f"rule: {final.rule}: {final.text(nota)}")
         return EXIT_DIFFERENT if final.refused else EXIT_OK
     if final.refused:

@@ -188,7 +188,8 @@ def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
     settings = f" ({report.settings} option settings)" if report.settings > 1 else ""
     click.echo(
         f"{name}: {report.framework} {report.version}, {report.cells:,} cells{settings}"
-        f" in {report.seconds:.1f} s (import {report.import_seconds:.1f} s): {verdict}"
+        f"{_beyond(report)} in {report.seconds:.1f} s (import {report.import_seconds:.1f} s):"
+        f" {verdict}"
     )
     op_label, result_label, opts_label = _labels(pol)
     if report.ops is not None:
@@ -198,8 +199,15 @@ def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
         theirs = result_label(m.framework)
         if m.framework is None and m.framework_error:
             theirs += f" ({_short(m.framework_error)})"
+        if m.question == driver.SPELLING:
+            asked = f"spelling {m.a.dtype!r}"
+        else:
+            joiner = " x " if m.question in (driver.PAIR, driver.RESULT_TYPE) else " + "
+            asked = joiner.join(op_label(op) for op in m.operands)
+            if m.question != driver.PAIR:
+                asked = f"{m.question} {asked}"
         click.echo(
-            f"  {name}{' ' + opts if opts else ''}: {op_label(m.a)} x {op_label(m.b)}"
+            f"  {name}{' ' + opts if opts else ''}: {asked}"
             f" -> promote says {result_label(m.promote)}, framework says {theirs}"
         )
 
@@ -232,6 +240,21 @@ def _print_ops(name, ops, op_label, result_label, opts_label) -> None:
         )
 
 
+def _beyond(report: driver.Report) -> str:
+    """``, 8,000 triples x 2 questions, 800 values, 1,485 spellings`` (what was checked
+    beyond pairs; "" for an oracle that answers pairs only)."""
+    parts = []
+    if report.triples:
+        parts.append(f"{report.triples:,} triples x 2 questions")
+    if report.values:
+        parts.append(f"{report.values:,} values")
+    if report.spellings:
+        parts.append(f"{report.spellings:,} spellings")
+    if report.skipped:
+        parts.append(f"{report.skipped:,} unobservable")
+    return "".join(f", {p}" for p in parts)
+
+
 def _count(n: int, one: str, many: str) -> str:
     return f"{n:,} {one if n == 1 else many}"
 
@@ -248,6 +271,10 @@ def _as_json(report: driver.Report, pol: Policy | None, require: bool) -> dict[s
         "framework": report.framework or None,
         "version": report.version or None,
         "cells": report.cells,
+        "triples": report.triples,
+        "values": report.values,
+        "spellings": report.spellings,
+        "unobservable": report.skipped,
         "option_settings": report.settings,
         "seconds": round(report.seconds, 3),
         "import_seconds": round(report.import_seconds, 3),
@@ -258,9 +285,11 @@ def _as_json(report: driver.Report, pol: Policy | None, require: bool) -> dict[s
     if report.mismatches:
         out["mismatches"] = [
             {
+                "question": m.question,
                 "options": dict(m.options),
                 "a": schema.operand(m.a, pol.notation),
                 "b": schema.operand(m.b, pol.notation),
+                "more": [schema.operand(op, pol.notation) for op in m.more],
                 "promote": m.promote,
                 "framework": m.framework,
                 "framework_error": m.framework_error or None,

@@ -14,9 +14,16 @@ a ``complex`` with floating arrays, where a real array takes the complex type of
 precision (``float32 x complex = complex64``); the scalar never changes the array's type
 otherwise. They are weak nodes of the lattice, ``int* -> int8, uint8, float*``,
 ``float* -> float32, complex*``, ``complex* -> complex64``. Two Python scalars alone have no
-result (the standard's ``result_type`` needs an array or a dtype). An int outside the array
-type's range is unspecified (value-dependent, not modelled). Before 2024.12 ``result_type``
+result (the standard's ``result_type`` needs an array or a dtype). A Python int
+(``int:VALUE``) outside an integer array type's range raises ``OverflowError`` in
+array-api-strict, in ``result_type`` and in the operators (the standard leaves it
+unspecified); a float array takes any value. Before 2024.12 ``result_type``
 took no scalars and a complex scalar did not mix with a real array.
+
+The two n-ary questions: ``result_type(a, b, c)`` is the least upper bound of all operands;
+a chain ``(a + b) + c`` is a fold in which two Python scalars meet in Python first (``True +
+True`` is the int 2, so ``True, True, int8`` works as a chain but not in ``result_type``) and
+``+`` refuses bool arrays ("Only numeric dtypes are allowed in __add__").
 
 Where it departs from its neighbours: it is the strict core every framework extends — JAX,
 NumPy and PyTorch give every refused pair an answer (``int8 x float32``, ``uint64 x int64``),
@@ -96,6 +103,39 @@ class ArrayApiPolicy(LatticePolicy):
                 "the array API standard promotes Python scalars only together with an array",
             )
         return self.least_bound(operands, opts)
+
+    def operate(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        """``a + b``: ``+`` takes numeric arrays only, checked before any promotion."""
+        for op in (a, b):
+            if op.category != PYTHON and op.dtype == "bool":
+                return refuse(
+                    "operator",
+                    "array-api-strict raises TypeError: Only numeric dtypes are allowed in"
+                    " __add__ (a bool array)",
+                )
+        return self.promote(a, b, opts)
+
+    def check_value(
+        self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
+    ) -> Outcome | None:
+        """A Python int must lie within an integer array type's bounds."""
+        value = scalar.value
+        if scalar.dtype != "int*" or value is None or against is None:
+            return None
+        info = get(against)
+        if not info.is_integer:
+            return None
+        bits = info.bits or 0
+        low, high = (
+            (0, 2**bits - 1) if info.kind == "uint" else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+        )
+        if low <= value <= high:
+            return None
+        return refuse(
+            "value",
+            "array-api-strict raises OverflowError: Python int scalars must be within the"
+            f" bounds of the dtype for integer arrays ({value} is outside {ref(against)})",
+        )
 
     def why_unbounded(
         self, nodes: Sequence[str], operands: Sequence[Operand], opts: Mapping[str, Any]

@@ -18,6 +18,20 @@ JAX's ``result_type`` marks such a result weakly typed even when both inputs wer
 two strong operands. A weak result is reported (``float*``) only when an operand was weak.
 A Python ``bool`` is not weak in JAX: ``P(bool)`` is the ``bool`` dtype. 0-d arrays are not
 special.
+
+The two n-ary questions: ``jnp.result_type(a, b, c)`` is the least upper bound of all operands
+at once; a chain ``(a + b) + c`` is a fold in which each intermediate array keeps JAX's weak
+flag (``uint64 + int8`` is a weakly typed float64 array, so ``(u8 + i1) + f2`` is float16, as
+the bound is), so the two differ only where two Python scalars meet in Python first:
+``True + True + bool_array`` is int64 (the Python int 2 is weak) while ``result_type(True,
+True, bool)`` is bool, and under strict promotion ``True + True + int8`` is int8 where
+``result_type(True, True, int8)`` raises.
+
+Python scalar values: JAX converts a Python int to its default integer, int64 with x64 and
+int32 without, and raises ``OverflowError`` when it does not fit, whatever the array's dtype;
+it never checks the value against the array's dtype (``uint8 + 300`` wraps silently to uint8,
+though JAX's docs once said it raises). ``jnp.result_type`` never looks at values: a valued
+operand asks about the operation, so promote refuses in both questions.
 """
 
 from __future__ import annotations
@@ -27,10 +41,10 @@ from functools import cache
 from typing import Any
 
 from promote_cli.dtypes import CATALOGUE, get, is_weak
-from promote_cli.engine import Materialised, Option, Outcome, ref
+from promote_cli.engine import Materialised, Option, Outcome, ref, refuse
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
 from promote_cli.notations import NOTATIONS
-from promote_cli.operands import PYTHON, Operand
+from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 
 SEED_TYPES = (
     "bool",
@@ -164,6 +178,29 @@ class JaxPolicy(LatticePolicy):
         A binary result that JAX marks weakly typed (uint64 x int8 meets at ``f*``) takes part
         in a further promotion as weak, so an n-ary result is not a fold of reported pairs."""
         return self.least_bound(operands, opts)
+
+    def carried(self, a: Operand, b: Operand, out: Outcome, opts: Mapping[str, Any]) -> Operand:
+        """The array ``a + b`` gave keeps JAX's weak flag, which ``result_type`` sets whenever
+        the bound is a weak node, also for two strong inputs (``uint64 + int8``)."""
+        top = self.lattice_for(opts).lub(*self.nodes([a, b], opts))
+        if top is not None and is_weak(top):
+            return Operand(top, DIMENSIONED)
+        return super().carried(a, b, out, opts)
+
+    def check_value(
+        self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
+    ) -> Outcome | None:
+        """A Python int must fit JAX's default integer (int64 with x64, int32 without)."""
+        if scalar.dtype != "int*" or scalar.value is None or against is None:
+            return None
+        bits = 64 if opts["x64"] else 32
+        if -(2 ** (bits - 1)) <= scalar.value < 2 ** (bits - 1):
+            return None
+        return refuse(
+            "value",
+            f"JAX raises OverflowError: Python int {scalar.value} too large to convert to"
+            f" int{bits}, JAX's default integer {'with' if opts['x64'] else 'without'} x64",
+        )
 
     def nodes(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> list[str]:
         # P(int) is "int*"; a Python bool is the bool dtype. Without x64 JAX truncates 64-bit

@@ -14,16 +14,36 @@ arrays are not special in NumPy 2.
 Where it departs from its neighbours: integers widen floats (``int16 x float16 = float32``,
 ``int64 x float16 = float64``, where JAX and PyTorch keep the float), ``uint64 x int*`` is
 ``float64``, and it has ``longdouble``; the ml_dtypes types (bfloat16, float8 ...) are outside
-its universe, which is what makes every bfloat16 cell of the JAX page "different".
+its universe, which is what makes every bfloat16 cell of the JAX page "different". With
+ml_dtypes imported NumPy does answer for them, but not always: ``np.promote_types(bfloat16,
+float16)`` still refuses (measured with ml_dtypes 0.6.0), while ``bf16_array + f16_array`` is
+float32 (the ufunc's loop search); this policy does not model NumPy with ml_dtypes.
+
+Three or more operands (``np.result_type(a, b, c)``) are *not* a fold of pairs: NumPy's
+``PyArray_PromoteDTypeSequence`` (``numpy/_core/src/multiarray/common_dtype.c``) lets the
+operand of the highest legacy type number (float16 ranks above every other builtin type)
+promote each of the others, then joins those results; the Python scalars are abstract DTypes
+that take part in the same sequence. ``join`` reimplements it (``int8, uint8, float16`` gives
+float16 where a fold gives float32; ``P(bool), int, uint8`` gives uint8). The chain question,
+``(a + b) + c`` on real arrays, is a fold of the binary rule with two Python scalars added in
+Python first (``True + True`` is the int 2), so the two questions differ.
+
+Python scalar values (``int:300``): NumPy 2 raises in the operation when a Python int does not
+fit the integer dtype it is converted to, the result of the array and the scalar (``uint8 +
+300``: "Python integer 300 out of bounds for uint8"; ``bool`` arrays give int64), and any int
+outside [-2**63, 2**63) raises "Python int too large to convert to C long" there (uint64
+accepts up to 2**64 - 1); float results never raise (inf with a warning).
+``np.result_type(uint8, 300)`` itself never looks at the value (it says uint8): a valued
+operand asks about the operation, so promote refuses in both questions, with NumPy's reason.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promote_cli.dtypes import get, is_weak
-from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, ref
+from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, ref, refuse
 from promote_cli.halftable import TablePolicy, mirror
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
@@ -61,12 +81,112 @@ _COMPLEX_OF = {
 TABLE = mirror(_LOWER_HALF, NOTATIONS["numpy"].by_label())
 TYPES = TABLE.order
 
+# NumPy's legacy type numbers on 64-bit Linux (int64 is NPY_LONG, 7); float16 (NPY_HALF, 23)
+# was added last and so ranks above every other builtin type in the n-ary sequence.
+TYPE_NUMBER = {
+    "bool": 0,
+    "int8": 1,
+    "uint8": 2,
+    "int16": 3,
+    "uint16": 4,
+    "int32": 5,
+    "uint32": 6,
+    "int64": 7,
+    "uint64": 8,
+    "float32": 11,
+    "float64": 12,
+    "longdouble": 13,
+    "complex64": 14,
+    "complex128": 15,
+    "clongdouble": 16,
+    "float16": 23,
+}
+# The abstract DTypes of Python int, float and complex (a Python bool is the bool DType).
+_ABSTRACT = {"int*": "int", "float*": "float", "complex*": "complex"}
+
+
+def _common(cls: str, other: str) -> str | None:
+    """``cls.__common_dtype__(other)`` for builtin and abstract DTypes; None for NotImplemented.
+    A builtin type defers to a higher type number (``default_builtin_common_dtype``); the
+    abstract ones answer as ``abstractdtypes.c`` does."""
+    if cls in TYPE_NUMBER:
+        if other in TYPE_NUMBER:
+            return None if TYPE_NUMBER[other] > TYPE_NUMBER[cls] else TABLE.cells[cls, other]
+        return _with_python(cls, _ABSTRACT[other])
+    kind = _ABSTRACT[cls]
+    if other in TYPE_NUMBER:
+        strong = get(other).kind
+        if kind == "int":
+            return _DEFAULT["int"] if strong == "bool" else None
+        return _DEFAULT[kind] if strong in ("bool", "int", "uint") else None
+    ranks = ("int", "float", "complex")
+    return cls if ranks.index(kind) >= ranks.index(_ABSTRACT[other]) else None
+
+
+def _with_python(strong: str, kind: str) -> str | None:
+    """A builtin DType's common DType with a Python scalar's abstract one (None: defer)."""
+    own = get(strong).kind
+    if kind == "int":
+        return strong if own != "bool" else None
+    if kind == "float":
+        return strong if own in ("float", "complex") else None
+    if own == "complex":
+        return strong
+    return _COMPLEX_OF.get(strong)
+
+
+def _common_dtype(a: str, b: str) -> str | None:
+    """``PyArray_CommonDType``: ask ``a``, then ``b``; None when neither knows."""
+    if a == b:
+        return a
+    out = _common(a, b)
+    return out if out is not None else _common(b, a)
+
+
+def _reduce(dts: list[str | None], length: int) -> str | None:
+    """``reduce_dtypes_to_most_knowledgeable``: pairs from both ends; the more knowledgeable
+    of each pair moves to the front, a fully known one is dropped."""
+    half = length // 2
+    result = None
+    for low in range(half):
+        high = length - 1 - low
+        same = dts[high] == dts[low]
+        result = dts[low] if same else _common(dts[low], dts[high])  # type: ignore[arg-type]
+        if result is None:
+            dts[low], dts[high] = dts[high], dts[low]
+        elif result == dts[low]:
+            dts[high] = None
+    if length == 2:
+        return result
+    return _reduce(dts, length - half)
+
+
+def promote_sequence(dtypes: Sequence[str]) -> tuple[str, str] | str:
+    """``PyArray_PromoteDTypeSequence``: the common DType of all ``dtypes`` (abstract ones
+    included) and the main DType that decided, or the DType that could not be promoted."""
+    dts: list[str | None] = list(dtypes)
+    result = _reduce(dts, len(dts))
+    main = dts[0]
+    assert main is not None
+    start = 1 if result is None else 2
+    for other in dts[start:]:
+        if other is None:
+            continue
+        promoted = _common(main, other)
+        if promoted is None:
+            return other
+        result = promoted if result is None else _common_dtype(result, promoted)
+        if result is None:
+            return other
+    return (result or main, main)
+
 
 class NumpyPolicy(TablePolicy):
     name = "numpy"
     title = "NumPy"
     source = "numpy.promote_types / numpy.result_type (NumPy 2, NEP 50)"
     notation_name = "canonical"
+    dialect = "numpy"  # b is int8, B uint8, f16 longdouble, c32 clongdouble, as np.dtype reads
     table = TABLE
     universe = TYPES
     default_types = TYPES
@@ -97,6 +217,53 @@ class NumpyPolicy(TablePolicy):
         result = TABLE.cells[strong.name, _DEFAULT[scalar]]
         why = f"NEP 50: a Python {scalar} outranks {kind}; NumPy's default {_DEFAULT[scalar]}"
         return Outcome(result, "nep50", why)
+
+    def join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
+        """``np.result_type`` over all operands at once (``promote_sequence``)."""
+        if len(operands) == 2:
+            return self.decide(*operands, opts)
+        found = promote_sequence([op.dtype for op in operands])
+        if isinstance(found, str):
+            return refuse(
+                "sequence",
+                f"NumPy cannot promote {ref(found)} with the others: no common DType",
+            )
+        result, main = found
+        result = _DEFAULT.get(_ABSTRACT.get(result, ""), result)
+        named = ref(main) if main in TYPE_NUMBER else f"a Python {_ABSTRACT[main]}"
+        why = (
+            f"np.result_type promotes the sequence at once: {named}, the most knowledgeable"
+            " DType, promotes each operand and those results are joined (not a fold of pairs)"
+        )
+        return Outcome(result, "sequence", why)
+
+    def check_value(
+        self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
+    ) -> Outcome | None:
+        """NumPy 2's conversion of a Python int in an operation (see the module docstring)."""
+        if scalar.dtype != "int*" or scalar.value is None or against is None:
+            return None
+        result = self.decide(Operand(against), Operand("int*", PYTHON), opts).result
+        if result is None or not get(result).is_integer:
+            return None
+        value, bits = scalar.value, get(result).bits or 0
+        low, high = (
+            (0, 2**bits - 1)
+            if get(result).kind == "uint"
+            else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+        )
+        if low <= value <= high:
+            return None
+        unsigned_64 = result == "uint64" and -(2**63) <= value < 0
+        if not unsigned_64 and not -(2**63) <= value < 2**63:
+            why = "Python int too large to convert to C long"
+        else:
+            why = f"Python integer {value} out of bounds for {result}"
+        return refuse(
+            "value",
+            f"NumPy raises OverflowError: {why} (np.result_type, which never looks at values,"
+            f" would say {ref(result)})",
+        )
 
 
 POLICY = NumpyPolicy()

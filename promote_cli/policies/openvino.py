@@ -16,6 +16,16 @@ Where the implementation departs from the spec's prose, this policy follows the 
 - Mixing a float with an integer in safe mode only checks that the float has at least twice the
   integer's bits (``f8e4m3 x u4 -> f8e4m3`` passes; ``f32 x i32`` raises).
 
+``dynamic`` (an element type decided at run time) is accepted as an input and gives
+``dynamic`` with any supported type, whatever the attributes; ``u64_integer_promotion_target``
+takes every element type OpenVINO has (the 25 static ones and ``dynamic``) and the operation
+returns it unchanged, even types it does not accept as inputs (``nf4``, ``string``).
+
+The n-ary questions: OpenVINO has no n-ary promotion; a graph computing ``(a + b) + c``
+chains ConvertPromoteTypes nodes with an elementwise op between them, which is the left fold
+both questions answer (the sum is 0-d only when both its inputs were; that matters only under
+``pytorch_scalar_promotion``).
+
 Where it departs from its neighbours: it is not a lattice (``u64 x i8`` goes to a configurable
 target, f32 by default), refuses by default where PyTorch and JAX widen silently, and has no
 complex types or Python scalars.
@@ -51,6 +61,7 @@ SUPPORTED = (
     "float64",
 )
 _OTHER_OV_TYPES = ("uint2", "uint3", "uint6", "nf4", "float4_e2m1fn", "float8_e8m0fnu", "string")
+DYNAMIC = "dynamic"
 _SIGNED = {"int4": 4, "int8": 8, "int16": 16, "int32": 32, "int64": 64}
 _F8 = frozenset({"float8_e4m3fn", "float8_e5m2"})
 _F16 = frozenset({"bfloat16", "float16"})
@@ -99,6 +110,14 @@ Rule = Callable[[Attributes, Input, Input], "Outcome | None"]
 def same_type(attrs: Attributes, a: Input, b: Input) -> Outcome | None:
     if a.type == b.type:
         return Outcome(a.type, "same-type", "both inputs have the same element type")
+    return None
+
+
+def dynamic(attrs: Attributes, a: Input, b: Input) -> Outcome | None:
+    if DYNAMIC in (a.type, b.type):
+        return Outcome(
+            DYNAMIC, "dynamic", "an input of dynamic element type makes the result dynamic"
+        )
     return None
 
 
@@ -177,6 +196,7 @@ def same_width_floats(attrs: Attributes, a: Input, b: Input) -> Outcome | None:
 
 RULES: tuple[Rule, ...] = (
     same_type,
+    dynamic,
     boolean,
     float_with_integer,
     pytorch_scalar,
@@ -199,7 +219,7 @@ class OpenVinoPolicy(Policy):
     title = "OpenVINO"
     source = "ConvertPromoteTypes-14 (spec and src/core/src/op/convert_promote_types.cpp)"
     notation_name = "openvino"
-    universe = SUPPORTED
+    universe = (*SUPPORTED, DYNAMIC)
     default_types = SUPPORTED
     known_unsupported: Mapping[str, str] = {
         t: f"OpenVINO's ConvertPromoteTypes does not support element type {ref(t)}"
@@ -223,7 +243,7 @@ class OpenVinoPolicy(Policy):
             "dtype",
             "float32",
             "result of u64 with a signed integer (promote_unsafe=true); any element type",
-            choices=(*SUPPORTED, *_OTHER_OV_TYPES),
+            choices=(*SUPPORTED, *_OTHER_OV_TYPES, DYNAMIC),
         ),
     )
     categories = frozenset({"D", ZERO_D})

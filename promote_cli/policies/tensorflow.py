@@ -11,10 +11,22 @@ checks that) and keeps the ALL-only marks as data.
 Weak types are nodes of the lattice, one per kind and width as TensorFlow spells them: ``i32*``,
 ``i64*``, ``f32*``, ``f64*``, ``c128*`` (there is no ``c64*``). A Python ``int`` is ``i32*``, a
 ``float`` ``f32*``, a ``complex`` ``c128*``, a Python ``bool`` the ``bool`` dtype; a Python int
-outside int32's range raises in TensorFlow (value-dependent, not modelled). A result can be weak
-even from two strong inputs (``u64 x i8 = f64*``), as TensorFlow returns it. An n-ary
-promotion is a left fold, as ``flexible_dtypes.result_type`` computes it (in ``safe`` mode the
-first disallowed step raises). Tensors of rank 0 are not special.
+(``int:VALUE``) outside int32's range raises ``OverflowError`` in TensorFlow, in
+``result_type`` and in the operators alike, whatever the tensor's dtype; inside it no value is
+checked (``uint8 + 300`` is uint8). A result can be weak even from two strong inputs
+(``u64 x i8 = f64*``), as TensorFlow returns it. An n-ary promotion is a left fold, as
+``flexible_dtypes.result_type`` computes it (in ``safe`` mode the first disallowed step
+raises). Tensors of rank 0 are not special.
+
+The chain question, ``(a + b) + c`` with ``+`` or ``tf.add``: the same fold with weak
+intermediates (WeakTensors) and two Python scalars added in Python first, plus two refusals of
+the operator that ``result_type`` does not have: ``tensor + True`` raises ("Cannot convert True
+to EagerTensor of dtype uint8") for uint8, uint16, uint32, int8, int16, bfloat16 and
+complex64 tensors, although ``result_type`` answers the tensor's dtype, and ``AddV2`` has no
+bool kernel, so bool + bool raises. And ``tf.add(uint64_tensor, -1)`` raises (a
+``SystemError`` from "OverflowError: can't convert negative int to unsigned", a TensorFlow
+bug) in mode ``all`` while ``tf.add(-1, uint64_tensor)`` gives uint64: the chain follows the
+order.
 
 Option ``mode``: ``all`` (default) allows every cell; ``safe`` refuses the cells TensorFlow marks
 ALL, the promotions it calls risky (precision loss or bit-widening, ``i32 x f32``,
@@ -103,6 +115,8 @@ _TABLE_ORDER = """
 b u8 u16 u32 u64 i8 i16 i32 i64 bf16 f16 f32 f64 c64 c128
 i32* i64* f32* f64* c128*
 """
+# Tensors ``tensor + True`` cannot convert a Python bool to (the operator raises).
+_NO_PYTHON_BOOL = frozenset(("uint8", "uint16", "uint32", "int8", "int16", "bfloat16", "complex64"))
 _READ = NOTATIONS["tensorflow"].by_label()
 DEFAULT_TYPES = tuple(_READ[t] for t in _TABLE_ORDER.split())
 
@@ -139,6 +153,54 @@ class TensorFlowPolicy(LatticePolicy):
 
     def node(self, op: Operand) -> str:
         return _PYTHON.get(op.dtype, op.dtype)
+
+    def operate(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        """``a + b``: ``result_type`` unless a Python bool cannot be converted to the tensor's
+        dtype or both are bool (``AddV2`` has no bool kernel)."""
+        for scalar, tensor in ((a, b), (b, a)):
+            if (
+                scalar.category == PYTHON
+                and scalar.dtype == "bool"
+                and tensor.category != PYTHON
+                and tensor.dtype in _NO_PYTHON_BOOL
+            ):
+                return refuse(
+                    "operator",
+                    f"TensorFlow raises TypeError: Cannot convert True to EagerTensor of dtype"
+                    f" {ref(tensor.dtype)} (result_type would say {ref(tensor.dtype)})",
+                )
+        if (
+            opts["mode"] == "all"
+            and a.category != PYTHON
+            and a.dtype == "uint64"
+            and b.dtype == "int*"
+            and b.value is not None
+            and b.value < 0
+        ):
+            return refuse(
+                "operator",
+                f"TensorFlow raises SystemError (OverflowError: can't convert negative int to"
+                f" unsigned) for a {ref('uint64')} tensor + {b.value}; {b.value} + the tensor"
+                f" gives {ref('uint64')}",
+            )
+        out = self.promote(a, b, opts)
+        if out.result == "bool":
+            return refuse(
+                "operator", "TensorFlow's AddV2 has no bool kernel: + raises for bool inputs"
+            )
+        return out
+
+    def check_value(
+        self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
+    ) -> Outcome | None:
+        """TensorFlow converts every Python int to int32 first, whatever the tensor."""
+        value = scalar.value
+        if scalar.dtype != "int*" or value is None or -(2**31) <= value < 2**31:
+            return None
+        return refuse(
+            "value",
+            f"TensorFlow raises OverflowError: Python int {value} too large to convert to np.int32",
+        )
 
     def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
         """A weak type carries its width: a WeakTensor of ``f64*`` has dtype float64, and

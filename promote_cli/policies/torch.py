@@ -28,6 +28,18 @@ JAX, unlike NumPy); uint8 x int8 = int16 but uint16/32/64 promote with nothing b
 Ascend table refuses even that, and gives bf16 x c32 = c32 where PyTorch gives complex64);
 uint8 x bool = uint8; float8 types promote with nothing; it has complex32; 0-d tensors are a
 category of their own, as OpenVINO's ``pytorch_scalar_promotion`` imitates.
+
+The two n-ary questions: the n-ary elementwise ops (``torch.addcmul(a, b, c)``, ``addcdiv``)
+compute one dtype over all operands at once (``join``, TensorIterator's
+``compute_common_dtype``); a chain ``(a + b) + c`` folds the binary rule, the intermediate
+being a dimensioned tensor when either input was, else a 0-d one, and two Python scalars
+meeting in Python first. ``int32, S(complex128), bfloat16`` gives complex64 at once but
+complex128 as a chain.
+
+Python scalar values: arithmetic never checks a value against the tensor's dtype (``uint8 +
+300`` wraps to uint8); a Python int outside [-2**63, 2**64) raises ``OverflowError`` when it is
+wrapped, and one in [2**63, 2**64) is wrapped as a uint64 number (so ``bool + 2**63`` is
+refused, as uint64 and bool do not promote).
 """
 
 from __future__ import annotations
@@ -36,7 +48,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from promote_cli.dtypes import get as dtype
-from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, refuse
+from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, ref, refuse
 from promote_cli.halftable import TablePolicy, mirror
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 
@@ -189,7 +201,7 @@ def result_type(operands: Sequence[Operand]) -> Outcome:
     state: dict[str, _Seen] = {}
     last: Outcome | None = None
     for op in operands:
-        current = _WRAPPED[op.dtype] if op.category == PYTHON else op.dtype
+        current = _wrapped(op) if op.category == PYTHON else op.dtype
         seen = state.get(op.category)
         if seen is None:
             state[op.category] = _Seen(current, op.category)
@@ -208,6 +220,13 @@ def result_type(operands: Sequence[Operand]) -> Outcome:
         return final
     assert final is not None
     return Outcome(final.dtype, *_why(state, final))
+
+
+def _wrapped(op: Operand) -> str:
+    """The dtype of a wrapped number: a Python int in [2**63, 2**64) is a uint64 one."""
+    if op.dtype == "int*" and op.value is not None and op.value >= 2**63:
+        return "uint64"
+    return _WRAPPED[op.dtype]
 
 
 def _why(state: Mapping[str, _Seen], final: _Seen) -> tuple[str, str]:
@@ -241,6 +260,25 @@ class TorchPolicy(TablePolicy):
 
     def join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
         return result_type(operands)
+
+    def check_value(
+        self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
+    ) -> Outcome | None:
+        """A Python int must fit int64 or uint64 to be wrapped as a number."""
+        value = scalar.value
+        if scalar.dtype != "int*" or value is None or against is None:
+            return None
+        if value >= 2**64:
+            return refuse(
+                "value", f"PyTorch raises OverflowError: int too big to convert ({value})"
+            )
+        if value < -(2**63):
+            return refuse(
+                "value",
+                f"PyTorch raises OverflowError: can't convert negative int to unsigned ({value}"
+                f" is below int64 and so is read as a {ref('uint64')})",
+            )
+        return None
 
 
 POLICY = TorchPolicy()

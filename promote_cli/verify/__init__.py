@@ -18,6 +18,17 @@ An oracle module declares:
   canonical name the framework gives for operands ``a`` x ``b`` (weak results as ``float*``) and
   raises ``Refused`` when the framework raises. Only the framework's own refusal exceptions become
   ``Refused``; anything else is a bug in the oracle and propagates.
+
+and, to prove more than pairs (an oracle without them is verified on pairs only):
+
+- ``answering_many(handle, opts)``: like ``answering``, yields a ``Many``: ``result_type(ops)``,
+  the framework's own n-ary function, and ``chain(ops)``, ``((a + b) + c)`` with its binary
+  operator on real arrays (two Python scalars added by Python). A valued Python scalar
+  (``int:300``) is passed as its value. Weak results as in ``answer``; a chain's result is
+  weak when the framework's array is weakly typed.
+- ``spelling(handle, text)`` (NumPy): the canonical type the framework reads ``text`` as, or
+  ``Refused``; and ``SPELLINGS``, the spellings to try.
+- ``calling(handle, opts)``: proves the operations of ``promote_cli.ops`` (see ``Call``).
 """
 
 from __future__ import annotations
@@ -26,7 +37,7 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from importlib import import_module
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from promote_cli.operands import Operand
 
@@ -46,6 +57,16 @@ ORACLES = {
 }
 
 Answer = Callable[[Operand, Operand], str]
+AnswerMany = Callable[[Sequence[Operand]], str]
+
+
+class Many(NamedTuple):
+    """An oracle's two n-ary answers under one option setting."""
+
+    result_type: AnswerMany
+    chain: AnswerMany
+
+
 # An oracle that proves operations also declares ``calling(handle, opts)``, a context manager
 # like ``answering`` that yields ``call(function, operation, operands)``: the canonical dtype
 # of the framework's ``function`` (the rule's spelling, ``np.sqrt``) applied to tiny arrays
@@ -128,6 +149,46 @@ def refusing(*errors: type[BaseException]) -> Callable[[Any], Any]:
         return wrapped
 
     return wrap
+
+
+class Unobservable(Exception):
+    """The framework cannot show its answer for this question (PyTorch's n-ary ops take no
+    Python scalars; a kernel missing for the dtype): not compared, counted as skipped."""
+
+
+def refusing_many(*errors: type[BaseException]) -> Callable[[AnswerMany], AnswerMany]:
+    """``refusing`` for an n-ary answer."""
+
+    def wrap(answer: AnswerMany) -> AnswerMany:
+        def wrapped(ops: Sequence[Operand]) -> str:
+            try:
+                return answer(ops)
+            except errors as exc:
+                raise Refused(exc) from exc
+
+        return wrapped
+
+    return wrap
+
+
+def python_value(op: Operand) -> Any:
+    """The Python scalar an oracle passes for a Python-scalar operand: its value, or one
+    that fits (``True``, ``1``, ``1.0``, ``1j``)."""
+    return PYTHON_VALUES[op.dtype] if op.value is None else op.value
+
+
+def python_result(value: Any) -> str:
+    """What a Python-only chain gave, as the catalogue names it (``int*`` ...)."""
+    return {bool: "bool", int: "int*", float: "float*", complex: "complex*"}[type(value)]
+
+
+def chained(ops: Sequence[Operand], scalar: Callable[[Operand], Any], add: Callable) -> Any:
+    """``((a + b) + c) ...``: Python scalars added by Python while no array has appeared,
+    every other step by ``add(left, right)`` on the framework's objects."""
+    acc = scalar(ops[0])
+    for op in ops[1:]:
+        acc = add(acc, scalar(op))
+    return acc
 
 
 def worker(module: str, *args: str, env: Mapping[str, str] | None = None) -> Any:

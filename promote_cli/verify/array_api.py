@@ -12,12 +12,24 @@ library implements by default.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.verify import PYTHON_VALUES, Answer, Call, Refused, refusing
+from promote_cli.verify import (
+    PYTHON_VALUES,
+    Answer,
+    Call,
+    Many,
+    Refused,
+    chained,
+    python_result,
+    python_value,
+    refusing,
+    refusing_many,
+)
 
 POLICY = "array-api"
 FRAMEWORK = "array-api-strict"
@@ -55,6 +67,43 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
         return names[xp.result_type(operand(a), operand(b))]
 
     yield answer
+
+
+@contextmanager
+def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
+    """``result_type`` of all operands at once; the chain with ``+`` on real arrays of shape
+    ``(2,)``. A float overflowing to inf warns and is not a refusal."""
+    xp = handle
+    dtypes = xp.__array_namespace_info__().dtypes()
+    names = {dt: name for name, dt in dtypes.items()}
+
+    def dtype(op: Operand) -> Any:
+        if op.dtype not in dtypes:
+            raise Refused(f"the array API has no dtype {op.dtype}")
+        return dtypes[op.dtype]
+
+    def dtype_or_value(op: Operand) -> Any:
+        return python_value(op) if op.category == PYTHON else dtype(op)
+
+    def array_or_value(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return python_value(op)
+        return xp.zeros(() if op.category == ZERO_D else (2,), dtype=dtype(op))
+
+    errors = (TypeError, ValueError, OverflowError)
+
+    @refusing_many(*errors)
+    def result_type(ops: Sequence[Operand]) -> str:
+        return names[xp.result_type(*map(dtype_or_value, ops))]
+
+    @refusing_many(*errors)
+    def chain(ops: Sequence[Operand]) -> str:
+        out = chained(ops, array_or_value, lambda a, b: a + b)
+        return names[out.dtype] if hasattr(out, "dtype") else python_result(out)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield Many(result_type, chain)
 
 
 @contextmanager

@@ -1,25 +1,35 @@
 """The verify driver: every option setting x every operand pair of a policy, asked of the policy
-and of the framework (through its oracle), compared cell by cell.
+and of the framework (through its oracle), compared cell by cell; then, where the oracle can
+answer them, random triples (both n-ary questions), NumPy's spellings and Python scalar values.
 
 The cells are the policy's whole answer space, not its default table: every type of its
 universe in every operand category the policy declares (``D``, ``S`` when 0-d tensors matter,
 and the Python scalars ``P(bool)``, ``int*``, ``float*``, ``complex*`` when they do), in both
 orders, under every option setting. Two refusals agree; a refusal and a result do not.
+
+Triples are drawn from the same operands with a fixed seed (``SEED``), ``TRIPLES`` per policy
+shared among its option settings (every triple when there are fewer), and each is asked both
+questions: the framework's n-ary ``result_type`` and the chain ``((a + b) + c)``. Values are
+every array type of the policy with each of ``VALUES`` (both orders), asked as the chain
+(the operation, which is what a value asks). When asked, every operation of the policy's
+``promote_cli.ops`` vocabulary is called too (``verify.operations``), reported apart.
 """
 
 from __future__ import annotations
 
 import itertools
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from promote_cli import policies
-from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Option, Policy
-from promote_cli.operands import Operand
-from promote_cli.verify import Oracle, Refused, install_hint, oracle
+from promote_cli.errors import UsageError
+from promote_cli.notations import read_dtype
+from promote_cli.operands import DIMENSIONED, Operand, valued
+from promote_cli.verify import Oracle, Refused, Unobservable, install_hint, oracle
 from promote_cli.verify.operations import OpsReport, verify_ops
 
 VERIFIED, MISMATCH = "verified", "mismatch"
@@ -35,6 +45,17 @@ _PROGRESS_EVERY = 256
 
 Progress = Callable[[int, int], None]  # (cells done, cells in total)
 
+SEED = 10
+TRIPLES = 20_000  # per policy, shared among its option settings
+# Python scalar values that fit some types and not others, at every boundary the frameworks
+# check: 8-, 32- and 64-bit, signed and unsigned, and floats that overflow float16/32.
+VALUES = (
+    *(300, -1, 127, 128, -128, -129, 255, 256, 2**31, -(2**31) - 1, 2**32),
+    *(2**63 - 1, 2**63, 2**64 - 1, 2**64, -(2**63), -(2**63) - 1),
+    *(65504.0, 70000.0, 1e39, 1e300, float("inf"), 1e300j, True, False),
+)
+PAIR, RESULT_TYPE, CHAIN, SPELLING, VALUE = "pair", "result_type", "chain", "spelling", "value"
+
 
 @dataclass(frozen=True)
 class Mismatch:
@@ -44,6 +65,12 @@ class Mismatch:
     promote: str | None  # the policy's result; None when it refuses
     framework: str | None  # the framework's result; None when it raises
     framework_error: str = ""  # what the framework said when it raised
+    question: str = PAIR  # pair, result_type, chain, value; spelling (a holds the text)
+    more: tuple[Operand, ...] = ()  # the operands after a and b
+
+    @property
+    def operands(self) -> tuple[Operand, ...]:
+        return (self.a, self.b, *self.more)
 
 
 @dataclass
@@ -58,6 +85,10 @@ class Report:
     import_seconds: float = 0.0
     note: str = ""
     mismatches: list[Mismatch] = field(default_factory=list)
+    triples: int = 0  # random triples, each asked both n-ary questions
+    skipped: int = 0  # questions the framework cannot show an answer to (Unobservable)
+    spellings: int = 0
+    values: int = 0
     ops: OpsReport | None = None  # the operations, when asked for
 
 
@@ -71,18 +102,10 @@ def names() -> tuple[str, ...]:
 
 def option_values(opt: Option) -> tuple[Any, ...]:
     """The values verify tries for one option, the default first: both booleans, every choice,
-    and for a dtype option the widest type of each kind it accepts (the rules that read such an
-    option pass the type through, so one of each kind shows whether the result is honoured)."""
+    every dtype a dtype option accepts (OpenVINO returns each target as it is)."""
     if opt.kind == "bool":
         return (opt.default, not opt.default)
-    if opt.kind == "choice":
-        return (opt.default, *(c for c in opt.choices if c != opt.default))
-    widest: dict[str, str] = {}
-    for name in opt.choices:
-        kind, bits = dtype(name).kind, dtype(name).bits or 0
-        if kind not in widest or bits > (dtype(widest[kind]).bits or 0):
-            widest[kind] = name
-    return tuple(dict.fromkeys((opt.default, *widest.values())))
+    return (opt.default, *(c for c in opt.choices if c != opt.default))
 
 
 def settings(policy: Policy, pinned: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -159,12 +182,88 @@ def verify(
     if progress:
         progress(done, total)
     report.cells, report.settings = done, len(combos)
+    many = getattr(orc, "answering_many", None)
+    if many is not None:
+        _beyond_pairs(policy, orc, handle, combos, report)
     report.seconds = time.perf_counter() - started
     if operations:
         report.ops = verify_ops(policy, orc, handle, combos)
     wrong = report.mismatches or (report.ops is not None and report.ops.mismatches)
     report.status = MISMATCH if wrong else VERIFIED
     return report
+
+
+def triples(policy: Policy, settings_count: int) -> list[tuple[Operand, Operand, Operand]]:
+    """The triples verify asks under one option setting: every triple of the policy's operands
+    when they are few, else ``TRIPLES / settings_count`` drawn with ``SEED``."""
+    ops = policy.operands()
+    budget = max(1, TRIPLES // settings_count)
+    if len(ops) ** 3 <= budget:
+        return list(itertools.product(ops, ops, ops))
+    rng = random.Random(SEED)
+    return [(rng.choice(ops), rng.choice(ops), rng.choice(ops)) for _ in range(budget)]
+
+
+def value_cells(policy: Policy) -> list[tuple[Operand, Operand]]:
+    """Every array type of the policy with each of ``VALUES``, in both orders (none when the
+    policy has no Python scalars)."""
+    if "P" not in policy.categories:
+        return []
+    arrays = [op for op in policy.operands() if op.category == DIMENSIONED]
+    scalars = [valued(v) for v in VALUES]
+    return [pair for a in arrays for s in scalars for pair in ((a, s), (s, a))]
+
+
+def _ask(fn: Callable[..., str], *args: Any) -> tuple[str | None, str]:
+    try:
+        return fn(*args), ""
+    except Refused as exc:
+        return None, str(exc)
+
+
+def _beyond_pairs(
+    policy: Policy, orc: Any, handle: Any, combos: list[dict[str, Any]], report: Report
+) -> None:
+    """Triples (both questions) and values under every setting, then the spellings."""
+    questions = ((RESULT_TYPE, policy.result_type), (CHAIN, policy.chain))
+    for opts in combos:
+        with orc.answering_many(handle, opts) as many:
+            theirs_for = {RESULT_TYPE: many.result_type, CHAIN: many.chain}
+            for ops in triples(policy, len(combos)):
+                for question, mine_for in questions:
+                    mine = mine_for(ops, opts).result
+                    try:
+                        theirs, error = _ask(theirs_for[question], ops)
+                    except Unobservable:
+                        report.skipped += 1
+                        continue
+                    if mine != theirs:
+                        report.mismatches.append(
+                            Mismatch(opts, ops[0], ops[1], mine, theirs, error, question, ops[2:])
+                        )
+                report.triples += 1
+            for pair in value_cells(policy):
+                mine = policy.chain(pair, opts).result
+                try:
+                    theirs, error = _ask(many.chain, pair)
+                except Unobservable:
+                    report.skipped += 1
+                    continue
+                if mine != theirs:
+                    report.mismatches.append(Mismatch(opts, *pair, mine, theirs, error, VALUE))
+                report.values += 1
+    spelled = getattr(orc, "spelling", None)
+    for text in getattr(orc, "SPELLINGS", ()):
+        try:
+            mine = read_dtype(text, policy.notation)
+        except UsageError:
+            mine = None
+        theirs, error = _ask(spelled, handle, text)
+        if mine != theirs and not (theirs is None and mine not in policy.universe):
+            report.mismatches.append(
+                Mismatch({}, Operand(text), Operand(text), mine, theirs, error, SPELLING)
+            )
+        report.spellings += 1
 
 
 def failed(report: Report, require: bool) -> bool:

@@ -20,7 +20,18 @@ from typing import Any
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.operands import PYTHON, Operand
-from promote_cli.verify import Answer, Call, Refused, refusing, weak_name
+from promote_cli.verify import (
+    Answer,
+    Call,
+    Many,
+    Refused,
+    chained,
+    python_result,
+    python_value,
+    refusing,
+    refusing_many,
+    weak_name,
+)
 
 POLICY = "jax"
 FRAMEWORK = "jax"
@@ -48,6 +59,9 @@ def version(handle: Any) -> str:
 def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
     jax, jax_dtypes, np, ml_dtypes = handle
     before = (jax.config.jax_enable_x64, jax.config.jax_numpy_dtype_promotion)
+    # Filtering each TypePromotionError's traceback costs ~20 ms (it stats every frame).
+    filtering = jax.config.jax_traceback_filtering
+    jax.config.update("jax_traceback_filtering", "off")
 
     def operand(op: Operand) -> Any:
         if op.category == PYTHON:
@@ -74,10 +88,69 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
     finally:
         jax.config.update("jax_enable_x64", before[0])
         jax.config.update("jax_numpy_dtype_promotion", before[1])
+        jax.config.update("jax_traceback_filtering", filtering)
 
 
 def _is_weak(op: Operand) -> bool:
     return op.category == PYTHON and op.dtype != "bool"
+
+
+@contextmanager
+def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
+    """``result_type`` with the weak flag (weak only when an operand was a weak Python
+    scalar, as for pairs); the chain by ``jax.eval_shape`` of each real ``+`` (abstract
+    evaluation: the dtype and weak flag of the array ``+`` makes, without compiling), each
+    distinct step asked once."""
+    jax, jax_dtypes, np, ml_dtypes = handle
+    steps: dict[Any, Any] = {}
+
+    def dtype_or_type(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return _PYTHON_TYPES[op.dtype]
+        return np.dtype(getattr(ml_dtypes, op.dtype, None) or op.dtype)
+
+    def array_or_value(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return python_value(op)
+        return jax.ShapeDtypeStruct((2,), dtype_or_type(op))
+
+    def key(x: Any) -> Any:
+        if isinstance(x, jax.ShapeDtypeStruct):
+            return (x.dtype, x.weak_type)
+        return (type(x), x)
+
+    def add(a: Any, b: Any) -> Any:
+        arrays = [isinstance(x, jax.ShapeDtypeStruct) for x in (a, b)]
+        if not any(arrays):
+            return a + b
+        k = (key(a), key(b))
+        if k not in steps:
+            if all(arrays):
+                steps[k] = jax.eval_shape(lambda x, y: x + y, a, b)
+            elif arrays[0]:
+                steps[k] = jax.eval_shape(lambda x: x + b, a)
+            else:
+                steps[k] = jax.eval_shape(lambda y: a + y, b)
+        return steps[k]
+
+    errors = (jax.dtypes.TypePromotionError, OverflowError)
+
+    @refusing_many(*errors)
+    def result_type(ops: Sequence[Operand]) -> str:
+        result, weak = jax_dtypes.result_type(*map(dtype_or_type, ops), return_weak_type_flag=True)
+        if weak and any(_is_weak(op) for op in ops):
+            return weak_name(dtype(result.name).kind)
+        return result.name
+
+    @refusing_many(*errors)
+    def chain(ops: Sequence[Operand]) -> str:
+        out = chained(ops, array_or_value, add)
+        if not isinstance(out, jax.ShapeDtypeStruct):
+            return python_result(out)
+        return weak_name(dtype(out.dtype.name).kind) if out.weak_type else out.dtype.name
+
+    with answering(handle, opts):  # sets and restores the flags
+        yield Many(result_type, chain)
 
 
 @contextmanager

@@ -8,13 +8,13 @@ Element types are spelled in OpenVINO's own notation, which is ``ov.Type``'s att
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from promote_cli.notations import NOTATIONS
-from promote_cli.operands import ZERO_D, Operand
-from promote_cli.verify import Answer, Refused, refusing
+from promote_cli.operands import DIMENSIONED, ZERO_D, Operand
+from promote_cli.verify import Answer, Many, Refused, refusing, refusing_many
 
 POLICY = "openvino"
 FRAMEWORK = "openvino"
@@ -61,3 +61,22 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
         return read[node.get_output_element_type(0).get_type_name()]
 
     yield answer
+
+
+@contextmanager
+def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
+    """OpenVINO has no n-ary promotion: both questions build the graph ``(a + b) + c``, a
+    ConvertPromoteTypes node per step whose output feeds the next one as a new input of its
+    element type, 0-d only when both inputs of the step were (the shape an elementwise op
+    between the nodes gives)."""
+    with answering(handle, opts) as answer:
+
+        @refusing_many(Refused)
+        def fold(ops: Sequence[Operand]) -> str:
+            acc = ops[0]
+            for op in ops[1:]:
+                scalar = acc.category == ZERO_D and op.category == ZERO_D
+                acc = Operand(answer(acc, op), ZERO_D if scalar else DIMENSIONED)
+            return acc.dtype
+
+        yield Many(fold, fold)

@@ -25,7 +25,19 @@ from typing import Any
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.dtypes import get as dtype_info
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.verify import PYTHON_VALUES, Answer, Call, Refused, refusing, weak_name
+from promote_cli.verify import (
+    PYTHON_VALUES,
+    Answer,
+    Call,
+    Many,
+    Refused,
+    chained,
+    python_result,
+    python_value,
+    refusing,
+    refusing_many,
+    weak_name,
+)
 
 POLICY = "tensorflow"
 FRAMEWORK = "tensorflow"
@@ -47,6 +59,8 @@ def load() -> Any:
             from tensorflow.python.framework import flexible_dtypes, ops, weak_tensor
 
             tf.zeros([])  # starts the eager context, which logs once more
+            half = tf.zeros([2], tf.float16)
+            tf.add(half, half)  # the first float16 kernel logs oneDNN's AVX-512 notice
         except BaseException:
             caught.replay = True
             raise
@@ -118,6 +132,76 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
         yield answer
     finally:
         ops.set_dtype_conversion_mode(before)
+
+
+@contextmanager
+def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
+    """``flexible_dtypes.result_type`` of all operands at once; the chain with ``tf.add`` on
+    real tensors of shape ``[2]`` (the ``+`` operator raises ``SystemError`` for ``uint64 +
+    -1``, a TensorFlow bug; ``tf.add`` answers). A weak result is a ``WeakTensor``."""
+    tf, flexible_dtypes, ops_module, weak_tensor = handle
+
+    def tf_dtype(name: str) -> Any:
+        try:
+            return tf.dtypes.as_dtype(name)
+        except TypeError:
+            raise Refused(f"TensorFlow has no dtype {name}") from None
+
+    def weak(op: Operand, shape: list[int]) -> Any:
+        strong = tf.zeros(shape, dtype=tf_dtype(op.dtype.removesuffix("*")))
+        return weak_tensor.WeakTensor.from_tensor(strong)
+
+    def dtype_or_value(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return python_value(op) if op.dtype in PYTHON_VALUES else weak(op, [])
+        return tf_dtype(op.dtype)
+
+    def tensor_or_value(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return python_value(op) if op.dtype in PYTHON_VALUES else weak(op, [2])
+        return tf.zeros([] if op.category == ZERO_D else [2], dtype=tf_dtype(op.dtype))
+
+    def named(result: Any, weak: bool) -> str:
+        if not weak:
+            return result.name
+        text = f"{result.name}*"
+        return text if text in CATALOGUE else weak_name(dtype_info(result.name).kind)
+
+    def add(a: Any, b: Any) -> Any:
+        if not any(isinstance(x, (tf.Tensor, weak_tensor.WeakTensor)) for x in (a, b)):
+            return a + b
+        try:
+            return tf.add(a, b)
+        except SystemError as exc:  # TF's bug: uint64 tensor + negative int
+            if isinstance(exc.__cause__, OverflowError):
+                raise exc.__cause__ from None
+            raise
+
+    errors = (TypeError, NotImplementedError, OverflowError, tf.errors.InvalidArgumentError)
+
+    @refusing_many(*errors)
+    def result_type(ops: Sequence[Operand]) -> str:
+        return named(*flexible_dtypes.result_type(*map(dtype_or_value, ops)))
+
+    @refusing_many(*errors)
+    def chain(ops: Sequence[Operand]) -> str:
+        out = chained(ops, tensor_or_value, add)
+        if isinstance(out, weak_tensor.WeakTensor):
+            return named(out.dtype, True)
+        if isinstance(out, tf.Tensor):
+            return out.dtype.name
+        return python_result(out)
+
+    before = ops_module.promo_mode_enum_to_string(ops_module.get_dtype_conversion_mode())
+    ops_module.set_dtype_conversion_mode(opts["mode"])
+    # tf.add logs a warning for each promotion the mode refuses before it raises.
+    logger, level = tf.get_logger(), tf.get_logger().level
+    logger.setLevel("ERROR")
+    try:
+        yield Many(result_type, chain)
+    finally:
+        ops_module.set_dtype_conversion_mode(before)
+        logger.setLevel(level)
 
 
 @contextmanager

@@ -17,7 +17,19 @@ from contextlib import contextmanager
 from typing import Any
 
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
-from promote_cli.verify import PYTHON_VALUES, Answer, Call, Refused, refusing
+from promote_cli.verify import (
+    PYTHON_VALUES,
+    Answer,
+    Call,
+    Many,
+    Refused,
+    Unobservable,
+    chained,
+    python_result,
+    python_value,
+    refusing,
+    refusing_many,
+)
 
 POLICY = "torch"
 FRAMEWORK = "torch"
@@ -65,6 +77,56 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="ComplexHalf support is experimental")
         yield answer
+
+
+@contextmanager
+def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
+    """``result_type``: ``torch.addcmul(a, b, c)`` on real CPU tensors, PyTorch's n-ary
+    elementwise op (it takes no Python scalars and some dtypes have no kernel: unobservable).
+    The chain: each step is ``torch.result_type`` of the real tensors (or Python numbers) that
+    ``+`` gets, which is the dtype ``+`` computes before it looks for a kernel; the intermediate
+    is a tensor of that dtype, dimensioned when either input was."""
+    torch = handle
+
+    def tensor(op: Operand) -> Any:
+        found = getattr(torch, op.dtype, None)
+        if not isinstance(found, torch.dtype):
+            raise Refused(f"PyTorch has no dtype {op.dtype}")
+        return torch.zeros(() if op.category == ZERO_D else (2,), dtype=found)
+
+    def tensor_or_value(op: Operand) -> Any:
+        return python_value(op) if op.category == PYTHON else tensor(op)
+
+    def add(a: Any, b: Any) -> Any:
+        tensors = [x for x in (a, b) if isinstance(x, torch.Tensor)]
+        if not tensors:
+            return a + b
+        result = torch.result_type(a, b)
+        shape = (2,) if any(t.dim() for t in tensors) else ()
+        return torch.zeros(shape, dtype=result)
+
+    @refusing_many(RuntimeError, OverflowError)
+    def result_type(ops: Sequence[Operand]) -> str:
+        if any(op.category == PYTHON for op in ops):
+            raise Unobservable("torch.addcmul takes no Python scalars")
+        try:
+            out = torch.addcmul(*map(tensor, ops))
+        except (RuntimeError, NotImplementedError) as exc:
+            if "not implemented for" in str(exc) or "not supported for" in str(exc):
+                raise Unobservable(str(exc)) from None
+            raise
+        return str(out.dtype).removeprefix("torch.")
+
+    @refusing_many(RuntimeError, OverflowError)
+    def chain(ops: Sequence[Operand]) -> str:
+        out = chained(ops, tensor_or_value, add)
+        if not isinstance(out, torch.Tensor):
+            return python_result(out)
+        return str(out.dtype).removeprefix("torch.")
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="ComplexHalf support is experimental")
+        yield Many(result_type, chain)
 
 
 # A Python scalar on the left: torch.add(1, t) raises TypeError, the operator answers (1 + t).
