@@ -49,6 +49,16 @@ def main() -> None:
             "promote_unsafe=true",
         ],
         "promote pair u16 f32 (ascend, refusal)": [*entry, "pair", "u16", "f32", "-p", "ascend"],
+        "promote op sqrt int8 -p numpy": [*entry, "op", "sqrt", "int8", "-p", "numpy"],
+        "promote op divide i32 i32 -p tensorflow": [
+            *entry,
+            "op",
+            "divide",
+            "i32",
+            "i32",
+            "-p",
+            "tensorflow",
+        ],
     }
     times: dict[str, list[float]] = {name: [] for name in cases}
     for cmd in cases.values():

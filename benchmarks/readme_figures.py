@@ -53,7 +53,84 @@ def verify_cells() -> str:
     return "\n".join(lines) + "\n"
 
 
-BLOCKS = {"verify-cells": verify_cells}
+FIVE = [
+    ("sqrt", ["int8"]),
+    ("sum", ["uint8"]),
+    ("divide", ["int32", "int32"]),
+    ("mean", ["int32"]),
+    ("argmax", ["float32"]),
+]
+FIVE_SETTINGS = [
+    ("numpy", {}),
+    ("torch", {}),
+    ("jax", {}),
+    ("jax", {"x64": "false"}),
+    ("tensorflow", {}),
+    ("array-api", {}),
+    ("mlx", {}),
+]
+
+
+def ops_five() -> str:
+    """The issue's five calls as ``promote op NAME A [B] -p P`` prints them (canonical names)."""
+    from promote_cli import api
+
+    head = " | ".join(f"`{op}({', '.join(args)})`" for op, args in FIVE)
+    lines = [f"| policy | {head} |", "| --- |" + " --- |" * len(FIVE)]
+    for name, opts in FIVE_SETTINGS:
+        cells = []
+        for op, args in FIVE:
+            req = api.request(name, notation="canonical", options=opts, operands=args, op=op)
+            out = req.outcome()
+            cells.append("refused" if out.refused else out.result)
+        given = " ".join(f"-O {k}={v}" for k, v in opts.items())
+        lines.append(f"| `{name}`{' ' + given if given else ''} | {' | '.join(cells)} |")
+    return "\n".join(lines) + "\n"
+
+
+def ops_cells() -> str:
+    """What ``promote verify`` calls per policy: operations, cells, and the cells the policy
+    marks no-kernel (the gaps), from the declarations alone."""
+    from promote_cli import ops, policies
+    from promote_cli.errors import PromotionError
+    from promote_cli.verify import driver
+
+    lines = [
+        "| policy | operations called | option settings | cells | kernel gaps |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    total = gaps_total = 0
+    for name in policies.names():
+        pol = policies.get(name)
+        try:
+            declared = policies.operations(pol)
+        except PromotionError:
+            continue
+        combos = driver.settings(pol, {})
+        cells = gaps = called = 0
+        for op in ops.VOCABULARY.values():
+            view = ops.OperationPolicy(declared, op)
+            if view.rule.function is None:
+                continue
+            called += 1
+            if view.unary:
+                cases = [(x,) for x in view.operands()]
+            else:
+                found = view.operands()
+                cases = [(a, b) for a in found for b in found]
+                if op.arity != ops.WHERE:
+                    cases = [c for c in cases if not all(x.category == "P" for x in c)]
+            for opts in combos:
+                for case in cases:
+                    cells += 1
+                    gaps += view.result_type(case, opts).rule == ops.NO_KERNEL
+        total, gaps_total = total + cells, gaps_total + gaps
+        lines.append(f"| `{name}` | {called} | {len(combos)} | {cells:,} | {gaps:,} |")
+    lines.append(f"| all | | | **{total:,}** | **{gaps_total:,}** |")
+    return "\n".join(lines) + "\n"
+
+
+BLOCKS = {"verify-cells": verify_cells, "ops-five": ops_five, "ops-cells": ops_cells}
 
 
 def block_pattern(name: str) -> re.Pattern[str]:

@@ -65,6 +65,9 @@ class Request(NamedTuple):
         [--types ...] [--notation N] [-O NAME=VALUE ...] TAIL``. Names are spelled as promote
         prints them, so two ways of typing one request give one line."""
         words = ["promote", verb, "--policy", self.policy.spelling, *head]
+        operation = getattr(self.policy, "operation", None)
+        if operation is not None:
+            words += ["--op", operation.name]
         if self.operands is not None:
             words += [
                 "--types",
@@ -119,14 +122,26 @@ def request(
     options: Mapping[str, Any] | None = None,
     operands: Sequence[DTypeLike] | None = None,
     chain: bool = False,
+    op: str | None = None,
 ) -> Request:
     """Resolve a question once: the policy by name or TOML file (``resolve``), the notation
     (default: the policy's own), the options and the operand spellings both read in that
     notation. An operand may also be a dtype object of NumPy, ml_dtypes, PyTorch, JAX or
     TensorFlow, or Python's ``int``, ``float``, ``complex`` or ``bool`` (a Python scalar); a
     Python scalar with its value is spelled ``"int:300"``. ``chain`` asks the chain question
-    (see ``promote_many``)."""
+    (see ``promote_many``). With ``op`` (an operation of ``promote_cli.ops``) the policy is
+    seen through that operation: each answer is the operation's output dtype. ``op`` and
+    ``chain`` together are a usage error: an operation answers one call, not a chain."""
+    if op is not None and chain:
+        raise UsageError(
+            f"the chain question asks about ((a + b) + c) with the + operator; op {op!r} asks"
+            f" about one {op} call: ask one of them"
+        )
     pol = resolve(policy) if isinstance(policy, str) else policy
+    if op is not None:
+        from promote_cli import ops as _ops
+
+        pol = _ops.bind(pol, op)
     nota = notation if isinstance(notation, Notation) else pol.notation_for(notation)
     opts = pol.resolve_options(options, nota)
     ops = None
@@ -219,9 +234,17 @@ def outcome(
 
 
 def promote(
-    a: DTypeLike, b: DTypeLike, *, policy: str = "jax", notation: str | None = None, **options: Any
+    a: DTypeLike,
+    b: DTypeLike,
+    *,
+    policy: str = "jax",
+    notation: str | None = None,
+    op: str | None = None,
+    **options: Any,
 ) -> str:
-    """The canonical name ``a`` and ``b`` promote to under ``policy``.
+    """The canonical name ``a`` and ``b`` promote to under ``policy``; with ``op`` (a binary
+    operation such as ``"divide"``, or ``"where"`` with its two value operands) the dtype that
+    operation returns (a comparison: ``bool``).
 
     ``a`` and ``b`` are spellings (``"f16"``, ``"S(int8)"``, ``"float"``) or dtype objects
     (``np.float16``, ``np.dtype("f2")``, ``ml_dtypes.bfloat16``, ``torch.bfloat16``,
@@ -229,7 +252,7 @@ def promote(
     ``float*``, ``complex*``. Raises ``PromotionError`` when the
     policy refuses, ``UsageError`` (a ``ValueError``) for an unknown name or option.
     """
-    return promote_many([a, b], policy=policy, notation=notation, **options)
+    return promote_many([a, b], policy=policy, notation=notation, op=op, **options)
 
 
 def promote_many(
@@ -238,6 +261,7 @@ def promote_many(
     policy: str = "jax",
     notation: str | None = None,
     chain: bool = False,
+    op: str | None = None,
     **options: Any,
 ) -> str:
     """Like ``promote`` for two or more operands. Two questions, which differ:
@@ -255,8 +279,17 @@ def promote_many(
 
     A valued Python scalar (``"int:300"``, ``"float:1e300"``) is refused where the
     framework's operation raises for it, in both questions. The reason of a refusal is
-    worded in ``notation``."""
-    req = request(policy, notation=notation, options=options, operands=spellings, chain=chain)
+    worded in ``notation``.
+
+    With ``op``, a third question: the dtype that operation returns,
+    ``promote_many(["int8"], op="sqrt")`` for a unary operation or a reduction (``argmax``: its
+    index dtype), two operands for a binary one. A cell the framework's CPU has no kernel for
+    still gets the dtype rule's answer (its ``Outcome.rule`` is ``no-kernel``: see
+    ``promote_cli.ops``). ``op`` takes no ``chain`` and no valued Python scalar (a usage
+    error: operations are not checked against values)."""
+    req = request(
+        policy, notation=notation, options=options, operands=spellings, chain=chain, op=op
+    )
     out = req.outcome()
     if out.result is None:
         raise PromotionError(out.text(req.notation), rule=out.rule, unsafe_result=out.unsafe_result)

@@ -19,7 +19,7 @@ from typing import Any
 
 from promote_cli import __version__
 from promote_cli.api import Request
-from promote_cli.engine import Outcome, Policy, differs
+from promote_cli.engine import Matrix, Outcome, Policy, differs
 from promote_cli.errors import BadInputError, UsageError
 from promote_cli.halftable import REFUSED
 from promote_cli.lossy import loss
@@ -200,11 +200,19 @@ def build(
     if unknown:
         raise UsageError(f"--mark {unknown[0]}: can mark {', '.join(MARKS)}")
     policy, nota = req.policy, req.notation
-    m = req.matrix()
+    unary = getattr(policy, "unary", False)
+    if unary:  # one row: the operation applied to each array operand
+        cols = tuple(x for x in (req.operands or policy.operands()) if x.category != PYTHON)
+        outs = tuple(policy.result_type((c,), req.options) for c in cols)
+        m = Matrix(policy, req.options, (Operand(policy.operation.name, "op"),), cols, (outs,))
+    else:
+        m = req.matrix()
     other_opts = diff_against.resolve_options() if diff_against else {}
     legend: dict[str, LegendEntry] = {}
 
     def header(op: Operand) -> Header:
+        if op.category == "op":  # a unary operation's one row
+            return Header(op.dtype, op.category, f"{op.dtype}(x)", False)
         text = label(op, nota, plain=True)
         note(op.dtype)
         return Header(op.dtype, op.category, text, _misleads(op.dtype, nota))
@@ -224,9 +232,14 @@ def build(
         cells = []
         for j, b in enumerate(m.cols):
             out = m.cell(i, j)
-            other = diff_against.promote(a, b, other_opts) if diff_against else None
+            if diff_against is None:
+                other = None
+            elif unary:
+                other = diff_against.result_type((b,), other_opts)
+            else:
+                other = diff_against.promote(a, b, other_opts)
             cell = _cell(out, other, nota)
-            if "lossy" in marks and not out.refused:
+            if "lossy" in marks and not out.refused and not unary:
                 cell = _mark_lossy(cell, a, b, nota)
             cells.append(cell)
             if not out.refused:

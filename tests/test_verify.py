@@ -493,9 +493,19 @@ def test_verify_runs_as_a_real_process():
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("numpy: numpy 2.") and lines[0].endswith(": all agree")
-    assert lines[1] == "ascend: no installable framework, nothing to verify"
-    # 20 operands without ml_dtypes, 39 with it.
-    assert lines[2] == "1 of 2 policies verified: 1,921 cells compared, 0 mismatches"
+    # NumPy's 39 operations call np.<function> on 6,896 operand cases (16 unary/reduction rows
+    # + binary pairs + where) of its 16 array types and 4 Python scalars, under each of the two
+    # settings of its ml_dtypes option.
+    assert lines[1].startswith("  numpy operations: 13,792 cells over 39 operations in ")
+    assert lines[1].endswith(
+        " 0 kernel gaps (no CPU kernel: the dtype rule answers, the call raises): all agree"
+    )
+    assert lines[2] == "ascend: no installable framework, nothing to verify"
+    # Pairs: 20 operands without ml_dtypes, 39 with it (20**2 + 39**2).
+    assert lines[3] == (
+        "1 of 2 policies verified: 1,921 pair cells and 13,792 operation cells (0 kernel gaps)"
+        " compared, 0 mismatches"
+    )
     assert done.stderr == ""  # no progress bar when stderr is not a terminal
 
 
@@ -543,5 +553,6 @@ def test_tensorflow_logs_nothing_between_the_report_lines():
     )
     assert proc.returncode == 0, proc.stdout
     lines = proc.stdout.splitlines()
-    assert len(lines) == 2, proc.stdout
-    assert lines[0].startswith("tensorflow: tensorflow ") and lines[1].startswith("1 of 1 ")
+    assert len(lines) == 3, proc.stdout
+    assert lines[0].startswith("tensorflow: tensorflow ") and lines[2].startswith("1 of 1 ")
+    assert lines[1].startswith("  tensorflow operations: ")

@@ -21,6 +21,8 @@ EXIT_OK, EXIT_DIFFERENT, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 
 # name -> (module, one-line help); the module defines ``command``.
 COMMANDS = {
     "pair": ("promote_cli.cli.pair", "Promote two dtypes (or more) under a policy."),
+    "op": ("promote_cli.cli.op", "The dtype an operation (sqrt, sum, divide ...) returns."),
+    "ops": ("promote_cli.cli.ops", "List the operations and each policy's function for them."),
     "policies": ("promote_cli.cli.policies", "List the policies, their types and options."),
     "table": ("promote_cli.cli.table", "Print a policy's table: html, markdown, rst, csv, json."),
     "tables": ("promote_cli.cli.tables", "Regenerate (or --check) the tables/ documentation set."),

@@ -39,6 +39,14 @@ notation = click.option(
     help="Read and print dtypes in this notation (default: the policy's own): canonical, jax,"
     " numpy, openvino, ascend, torch, tensorflow.",
 )
+op = click.option(
+    "--op",
+    "op",
+    default=None,
+    metavar="NAME",
+    help="An operation (sqrt, divide, sum ...; see `promote ops`): its output dtypes instead"
+    " of the promotion.",
+)
 as_json = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 
 

@@ -42,15 +42,25 @@ def requests(
     types: str | None,
     option_values: tuple[str, ...],
     notation: str | None,
+    op: str | None = None,
 ) -> tuple[api.Request, api.Request]:
     """Both sides of ``promote diff`` from its options as typed (also what the Sphinx directive
     and the Markdown block ask for): the right side is printed in the left's notation."""
     left_pol, right_pol = api.resolve(left_name), api.resolve(right_name)
     left_opts, right_opts = split_options(option_values, left_pol, right_pol)
     left = api.request(
-        left_pol, notation=notation, options=left_opts, operands=_options.split_types(types)
+        left_pol,
+        notation=notation,
+        options=left_opts,
+        operands=_options.split_types(types),
+        op=op,
     )
-    right = api.request(right_pol, notation=left.notation, options=right_opts)
+    if getattr(left.policy, "unary", False):
+        raise UsageError(
+            f"diff --op compares binary operations and where; {op} takes one operand: compare"
+            f" `promote table --op {op}` of each policy"
+        )
+    right = api.request(right_pol, notation=left.notation, options=right_opts, op=op)
     return left, right
 
 
@@ -75,12 +85,13 @@ def requests(
 )
 @_options.options
 @_options.notation
+@_options.op
 @click.option(
     "--lossy",
     is_flag=True,
     help="Say, for each differing cell, which side's result loses values of which input.",
 )
-def command(left_name, right_name, fmt, types, option_values, notation, lossy) -> int:
+def command(left_name, right_name, fmt, types, option_values, notation, op, lossy) -> int:
     """Show the cells where POLICY1 and POLICY2 give different answers.
 
     Exit 0 when they agree on every cell, 1 when they differ (for CI). -O NAME=VALUE sets an
@@ -92,8 +103,9 @@ def command(left_name, right_name, fmt, types, option_values, notation, lossy) -
     promote diff tensorflow tensorflow -O right:mode=safe
     promote diff jax ./mine.toml                   # a policy file against what it extends
     promote diff jax torch --lossy                 # and which side loses values
+    promote diff numpy torch --op divide           # where np.divide and torch disagree
     """
-    left, right = requests(left_name, right_name, types, option_values, notation)
+    left, right = requests(left_name, right_name, types, option_values, notation, op)
     d = diff(left, right)
     click.echo(FORMATS[fmt](d, left.notation, lossy), nl=False)
     return EXIT_OK if d.identical else EXIT_DIFFERENT

@@ -51,6 +51,7 @@ from promote_cli.render import FORMATS, MARKS, SUFFIXES, Table, build, render
     " Default: numpy for jax (as JAX's page does), none otherwise.",
 )
 @_options.options
+@_options.op
 @click.option(
     "--template",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -97,6 +98,7 @@ def command(
     check,
     standalone,
     marks,
+    op,
 ) -> int:
     """Print POLICY's promotion table: rows are the first operand, columns the second.
 
@@ -105,6 +107,8 @@ def command(
     promote table -p ascend -f markdown -o docs/ascend.md
     promote table -p jax -f html --check docs/jax.html  # exit 1 and a diff when stale
     promote table -p torch --mark lossy                 # † where a value is lost
+    promote table -p numpy --op divide                  # what np.divide returns
+    promote table -p torch --op sum                     # one row: torch.sum of each type
     """
     if output is not None and check is not None:
         raise UsageError("give -o FILE or --check FILE, not both")
@@ -136,6 +140,7 @@ def command(
         fmt=fmt,
         tail=tail,
         marks=marks,
+        op=op,
     )
     on_terminal = fmt == "term" and target is None and sys.stdout.isatty()
     color = on_terminal and not os.environ.get("NO_COLOR")  # https://no-color.org
@@ -171,10 +176,11 @@ def model(
     fmt: str | None = None,
     tail: Sequence[str] = (),
     marks: Sequence[str] = (),
+    op: str | None = None,
 ) -> Table:
     """The table model ``promote table`` renders, from its options as typed (also what the
     Sphinx directive and the Markdown block ask for); its command names ``--format fmt``."""
-    req, other = _resolved(policy, types, notation, diff_against, option_values)
+    req, other = _resolved(policy, types, notation, diff_against, option_values, op)
     head = ["--format", fmt] if fmt else []
     given = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
     command = req.command("table", *head, tail=[*given, *tail])
@@ -187,6 +193,7 @@ def _resolved(
     notation: str | None,
     diff_against: str | None,
     option_values: Iterable[str],
+    op: str | None = None,
 ) -> tuple[api.Request, Any]:
     """The request and the compared policy (or None), resolved once from the options as typed."""
     req = api.request(
@@ -194,9 +201,15 @@ def _resolved(
         notation=notation,
         options=_options.parse_options(option_values),
         operands=_options.split_types(types),
+        op=op,
     )
     _distinct(req, types)
-    return req, api.neighbour(req.policy, diff_against)
+    other = api.neighbour(req.policy, diff_against)
+    if op is not None and other is not None:
+        from promote_cli import ops
+
+        other = ops.bind(other, op)
+    return req, other
 
 
 def _meaning(params: Mapping[str, Any], fmt: str | None) -> tuple:
@@ -209,6 +222,7 @@ def _meaning(params: Mapping[str, Any], fmt: str | None) -> tuple:
         params["notation"],
         params["diff_against"],
         params["option_values"],
+        params["op"],
     )
     template = params["template"]
     return (

@@ -36,7 +36,14 @@ from promote_cli.verify.function import FunctionOracle
     help="Prove the one POLICY (e.g. ./mine.toml) against your function(a, b) -> dtype"
     " (raising to refuse) instead of a framework.",
 )
-def command(names, option_values, as_json, require, oracle) -> int:
+@click.option(
+    "--ops/--no-ops",
+    "operations",
+    default=True,
+    show_default=True,
+    help="Also call every operation (promote ops) on tiny arrays and compare its dtype.",
+)
+def command(names, option_values, as_json, require, oracle, operations) -> int:
     """Prove policies against the installed frameworks (default: every policy).
 
     Every cell a policy can answer (each option setting, each operand category, every pair of
@@ -66,7 +73,9 @@ def command(names, option_values, as_json, require, oracle) -> int:
 
     with _progress(enabled=sys.stderr.isatty()) as progress_for:
         reports = [
-            driver.verify(pols[n], pinned[n], progress_for(n), load_oracle=load)
+            driver.verify(
+                pols[n], pinned[n], progress_for(n), load_oracle=load, operations=operations
+            )
             if n in pols
             else driver.waiting(n)
             for n in chosen
@@ -91,9 +100,13 @@ def command(names, option_values, as_json, require, oracle) -> int:
             _print(report, pols.get(report.policy), require)
         checked = [r for r in reports if r.status in (driver.VERIFIED, driver.MISMATCH)]
         wrong = sum(len(r.mismatches) for r in checked)
+        wrong += sum(len(r.ops.mismatches) for r in checked if r.ops)
+        op_cells = sum(r.ops.total for r in checked if r.ops)
+        gaps = sum(r.ops.total_gaps for r in checked if r.ops)
+        ops_text = f" and {op_cells:,} operation cells ({gaps:,} kernel gaps)" if op_cells else ""
         click.echo(
             f"{len(checked)} of {len(reports)} policies verified:"
-            f" {sum(r.cells for r in checked):,} cells compared,"
+            f" {sum(r.cells for r in checked):,} pair cells{ops_text} compared,"
             f" {_count(wrong, 'mismatch', 'mismatches')}"
         )
     return EXIT_DIFFERENT if failed else EXIT_OK
@@ -179,6 +192,8 @@ def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
         f" {verdict}"
     )
     op_label, result_label, opts_label = _labels(pol)
+    if report.ops is not None:
+        _print_ops(name, report.ops, op_label, result_label, opts_label)
     for m in report.mismatches:
         opts = opts_label(m.options)
         theirs = result_label(m.framework)
@@ -193,6 +208,34 @@ def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
                 asked = f"{m.question} {asked}"
         click.echo(
             f"  {name}{' ' + opts if opts else ''}: {asked}"
+            f" -> promote says {result_label(m.promote)}, framework says {theirs}"
+        )
+
+
+def _print_ops(name, ops, op_label, result_label, opts_label) -> None:
+    """One line for the operations, then one per mismatch."""
+    if ops.note:
+        click.echo(f"  {name} operations: not verified ({ops.note})")
+        return
+    absent = f"; absent: {', '.join(ops.absent)}" if ops.absent else ""
+    verdict = (
+        "all agree" if not ops.mismatches else _count(len(ops.mismatches), "mismatch", "mismatches")
+    )
+    click.echo(
+        f"  {name} operations: {ops.total:,} cells over {len(ops.cells)} operations in"
+        f" {ops.seconds:.1f} s, {ops.total_gaps:,} kernel gaps (no CPU kernel: the dtype rule"
+        f" answers, the call raises){absent}: {verdict}"
+    )
+    if ops.coverage:
+        click.echo(f"  {name} operations: {ops.coverage}")
+    for m in ops.mismatches:
+        opts = opts_label(m.options)
+        theirs = result_label(m.framework)
+        if m.framework is None and m.framework_error:
+            theirs += f" ({_short(m.framework_error)})"
+        args = ", ".join(op_label(x) for x in m.operands)
+        click.echo(
+            f"  {name}{' ' + opts if opts else ''}: {m.op}({args})"
             f" -> promote says {result_label(m.promote)}, framework says {theirs}"
         )
 
@@ -237,6 +280,7 @@ def _as_json(report: driver.Report, pol: Policy | None, require: bool) -> dict[s
         "import_seconds": round(report.import_seconds, 3),
         "note": report.note or None,
         "mismatches": [],
+        "operations": None if report.ops is None else _ops_json(report.ops, pol),
     }
     if report.mismatches:
         out["mismatches"] = [
@@ -253,3 +297,24 @@ def _as_json(report: driver.Report, pol: Policy | None, require: bool) -> dict[s
             for m in report.mismatches
         ]
     return out
+
+
+def _ops_json(ops: Any, pol: Policy | None) -> dict[str, Any]:
+    return {
+        "cells": dict(ops.cells),
+        "gaps": dict(ops.gaps),
+        "absent": list(ops.absent),
+        "seconds": round(ops.seconds, 3),
+        "note": ops.note or None,
+        "mismatches": [
+            {
+                "options": dict(m.options),
+                "op": m.op,
+                "operands": [schema.operand(x, pol.notation) for x in m.operands],  # type: ignore[union-attr]
+                "promote": m.promote,
+                "framework": m.framework,
+                "framework_error": m.framework_error or None,
+            }
+            for m in ops.mismatches
+        ],
+    }

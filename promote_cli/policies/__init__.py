@@ -9,6 +9,7 @@ from promote_cli.errors import UsageError
 
 if TYPE_CHECKING:
     from promote_cli.engine import Policy
+    from promote_cli.ops import Operations
 
 _MODULES = {
     "jax": "promote_cli.policies.jax",
@@ -24,6 +25,41 @@ _MODULES = {
     "paddle": "promote_cli.policies.paddle",
     "mindspore": "promote_cli.policies.mindspore",
 }
+
+
+# Each policy's per-operation rules (``promote_cli.ops``), imported only when asked for; a policy
+# absent here says why it has none.
+_OPERATIONS = {
+    "jax": "promote_cli.policies.jax_ops",
+    "numpy": "promote_cli.policies.numpy_ops",
+    "torch": "promote_cli.policies.torch_ops",
+    "tensorflow": "promote_cli.policies.tensorflow_ops",
+    "array-api": "promote_cli.policies.array_api_ops",
+    "mlx": "promote_cli.policies.mlx_ops",
+}
+NO_OPERATIONS = {
+    "openvino": "the OpenVINO specification defines how two element types promote, not what any"
+    " operation returns",
+    "ascend": "the Ascend table defines how two types promote, not what any operation returns",
+}
+
+
+def operations(policy: Policy) -> Operations:
+    """The per-operation rules of ``policy``; a policy without any is a refusal that says why."""
+    from promote_cli.errors import PromotionError
+
+    module = _OPERATIONS.get(policy.name) if policy.file is None else None
+    if module is None:
+        if policy.file is not None:
+            why = f"{policy.file} is a policy file, which declares promotion only"
+        else:
+            why = NO_OPERATIONS.get(policy.name) or (
+                "promote declares its promotion but not yet its operations (not measured)"
+            )
+        raise PromotionError(
+            f"{policy.title} has no per-operation rules: {why}", rule="no-operations"
+        )
+    return import_module(module).OPERATIONS
 
 
 def looks_like_file(name: str) -> bool:

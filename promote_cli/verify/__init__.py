@@ -28,6 +28,7 @@ and, to prove more than pairs (an oracle without them is verified on pairs only)
   weak when the framework's array is weakly typed.
 - ``spelling(handle, text)`` (NumPy): the canonical type the framework reads ``text`` as, or
   ``Refused``; and ``SPELLINGS``, the spellings to try.
+- ``calling(handle, opts)``: proves the operations of ``promote_cli.ops`` (see ``Call``).
 """
 
 from __future__ import annotations
@@ -66,16 +67,43 @@ class Many(NamedTuple):
     chain: AnswerMany
 
 
+# An oracle that proves operations also declares ``calling(handle, opts)``, a context manager
+# like ``answering`` that yields ``call(function, operation, operands)``: the canonical dtype
+# of the framework's ``function`` (the rule's spelling, ``np.sqrt``) applied to tiny arrays
+# (shape (2,), 0-d for ``S(t)``) or Python scalars, or ``Refused``.
+Call = Callable[[str, Any, Sequence[Operand]], str]
+
 # The Python scalar an oracle passes for each Python-scalar operand (P(bool), int, float, complex).
 PYTHON_VALUES = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
 
 
 class Refused(Exception):
-    """The framework raised for this cell: its refusal, with the first line of its message."""
+    """The framework raised for this cell: its refusal, with the first line of its message.
+    ``kernel`` says it raised for want of a CPU kernel (``missing_kernel``), not by a rule."""
 
     def __init__(self, error: BaseException | str):
         text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
-        super().__init__(text.strip().splitlines()[0] if text.strip() else text)
+        lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+        super().__init__(lines[0] if lines else text)
+        self.kernel = missing_kernel(text)
+
+
+# How frameworks say that a CPU kernel is missing, as opposed to refusing by a rule: PyTorch's
+# "not implemented for 'UInt16'", TensorFlow's "Could not find device for node", XLA's run-time
+# failures of the sub-byte and float6 types.
+_NO_KERNEL = (
+    "not implemented for '",
+    "could not find device for node",
+    "jaxruntimeerror",
+    "invalid integer data type 'v'",
+    "invalid xla primitivetype",
+    "cannot lower jaxpr",
+)
+
+
+def missing_kernel(text: str) -> bool:
+    low = text.lower()
+    return any(words in low for words in _NO_KERNEL)
 
 
 class Oracle(Protocol):
@@ -107,13 +135,14 @@ def install_hint(orc: Oracle) -> str:
     return hint
 
 
-def refusing(*errors: type[BaseException]) -> Callable[[Answer], Answer]:
-    """Wrap an answer so that the framework's refusal exceptions ``errors`` become ``Refused``."""
+def refusing(*errors: type[BaseException]) -> Callable[[Any], Any]:
+    """Wrap an answer (or a call) so that the framework's refusal exceptions ``errors`` become
+    ``Refused``."""
 
-    def wrap(answer: Answer) -> Answer:
-        def wrapped(a: Operand, b: Operand) -> str:
+    def wrap(answer: Any) -> Any:
+        def wrapped(*args: Any) -> str:
             try:
-                return answer(a, b)
+                return answer(*args)
             except errors as exc:
                 raise Refused(exc) from exc
 

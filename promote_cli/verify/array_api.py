@@ -21,6 +21,7 @@ from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.verify import (
     PYTHON_VALUES,
     Answer,
+    Call,
     Many,
     Refused,
     chained,
@@ -103,3 +104,27 @@ def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         yield Many(result_type, chain)
+
+
+@contextmanager
+def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
+    """array-api-strict's functions on ``xp.ones(2)``, ``xp.ones(())`` and Python scalars."""
+    xp = handle
+    dtypes = xp.__array_namespace_info__().dtypes()
+    names = {dt: name for name, dt in dtypes.items()}
+    condition = xp.ones(2, dtype=xp.bool)
+
+    def value(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return PYTHON_VALUES[op.dtype]
+        return xp.ones(() if op.category == ZERO_D else 2, dtype=dtypes[op.dtype])
+
+    # matmul reads a Python scalar's .dtype (AttributeError): array-api-strict's refusal.
+    @refusing(TypeError, ValueError, AttributeError)
+    def call(function: str, operation: Any, operands: Sequence[Operand]) -> str:
+        fn = getattr(xp, function.removeprefix("xp."))
+        args = [value(x) for x in operands]
+        out = fn(condition, *args) if operation.name == "where" else fn(*args)
+        return names[out.dtype]
+
+    yield call

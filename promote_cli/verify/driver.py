@@ -12,7 +12,8 @@ Triples are drawn from the same operands with a fixed seed (``SEED``), ``TRIPLES
 shared among its option settings (every triple when there are fewer), and each is asked both
 questions: the framework's n-ary ``result_type`` and the chain ``((a + b) + c)``. Values are
 every array type of the policy with each of ``VALUES`` (both orders), asked as the chain
-(the operation, which is what a value asks).
+(the operation, which is what a value asks). When asked, every operation of the policy's
+``promote_cli.ops`` vocabulary is called too (``verify.operations``), reported apart.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from promote_cli.errors import UsageError
 from promote_cli.notations import read_dtype
 from promote_cli.operands import DIMENSIONED, Operand, valued
 from promote_cli.verify import Oracle, Refused, Unobservable, install_hint, oracle
+from promote_cli.verify.operations import OpsReport, verify_ops
 
 VERIFIED, MISMATCH = "verified", "mismatch"
 NOT_INSTALLED, NO_FRAMEWORK, NO_POLICY, OPTIONS_DIFFER = (
@@ -88,6 +90,7 @@ class Report:
     skipped: int = 0  # questions the framework cannot show an answer to (Unobservable)
     spellings: int = 0
     values: int = 0
+    ops: OpsReport | None = None  # the operations, when asked for
 
 
 def names() -> tuple[str, ...]:
@@ -129,9 +132,11 @@ def verify(
     progress: Progress | None = None,
     *,
     load_oracle: Callable[[str], Oracle | None] = oracle,
+    operations: bool = False,
 ) -> Report:
     """Compare ``policy`` with its framework over every cell; ``pinned`` holds option values
-    (parsed, see ``parse_pinned``) held fixed. ``load_oracle`` is replaceable for tests."""
+    (parsed, see ``parse_pinned``) held fixed. With ``operations`` every operation of the
+    policy is also called (``verify.operations``). ``load_oracle`` is replaceable for tests."""
     name = policy.name
     orc = load_oracle(name)
     if orc is None:
@@ -182,7 +187,10 @@ def verify(
     if many is not None:
         _beyond_pairs(policy, orc, handle, combos, report)
     report.seconds = time.perf_counter() - started
-    report.status = MISMATCH if report.mismatches else VERIFIED
+    if operations:
+        report.ops = verify_ops(policy, orc, handle, combos)
+    wrong = report.mismatches or (report.ops is not None and report.ops.mismatches)
+    report.status = MISMATCH if wrong else VERIFIED
     return report
 
 

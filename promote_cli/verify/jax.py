@@ -22,6 +22,7 @@ from promote_cli.dtypes import get as dtype
 from promote_cli.operands import PYTHON, Operand
 from promote_cli.verify import (
     Answer,
+    Call,
     Many,
     Refused,
     chained,
@@ -150,3 +151,87 @@ def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
 
     with answering(handle, opts):  # sets and restores the flags
         yield Many(result_type, chain)
+
+
+@contextmanager
+def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
+    """``jax.numpy``'s functions, traced with ``jax.eval_shape`` on arrays of shape (2,) and
+    Python scalars: the dtype rules without compiling, which is what makes verifying every cell
+    of four settings affordable (executing costs an XLA compile a cell). ``call.many`` traces
+    every case of one function in a single trace. A unary function or a reduction is also
+    lowered (``jit(...).lower``, no compile): ``argmax`` of a complex array traces but does not
+    lower ("gt does not accept dtype complex64"), as calling it shows. What tracing cannot see
+    are XLA's run-time failures (int1, uint1, float6 and some sub-byte reductions): the policy
+    marks those cells no-kernel, and verify counts them as gaps."""
+    jax, _, np, ml_dtypes = handle
+    jnp = jax.numpy
+    before = (jax.config.jax_enable_x64, jax.config.jax_numpy_dtype_promotion)
+    values = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
+
+    def np_dtype(name: str) -> Any:
+        return np.dtype(getattr(ml_dtypes, name, None) or name)
+
+    def many(function: str, operation: Any, cases: Sequence[Sequence[Operand]]) -> list[Any]:
+        fn = getattr(jnp, function.removeprefix("jnp."))
+        types = sorted({x.dtype for case in cases for x in case if x.category != PYTHON})
+        structs = [jax.ShapeDtypeStruct((2,), np_dtype(t)) for t in types]
+        found: list[Any] = [None] * len(cases)
+
+        def traced(*arrays: Any) -> tuple:
+            by_type = dict(zip(types, arrays, strict=True))
+            condition = jnp.ones(2, bool)
+            for i, case in enumerate(cases):
+                args = [values[x.dtype] if x.category == PYTHON else by_type[x.dtype] for x in case]
+                try:
+                    out = fn(condition, *args) if operation.name == "where" else fn(*args)
+                except (TypeError, ValueError, NotImplementedError) as exc:
+                    found[i] = Refused(exc)
+                    continue
+                name = np.dtype(out.dtype).name
+                # A weak bool (a comparison with a Python scalar) is just bool.
+                if out.aval.weak_type and name != "bool" and any(_is_weak(x) for x in case):
+                    name = weak_name(dtype(name).kind)
+                found[i] = name
+            return ()
+
+        jax.eval_shape(traced, *structs)
+        if operation.arity in ("unary", "reduction"):
+            _lowered(jax, fn, cases, structs, types, found)
+        return found
+
+    def call(function: str, operation: Any, operands: Sequence[Operand]) -> str:
+        (out,) = many(function, operation, [operands])
+        if isinstance(out, Refused):
+            raise out
+        return out
+
+    call.many = many  # type: ignore[attr-defined]
+    jax.config.update("jax_enable_x64", bool(opts["x64"]))
+    jax.config.update("jax_numpy_dtype_promotion", "strict" if opts["strict"] else "standard")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield call
+    finally:
+        jax.config.update("jax_enable_x64", before[0])
+        jax.config.update("jax_numpy_dtype_promotion", before[1])
+
+
+def _lowered(jax: Any, fn: Any, cases: Sequence[Sequence[Operand]], structs, types, found) -> None:
+    """Lower the cases that traced, together; when that fails, one by one, and record the
+    refusals lowering finds."""
+    by_type = dict(zip(types, structs, strict=True))
+    alive = [i for i, f in enumerate(found) if not isinstance(f, Refused)]
+
+    def lower(indices: list[int]) -> None:
+        args = [by_type[cases[i][0].dtype] for i in indices]
+        jax.jit(lambda *xs: [fn(x) for x in xs]).lower(*args)
+
+    try:
+        lower(alive)
+    except (TypeError, ValueError, NotImplementedError):
+        for i in alive:
+            try:
+                lower([i])
+            except (TypeError, ValueError, NotImplementedError) as exc:
+                found[i] = Refused(exc)

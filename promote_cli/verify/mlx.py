@@ -9,12 +9,12 @@ raises for no pair of its dtypes; a ``ValueError`` would be its refusal.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from promote_cli.operands import PYTHON, Operand
-from promote_cli.verify import PYTHON_VALUES, Answer, Refused, refusing
+from promote_cli.verify import PYTHON_VALUES, Answer, Call, Refused, refusing
 
 POLICY = "mlx"
 FRAMEWORK = "mlx"
@@ -52,3 +52,27 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
         return str(mx.add(operand(a), operand(b)).dtype).removeprefix("mlx.core.")
 
     yield answer
+
+
+@contextmanager
+def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
+    """MLX's functions on ``mx.ones((2,), t)`` and Python scalars, each result ``mx.eval``'d on
+    the CPU so that a missing kernel would show."""
+    mx = handle
+    condition = mx.ones((2,), dtype=mx.bool_)
+
+    def value(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return PYTHON_VALUES[op.dtype]
+        return mx.ones((2,), dtype=getattr(mx, "bool_" if op.dtype == "bool" else op.dtype))
+
+    @refusing(ValueError, RuntimeError, TypeError)
+    def call(function: str, operation: Any, operands: Sequence[Operand]) -> str:
+        fn = getattr(mx, function.removeprefix("mx."))
+        args = [value(x) for x in operands]
+        out = fn(condition, *args) if operation.name == "where" else fn(*args)
+        mx.eval(out)
+        return str(out.dtype).removeprefix("mlx.core.")
+
+    with mx.stream(mx.cpu):
+        yield call

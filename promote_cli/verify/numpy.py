@@ -21,11 +21,12 @@ from contextlib import contextmanager
 from typing import Any
 
 from promote_cli.notations import NUMPY_CODES, NUMPY_NAMES
-from promote_cli.operands import PYTHON, Operand
+from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.policies.numpy import ML_TYPES
 from promote_cli.verify import (
     PYTHON_VALUES,
     Answer,
+    Call,
     Many,
     Refused,
     chained,
@@ -184,3 +185,30 @@ def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # overflow to inf in a cast is not a refusal
         yield Many(result_type, chain)
+
+
+@contextmanager
+def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
+    """NumPy's functions on ``np.ones(2, t)``, ``np.ones((), t)`` and Python scalars."""
+    np = handle
+    platform_names = {
+        np.dtype(np.longdouble): "longdouble",
+        np.dtype(np.clongdouble): "clongdouble",
+    }
+    condition = np.ones(2, bool)
+
+    def value(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return PYTHON_VALUES[op.dtype]
+        return np.ones(() if op.category == ZERO_D else 2, np.dtype(op.dtype))
+
+    @refusing(TypeError, ValueError)
+    def call(function: str, operation: Any, operands: Sequence[Operand]) -> str:
+        fn = getattr(np, function.removeprefix("np."))
+        args = [value(x) for x in operands]
+        out = fn(condition, *args) if operation.name == "where" else fn(*args)
+        result = np.asarray(out).dtype
+        return platform_names.get(result, result.name)
+
+    with np.errstate(all="ignore"):
+        yield call

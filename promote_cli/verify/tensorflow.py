@@ -28,6 +28,7 @@ from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.verify import (
     PYTHON_VALUES,
     Answer,
+    Call,
     Many,
     Refused,
     chained,
@@ -209,4 +210,51 @@ def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
         yield Many(result_type, chain)
     finally:
         ops_module.set_dtype_conversion_mode(before)
+        logger.setLevel(level)
+
+
+@contextmanager
+def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
+    """``tf.experimental.numpy``'s functions with NumPy behaviour in the setting's mode, on
+    ``tf.ones([2])`` (strings: ``["a", "b"]``), Python scalars and 0-d WeakTensors. NumPy
+    behaviour, once enabled, stays enabled in the process (TensorFlow cannot switch it off);
+    the conversion mode is restored."""
+    tf, _, ops, weak_tensor = handle
+    import tensorflow.experimental.numpy as tnp
+
+    condition = tf.ones([2], dtype=tf.bool)
+
+    def value(op: Operand) -> Any:
+        if op.category == PYTHON:
+            if op.dtype in PYTHON_VALUES:
+                return PYTHON_VALUES[op.dtype]
+            strong = tf.ones([], dtype=op.dtype.removesuffix("*"))
+            return weak_tensor.WeakTensor.from_tensor(strong)
+        if op.dtype == "string":
+            return tf.constant(["a", "b"])
+        return tf.ones([2], dtype=op.dtype)
+
+    # tnp.matmul of a 0-d WeakTensor fails in tensordot with IndexError: its shape refusal.
+    errors = (TypeError, ValueError, NotImplementedError, IndexError, tf.errors.OpError)
+
+    @refusing(*errors)
+    def call(function: str, operation: Any, operands: Sequence[Operand]) -> str:
+        fn = getattr(tnp, function.removeprefix("tnp."))
+        args = [value(x) for x in operands]
+        out = fn(condition, *args) if operation.name == "where" else fn(*args)
+        weak = isinstance(out, weak_tensor.WeakTensor)
+        return tf.as_dtype(out.dtype).name + ("*" if weak else "")
+
+    before = ops.promo_mode_enum_to_string(ops.get_dtype_conversion_mode())
+    logger = tf.get_logger()
+    level = logger.level
+    # tnp warns through Python logging ("Falling back to old semantics") and oneDNN through
+    # fd 2 on the first float16 kernel: neither belongs between verify's report lines.
+    logger.setLevel("ERROR")
+    try:
+        with _fd2_caught():
+            tnp.experimental_enable_numpy_behavior(dtype_conversion_mode=opts["mode"])
+            yield call
+    finally:
+        ops.set_dtype_conversion_mode(before)
         logger.setLevel(level)

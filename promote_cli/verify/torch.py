@@ -10,6 +10,7 @@ no promotion options; its default dtype (float32) is left alone. Refusals are ``
 
 from __future__ import annotations
 
+import operator
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -19,6 +20,7 @@ from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 from promote_cli.verify import (
     PYTHON_VALUES,
     Answer,
+    Call,
     Many,
     Refused,
     Unobservable,
@@ -125,3 +127,50 @@ def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="ComplexHalf support is experimental")
         yield Many(result_type, chain)
+
+
+# A Python scalar on the left: torch.add(1, t) raises TypeError, the operator answers (1 + t).
+_OPERATORS = {
+    "add": operator.add,
+    "subtract": operator.sub,
+    "multiply": operator.mul,
+    "divide": operator.truediv,
+    "floor_divide": operator.floordiv,
+    "remainder": operator.mod,
+    "pow": operator.pow,
+    "equal": operator.eq,
+    "less": operator.lt,
+    "bitwise_and": operator.and_,
+    "bitwise_left_shift": operator.lshift,
+}
+
+
+@contextmanager
+def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
+    """torch's functions on ``torch.ones(2)``, ``torch.ones(())`` and Python scalars, on the
+    CPU; ``cumsum`` along dim 0."""
+    torch = handle
+    condition = torch.ones(2, dtype=torch.bool)
+
+    def value(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return PYTHON_VALUES[op.dtype]
+        return torch.ones(() if op.category == ZERO_D else 2, dtype=getattr(torch, op.dtype))
+
+    @refusing(RuntimeError, TypeError, NotImplementedError, ValueError)
+    def call(function: str, operation: Any, operands: Sequence[Operand]) -> str:
+        fn = getattr(torch, function.removeprefix("torch."))
+        args = [value(x) for x in operands]
+        if operation.name == "where":
+            out = fn(condition, *args)
+        elif operation.name == "cumulative_sum":
+            out = fn(*args, 0)
+        elif operands[0].category == PYTHON and operation.name in _OPERATORS:
+            out = _OPERATORS[operation.name](*args)
+        else:
+            out = fn(*args)
+        return str(out.dtype).removeprefix("torch.")
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="ComplexHalf support is experimental")
+        yield call

@@ -1,0 +1,87 @@
+"""``promote op``: the dtype one operation returns, answered in the policy's notation."""
+
+from __future__ import annotations
+
+import click
+
+from promote_cli import api
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
+from promote_cli.notations import display
+from promote_cli.operands import label
+
+
+@click.command("op")
+@click.argument("name", metavar="NAME")
+@click.argument("operands", nargs=-1, required=True, metavar="A [B]")
+@_options.policy
+@_options.policy_file
+@_options.options
+@_options.notation
+@_options.as_json
+@click.option("--explain", is_flag=True, help="Name the operation's rule and its promotion.")
+def command(name, operands, policy, policy_file, option_values, notation, as_json, explain) -> int:
+    """The dtype operation NAME returns for A (unary operations, reductions) or A and B
+    (binary operations; where's two values), as the policy's framework computes it.
+
+    \b
+    promote op sqrt int8 -p numpy              # float16
+    promote op divide int32 int32 -p torch     # float32
+    promote op sum uint8 -p jax -O x64=false   # uint32
+    promote op mean int32 -p array-api         # refused: only floating-point dtypes
+
+    NAME is an array API function name (see `promote ops`). Prints the output dtype; a
+    refusal prints its reason and exits 1. A cell the framework has no CPU kernel for prints
+    the dtype rule's answer and says so.
+    """
+    req = api.request(
+        policy_file or policy,
+        notation=notation,
+        options=_options.parse_options(option_values),
+        operands=operands,
+        op=name,
+    )
+    pol, nota = req.policy, req.notation
+    out, promoted = pol.explain(req.operands, req.options)  # type: ignore[union-attr]
+    if as_json:
+        from promote_cli import schema
+
+        inputs = [
+            {"spelling": s, **schema.operand(x, nota)}
+            for s, x in zip(operands, req.operands, strict=True)
+        ]
+        body = {
+            **schema.head("op", req),
+            "op": pol.operation.name,  # type: ignore[attr-defined]
+            "function": pol.rule.function,  # type: ignore[attr-defined]
+            "operands": inputs,
+            **schema.outcome(out, nota),
+        }
+        click.echo(schema.dumps(body), nl=False)
+        return EXIT_DIFFERENT if out.refused else EXIT_OK
+    verdict = "refused" if out.refused else _result(out, nota)
+    if explain:
+        rule = pol.rule  # type: ignore[attr-defined]
+        call = f"{name}({', '.join(label(x, nota) for x in req.operands)})"
+        click.echo(f"policy: {pol.name} ({req.options_text() or 'no options'})")
+        click.echo(f"operation: {name} = {rule.function or 'absent'} (kind: {rule.kind})")
+        if promoted is not None:
+            pair = rule.pair_name or f"{pol.name}'s promotion"
+            start = "refused" if promoted.refused else display(promoted.result, nota)
+            ins = " x ".join(label(x, nota) for x in (req.operands * 2)[:2])
+            click.echo(f"promotion ({pair}): {ins} -> {start} ({promoted.rule})")
+        click.echo(f"{call} -> {verdict}")
+        click.echo(f"rule: {out.rule}: {out.text(nota)}")
+        return EXIT_DIFFERENT if out.refused else EXIT_OK
+    if out.refused:
+        click.echo(f"refused: {out.text(nota)}")
+        return EXIT_DIFFERENT
+    click.echo(verdict)
+    return EXIT_OK
+
+
+def _result(out, nota) -> str:
+    """``f4 (float32)``; a weak result says what it becomes, a kernel gap says it is one."""
+    text = display(out.result, nota)
+    if out.rule == "no-kernel":
+        return f"{text} (no CPU kernel: the call raises on the CPU)"
+    return f"{text} ({out.weak_note()})" if out.weak_note() else text

@@ -1,0 +1,120 @@
+"""Verifying operations: every operation x operand (x operand) x option setting, the policy's
+answer (``promote_cli.ops``) against the framework's own function called on tiny arrays.
+
+A cell the policy marks ``no-kernel`` is a *gap*: the dtype rule answers, but the framework's
+CPU has no kernel there. It counts as a gap (neither verified nor a mismatch) when the framework
+raises for want of a kernel or gives the rule's dtype; any other answer is a mismatch. An
+operation the framework lacks is not called. Two refusals agree, whatever their reasons.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from promote_cli import policies
+from promote_cli.engine import Policy
+from promote_cli.errors import PromotionError
+from promote_cli.operands import Operand
+from promote_cli.ops import NO_KERNEL, REDUCTION, UNARY, VOCABULARY, OperationPolicy
+from promote_cli.verify import Refused
+
+
+@dataclass(frozen=True)
+class OpMismatch:
+    options: Mapping[str, Any]
+    op: str
+    operands: tuple[Operand, ...]
+    promote: str | None
+    framework: str | None
+    framework_error: str = ""
+
+
+@dataclass
+class OpsReport:
+    """What the operations of one policy came to: per operation, cells, gaps, mismatches."""
+
+    cells: Counter = field(default_factory=Counter)  # op -> cells compared
+    gaps: Counter = field(default_factory=Counter)  # op -> no-kernel cells
+    absent: tuple[str, ...] = ()  # operations the framework lacks
+    mismatches: list[OpMismatch] = field(default_factory=list)
+    seconds: float = 0.0
+    coverage: str = ""  # what was asked, when not every operand (JAX)
+    note: str = ""  # why there is nothing to verify
+
+    @property
+    def total(self) -> int:
+        return sum(self.cells.values())
+
+    @property
+    def total_gaps(self) -> int:
+        return sum(self.gaps.values())
+
+
+def verify_ops(
+    policy: Policy, orc: Any, handle: Any, combos: list[dict[str, Any]], progress: Any = None
+) -> OpsReport:
+    """Every operation of ``policy`` under each option setting in ``combos``, asked of the
+    framework through ``orc.calling``."""
+    report = OpsReport()
+    try:
+        ops = policies.operations(policy)
+    except PromotionError as exc:
+        report.note = exc.reason
+        return report
+    if not hasattr(orc, "calling"):
+        report.note = f"the {orc.FRAMEWORK} oracle does not call operations"
+        return report
+    started = time.perf_counter()
+    report.absent = tuple(n for n, r in ops.rules.items() if r.function is None)
+    views = {name: OperationPolicy(ops, op) for name, op in VOCABULARY.items()}
+    every = OperationPolicy(ops, VOCABULARY["add"]).operands()
+    operands = getattr(orc, "OPERANDS", lambda found: found)(every)
+    report.coverage = getattr(orc, "COVERAGE", "")
+    for opts in combos:
+        with orc.calling(handle, opts) as call:
+            for name, view in views.items():
+                rule = view.rule
+                if rule.function is None:
+                    continue
+                if view.operation.arity in (UNARY, REDUCTION):
+                    cases = [(x,) for x in view.operands() if x in operands]
+                else:
+                    cases = list(itertools.product(operands, operands))
+                    if view.operation.arity != "where":
+                        cases = [c for c in cases if not all(x.category == "P" for x in c)]
+                answers = _ask(call, rule.function, view.operation, cases)
+                for case, found in zip(cases, answers, strict=True):
+                    mine = view.result_type(case, opts)
+                    if isinstance(found, Refused):
+                        theirs, error, kernel = None, str(found), found.kernel
+                    else:
+                        theirs, error, kernel = found, "", False
+                    report.cells[name] += 1
+                    if mine.rule == NO_KERNEL and (kernel or theirs == mine.result):
+                        report.gaps[name] += 1
+                    elif mine.result != theirs:
+                        report.mismatches.append(
+                            OpMismatch(opts, name, case, mine.result, theirs, error)
+                        )
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _ask(call: Any, function: str, operation: Any, cases: list) -> list[Any]:
+    """The framework's answer (a dtype name, or ``Refused``) for each case: all at once when
+    the oracle can (``call.many``: JAX traces them together), else one call each."""
+    many = getattr(call, "many", None)
+    if many is not None:
+        return many(function, operation, cases)
+    found: list[Any] = []
+    for case in cases:
+        try:
+            found.append(call(function, operation, case))
+        except Refused as exc:
+            found.append(exc)
+    return found

@@ -1,0 +1,191 @@
+"""Per-operation dtype rules (promote_cli/ops.py and policies/<name>_ops.py): the issue's five
+rows as measured on the installed frameworks, small examples with a reason each, the CLI, and
+the declarations' shape."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+import promote_cli
+from promote_cli import ops, policies
+from promote_cli.cli import cli
+from promote_cli.errors import PromotionError, UsageError
+
+REFUSED = None
+# The issue's table, measured: numpy 2.4, torch 2.13, jax 0.10.2 (x64 on), tnp (mode all),
+# array-api-strict 2.6, mlx 0.32 (research/ops13).
+FIVE = [
+    ("sqrt", ["int8"], {"numpy": "float16", "torch": "float32", "jax": "float32",
+                        "tensorflow": "float32", "array-api": REFUSED, "mlx": "float32"}),
+    ("sum", ["uint8"], {"numpy": "uint64", "torch": "int64", "jax": "uint64",
+                        "tensorflow": "uint32", "array-api": "uint64", "mlx": "uint32"}),
+    ("divide", ["int32", "int32"], {"numpy": "float64", "torch": "float32",
+                                    "jax": "float32", "tensorflow": "float64",
+                                    "array-api": REFUSED, "mlx": "float32"}),
+    ("mean", ["int32"], {"numpy": "float64", "torch": REFUSED, "jax": "float32",
+                         "tensorflow": "float32", "array-api": REFUSED, "mlx": "float32"}),
+    ("argmax", ["float32"], {"numpy": "int64", "torch": "int64", "jax": "int64",
+                             "tensorflow": "int64", "array-api": "int64", "mlx": "uint32"}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("op", "args", "want"), FIVE, ids=[r[0] for r in FIVE])
+def test_the_issues_five_rows_come_out_as_measured(op, args, want):
+    for policy, expected in want.items():
+        if expected is REFUSED:
+            with pytest.raises(PromotionError):
+                promote_cli.promote_many(args, policy=policy, op=op)
+        else:
+            assert promote_cli.promote_many(args, policy=policy, op=op) == expected, policy
+
+
+# One example per rule that is not the plain kind, with why.
+EXAMPLES = [
+    # NumPy's binary int-to-float ufuncs pick their loop operand by operand.
+    ("numpy", "atan2", ["int8", "uint8"], {}, "float16"),
+    # ... but a Python scalar is resolved first (NEP 50): bool x int -> int64 -> float64.
+    ("numpy", "atan2", ["bool", "int"], {}, "float64"),
+    ("numpy", "square", ["bool"], {}, "int8"),  # no bool loop: int8
+    ("numpy", "round", ["bool"], {}, "float16"),
+    ("torch", "square", ["bool"], {}, "int64"),
+    ("torch", "add", ["int", "int8"], {}, "int8"),  # a scalar on the left: 1 + t
+    ("jax", "sum", ["uint8"], {"x64": "false"}, "uint32"),
+    ("jax", "argmax", ["float32"], {"x64": "false"}, "int32"),
+    ("jax", "floor_divide", ["bool", "bool"], {}, "int32"),  # int32 even with x64
+    ("jax", "pow", ["int8", "P(bool)"], {"strict": "true"}, "int8"),  # integer_pow
+    ("jax", "pow", ["float", "int8"], {}, "float64"),  # a scalar base is made strong
+    ("jax", "divide", ["int8", "float"], {}, "float*"),  # weak stays weak
+    ("tensorflow", "add", ["int32", "float16"], {}, "float64"),  # tnp uses np.result_type
+    ("tensorflow", "add", ["bfloat16", "float"], {}, "float64"),  # ml_dtypes' bfloat16
+    ("tensorflow", "where", ["int", "float"], {}, "float32"),  # weak results come out strong
+    ("tensorflow", "cumulative_sum", ["uint64"], {}, "float32"),
+    ("array-api", "matmul", ["int8", "float32"], {}, "float32"),  # NumPy's rule, not the API's
+    ("array-api", "maximum", ["float32", "complex"], {}, "complex64"),  # arrays are checked
+    ("mlx", "floor", ["int8"], {}, "int8"),  # MLX keeps integers where others convert
+    ("mlx", "cumulative_sum", ["uint8"], {}, "uint8"),  # cumsum widens only bool
+]
+
+
+@pytest.mark.parametrize(("policy", "op", "args", "opts", "want"), EXAMPLES)
+def test_rule_examples(policy, op, args, opts, want):
+    assert promote_cli.promote_many(args, policy=policy, op=op, **opts) == want
+
+
+@pytest.mark.parametrize(
+    ("policy", "op", "args", "rule"),
+    [
+        ("torch", "subtract", ["int8", "P(bool)"], ops.REFUSES_OPERAND),
+        ("torch", "matmul", ["int8", "int16"], ops.SAME_DTYPE),
+        ("torch", "maximum", ["float32", "int"], ops.SIGNATURE),
+        ("numpy", "matmul", ["S(int8)", "int8"], ops.SHAPE),
+        ("tensorflow", "bitwise_left_shift", ["int8", "int8"], ops.ABSENT),
+        ("array-api", "where", ["int", "float"], ops.SIGNATURE),
+    ],
+)
+def test_refusals_say_which_rule(policy, op, args, rule):
+    req = promote_cli.api.request(policy, operands=args, op=op)
+    out = req.outcome()
+    assert out.refused and out.rule == rule, out
+
+
+def test_a_missing_cpu_kernel_answers_the_rule_and_says_so():
+    req = promote_cli.api.request("torch", operands=["uint16", "uint16"], op="add")
+    out = req.outcome()
+    assert (out.result, out.rule) == ("uint16", ops.NO_KERNEL)
+    assert "no CPU kernel" in out.why
+
+
+def test_openvino_and_ascend_refuse_operations_saying_why():
+    for name in ("openvino", "ascend"):
+        with pytest.raises(PromotionError, match="no per-operation rules"):
+            promote_cli.promote_many(["float16"], policy=name, op="sqrt")
+
+
+def test_every_policy_with_operations_declares_every_operation():
+    for name in policies.names():
+        try:
+            declared = policies.operations(policies.get(name))
+        except PromotionError:
+            continue
+        assert set(declared.rules) == set(ops.VOCABULARY), name
+        for rule in declared.rules.values():
+            assert rule.kind in ops.KINDS
+
+
+def test_unknown_operation_and_wrong_arity_are_usage_errors():
+    with pytest.raises(UsageError, match="did you mean 'sqrt'"):
+        promote_cli.promote_many(["int8"], policy="numpy", op="sqr")
+    with pytest.raises(UsageError, match="sqrt takes 1 operand"):
+        promote_cli.promote("int8", "int8", policy="numpy", op="sqrt")
+
+
+def test_op_with_the_chain_question_is_a_usage_error():
+    # One operation call and a chain of + operators are two questions: no silent pick.
+    with pytest.raises(UsageError, match="ask one of them"):
+        promote_cli.promote_many(["int8", "int16", "int32"], policy="numpy", chain=True, op="add")
+
+
+def test_op_with_a_valued_python_scalar_is_a_usage_error():
+    # np.add(uint8 array, 300) raises OverflowError; operations are measured for types only,
+    # so a value is refused as a question promote cannot answer rather than answered uint8.
+    with pytest.raises(UsageError, match="give int rather than int:300"):
+        promote_cli.promote("uint8", "int:300", policy="numpy", op="add")
+    done = CliRunner().invoke(cli, ["op", "add", "uint8", "int:300", "-p", "numpy"])
+    assert done.exit_code == 2
+    assert "not checked against a Python scalar's value" in done.output
+    assert promote_cli.promote("uint8", "int", policy="numpy", op="add") == "uint8"
+
+
+def test_op_cli_prints_the_dtype_and_explains():
+    runner = CliRunner()
+    done = runner.invoke(cli, ["op", "divide", "int32", "int32", "-p", "torch", "--explain"])
+    assert done.exit_code == 0, done.output
+    assert done.output.splitlines() == [
+        "policy: torch (no options)",
+        "operation: divide = torch.true_divide (kind: int-to-float)",
+        "promotion (torch's promotion): int32 x int32 -> int32 (same-type)",
+        "divide(int32, int32) -> float32",
+        "rule: int-to-float: int32 -> float32: a bool or integer becomes the framework's float"
+        " for it",
+    ]
+    refused = runner.invoke(cli, ["op", "mean", "int32", "-p", "array-api"])
+    assert (refused.exit_code, refused.output) == (1, "refused: xp.mean does not accept int32\n")
+
+
+def test_ops_lists_each_policys_function():
+    done = CliRunner().invoke(cli, ["ops"])
+    assert done.exit_code == 0
+    line = next(x for x in done.output.splitlines() if x.startswith("bitwise_left_shift"))
+    assert line.split() == [
+        "bitwise_left_shift",
+        "binary",
+        "jnp.bitwise_left_shift",
+        "np.bitwise_left_shift",
+        "torch.bitwise_left_shift",
+        "-",
+        "xp.bitwise_left_shift",
+        "mx.left_shift",
+    ]
+
+
+def test_table_op_unary_is_one_row_over_the_types():
+    done = CliRunner().invoke(
+        cli, ["table", "-p", "torch", "--op", "sum", "-t", "int8,bool,float16", "-f", "csv"]
+    )
+    assert done.exit_code == 0, done.output
+    assert done.output.splitlines()[-2:] == [",int8,bool,float16", "sum(x),int64,int64,float16"]
+
+
+def test_op_runs_as_a_real_process_without_numpy():
+    code = (
+        "import sys; from promote_cli.cli import main\n"
+        "try: main(['op', 'sqrt', 'int8', '-p', 'numpy'])\n"
+        "except SystemExit as e: assert e.code == 0\n"
+        "assert 'numpy' not in sys.modules and 'jinja2' not in sys.modules"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout) == (0, "float16\n"), done.stderr
