@@ -315,6 +315,15 @@ def test_op_diff_lists_the_cells_where_the_operations_disagree(ops_page, run):
     assert len(got) == want["cells_differing"] == 3
 
 
+def test_myst_op_table_is_the_same_row(tmp_path, run):
+    pytest.importorskip("myst_parser", reason="the docs extra is not installed")
+    body = "# Ops\n\n```{promotion-table} numpy\n:op: sqrt\n:types: int8, float32\n```\n"
+    src = project(tmp_path, body, conf=MYST_CONF, name="index.md")
+    [table] = promotion_tables(built(src))
+    assert_same_cells(table, expected(run, "-p", "numpy", "--op", "sqrt", "-t", "int8,float32"))
+    assert [text for text, _ in table.rows[1][1:]] == ["float16", "float32"]
+
+
 def test_op_errors_name_the_line_like_the_other_options(tmp_path):
     body = """Errors
 ======
