@@ -25,7 +25,7 @@ extensions = ["promote_cli.sphinx", "sphinx_click"]
 graphviz_output_format = "svg"  # crisp, and selectable text
 html_theme = "alabaster"
 html_static_path = ["_static", "_generated/static"]
-html_css_files = ["promote-choose.css"]
+html_css_files = ["promote-choose.css", "promote-site.css"]
 html_theme_options = {"page_width": "1200px", "sidebar_width": "220px"}
 exclude_patterns = ["_build"]
 

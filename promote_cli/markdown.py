@@ -6,6 +6,8 @@ lattices and diffs when the page is built.
     ::: promote table --policy jax [any `promote table` option]
     ::: promote graph --policy tensorflow [-O NAME=VALUE] [--format svg|mermaid|dot]
     ::: promote diff jax numpy [--types ...] [-O ...]
+    ::: promote table --policy numpy --op sqrt
+    ::: promote diff numpy torch --op divide
 
 The words after ``::: promote`` are parsed by the command of that name (shell quoting, the same
 flags, the same errors), and the page gets what the command prints as html: the table exactly as
@@ -133,6 +135,7 @@ class PromoteBlockProcessor(BlockProcessor):
             p["option_values"],
             fmt="html",
             tail=[] if p["template"] is None else ["--template", str(p["template"])],
+            op=p["op"],
         )
         self.tables += 1
         if self.tables > 1:  # the fragment's stylesheet targets the table's id
@@ -168,7 +171,7 @@ class PromoteBlockProcessor(BlockProcessor):
         if _given(ctx, "fmt"):
             raise PromoteError("a page shows the differing cells as a table; drop --format")
         left, right = requests(
-            p["left_name"], p["right_name"], p["types"], p["option_values"], p["notation"]
+            p["left_name"], p["right_name"], p["types"], p["option_values"], p["notation"], p["op"]
         )
         d = compare.diff(left, right)
         (a, b), cells = compare.differences(d, left.notation)

@@ -10,14 +10,19 @@ MyST Markdown as ```` ```{promotion-table} jax ````)::
        :diff-against: numpy
        :style: table
 
+    .. promotion-table:: numpy
+       :op: divide
+
     .. promotion-lattice:: tensorflow
 
     .. promotion-diff:: jax numpy
+       :op: divide
 
 Each option means what the ``promote table`` / ``graph`` / ``diff`` flag of the same name means
-(``:options:`` holds ``NAME=VALUE`` settings, comma or newline separated), and each directive asks
-the same function its command asks, so a page and a command line cannot disagree. There are no
-per-operation tables yet: ``promote`` has no operations.
+(``:options:`` holds ``NAME=VALUE`` settings, comma or newline separated; ``:op:`` is ``--op``,
+an operation's output dtypes instead of the promotion: a matrix for a binary operation, one row
+for a unary one or a reduction), and each directive asks the same function its command asks,
+so a page and a command line cannot disagree.
 
 The directives return docutils nodes, so every builder works: a table is a real table (the row
 labels a stub column), a differing cell carries the class ``d`` (JAX's page's class, which the
@@ -156,6 +161,7 @@ class PromotionTable(_PromoteDirective):
         "options": directives.unchanged_required,
         "notation": directives.unchanged_required,
         "diff-against": directives.unchanged_required,
+        "op": directives.unchanged_required,
         "style": lambda arg: directives.choice(arg, STYLES),
     }
 
@@ -167,6 +173,7 @@ class PromotionTable(_PromoteDirective):
             self.options.get("diff-against"),
             settings(self.options.get("options")),
             fmt="html" if self.options.get("style") == "raw-html" else None,
+            op=self.options.get("op"),
         )
         if self.options.get("style") != "raw-html":
             return [table_nodes(table), legend_nodes(table)]
@@ -209,13 +216,15 @@ class PromotionLattice(_PromoteDirective):
 
 class PromotionDiff(_PromoteDirective):
     """``.. promotion-diff:: POLICY1 POLICY2``: the cells where they disagree, as ``promote
-    diff`` lists them (``left:``/``right:`` prefixes in ``:options:`` set one side)."""
+    diff`` lists them (``left:``/``right:`` prefixes in ``:options:`` set one side; ``:op:``
+    compares an operation's outputs)."""
 
     required_arguments = 2
     option_spec: ClassVar[dict[str, Any]] = {
         "types": directives.unchanged_required,
         "options": directives.unchanged_required,
         "notation": directives.unchanged_required,
+        "op": directives.unchanged_required,
     }
 
     def nodes(self) -> list[nodes.Node]:
@@ -225,6 +234,7 @@ class PromotionDiff(_PromoteDirective):
             self.options.get("types"),
             tuple(settings(self.options.get("options"))),
             self.options.get("notation"),
+            self.options.get("op"),
         )
         d = compare.diff(left, right)
         (a, b), cells = compare.differences(d, left.notation)

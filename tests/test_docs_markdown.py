@@ -96,6 +96,30 @@ def test_graph_block_is_inline_svg_or_mermaid(run):
     assert ">float64<" in svg
 
 
+def test_table_block_with_op_is_what_promote_table_op_prints(run):
+    args = ["-p", "numpy", "--op", "sqrt", "-t", "int8,float32"]
+    page = convert("::: promote table " + " ".join(args) + "\n")
+    printed = run("table", *args, "--format", "html").stdout
+    assert page == f'<div class="promotion">{printed}</div>'
+    [table] = html_tables(page)
+    head, *body = table.rows
+    assert len(body) == 1  # a unary operation: one row
+    by_column = dict(zip([text for text, _ in head[1:]], body[0][1:], strict=True))
+    assert by_column["int8"][0] == "float16"  # np.sqrt(int8) is float16
+    assert by_column["float32"][0] == "float32"
+
+
+def test_op_blocks_give_the_matrix_and_the_differing_cells_of_a_binary_operation():
+    matrix = convert("::: promote table -p torch --op divide -t int32,float16\n")
+    [table] = html_tables(matrix)
+    assert table.cells()[("int32", "int32")][0] == "float32"  # torch.divide is true division
+    page = convert("::: promote diff numpy torch --op divide -t int32,float16\n")
+    [table] = html_tables(page)
+    got = {row[0][0]: (row[1][0], row[2][0]) for row in table.rows[1:]}
+    assert got["int32 x int32"] == ("float64", "float32")
+    assert "float16 x float16" not in got
+
+
 @pytest.mark.parametrize(
     "block, message",
     [
@@ -106,6 +130,9 @@ def test_graph_block_is_inline_svg_or_mermaid(run):
         ("::: promote graph -p numpy", "numpy is not a lattice policy"),
         ("::: promote diff jax", "Missing argument 'POLICY2'"),
         ("::: promote table -t 'f2", "No closing quotation"),
+        ("::: promote table -p numpy --op sqrtt", "unknown operation 'sqrtt'; did you mean"),
+        ("::: promote table -p openvino --op add", "OpenVINO has no per-operation rules"),
+        ("::: promote diff numpy torch --op divid", "unknown operation 'divid'"),
     ],
 )
 def test_bad_blocks_raise_one_clear_error(block, message):

@@ -5,6 +5,7 @@ chromium and chromium-driver through selenium): its answers must be ``promote pa
 
 from __future__ import annotations
 
+import contextlib
 import io
 import shutil
 import subprocess
@@ -14,9 +15,11 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from table_parsers import html_tables
+from table_parsers import HtmlTable, html_tables
 
 from promote_cli import policies
+from promote_cli.errors import PromotionError
+from promote_cli.ops import VOCABULARY
 
 pytest.importorskip("sphinx", reason="the docs extra is not installed (pip install -e '.[docs]')")
 pytest.importorskip("sphinx_click", reason="the docs extra is not installed")
@@ -49,6 +52,82 @@ def test_every_policy_has_a_page_with_its_table_and_every_pair_a_comparison(site
         assert policies.get(name).title in page
     for a, b in combinations(policies.names(), 2):
         assert (site / "_generated" / "compare" / f"{a}-vs-{b}.html").is_file()
+
+
+def _declaring() -> dict[str, str]:
+    """The policies with per-operation rules, by name -> title (what the pages must show)."""
+    out = {}
+    for name in policies.names():
+        with contextlib.suppress(PromotionError):
+            out[name] = policies.operations(policies.get(name)).policy.title
+    return out
+
+
+def _op_tables(site: Path, op: str) -> dict[str, HtmlTable]:
+    page = (site / "_generated" / "ops" / f"{op}.html").read_text(encoding="utf-8")
+    tables = [t for t in html_tables(page) if "promotion-table" in t.classes]
+    # the directive names the policy in a class: promotion-table promotion-<policy>
+    return {
+        c.removeprefix("promotion-"): t
+        for t in tables
+        for c in t.classes
+        if c.startswith("promotion-") and c != "promotion-table"
+    }
+
+
+def test_every_operation_has_a_page_with_the_table_of_every_policy_with_operations(site):
+    declaring = _declaring()
+    assert {"numpy", "torch", "jax"} <= set(declaring)
+    for op in VOCABULARY:
+        tables = _op_tables(site, op)
+        # tensorflow has no left shift: said in words, no table of refusals
+        want = {n for n in declaring if policies.operations(policies.get(n)).rule(op).function}
+        assert set(tables) == want, op
+
+
+def test_op_pages_show_numpy_sqrt_of_int8_as_float16_and_torch_divide_as_float32(site):
+    head, row = _op_tables(site, "sqrt")["numpy"].rows
+    assert len(head) == len(row)
+    sqrt = {col: text for (col, _), (text, _) in zip(head[1:], row[1:], strict=True)}
+    assert (sqrt["int8"], sqrt["uint8"], sqrt["int16"], sqrt["float32"]) == (
+        "float16",
+        "float16",
+        "float32",
+        "float32",
+    )
+    divide = _op_tables(site, "divide")["torch"].cells()
+    assert divide[("int32", "int32")] == ("float32", False)
+    assert divide[("int64", "float16")] == ("float16", False)
+    divide = _op_tables(site, "divide")["numpy"].cells()
+    assert divide[("int32", "int32")] == ("float64", False)
+    # a reduction: torch.sum of uint8 accumulates in int64
+    head, row = _op_tables(site, "sum")["torch"].rows
+    assert dict(zip([c for c, _ in head], [t for t, _ in row], strict=True))["uint8"] == "int64"
+
+
+def test_op_pages_name_each_framework_function_and_what_a_framework_lacks(site):
+    page = (site / "_generated" / "ops" / "divide.html").read_text(encoding="utf-8")
+    assert "torch.true_divide" in page and "np.divide" in page and "jnp.divide" in page
+    page = (site / "_generated" / "ops" / "bitwise_left_shift.html").read_text(encoding="utf-8")
+    assert "TensorFlow has no bitwise_left_shift function: tnp has no left shift" in page
+
+
+def test_operations_index_lists_the_vocabulary_with_each_policys_function(site):
+    page = (site / "_generated" / "ops" / "index.html").read_text(encoding="utf-8")
+    [table] = [t for t in html_tables(page) if "promote-wide" in t.classes]
+    declaring = _declaring()
+    head = [text for text, _ in table.rows[0]]
+    assert head == ["operation", "arity", "what it computes", *declaring]
+    rows = {row[0][0]: [text for text, _ in row] for row in table.rows[1:]}
+    assert list(rows) == list(VOCABULARY)
+    assert rows["divide"][:2] == ["divide", "binary"]
+    assert rows["divide"][3 + list(declaring).index("torch")] == "torch.true_divide"
+    assert rows["bitwise_left_shift"][3 + list(declaring).index("tensorflow")] == "none"
+    assert rows["sum"][1] == "reduction"
+    for op in VOCABULARY:
+        assert f'href="{op}.html"' in page, op
+    # and the site's table of contents reaches it
+    assert 'href="_generated/ops/index.html"' in (site / "index.html").read_text(encoding="utf-8")
 
 
 def test_cli_reference_lists_every_command_of_the_lazy_group(site):

@@ -252,3 +252,132 @@ def test_directive_errors_name_the_file_and_line_without_a_traceback(tmp_path):
     assert sorted(messages) == sorted(want), err
     for line, text in want.items():
         assert text in messages[line], f"line {line}: {messages[line]}"
+
+
+# --- :op: an operation's output dtypes --------------------------------------------------------
+
+OPS_PAGE = """Operations
+==========
+
+.. promotion-table:: torch
+   :op: divide
+   :types: int32, uint8, float16
+
+.. promotion-table:: numpy
+   :op: sqrt
+   :types: int8, uint8, float32
+
+.. promotion-diff:: numpy torch
+   :op: divide
+   :types: int32, float16
+"""
+
+
+@pytest.fixture(scope="module")
+def ops_page(tmp_path_factory) -> str:
+    return built(project(tmp_path_factory.mktemp("ops"), OPS_PAGE))
+
+
+def test_op_table_of_a_binary_operation_is_its_matrix_of_outputs(ops_page, run):
+    divide, _ = promotion_tables(ops_page)
+    assert_same_cells(
+        divide, expected(run, "-p", "torch", "--op", "divide", "-t", "int32,uint8,float16")
+    )
+    cells = divide.cells()
+    # torch.divide is true division: int32 / int32 is float32, where int32 + int32 is int32
+    assert cells[("int32", "int32")] == ("float32", False)
+    assert cells[("uint8", "float16")] == ("float16", False)
+
+
+def test_op_table_of_a_unary_operation_is_one_row_over_the_types(ops_page, run):
+    _, sqrt = promotion_tables(ops_page)
+    assert_same_cells(
+        sqrt, expected(run, "-p", "numpy", "--op", "sqrt", "-t", "int8,uint8,float32")
+    )
+    head, *body = sqrt.rows
+    assert len(body) == 1  # one row, whatever it is called
+    by_column = dict(zip([text for text, _ in head[1:]], body[0][1:], strict=True))
+    # np.sqrt picks the smallest float that holds the integer: float16 for 8 bits
+    assert by_column["int8"] == ("float16", ())
+    assert by_column["uint8"] == ("float16", ())
+    assert by_column["float32"] == ("float32", ())
+
+
+def test_op_diff_lists_the_cells_where_the_operations_disagree(ops_page, run):
+    [table] = [t for t in html_tables(ops_page) if "promotion-diff-table" in t.classes]
+    got = {row[0][0]: (row[1][0], row[2][0]) for row in table.rows[1:]}
+    # np.divide of two int32 is float64, torch.divide's float32; float16 / float16 agree
+    assert got["int32 x int32"] == ("float64", "float32")
+    assert "float16 x float16" not in got
+    want = json.loads(
+        run("diff", "numpy", "torch", "--op", "divide", "-t", "int32,float16", "-f", "json").stdout
+    )
+    assert len(got) == want["cells_differing"] == 3
+
+
+def test_myst_op_table_is_the_same_row(tmp_path, run):
+    pytest.importorskip("myst_parser", reason="the docs extra is not installed")
+    body = "# Ops\n\n```{promotion-table} numpy\n:op: sqrt\n:types: int8, float32\n```\n"
+    src = project(tmp_path, body, conf=MYST_CONF, name="index.md")
+    [table] = promotion_tables(built(src))
+    assert_same_cells(table, expected(run, "-p", "numpy", "--op", "sqrt", "-t", "int8,float32"))
+    assert [text for text, _ in table.rows[1][1:]] == ["float16", "float32"]
+
+
+def test_op_errors_name_the_line_like_the_other_options(tmp_path):
+    body = """Errors
+======
+
+.. promotion-table:: numpy
+   :op: sqrtt
+
+.. promotion-table:: openvino
+   :op: add
+
+.. promotion-diff:: numpy torch
+   :op: divid
+
+.. promotion-table:: numpy
+   :op:
+"""
+    done = sphinx(project(tmp_path, body))
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    messages = _errors(done.stderr, tmp_path / "src" / "index.rst")
+    want = {
+        4: "unknown operation 'sqrtt'; did you mean 'sqrt'?",
+        7: "OpenVINO has no per-operation rules",
+        10: "unknown operation 'divid'; did you mean 'divide'?",
+        13: 'invalid option value: (option: "op"',
+    }
+    assert sorted(messages) == sorted(want), done.stderr
+    for line, text in want.items():
+        assert text in messages[line], f"line {line}: {messages[line]}"
+
+
+def test_op_diff_of_a_one_operand_operation_says_what_promote_diff_says(tmp_path, run):
+    """Whatever ``promote diff --op sqrt`` answers (a refusal with exit 2, or the differing
+    cells), the directive answers the same."""
+    src = project(tmp_path, "T\n=\n\n.. promotion-diff:: numpy torch\n   :op: sqrt\n")
+    done = sphinx(src)
+    cli = run("diff", "numpy", "torch", "--op", "sqrt", "-f", "json")
+    if cli.exit_code == 2:
+        refusal = cli.stderr.strip().removeprefix("promote: error: ")
+        assert done.returncode != 0
+        assert _errors(done.stderr, src / "index.rst") == {4: f"promotion-diff: {refusal}"}
+    else:
+        assert done.returncode == 0, done.stderr
+        want = json.loads(cli.stdout)
+        assert want["cells_differing"] > 0  # np.sqrt(int8) is float16, torch's float32
+        page = (src / "_build" / "html" / "index.html").read_text(encoding="utf-8")
+        [table] = [t for t in html_tables(page) if "promotion-diff-table" in t.classes]
+        assert len(table.rows) - 1 == want["cells_differing"]
+
+
+def _errors(stderr: str, source: Path) -> dict[int, str]:
+    """line -> the error message Sphinx printed for it (docutils' own ones span lines)."""
+    messages = {}
+    for block in stderr.split(f"{source}:")[1:]:
+        line, _, message = block.partition(": ERROR: ")
+        messages[int(line)] = message.strip().removesuffix(" [docutils]")
+    return messages
