@@ -23,11 +23,11 @@ REFUSED = None
 
 # The issue's five calls.
 FIVE = [
-    ("sqrt", ["int8"], {"tinygrad": "float32"}),
-    ("sum", ["uint8"], {"tinygrad": "uint32"}),
-    ("divide", ["int32", "int32"], {"tinygrad": "float32"}),
-    ("mean", ["int32"], {"tinygrad": "float32"}),
-    ("argmax", ["float32"], {"tinygrad": "int32"}),
+    ("sqrt", ["int8"], {"tinygrad": "float32", "paddle": "float32"}),
+    ("sum", ["uint8"], {"tinygrad": "uint32", "paddle": "uint8"}),
+    ("divide", ["int32", "int32"], {"tinygrad": "float32", "paddle": "float32"}),
+    ("mean", ["int32"], {"tinygrad": "float32", "paddle": "int32"}),
+    ("argmax", ["float32"], {"tinygrad": "int32", "paddle": "int64"}),
 ]
 
 
@@ -96,6 +96,75 @@ def test_tinygrad_weak_results_say_what_they_become():
     assert (out.result, out.materialised.dtype) == ("float*", "float32")
 
 
+# Paddle's rules and quirks, each with why.
+PADDLE = [
+    ("sum", ["int32"], "int64"),  # sum makes bool and int32 int64, keeps the rest
+    ("sum", ["bool"], "int64"),
+    ("sum", ["int16"], "int16"),
+    ("cumulative_sum", ["uint8"], "int64"),  # cumsum makes every integer int64
+    ("mean", ["bool"], "bool"),  # mean keeps a bool or an integer
+    ("divide", ["bool", "bool"], "bool"),
+    ("divide", ["int8", "float"], "float32"),  # x / 1.0 is the operator's: float32
+    ("atan2", ["int32", "int32"], "float64"),  # atan2 of integers is float64
+    ("atan2", ["float16", "bfloat16"], "float32"),
+    ("add", ["uint8", "S(int64)"], "uint8"),  # the 0-d rule of x + y
+    ("floor_divide", ["uint8", "S(int8)"], "int16"),  # floor_divide: the table with a 0-d
+    ("floor_divide", ["uint8", "int"], "uint8"),  # x // 1, the operator
+    ("maximum", ["float16", "S(float64)"], "float64"),  # no 0-d rule outside x + y's ops
+    ("where", ["int", "int"], "int64"),  # a Python int is an int64 tensor for where
+    ("where", ["float16", "float"], "float32"),  # ... a Python float a float32 one
+    ("divide", ["S(float64)", "complex"], "complex64"),  # x + 1j gives complex128
+    ("add", ["S(float64)", "complex"], "complex128"),
+    ("bitwise_and", ["int", "int16"], "int16"),  # 1 & x keeps the tensor's type
+    ("bitwise_left_shift", ["uint8", "P(bool)"], "uint8"),
+    ("matmul", ["float32", "int32"], "float32"),  # no promotion; this pair runs anyway
+    ("abs", ["complex128"], "float64"),
+    ("argmax", ["uint8"], "int64"),
+]
+
+
+@pytest.mark.parametrize(("op", "args", "want"), PADDLE)
+def test_paddle_operations(op, args, want):
+    assert promote_cli.promote_many(args, policy="paddle", op=op) == want
+
+
+@pytest.mark.parametrize(
+    ("op", "args", "rule"),
+    [
+        ("add", ["int8", "int16"], "dimensioned"),  # two tensors: float x float or complex
+        ("maximum", ["int8", "S(int16)"], "dimensioned"),  # a 0-d one too, outside x + y's
+        ("maximum", ["float32", "float"], ops.SIGNATURE),  # no Python scalar, no operator
+        ("atan2", ["float32", "int"], ops.SIGNATURE),
+        ("matmul", ["float32", "S(float32)"], ops.SHAPE),
+        ("matmul", ["float64", "float32"], ops.SAME_DTYPE),  # no promotion at all
+        ("where", ["int32", "int"], "dimensioned"),  # int32 with the int64 of a Python int
+        ("bitwise_and", ["int8", "int"], ops.SIGNATURE),  # x & 1: tensors only
+        ("bitwise_and", ["float32", "float32"], ops.REFUSES_TYPE),
+        ("sqrt", ["bool"], ops.REFUSES_TYPE),  # no kernel for the whole kind: a refusal
+        ("floor", ["complex64"], ops.REFUSES_TYPE),
+        ("real", ["float32"], ops.REFUSES_TYPE),
+    ],
+)
+def test_paddle_refusals_say_which_rule(op, args, rule):
+    out = promote_cli.api.request("paddle", operands=args, op=op).outcome()
+    assert out.refused and out.rule == rule, out
+
+
+@pytest.mark.parametrize(
+    ("op", "args", "want"),
+    [
+        ("add", ["float16", "float16"], "float16"),  # no float16 add kernel on the CPU
+        ("subtract", ["int8", "int8"], "int8"),
+        ("pow", ["bfloat16", "int"], "bfloat16"),  # the scalar pow kernel lacks bfloat16
+        ("sqrt", ["float16"], "float16"),
+        ("where", ["uint8", "uint8"], "uint8"),
+    ],
+)
+def test_paddle_missing_kernels_answer_the_rule_as_gaps(op, args, want):
+    out = promote_cli.api.request("paddle", operands=args, op=op).outcome()
+    assert (out.result, out.rule) == (want, ops.NO_KERNEL), out
+
+
 # --- against the installed frameworks -------------------------------------------------------
 
 
@@ -111,30 +180,52 @@ def operand(text: str) -> Operand:
 PYTHON_SCALARS = {"P(bool)": "bool", "int": "int*", "float": "float*", "complex": "complex*"}
 
 
-def call(policy: str, op: str, *operands: str) -> str:
-    """The oracle's own call of ``op``: the framework's dtype name, or "refused"."""
+def caller(policy: str):
+    """The oracle's own call of an operation: the framework's dtype name, or "refused" (or
+    "refused (no kernel)")."""
     from promote_cli.verify import Refused, oracle
 
     orc = oracle(policy)
-    rule = policies.operations(policies.get(policy)).rule(op)
-    with orc.calling(orc.load(), {}) as run:
-        try:
-            return run(rule.function, ops.VOCABULARY[op], [operand(x) for x in operands])
-        except Refused:
-            return "refused"
+    handle = orc.load()
+
+    def call(op: str, *operands: str) -> str:
+        rule = policies.operations(policies.get(policy)).rule(op)
+        with orc.calling(handle, {}) as run:
+            try:
+                return run(rule.function, ops.VOCABULARY[op], [operand(x) for x in operands])
+            except Refused as exc:
+                return "refused (no kernel)" if exc.kernel else "refused"
+
+    return call
 
 
 @pytest.mark.conformance
 def test_tinygrad_oracle_calls_the_methods():
     pytest.importorskip("tinygrad", reason="tinygrad is not installed (pip install tinygrad)")
-    assert call("tinygrad", "sqrt", "int8") == "float32"
-    assert call("tinygrad", "sum", "uint8") == "uint32"
-    assert call("tinygrad", "round", "int8") == "float*"
-    assert call("tinygrad", "add", "int", "uint8") == "uint8"  # 1 + t, reflected
-    assert call("tinygrad", "bitwise_and", "float32", "float32") == "refused"  # realised
-    assert call("tinygrad", "bitwise_left_shift", "int", "uint32") == "int*"
-    assert call("tinygrad", "bitwise_left_shift", "int", "int8") == "refused"
-    assert call("tinygrad", "matmul", "float32", "float") == "refused"
+    call = caller("tinygrad")
+    assert call("sqrt", "int8") == "float32"
+    assert call("sum", "uint8") == "uint32"
+    assert call("round", "int8") == "float*"
+    assert call("add", "int", "uint8") == "uint8"  # 1 + t, reflected
+    assert call("bitwise_and", "float32", "float32") == "refused"  # realised
+    assert call("bitwise_left_shift", "int", "uint32") == "int*"
+    assert call("bitwise_left_shift", "int", "int8") == "refused"
+    assert call("matmul", "float32", "float") == "refused"
+
+
+@pytest.mark.conformance
+def test_paddle_oracle_calls_the_functions_in_its_worker():
+    # find_spec, not importorskip: importing Paddle here would crash a process holding TensorFlow.
+    if importlib.util.find_spec("paddle") is None:
+        pytest.skip("paddle is not installed (pip install paddlepaddle)")
+    call = caller("paddle")
+    assert call("sqrt", "int8") == "float32"
+    assert call("sum", "uint8") == "uint8"
+    assert call("mean", "int32") == "int32"
+    assert call("floor_divide", "uint8", "S(int8)") == "int16"
+    assert call("add", "float16", "float16") == "refused (no kernel)"
+    assert call("add", "int8", "int16") == "refused"
+    assert call("where", "int", "int") == "int64"
 
 
 def verify_json(policy: str) -> dict:
@@ -157,6 +248,8 @@ def verify_json(policy: str) -> dict:
     [
         # 14 binary operations x (21**2 - 16) pairs, where x 21**2, 21 unary rows x 17 types.
         ("tinygrad", 6731, ["logical_and", "atan2", "real", "imag"]),
+        # 16 binary operations x (32**2 - 16) pairs, where x 32**2, 22 unary rows x 28 tensors.
+        ("paddle", 17768, []),
     ],
 )
 def test_every_operation_matches_the_installed_framework(policy, cells, absent):
@@ -180,3 +273,8 @@ def test_ops_lists_tinygrad_and_paddle_functions():
     by_op = {row.split()[0]: row.split()[column] for row in rows if row.strip()}
     assert by_op["bitwise_left_shift"] == "Tensor.lshift"
     assert by_op["logical_and"] == "-"  # tinygrad has none
+    assert by_op["less"] == "Tensor.__lt__"
+    paddle = header.split().index("paddle")
+    assert {row.split()[0]: row.split()[paddle] for row in rows if row.strip()}["less"] == (
+        "paddle.less_than"
+    )

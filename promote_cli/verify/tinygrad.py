@@ -2,9 +2,10 @@
 
 Operands are ``Tensor.zeros(2, dtype=t)`` and the Python values ``True``, ``1``, ``1.0``,
 ``1j`` (a Python scalar on the left goes through ``Tensor.__radd__``). The sum stays lazy: its
-``.dtype`` is the promotion, and realising it would need a compiler (or minutes on the PYTHON
-device). Tensors are made on the PYTHON device (``Context(DEV="PYTHON")``, restored afterwards)
-so that no C compiler is looked for. A weak result is reported as tinygrad reports it
+``.dtype`` is the promotion (realising every cell would take minutes on the PYTHON device).
+Tensors are made on the PYTHON device (``Context(DEV="PYTHON")``, restored afterwards) so that
+no C compiler is looked for. ``calling`` proves the operations the same way, realising only the
+bitwise functions (see there). A weak result is reported as tinygrad reports it
 (``dtypes.weakint``/``weakfloat`` are ``int*``/``float*``).
 
 Refusals: a Python complex raises ``RuntimeError`` ("Could not infer dtype of 1j"); two Python
