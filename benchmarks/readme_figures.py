@@ -68,6 +68,8 @@ FIVE_SETTINGS = [
     ("tensorflow", {}),
     ("array-api", {}),
     ("mlx", {}),
+    ("tinygrad", {}),
+    ("paddle", {}),
 ]
 
 
