@@ -69,6 +69,8 @@ FIVE_SETTINGS = [
     ("array-api", {}),
     ("mlx", {}),
     ("mindspore", {}),
+    ("tinygrad", {}),
+    ("paddle", {}),
 ]
 
 

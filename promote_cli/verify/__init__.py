@@ -95,7 +95,7 @@ class Refused(Exception):
 
 # How frameworks say that a CPU kernel is missing, as opposed to refusing by a rule: PyTorch's
 # "not implemented for 'UInt16'", TensorFlow's "Could not find device for node", XLA's run-time
-# failures of the sub-byte and float6 types.
+# failures of the sub-byte and float6 types, Paddle's unregistered kernels.
 _NO_KERNEL = (
     "not implemented for '",
     "could not find device for node",
@@ -103,6 +103,7 @@ _NO_KERNEL = (
     "invalid integer data type 'v'",
     "invalid xla primitivetype",
     "cannot lower jaxpr",
+    "the kernel with key (",  # Paddle's "(NotFound) The kernel with key (CPU, ..., int8) of kernel"
 )
 
 

@@ -2,7 +2,9 @@
 its own.
 
 Paddle runs in a fresh Python process (``python -m promote_cli.verify.paddle``) that answers
-every cell of the policy and prints them as JSON; ``load`` starts it. Paddle's libraries crash
+every cell of the policy, and every case of every operation ``promote verify`` asks
+(``_operations``), and prints them as JSON; ``load`` starts it, ``answering`` and ``calling``
+look the answers up. Paddle's libraries crash
 (SIGSEGV) a process that has imported TensorFlow, and keep MindSpore from loading in one that
 has imported Paddle.
 
@@ -22,18 +24,29 @@ oracle answers that dtype. Any other ``RuntimeError`` is not expected and propag
 
 from __future__ import annotations
 
+import itertools
 import json
+import operator
 import os
 import re
 import sys
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from importlib.util import find_spec
 from typing import Any
 
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.verify import PYTHON_VALUES, Answer, ask_all, looking_up, refusing, worker
+from promote_cli.verify import (
+    PYTHON_VALUES,
+    Answer,
+    Call,
+    Refused,
+    ask_all,
+    looking_up,
+    refusing,
+    worker,
+)
 
 POLICY = "paddle"
 FRAMEWORK = "paddle"
@@ -62,6 +75,95 @@ def version(handle: Any) -> str:
 @contextmanager
 def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
     yield looking_up(handle["cells"])
+
+
+def _case_key(operands: Sequence[Operand]) -> str:
+    return "|".join(f"{x.category}({x.dtype})" for x in operands)
+
+
+@contextmanager
+def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
+    """The worker's answers for every operation (see ``_operations``), looked up."""
+    answers = handle["operations"]
+
+    def call(function: str, operation: Any, operands: Sequence[Operand]) -> str:
+        result, error = answers[operation.name][_case_key(operands)]
+        if result is None:
+            raise Refused(error or "refused")
+        return result
+
+    yield call
+
+
+# A Python scalar is the operator's: paddle.add & co take tensors only.
+_OPERATORS = {
+    "add": operator.add,
+    "subtract": operator.sub,
+    "multiply": operator.mul,
+    "divide": operator.truediv,
+    "floor_divide": operator.floordiv,
+    "remainder": operator.mod,
+    "pow": operator.pow,
+    "equal": operator.eq,
+    "less": operator.lt,
+    "bitwise_and": operator.and_,
+    "bitwise_left_shift": operator.lshift,
+    "matmul": operator.matmul,
+}
+
+
+def _operations(paddle: Any, value: Any, canonical: Any) -> dict[str, Any]:
+    """Every operation of the paddle policy on every case ``promote verify`` asks: the
+    function on ``ones([2], t)``/``ones([], t)`` (``cumsum`` along axis 0, ``where`` with a
+    bool condition), the operator where a Python scalar is one of the operands. A refusal is
+    the first line of the error (a missing kernel's says so)."""
+    from promote_cli import ops, policies
+
+    declared = policies.operations(policies.get("paddle"))
+    operands = declared.policy.operands()
+    condition = paddle.ones([2], dtype=paddle.bool)
+
+    def run(name: str, function: str, case: Sequence[Operand]) -> str:
+        args = [value(x) for x in case]
+        scalar = any(x.category == PYTHON for x in case)
+        fn = getattr(paddle, function.removeprefix("paddle."))
+        try:
+            if name == "where":
+                out = fn(condition, *args)
+            elif name == "cumulative_sum":
+                out = fn(*args, 0)
+            elif scalar and name in _OPERATORS:
+                out = _OPERATORS[name](*args)
+            else:
+                out = fn(*args)
+        except AttributeError as exc:  # atan2(x, 1): "'int' object has no attribute 'shape'"
+            if not scalar:
+                raise
+            raise Refused(exc) from exc
+        return canonical(out.dtype)
+
+    answers: dict[str, Any] = {}
+    for name, op in ops.VOCABULARY.items():
+        function = declared.rule(name).function
+        if function is None:
+            continue
+        if op.arity in (ops.UNARY, ops.REDUCTION):
+            cases = [(x,) for x in operands if x.category != PYTHON]
+        else:
+            cases = list(itertools.product(operands, operands))
+            if op.arity != ops.WHERE:
+                cases = [c for c in cases if not all(x.category == PYTHON for x in c)]
+        cells: dict[str, list[str | None]] = {}
+        for case in cases:
+            try:
+                cells[_case_key(case)] = [
+                    refusing(TypeError, ValueError, RuntimeError)(run)(name, function, case),
+                    None,
+                ]
+            except Refused as exc:
+                cells[_case_key(case)] = [None, str(exc)]
+        answers[name] = cells
+    return answers
 
 
 def _worker() -> dict[str, Any]:
@@ -102,9 +204,15 @@ def _worker() -> dict[str, Any]:
                 raise
             return gap.group(1)
 
+    def value(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return PYTHON_VALUES[op.dtype]
+        return paddle.ones([] if op.category == ZERO_D else [2], dtype=dtypes[op.dtype])
+
     return {
         "version": paddle.__version__,
         "cells": ask_all(policies.get("paddle").operands(), answer),
+        "operations": _operations(paddle, value, canonical),
     }
 
 

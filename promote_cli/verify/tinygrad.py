@@ -2,9 +2,10 @@
 
 Operands are ``Tensor.zeros(2, dtype=t)`` and the Python values ``True``, ``1``, ``1.0``,
 ``1j`` (a Python scalar on the left goes through ``Tensor.__radd__``). The sum stays lazy: its
-``.dtype`` is the promotion, and realising it would need a compiler (or minutes on the PYTHON
-device). Tensors are made on the PYTHON device (``Context(DEV="PYTHON")``, restored afterwards)
-so that no C compiler is looked for. A weak result is reported as tinygrad reports it
+``.dtype`` is the promotion (realising every cell would take minutes on the PYTHON device).
+Tensors are made on the PYTHON device (``Context(DEV="PYTHON")``, restored afterwards) so that
+no C compiler is looked for. ``calling`` proves the operations the same way, realising only the
+bitwise functions (see there). A weak result is reported as tinygrad reports it
 (``dtypes.weakint``/``weakfloat`` are ``int*``/``float*``).
 
 Refusals: a Python complex raises ``RuntimeError`` ("Could not infer dtype of 1j"); two Python
@@ -15,13 +16,13 @@ for that pair. tinygrad generates its kernels, so no kernel is missing for any d
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
-from promote_cli.verify import PYTHON_VALUES, Answer, Refused, refusing
+from promote_cli.verify import PYTHON_VALUES, Answer, Call, Refused, refusing
 
 POLICY = "tinygrad"
 FRAMEWORK = "tinygrad"
@@ -43,13 +44,20 @@ def version(handle: Any) -> str:
     return installed("tinygrad")  # tinygrad has no __version__
 
 
+def _canonical(dtypes: Any) -> dict[Any, str]:
+    """tinygrad's dtypes by canonical name; its attribute names are the tinygrad notation's
+    labels (fp8e4m3 is float8_e4m3fn), its weak types int* and float*."""
+    nota = NOTATIONS["tinygrad"]
+    canonical = {getattr(dtypes, nota.label(t)): t for t in nota.labels}
+    canonical.update({dtypes.weakint: "int*", dtypes.weakfloat: "float*"})
+    return canonical
+
+
 @contextmanager
 def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
     Tensor, dtypes, Context = handle
     nota = NOTATIONS["tinygrad"]
-    # tinygrad's attribute names are the tinygrad notation's labels (fp8e4m3 is float8_e4m3fn).
-    canonical = {getattr(dtypes, nota.label(t)): t for t in nota.labels}
-    canonical.update({dtypes.weakint: "int*", dtypes.weakfloat: "float*"})
+    canonical = _canonical(dtypes)
 
     def operand(op: Operand) -> Any:
         if op.category == PYTHON:
@@ -70,3 +78,53 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
 
     with Context(DEV="PYTHON"):
         yield answer
+
+
+# A Python scalar on the left: the reflected operator where the method has no reverse=True.
+_REFLECTED = {"__floordiv__": "__rfloordiv__", "__lt__": "__gt__"}
+_SWAPPED = ("maximum", "minimum", "eq")  # no reflected form: t.maximum(1) (symmetric)
+# Built lazily with a float dtype, refused only when realised (UOp verification).
+_REALISED = ("bitwise_and", "bitwise_left_shift", "bitwise_invert")
+
+
+@contextmanager
+def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
+    """tinygrad's Tensor methods on ``Tensor.ones(2, dtype=t)`` and Python scalars; the dtype is
+    the lazy result's, except for the bitwise functions, realised (``.data()``) on the PYTHON
+    device. A Python scalar on the left goes through ``reverse=True`` or the reflected
+    operator; ``matmul``'s refusal of a Python scalar is an ``AttributeError``."""
+    Tensor, dtypes, Context = handle
+    nota = NOTATIONS["tinygrad"]
+    canonical = _canonical(dtypes)
+
+    def value(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return PYTHON_VALUES[op.dtype]
+        return Tensor.ones(2, dtype=getattr(dtypes, nota.label(op.dtype)))
+
+    def apply(name: str, operation: Any, args: list[Any]) -> Any:
+        if operation.name == "where":
+            return Tensor.ones(2, dtype=dtypes.bool).where(*args)
+        if isinstance(args[0], Tensor):
+            return getattr(Tensor, name)(*args)
+        if name in _SWAPPED:
+            return getattr(Tensor, name)(args[1], args[0])
+        if name in _REFLECTED:
+            return getattr(args[1], _REFLECTED[name])(args[0])
+        return getattr(Tensor, name)(args[1], args[0], reverse=True)
+
+    @refusing(RuntimeError)
+    def call(function: str, operation: Any, operands: Sequence[Operand]) -> str:
+        args = [value(x) for x in operands]
+        try:
+            out = apply(function.removeprefix("Tensor."), operation, args)
+        except AttributeError as exc:
+            if operation.name == "matmul" and any(x.category == PYTHON for x in operands):
+                raise Refused(exc) from exc  # "'int' object has no attribute 'ndim'"
+            raise
+        if operation.name in _REALISED:
+            out.data()
+        return canonical[out.dtype]
+
+    with Context(DEV="PYTHON"):
+        yield call
