@@ -99,7 +99,8 @@ def losses(c: CellDiff, out: Outcome) -> tuple[tuple[str, Loss], ...]:
     return tuple(
         (side, lost)
         for side, op in (("a", c.row), ("b", c.col))
-        if op.category != PYTHON and (lost := loss(op.dtype, out.result)) is not None  # type: ignore[arg-type]
+        # A Python scalar has no dtype to lose; an operation row is no input.
+        if op.category not in (PYTHON, ops.ROW) and (lost := loss(op.dtype, out.result)) is not None  # type: ignore[arg-type]
     )
 
 

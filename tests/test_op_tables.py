@@ -262,3 +262,21 @@ def test_diff_of_identical_operations_exits_0(run):
     assert done.stdout.splitlines()[-1] == (
         "jax (left) vs jax (right): identical, all 2 cells of 1 operation x 2 types agree"
     )
+
+
+def test_a_lossy_diff_of_an_operation_names_the_array_it_loses(run):
+    done = run("diff", "numpy", "torch", "--op", "sqrt", "-t", "int64", "--lossy")
+    assert done.stdout.splitlines()[0].split("  ") == [
+        "sqrt(int64)",
+        "numpy float64 (loses int64: int64 2**53 + 1 -> float64 9007199254740992)",
+        "torch float32 (loses int64: int64 2**24 + 1 -> float32 16777216)",
+    ]
+
+
+def test_a_list_table_marks_where_the_compared_policy_differs(run):
+    args = ("table", "-p", "numpy", "--op", "sqrt,sum", "-t", "int8,float16", "-f", "csv")
+    done = run(*args, "--diff-against", "torch")
+    assert done.stdout.splitlines()[1:] == ["sqrt(x),float16,float16", "sum(x),int64,float16"]
+    doc = json.loads(run(*args[:-1], "json", "--diff-against", "torch").stdout)
+    assert [[c["differs"] for c in row] for row in doc["cells"]] == [[True, False], [False, False]]
+    assert doc["cells"][0][0]["other"] == "float32"  # torch.sqrt(int8)
