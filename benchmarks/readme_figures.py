@@ -68,6 +68,7 @@ FIVE_SETTINGS = [
     ("tensorflow", {}),
     ("array-api", {}),
     ("mlx", {}),
+    ("mindspore", {}),
 ]
 
 

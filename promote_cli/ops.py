@@ -14,7 +14,9 @@ to the promoted type. What differs between frameworks is data:
   ``promote`` gives the rule's answer and marks the cell ``no-kernel``; ``promote verify``
   counts such a cell as a gap when the framework raises for want of a kernel;
 - a few single-type overrides (NumPy's ``square`` of a bool is int8) and operand forms the
-  function does not take (``matmul`` of a 0-d array or a Python scalar).
+  function does not take (``matmul`` of a 0-d array or a Python scalar);
+- single cells, where the operands decide rather than their promotion (``Rule.cells``:
+  MindSpore's uint16 ``mul`` kernel takes two uint16 tensors, not one and a Python bool).
 
 The vocabulary is the array API standard's function names; each policy declares one ``Rule``
 per operation in ``promote_cli/policies/<name>_ops.py``, with the framework's own function name
@@ -192,12 +194,16 @@ class Rule(NamedTuple):
     categories: frozenset[str] | None = None  # operand categories taken (None: all)
     pair: Pair | None = None  # the pair rule, when not the policy's own
     pair_name: str = ""  # how an explanation names ``pair``
-    same_dtype: bool = False  # no promotion at all: different dtypes are refused
+    same_dtype: bool = False  # no promotion between arrays: two dtypes are refused
     # INT_TO_FLOAT applied to each array operand, then promoted (NumPy's ufunc loop choice);
     # a Python scalar is promoted first, as NEP 50 resolves it before the loop is chosen.
     operandwise: bool = False
     materialise: bool = False  # a weak result comes out as the array it becomes
     special: Special | None = None
+    # Cells decided by the operands themselves, not by their promotion (MindSpore's CPU has a
+    # uint16 kernel of mul for two uint16 tensors but none for a uint16 tensor and a Python
+    # bool): ``cell_key`` -> NO_KERNEL (the rule's answer, a gap) or REFUSES_OPERAND.
+    cells: Mapping[str, str] = {}
     note: str = ""  # anything a reader must know: which spelling answers a scalar on the left
 
 
@@ -242,6 +248,11 @@ def _apply(kind: str, t: str, maps: Maps) -> str | None:
     if kind == COMPLEX_TO_FLOAT and k == "complex":
         return lookup(maps.real, t)
     return t
+
+
+def cell_key(operands: Sequence[Operand]) -> str:
+    """How ``Rule.cells`` names a cell: ``D(uint16) P(bool)``."""
+    return " ".join(f"{x.category}({x.dtype})" for x in operands)
 
 
 def _operand_text(op: Operand) -> str:
@@ -289,6 +300,10 @@ def answer(
             x.category != PYTHON and matches(rule.refuses_operand, x.dtype)
         ):
             return refuse(REFUSES_OPERAND, f"{rule.function} refuses {_operand_text(x)}"), None
+    cell = rule.cells.get(cell_key(operands))
+    if cell == REFUSES_OPERAND:
+        given = " and ".join(_operand_text(x) for x in operands)
+        return refuse(REFUSES_OPERAND, f"{rule.function} refuses {given} (measured)"), None
     a, b = operands[0], operands[-1]
     if rule.special is not None:
         decided = rule.special(operands, ops, opts)
@@ -298,7 +313,7 @@ def answer(
     promoted = pair(a, b, opts)
     if promoted.refused:
         return promoted, promoted
-    if rule.same_dtype and a.dtype != b.dtype:
+    if rule.same_dtype and a.category != PYTHON != b.category and a.dtype != b.dtype:
         return refuse(
             SAME_DTYPE,
             f"{rule.function} does not promote: its operands must have one dtype"
@@ -328,11 +343,12 @@ def answer(
     if rule.materialise and is_weak(out):
         out = policy.materialise(out, opts).dtype
         why += f"; {rule.function} returns it as an array of {ref(out)}"
-    if matches(rule.no_kernel, t):
+    if matches(rule.no_kernel, t) or cell == NO_KERNEL:
+        given = ref(t) if cell != NO_KERNEL else " and ".join(map(_operand_text, operands))
         return Outcome(
             out,
             NO_KERNEL,
-            f"{why}; but {policy.title} has no CPU kernel of {rule.function} for {ref(t)}:"
+            f"{why}; but {policy.title} has no CPU kernel of {rule.function} for {given}:"
             " the call raises there (a gap, not a promotion rule)",
         ), promoted
     result = Outcome(out, rule.kind, why)

@@ -14,8 +14,9 @@ policy = click.option(
     default="jax",
     show_default=True,
     metavar="NAME",
-    help="Whose rules: jax, openvino, ascend, numpy, torch, tensorflow, array-api"
-    " (see `promote policies`), or a TOML policy file (./mine.toml).",
+    help="Whose rules: jax, openvino, ascend, numpy, torch, tensorflow, array-api, mlx, keras,"
+    " tinygrad, paddle, mindspore (see `promote policies`), or a TOML policy file"
+    " (./mine.toml).",
 )
 policy_file = click.option(
     "--policy-file",
@@ -37,7 +38,7 @@ notation = click.option(
     default=None,
     metavar="NAME",
     help="Read and print dtypes in this notation (default: the policy's own): canonical, jax,"
-    " numpy, openvino, ascend, torch, tensorflow.",
+    " numpy, openvino, ascend, torch, tensorflow, mlx, tinygrad, paddle, mindspore.",
 )
 op = click.option(
     "--op",

@@ -79,13 +79,18 @@ PYTHON_VALUES = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
 
 class Refused(Exception):
     """The framework raised for this cell: its refusal, with the first line of its message.
-    ``kernel`` says it raised for want of a CPU kernel (``missing_kernel``), not by a rule."""
+    ``kernel`` says it raised for want of a CPU kernel (``missing_kernel`` unless the oracle
+    knows better), not by a rule; ``dtype`` is the output type the framework's own dtype rule
+    gave before it found no kernel, when its message names it (MindSpore's does)."""
 
-    def __init__(self, error: BaseException | str):
+    def __init__(
+        self, error: BaseException | str, kernel: bool | None = None, dtype: str | None = None
+    ):
         text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
         lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
         super().__init__(lines[0] if lines else text)
-        self.kernel = missing_kernel(text)
+        self.kernel = missing_kernel(text) if kernel is None else kernel
+        self.dtype = dtype
 
 
 # How frameworks say that a CPU kernel is missing, as opposed to refusing by a rule: PyTorch's

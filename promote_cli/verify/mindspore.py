@@ -28,14 +28,25 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from importlib.util import find_spec
 from typing import Any
 
 from promote_cli.operands import PYTHON, Operand
-from promote_cli.verify import PYTHON_VALUES, Answer, ask_all, looking_up, refusing, worker
+from promote_cli.ops import cell_key
+from promote_cli.verify import (
+    PYTHON_VALUES,
+    Answer,
+    Call,
+    Refused,
+    ask_all,
+    looking_up,
+    refusing,
+    worker,
+)
 
 POLICY = "mindspore"
 FRAMEWORK = "mindspore"
@@ -44,6 +55,19 @@ IN_CONFORMANCE_EXTRA = True
 OPTIONS: tuple[str, ...] = ()
 
 _KERNEL_GAP = "For primitive[Add], the input argument[x] must be a type of"
+# How MindSpore's CPU says it has no kernel for the types its dtype rule gave (the message names
+# that rule's output type: "... but get input[...], output[[const vector]{Float32}]").
+_NO_KERNEL = (
+    "Select CPU operator",
+    "does not support this kernel data type",
+    "KernelMod Init Failed",
+    _KERNEL_GAP,
+)
+_NAMED_OUTPUT = (
+    re.compile(r"output\[\[const vector\]\{(\w+)\}\]"),  # Select CPU operator[Exp] fail
+    re.compile(r"and output\[(\w+)"),  # the same, from a kernel graph (Atan2)
+    re.compile(r"output\((\w+)\)"),  # Reduce does not support this kernel data type
+)
 
 
 def load() -> Any:
@@ -62,6 +86,20 @@ def version(handle: Any) -> str:
 @contextmanager
 def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
     yield looking_up(handle["cells"])
+
+
+@contextmanager
+def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
+    """The worker's answers to every operation cell (``_operations``), looked up."""
+    answers = handle["ops"]
+
+    def call(function: str, operation: Any, operands: Sequence[Operand]) -> str:
+        result, error, kernel, dtype = answers[operation.name][cell_key(operands)]
+        if result is None:
+            raise Refused(error, kernel=kernel, dtype=dtype)
+        return result
+
+    yield call
 
 
 def _worker() -> dict[str, Any]:
@@ -111,7 +149,85 @@ def _worker() -> dict[str, Any]:
     return {
         "version": ms.__version__,
         "cells": ask_all(policies.get("mindspore").operands(), answer),
+        "ops": _operations(ms, ops, dtypes, canonical),
     }
+
+
+def _logged(again: Any) -> str:
+    """What MindSpore's C++ side logs (file descriptor 2) while ``again()`` runs."""
+    import os
+    import tempfile
+
+    with tempfile.TemporaryFile() as log:
+        saved = os.dup(2)
+        os.dup2(log.fileno(), 2)
+        try:
+            again()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        log.seek(0)
+        return log.read().decode(errors="replace")
+
+
+def _operations(ms: Any, ops: Any, dtypes: Mapping[str, Any], canonical: Any) -> dict:
+    """Every operation cell ``promote verify`` asks, answered by the rule's ``mindspore.ops``
+    function on ``ops.ones((2,), t)`` and Python scalars (``cumsum`` along axis 0, ``where``
+    with a bool condition): ``{op: {cell: [result, error, kernel, named type]}}``."""
+    from promote_cli import policies
+    from promote_cli.ops import REDUCTION, UNARY, VOCABULARY, OperationPolicy
+
+    rules = policies.operations(policies.get("mindspore"))
+    every = OperationPolicy(rules, VOCABULARY["add"]).operands()
+    condition = ops.ones((2,), ms.bool_)
+    names = {str(d): n for n, d in dtypes.items()}  # MindSpore's spelling: Int64, BFloat16
+
+    def value(op: Operand) -> Any:
+        return (
+            PYTHON_VALUES[op.dtype] if op.category == PYTHON else ops.ones((2,), dtypes[op.dtype])
+        )
+
+    def call(function: Any, name: str, case: Sequence[Operand]) -> Any:
+        args = [value(x) for x in case]
+        if name == "where":
+            out = function(condition, *args)
+        elif name == "cumulative_sum":
+            out = function(*args, 0)
+        else:
+            out = function(*args)
+        ms.runtime.synchronize()
+        return out
+
+    def again(function: Any, name: str, case: Sequence[Operand]) -> None:
+        with contextlib.suppress(TypeError, RuntimeError, ValueError):
+            call(function, name, case)
+
+    def run(function: Any, name: str, case: Sequence[Operand]) -> list:
+        try:
+            out = call(function, name, case)
+        except (TypeError, RuntimeError, ValueError) as exc:
+            text = str(exc)
+            if "KernelMod Init Failed" in text:  # the types are in the C++ log, not the message
+                text += "\n" + _logged(lambda: again(function, name, case))
+            kernel = any(words in text for words in _NO_KERNEL)
+            named = next((m.group(1) for r in _NAMED_OUTPUT if (m := r.search(text))), None)
+            found = names.get(named) if kernel and named else None
+            first = text.strip().splitlines()[0] if text.strip() else ""
+            return [None, f"{type(exc).__name__}: {first}", kernel, found]
+        return [canonical(out.dtype), None, False, None]
+
+    out: dict[str, dict[str, list]] = {}
+    for name, operation in VOCABULARY.items():
+        rule = rules.rule(name)
+        if rule.function is None:
+            continue
+        function = getattr(ops, rule.function.removeprefix("ops."))
+        if operation.arity in (UNARY, REDUCTION):
+            cases = [(x,) for x in OperationPolicy(rules, operation).operands()]
+        else:
+            cases = [(a, b) for a in every for b in every]
+        out[name] = {cell_key(case): run(function, name, case) for case in cases}
+    return out
 
 
 if __name__ == "__main__":

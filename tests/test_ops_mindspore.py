@@ -1,0 +1,198 @@
+"""MindSpore's operations (promote_cli/policies/mindspore_ops.py): the issue's five calls and
+each quirk, as measured on MindSpore 2.10.0 (PyNative, CPU, ``mindspore.ops``; research
+ops13-mindspore), and the oracle that calls them in its worker process."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import pytest
+from click.testing import CliRunner
+
+import promote_cli
+from promote_cli import api, ops, policies
+from promote_cli.cli import cli
+from promote_cli.errors import PromotionError
+from promote_cli.verify import Refused
+from promote_cli.verify.operations import verify_ops
+
+REFUSED = None
+GAP = "no CPU kernel"  # the dtype rule's answer, but the CPU call raises
+
+
+def answer(op, *args):
+    """(dtype or REFUSED, whether the cell is a kernel gap) as ``promote op`` answers."""
+    out = api.request("mindspore", operands=list(args), op=op).outcome()
+    return out.result, out.rule == ops.NO_KERNEL
+
+
+# The issue's five calls, measured.
+FIVE = [
+    ("sqrt", ("int8",), "float32"),
+    ("sum", ("uint8",), "int64"),
+    ("divide", ("int32", "int32"), "float32"),
+    ("mean", ("int32",), "int32"),  # MindSpore's mean keeps an integer type
+    ("argmax", ("float32",), "int64"),
+]
+
+
+@pytest.mark.parametrize(("op", "args", "want"), FIVE, ids=[r[0] for r in FIVE])
+def test_the_issues_five_calls_come_out_as_measured(op, args, want):
+    assert answer(op, *args) == (want, False)
+
+
+QUIRKS = [
+    # (op, operands, measured dtype or REFUSED, a kernel gap?): why it is worth a row
+    ("sum", ("uint16",), "uint16", False),  # only bool, signed ints and uint8 widen to int64
+    ("prod", ("bool",), "int64", False),
+    ("mean", ("bool",), REFUSED, False),  # "unsupported reduce operation for bool"
+    ("cumulative_sum", ("bool",), REFUSED, False),
+    ("abs", ("complex64",), "complex64", False),  # abs keeps the complex type
+    ("real", ("complex128",), "float64", False),
+    ("imag", ("int8",), "int8", False),  # imag of a real type is that type
+    ("exp", ("int8",), REFUSED, False),  # Exp's type check leaves int8 out
+    ("exp", ("int64",), "float32", True),  # allowed, and float32 by its rule: no CPU kernel
+    ("log", ("uint16",), "uint16", True),  # log of a wide unsigned keeps it, by its rule
+    ("atan2", ("int32", "int32"), "int32", True),  # atan2 of integers keeps them
+    ("round", ("int8",), "int8", True),  # CPU Round: int32, int64 and floats only
+    ("ceil", ("int32",), REFUSED, False),
+    ("sign", ("uint8",), REFUSED, False),
+    ("negative", ("uint8",), "uint8", False),
+    ("add", ("bool", "bool"), "bool", True),  # ops.add has no bool kernel; + computes bool
+    ("subtract", ("bool", "bool"), REFUSED, False),
+    ("multiply", ("bool", "uint16"), REFUSED, False),  # Mul's promotion; add gives uint16
+    ("divide", ("uint16", "uint16"), "float32", False),
+    ("multiply", ("uint16", "int"), "uint16", True),  # add refuses; Mul's rule keeps uint16
+    ("multiply", ("complex64", "float32"), "complex64", True),  # complex Mul: one type only
+    ("multiply", ("complex64", "complex64"), "complex64", False),
+    ("remainder", ("uint16", "bool"), REFUSED, False),  # its inner Mul refuses
+    ("remainder", ("bool", "uint16"), "uint16", False),
+    ("equal", ("int8", "int"), "bool", False),
+    ("equal", ("int", "int8"), REFUSED, False),  # no Python scalar on the left
+    ("equal", ("uint8", "uint16"), "bool", True),  # not converted, no mixed kernel
+    ("less", ("float32", "bfloat16"), "bool", True),  # no bfloat16 comparison kernel
+    ("less", ("complex64", "complex64"), "bool", True),
+    ("logical_and", ("int8", "bool"), "bool", False),  # a Python bool is taken
+    ("logical_and", ("int8", "int"), REFUSED, False),  # a Python int is not
+    ("bitwise_left_shift", ("uint16", "int"), "uint16", False),  # add refuses this pair
+    ("bitwise_left_shift", ("int32", "int64"), REFUSED, False),  # no promotion
+    ("bitwise_left_shift", ("int8", "float"), REFUSED, False),
+    ("matmul", ("int32", "int32"), "int32", False),
+    ("matmul", ("int32", "int64"), REFUSED, False),
+    ("matmul", ("float32", "float"), REFUSED, False),  # no Python scalar
+    ("where", ("int", "float"), "float32", False),  # two Python scalars make a tensor
+]
+
+
+@pytest.mark.parametrize(
+    ("op", "args", "want", "gap"), QUIRKS, ids=[f"{r[0]}-{'-'.join(r[1])}" for r in QUIRKS]
+)
+def test_quirks_as_measured(op, args, want, gap):
+    assert answer(op, *args) == (want, gap)
+
+
+def test_a_gap_says_which_operands_have_no_kernel():
+    out = api.request("mindspore", operands=["uint8", "uint16"], op="equal").outcome()
+    assert GAP in out.why
+    assert "an array of {uint8} and an array of {uint16}" in out.why
+
+
+def test_refusals_name_the_function():
+    with pytest.raises(PromotionError, match=r"ops\.mean does not accept bool"):
+        promote_cli.promote_many(["bool"], policy="mindspore", op="mean")
+    with pytest.raises(PromotionError, match=r"ops\.equal refuses a Python scalar"):
+        promote_cli.promote("int", "int8", policy="mindspore", op="equal")
+
+
+def test_cli_answers_mindspore_operations():
+    runner = CliRunner()
+    done = runner.invoke(cli, ["op", "sum", "uint8", "-p", "mindspore"])
+    assert (done.exit_code, done.output) == (0, "int64\n")
+    done = runner.invoke(
+        cli, ["table", "-p", "mindspore", "--op", "mean", "-t", "bool,int32,float16", "-f", "csv"]
+    )
+    assert done.exit_code == 0, done.output
+    assert done.output.splitlines()[-1] == "mean(x),×,int32,float16"
+    listing = runner.invoke(cli, ["ops"]).output.splitlines()
+    assert listing[0].split()[-1] == "mindspore"
+    assert next(x for x in listing if x.startswith("bitwise_invert")).split()[-1] == "ops.invert"
+
+
+# verify's gap rule, without MindSpore: a missing kernel whose message names the policy's type
+# is a gap, one naming another type is a mismatch.
+class _NamingOracle:
+    FRAMEWORK = "fake"
+
+    def __init__(self, named):
+        self.named = named
+
+    @contextmanager
+    def calling(self, handle, opts):
+        declared = policies.operations(policies.get("mindspore"))
+
+        def call(function, operation, operands):
+            if operation.name == "exp" and operands[0].dtype == "int64":
+                raise Refused("TypeError: Select CPU operator[Exp] fail!", True, self.named)
+            out = ops.OperationPolicy(declared, operation).result_type(operands, opts)
+            if out.refused or out.rule == ops.NO_KERNEL:
+                raise Refused("TypeError: refused", kernel=out.rule == ops.NO_KERNEL)
+            return out.result
+
+        yield call
+
+
+@pytest.mark.parametrize(("named", "mismatches"), [("float32", 0), ("float64", 1), (None, 0)])
+def test_verify_compares_the_type_a_missing_kernel_names(named, mismatches):
+    report = verify_ops(policies.get("mindspore"), _NamingOracle(named), None, [{}])
+    assert len(report.mismatches) == mismatches
+    if mismatches:
+        (found,) = report.mismatches
+        assert (found.op, found.promote, found.framework) == ("exp", "float32", None)
+
+
+# The oracle: MindSpore itself, in its worker process (about 15 s).
+@pytest.fixture(scope="module")
+def worker():
+    pytest.importorskip("mindspore", reason="mindspore is not installed")
+    from promote_cli.verify import mindspore
+
+    return mindspore.load()
+
+
+@pytest.mark.parametrize(
+    ("op", "cell", "want"),
+    [
+        ("sqrt", "D(int8)", "float32"),
+        ("sum", "D(uint8)", "int64"),
+        ("divide", "D(int32) D(int32)", "float32"),
+        ("mean", "D(int32)", "int32"),
+        ("argmax", "D(float32)", "int64"),
+        ("abs", "D(complex64)", "complex64"),
+        ("bitwise_left_shift", "D(uint16) P(int*)", "uint16"),
+    ],
+)
+def test_the_worker_calls_mindspore(worker, op, cell, want):
+    assert worker["ops"][op][cell] == [want, None, False, None]
+
+
+@pytest.mark.parametrize(
+    ("op", "cell", "named"),
+    [
+        ("exp", "D(int64)", "float32"),  # from the message's output[...]
+        ("round", "D(int8)", "int8"),  # from the C++ log
+        ("equal", "D(uint8) D(uint16)", "bool"),
+        ("add", "D(bool) D(bool)", None),  # a type check, which names no output
+    ],
+)
+def test_the_worker_reads_the_type_a_missing_kernel_names(worker, op, cell, named):
+    result, error, kernel, found = worker["ops"][op][cell]
+    assert (result, kernel, found) == (None, True, named)
+    assert error
+
+
+def test_verify_against_mindspore_has_no_mismatch(worker):
+    from promote_cli.verify import mindspore
+
+    report = verify_ops(policies.get("mindspore"), mindspore, worker, [{}])
+    assert report.mismatches == []
+    assert (report.total, report.total_gaps) == (6211, 862)
