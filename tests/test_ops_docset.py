@@ -12,6 +12,7 @@ from table_parsers import html_table, markdown_tables, rst_table
 
 from promote_cli import docset, ops, policies
 from promote_cli.docset import INDEX, LIST_HEAD, documentation_set, listed
+from promote_cli.errors import PromotionError
 
 BINARY_AND_WHERE = [n for n, o in ops.VOCABULARY.items() if o.arity in (ops.BINARY, ops.WHERE)]
 ONE_OPERAND = [n for n, o in ops.VOCABULARY.items() if o.arity in (ops.UNARY, ops.REDUCTION)]
@@ -69,9 +70,20 @@ def test_the_index_links_each_policys_operation_files(generated):
     tables = markdown_tables(generated[INDEX])
     assert len(tables) == 2
     by_policy = {row[0][0]: row for row in tables[1].rows}
-    assert list(by_policy) == list(WITH_OPERATIONS)
+    assert [name for name in by_policy if name in WITH_OPERATIONS] == list(WITH_OPERATIONS)
+    assert set(by_policy) == set(policies.names()) - set(without_operations())
     assert by_policy["torch"][4][0] == "html · md · rst"
     assert by_policy["torch"][5][0].split(" · ") == BINARY_AND_WHERE
+
+
+def without_operations() -> list[str]:
+    found = []
+    for name in policies.names():
+        try:
+            policies.operations(policies.get(name))
+        except PromotionError:
+            found.append(name)
+    return found
 
 
 def test_a_policy_appears_in_ops_as_soon_as_it_declares_operations(monkeypatch):
