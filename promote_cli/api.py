@@ -65,9 +65,9 @@ class Request(NamedTuple):
         [--types ...] [--notation N] [-O NAME=VALUE ...] TAIL``. Names are spelled as promote
         prints them, so two ways of typing one request give one line."""
         words = ["promote", verb, "--policy", self.policy.spelling, *head]
-        operation = getattr(self.policy, "operation", None)
-        if operation is not None:
-            words += ["--op", operation.name]
+        spec = getattr(self.policy, "spec", None)  # an operation, or a list (promote_cli.ops)
+        if spec is not None:
+            words += ["--op", spec]
         if self.operands is not None:
             words += [
                 "--types",
@@ -130,8 +130,11 @@ def request(
     TensorFlow, or Python's ``int``, ``float``, ``complex`` or ``bool`` (a Python scalar); a
     Python scalar with its value is spelled ``"int:300"``. ``chain`` asks the chain question
     (see ``promote_many``). With ``op`` (an operation of ``promote_cli.ops``) the policy is
-    seen through that operation: each answer is the operation's output dtype. ``op`` and
-    ``chain`` together are a usage error: an operation answers one call, not a chain."""
+    seen through that operation: each answer is the operation's output dtype; a list of
+    one-operand operations (``"sqrt,exp,sum"``, ``"unary"``, ``"reductions"``) makes a table
+    with one row per operation (``render.build``, ``compare.diff``) and answers no single
+    question. ``op`` and ``chain`` together are a usage error: an operation answers one call,
+    not a chain."""
     if op is not None and chain:
         raise UsageError(
             f"the chain question asks about ((a + b) + c) with the + operator; op {op!r} asks"

@@ -5,13 +5,16 @@ Both sides are requests (a policy with its options) asked the same questions (th
 know, or the operands given), each through ``engine.matrix``; a cell differs when the results
 differ (two refusals agree, whatever their reasons). Types only one policy knows are reported,
 not compared. Everything is printed in one notation, the left request's.
+
+Seen through one-operand operations (``--op sqrt``, ``--op unary``) the grid is not square: one
+row per operation, one column per array type (``ops.row_matrix``), and a cell is ``sqrt(int8)``.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from promote_cli import schema
+from promote_cli import ops, schema
 from promote_cli.api import Request
 from promote_cli.engine import Matrix, Outcome, Policy, differs, matrix
 from promote_cli.halftable import REFUSED
@@ -42,6 +45,11 @@ class Diff(NamedTuple):
     def compared(self) -> int:
         return len(self.left.rows) * len(self.left.cols)
 
+    @property
+    def operations(self) -> tuple[str, ...]:
+        """The rows' operations when the rows are one-operand operations, else ()."""
+        return tuple(op.dtype for op in self.left.rows if op.category == ops.ROW)
+
 
 def shared_types(left: Policy, right: Policy) -> tuple[str, ...]:
     """The types both policies know, in the left policy's order."""
@@ -52,17 +60,21 @@ def shared_types(left: Policy, right: Policy) -> tuple[str, ...]:
 def diff(left: Request, right: Request) -> Diff:
     """Every cell of the left request's operands squared (default: the types both policies
     know) where ``left`` and ``right`` answer differently, each under its own options."""
-    ops = (
+    asked = (
         left.operands
         if left.operands is not None
         else tuple(Operand.of(t) for t in shared_types(left.policy, right.policy))
     )
-    a = matrix(left.policy, ops, ops, left.options)
-    b = matrix(right.policy, ops, ops, right.options)
+    if ops.rows(left.policy) is not None:  # one row per operation, the types as columns
+        a = ops.row_matrix(left.policy, asked, left.options)
+        b = ops.row_matrix(right.policy, asked, right.options)
+    else:
+        a = matrix(left.policy, asked, asked, left.options)
+        b = matrix(right.policy, asked, asked, right.options)
     cells = tuple(
         CellDiff(row, col, a.cell(i, j), b.cell(i, j))
-        for i, row in enumerate(ops)
-        for j, col in enumerate(ops)
+        for i, row in enumerate(a.rows)
+        for j, col in enumerate(a.cols)
         if differs(a.cell(i, j), b.cell(i, j))
     )
     lu, ru = set(left.policy.universe), set(right.policy.universe)
@@ -87,7 +99,8 @@ def losses(c: CellDiff, out: Outcome) -> tuple[tuple[str, Loss], ...]:
     return tuple(
         (side, lost)
         for side, op in (("a", c.row), ("b", c.col))
-        if op.category != PYTHON and (lost := loss(op.dtype, out.result)) is not None  # type: ignore[arg-type]
+        # A Python scalar has no dtype to lose; an operation row is no input.
+        if op.category not in (PYTHON, ops.ROW) and (lost := loss(op.dtype, out.result)) is not None  # type: ignore[arg-type]
     )
 
 
@@ -104,14 +117,27 @@ def _names(d: Diff) -> tuple[str, str]:
     return (f"{a} (left)", f"{b} (right)") if a == b else (a, b)
 
 
+def _call(c: CellDiff, nota: Notation) -> str:
+    """The question a cell asks: ``int8 x float16``, or ``sqrt(int8)`` for an operation row."""
+    if c.row.category == ops.ROW:
+        return f"{c.row.dtype}({label(c.col, nota)})"
+    return f"{label(c.row, nota)} x {label(c.col, nota)}"
+
+
+def _head(op: Operand, nota: Notation) -> str:
+    return f"{op.dtype}(x)" if op.category == ops.ROW else label(op, nota, plain=True)
+
+
 def summary(d: Diff, nota: Notation) -> list[str]:
     """How many cells differ, and the types only one side has: one sentence a line."""
     a, b = _names(d)
-    n = len(d.left.rows)
+    n = len(d.left.cols)
+    k = len(d.operations)
+    of = f"{k} operation{'s' if k > 1 else ''} x {n} types" if k else f"{n} types"
     lines = [
-        f"{a} vs {b}: identical, all {d.compared} cells of {n} types agree"
+        f"{a} vs {b}: identical, all {d.compared} cells of {of} agree"
         if d.identical
-        else f"{a} vs {b}: {len(d.cells)} of {d.compared} cells differ ({n} types)"
+        else f"{a} vs {b}: {len(d.cells)} of {d.compared} cells differ ({of})"
     ]
     for name, only in ((a, d.only_left), (b, d.only_right)):
         if only:
@@ -127,7 +153,7 @@ def differences(
     a listing of the diff shows."""
     rows = [
         (
-            f"{label(c.row, nota)} x {label(c.col, nota)}",
+            _call(c, nota),
             _cell(c.left, nota) + (_loses(c, c.left, nota) if lossy else ""),
             _cell(c.right, nota) + (_loses(c, c.right, nota) if lossy else ""),
         )
@@ -149,7 +175,8 @@ def as_list(d: Diff, nota: Notation, lossy: bool = False) -> str:
 def as_table(d: Diff, nota: Notation, lossy: bool = False) -> str:
     """A plain-text grid: ``.`` where both agree, ``left/right`` where they differ; with
     ``lossy`` a side whose result loses a value of an input is marked ``†``."""
-    heads = [label(op, nota, plain=True) for op in d.left.rows]
+    heads = [_head(op, nota) for op in d.left.rows]
+    cols = [_head(op, nota) for op in d.left.cols]
     differing = {(c.row, c.col): c for c in d.cells}
 
     def cell(i: int, j: int) -> str:
@@ -163,10 +190,10 @@ def as_table(d: Diff, nota: Notation, lossy: bool = False) -> str:
 
         return f"{show(c.left)}/{show(c.right)}"
 
-    grid = [[cell(i, j) for j in range(len(heads))] for i in range(len(heads))]
-    width = max([len(h) for h in heads] + [len(x) for row in grid for x in row])
+    grid = [[cell(i, j) for j in range(len(cols))] for i in range(len(heads))]
+    width = max([len(h) for h in heads + cols] + [len(x) for row in grid for x in row])
     a, b = _names(d)
-    lines = [" " * width + " " + " ".join(h.rjust(width) for h in heads)]
+    lines = [" " * width + " " + " ".join(h.rjust(width) for h in cols)]
     for h, row in zip(heads, grid, strict=True):
         lines.append(h.rjust(width) + " " + " ".join(x.rjust(width) for x in row))
     lines.append(
@@ -180,6 +207,20 @@ def _json_losses(c: CellDiff, out: Outcome, nota: Notation) -> list[dict[str, st
     return [{"input": side, "example": lost.text(nota)} for side, lost in losses(c, out)]
 
 
+def _op_fields(d: Diff) -> dict[str, object]:
+    """An operation diff says which (``op``: what ``--op`` named; ``operations``: the rows)."""
+    spec = getattr(d.left.policy, "spec", None)
+    if spec is None:
+        return {}
+    return {"op": spec, **({"operations": list(d.operations)} if d.operations else {})}
+
+
+def _json_row(op: Operand, nota: Notation) -> dict[str, str]:
+    if op.category == ops.ROW:  # an operation, not an operand
+        return {"label": f"{op.dtype}(x)", "op": op.dtype}
+    return schema.operand(op, nota)
+
+
 def as_json(d: Diff, nota: Notation, lossy: bool = False) -> str:
     return schema.dumps(
         {
@@ -188,7 +229,8 @@ def as_json(d: Diff, nota: Notation, lossy: bool = False) -> str:
             "notation": nota.name,
             "left": schema.side(d.left.policy, dict(d.left.options)),
             "right": schema.side(d.right.policy, dict(d.right.options)),
-            "types": [schema.operand(op, nota) for op in d.left.rows],
+            **_op_fields(d),
+            "types": [schema.operand(op, nota) for op in d.left.cols],
             "only_left": list(d.only_left),
             "only_right": list(d.only_right),
             "cells_compared": d.compared,
@@ -196,7 +238,7 @@ def as_json(d: Diff, nota: Notation, lossy: bool = False) -> str:
             "identical": d.identical,
             "differences": [
                 {
-                    "row": schema.operand(c.row, nota),
+                    "row": _json_row(c.row, nota),
                     "col": schema.operand(c.col, nota),
                     "left": schema.outcome(c.left, nota),
                     "right": schema.outcome(c.right, nota),

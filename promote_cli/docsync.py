@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from promote_cli import textfiles
-from promote_cli.docset import INDEX, documentation_set, listed, ours
+from promote_cli.docset import INDEX, SUBDIRS, documentation_set, listed, ours
 from promote_cli.errors import BadInputError, UsageError
 
 
@@ -84,6 +84,13 @@ def plan(directory: Path) -> Sync:
     else:
         if not stat.S_ISDIR(st.st_mode):
             raise UsageError(f"{directory} is not a directory")
+        for sub in SUBDIRS:  # written into only when it is a directory of its own, in place
+            path = directory / sub
+            if path.is_symlink() or (path.exists() and not path.is_dir()):
+                raise BadInputError(
+                    f"{path} exists and is not a directory of its own (a symlink or a file);"
+                    " promote tables writes its operation tables there: move it aside"
+                )
     wanted = documentation_set()
     previous = tuple(listed(textfiles.read(directory / INDEX)))
     return Sync(

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.dtypes import is_weak
-from promote_cli.engine import Outcome, Policy, ref, refuse
+from promote_cli.engine import Matrix, Outcome, Policy, ref, refuse
 from promote_cli.errors import UsageError
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, value_text
 
@@ -150,6 +150,7 @@ REFUSES_TYPE, REFUSES_OPERAND, SHAPE, SIGNATURE, ABSENT, SAME_DTYPE, NO_OPERATIO
     "no-operations",
 )
 NO_KERNEL = "no-kernel"  # the dtype rule's answer, but the framework has no CPU kernel for it
+ROW = "op"  # the category of a table row that names an operation (see ``row_matrix``)
 
 
 class Maps(NamedTuple):
@@ -376,6 +377,11 @@ class OperationPolicy(Policy):
         return self.ops.rule(self.operation.name)
 
     @property
+    def spec(self) -> str:
+        """What ``--op`` names: the operation."""
+        return self.operation.name
+
+    @property
     def unary(self) -> bool:
         return self.operation.arity in (UNARY, REDUCTION)
 
@@ -406,9 +412,111 @@ class OperationPolicy(Policy):
         return tuple(x for x in found if x.category != PYTHON) if self.unary else found
 
 
-def bind(policy: Policy, name: str) -> OperationPolicy:
-    """``policy`` seen through the operation ``name`` (a refusal when it has no operations)."""
+# Group words ``--op`` takes for every one-operand operation of an arity, in vocabulary order.
+GROUPS: Mapping[str, str] = {"unary": UNARY, "reductions": REDUCTION}
+
+
+def named(spec: str) -> tuple[Operation, ...]:
+    """The operations ``spec`` names: one name (``divide``), or a comma list of one-operand
+    operations and group words (``sqrt,exp,sum``, ``unary``, ``unary,reductions``), each once,
+    in the order given. A binary operation or ``where`` in a list is a usage error: a list is
+    a table's rows, and a row is one operation applied to one array."""
+    words = [w.strip() for w in spec.split(",")]
+    if any(not w for w in words):
+        raise UsageError(f"--op {spec!r}: an empty name in the list")
+    if len(words) == 1 and words[0] not in GROUPS:
+        return (operation(words[0]),)
+    found: dict[str, Operation] = {}
+    for word in words:
+        if word in GROUPS:
+            found.update((o.name, o) for o in VOCABULARY.values() if o.arity == GROUPS[word])
+            continue
+        op = operation(word)
+        if op.arity not in (UNARY, REDUCTION):
+            raise UsageError(
+                f"--op {spec}: {word} takes two operands; a list of operations (one row each)"
+                f" takes unary operations and reductions only: ask `--op {word}` on its own"
+            )
+        found.setdefault(op.name, op)
+    return tuple(found.values())
+
+
+def canonical_spec(spec: str) -> str:
+    """``spec`` as the command line that regenerates a table spells it: the words as given,
+    stripped, each once."""
+    return ",".join(dict.fromkeys(w.strip() for w in spec.split(",")))
+
+
+class OperationRows(Policy):
+    """A policy seen through several one-operand operations at once: a table with one row per
+    operation (``parts``) and one column per array type. It answers no single question:
+    ``result_type`` is a usage error that says to ask one operation."""
+
+    unary = True
+
+    def __init__(self, ops: Operations, operations: Sequence[Operation], spec: str):
+        base = ops.policy
+        self.base, self.ops, self.spec = base, ops, spec
+        self.parts = tuple(OperationPolicy(ops, op) for op in operations)
+        self.name, self.title, self.source = base.name, base.title, ops.source
+        self.notation_name = base.notation_name
+        self.universe, self.default_types = base.universe, base.default_types
+        self.known_unsupported, self.options = base.known_unsupported, base.options
+        self.categories, self.properties, self.file = base.categories, frozenset(), base.file
+        self.compared_with = None
+
+    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Any:
+        return self.base.materialise(weak, opts)
+
+    def _one(self) -> UsageError:
+        return UsageError(
+            f"--op {self.spec} names {len(self.parts)} operations, one row each of"
+            " `promote table --op`; ask about one operation at a time"
+        )
+
+    def explain(
+        self, operands: Sequence[Operand], opts: Mapping[str, Any]
+    ) -> tuple[Outcome, Outcome | None]:
+        raise self._one()
+
+    def result_type(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
+        raise self._one()
+
+    def promote(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        raise self._one()
+
+    def operands(self) -> tuple[Operand, ...]:
+        return self.parts[0].operands()
+
+
+def bind(policy: Policy, spec: str) -> OperationPolicy | OperationRows:
+    """``policy`` seen through the operation ``spec`` names, or through the one-operand
+    operations a list names (see :func:`named`); a refusal when it has no operations."""
     from promote_cli import policies
 
-    op = operation(name)
-    return OperationPolicy(policies.operations(policy), op)
+    found = named(spec)
+    if len(found) == 1 and spec.strip() not in GROUPS:
+        return OperationPolicy(policies.operations(policy), found[0])
+    return OperationRows(policies.operations(policy), found, canonical_spec(spec))
+
+
+def rows(policy: Policy) -> tuple[OperationPolicy, ...] | None:
+    """The one-operand operations a table of ``policy`` has as rows (one for a unary operation
+    or a reduction, several for a list), or None when its rows are operands (a promotion table,
+    a binary operation's, ``where``'s)."""
+    if isinstance(policy, OperationRows):
+        return policy.parts
+    if isinstance(policy, OperationPolicy) and policy.unary:
+        return (policy,)
+    return None
+
+
+def row_matrix(policy: Policy, cols: Sequence[Operand], opts: Mapping[str, Any]) -> Matrix:
+    """The table of a one-operand ``policy`` (see :func:`rows`): one row per operation (an
+    ``Operand`` of category ``op`` named after it), one column per array operand of ``cols``,
+    each cell the operation's output for an array of that type."""
+    parts = rows(policy) or ()
+    arrays = tuple(x for x in cols if x.category != PYTHON)
+    cells = tuple(tuple(p.result_type((c,), opts) for c in arrays) for p in parts)
+    heads = tuple(Operand(p.operation.name, ROW) for p in parts)
+    return Matrix(policy, opts, heads, arrays, cells)

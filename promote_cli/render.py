@@ -10,6 +10,7 @@ jinja2 is imported only to render a template and rich only for the terminal.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -17,9 +18,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from promote_cli import __version__
+from promote_cli import __version__, ops
 from promote_cli.api import Request
-from promote_cli.engine import Matrix, Outcome, Policy, differs
+from promote_cli.engine import Outcome, Policy, differs
 from promote_cli.errors import BadInputError, UsageError
 from promote_cli.halftable import REFUSED
 from promote_cli.lossy import loss
@@ -29,6 +30,7 @@ from promote_cli.schema import SCHEMA, dumps
 
 TABLE_ID = "types"  # the id the JAX page's stylesheet targets
 LOSSY_MARK = "†"  # a lossy cell's second highlight in the text formats
+NO_KERNEL_MARK = "‡"  # an operation's answer where the framework has no CPU kernel for it
 MARKS = ("lossy",)  # what ``--mark`` can add to a table
 
 TEMPLATES: Mapping[str, str] = {
@@ -75,11 +77,17 @@ class Cell:
     weak_note: str = ""  # a weak result: "weak; float64 with x64"
     lossy: bool = False  # with ``--mark lossy``: the result cannot hold every value of an input
     losses: str = ""  # with ``lossy``: what is lost, one example per losing input
+    no_kernel: bool = False  # an operation's answer, but the framework has no CPU kernel there
 
     @property
     def marked(self) -> str:
-        """``text`` with the lossy mark (``f4†``) when the cell is marked lossy."""
-        return self.text + LOSSY_MARK if self.lossy else self.text
+        """``text`` with the no-kernel mark (``u16‡``) and the lossy mark (``f4†``) when the
+        cell has them."""
+        return (
+            self.text
+            + (NO_KERNEL_MARK if self.no_kernel else "")
+            + (LOSSY_MARK if self.lossy else "")
+        )
 
     @property
     def reason(self) -> str:
@@ -124,6 +132,14 @@ class Table:
     refused_mark: str = REFUSED
     marks: tuple[str, ...] = ()  # ``("lossy",)`` with ``--mark lossy``
     lossy_mark: str = LOSSY_MARK
+    # What the table is (see ``_reading``): a promotion table, or an operation's.
+    op: str | None = None  # what ``--op`` named: an operation, or a list of one-operand ones
+    functions: tuple[tuple[str, str | None], ...] = ()  # (operation, framework function or None)
+    heading: str = ""  # "JAX type promotion", "PyTorch: what torch.sqrt returns"
+    reading: str = "rows are the first operand, columns the second"
+    description: str = "The result of promoting the row type with the column type"
+    refuses: str = "the pair"  # what the refused mark says the framework refuses
+    no_kernel_mark: str = NO_KERNEL_MARK
 
     @property
     def mark_lossy(self) -> bool:
@@ -145,10 +161,18 @@ class Table:
     def any_differs(self) -> bool:
         return any(c.differs for r in self.rows for c in r.cells)
 
+    @property
+    def any_no_kernel(self) -> bool:
+        return any(c.no_kernel for r in self.rows for c in r.cells)
+
     def to_dict(self) -> dict[str, Any]:
         """The table in the JSON vocabulary of ``promote_cli.schema``."""
 
+        functions = dict(self.functions)
+
         def header(h: Header) -> dict[str, Any]:
+            if h.category == ops.ROW:  # an operation, not an operand
+                return {"label": h.label, "op": h.canonical, "function": functions[h.canonical]}
             return {"label": h.label, "canonical": h.canonical, "category": h.category}
 
         def cell(c: Cell) -> dict[str, Any]:
@@ -177,6 +201,7 @@ class Table:
             "source": self.source,
             "diff_against": self.diff_against,
             **({"marks": list(self.marks)} if self.marks else {}),
+            **({"op": self.op, "functions": functions, "reading": self.reading} if self.op else {}),
             "rows": [header(r.header) for r in self.rows],
             "columns": [header(c) for c in self.columns],
             "cells": [[cell(c) for c in r.cells] for r in self.rows],
@@ -200,18 +225,18 @@ def build(
     if unknown:
         raise UsageError(f"--mark {unknown[0]}: can mark {', '.join(MARKS)}")
     policy, nota = req.policy, req.notation
-    unary = getattr(policy, "unary", False)
-    if unary:  # one row: the operation applied to each array operand
-        cols = tuple(x for x in (req.operands or policy.operands()) if x.category != PYTHON)
-        outs = tuple(policy.result_type((c,), req.options) for c in cols)
-        m = Matrix(policy, req.options, (Operand(policy.operation.name, "op"),), cols, (outs,))
+    parts = ops.rows(policy)  # one-operand operations: one row each, the types as columns
+    unary = parts is not None
+    if unary:
+        m = ops.row_matrix(policy, req.operands or policy.operands(), req.options)
     else:
         m = req.matrix()
     other_opts = diff_against.resolve_options() if diff_against else {}
+    other_parts = ops.rows(diff_against) if unary and diff_against is not None else None
     legend: dict[str, LegendEntry] = {}
 
     def header(op: Operand) -> Header:
-        if op.category == "op":  # a unary operation's one row
+        if op.category == ops.ROW:
             return Header(op.dtype, op.category, f"{op.dtype}(x)", False)
         text = label(op, nota, plain=True)
         note(op.dtype)
@@ -234,8 +259,8 @@ def build(
             out = m.cell(i, j)
             if diff_against is None:
                 other = None
-            elif unary:
-                other = diff_against.result_type((b,), other_opts)
+            elif other_parts is not None:
+                other = other_parts[i].result_type((b,), other_opts)
             else:
                 other = diff_against.promote(a, b, other_opts)
             cell = _cell(out, other, nota)
@@ -246,6 +271,7 @@ def build(
                 note(out.result)  # type: ignore[arg-type]
         rows.append(Row(row_header, tuple(cells)))
     return Table(
+        **_what(policy, parts),
         policy=policy.name,
         title=policy.title,
         source=policy.source,
@@ -261,6 +287,48 @@ def build(
         command=command,
         marks=tuple(marks),
     )
+
+
+def _what(policy: Policy, parts: Sequence[ops.OperationPolicy] | None) -> dict[str, Any]:
+    """What the table is, for its legend and heading: a promotion table, one operation's
+    (rows x1, columns x2), or one row per one-operand operation (columns: the array's type)."""
+    spec = getattr(policy, "spec", None)
+    if spec is None:
+        return {"heading": f"{policy.title} type promotion"}
+    title = policy.title
+    views = parts or (policy,)
+    functions = tuple((v.operation.name, v.rule.function) for v in views)  # type: ignore[attr-defined]
+    what = {"op": spec, "functions": functions, "refuses": "the call"}
+    if parts is None:  # a binary operation or where: x1 by x2
+        name, function = functions[0]
+        values = " (the values; the condition is a bool array)" if name == "where" else ""
+        returns = f"what {function} returns" if function else f"refused: {title} has no {name}"
+        return {
+            **what,
+            "heading": f"What {function} returns" if function else f"{title} has no {name}",
+            "reading": f"rows are x1, columns x2{values}; each cell is {returns}",
+            "description": f"Each cell is {returns} for x1 of the row's type and x2 of the"
+            f" column's type{values}",
+        }
+    if len(parts) == 1:
+        name, function = functions[0]
+        returns = f"what {function} returns" if function else f"refused: {title} has no {name}"
+        defaults = " with default arguments" if parts[0].operation.arity == ops.REDUCTION else ""
+        return {
+            **what,
+            "heading": f"What {function} returns" if function else f"{title} has no {name}",
+            "reading": f"each cell is {returns} for an array of the column's type{defaults}",
+            "description": f"Each cell is {returns} for an array of the column's type{defaults}",
+        }
+    named = ", ".join(f"{name} = {function or 'none'}" for name, function in functions)
+    return {
+        **what,
+        "heading": f"What {title}'s operations return",
+        "reading": "rows are operations, columns the type of the array they are given (reductions"
+        f" with default arguments); each cell is what the row's function returns ({named})",
+        "description": "Each cell is what the row's operation returns for an array of the"
+        " column's type (reductions with default arguments)",
+    }
 
 
 def _mark_lossy(cell: Cell, a: Operand, b: Operand, nota: Notation) -> Cell:
@@ -291,6 +359,7 @@ def _cell(out: Outcome, other: Outcome | None, nota: Notation) -> Cell:
         other=None if other is None else other.result,
         materialised=None if out.materialised is None else out.materialised.dtype,
         weak_note=out.weak_note(),
+        no_kernel=out.rule == ops.NO_KERNEL,
     )
 
 
@@ -355,13 +424,21 @@ def render_template(table: Table, fmt: str, template: Path | None = None, **cont
 
 def render_named(name: str, fmt: str, template: Path | None = None, **context: Any) -> str:
     """Render our template ``name`` (or the user's ``template`` file) with ``fmt``'s escaping."""
-    import jinja2
-
     if template is not None:
         return _render_user(template, fmt, context)
+    return _ours(fmt).get_template(name).render(**context)
+
+
+@functools.cache
+def _ours(fmt: str) -> Any:
+    """The environment of our own templates with ``fmt``'s escaping, made once: it keeps each
+    template compiled (``promote tables`` renders some 160 files; compiling each anew was
+    most of its time)."""
+    import jinja2
+
     root = template_dir()
     loader = jinja2.FunctionLoader(lambda n: (root / n).read_text(encoding="utf-8"))
-    return _environment(fmt, loader).get_template(name).render(**context)
+    return _environment(fmt, loader)
 
 
 def _render_user(template: Path, fmt: str, context: Mapping[str, Any]) -> str:
@@ -504,6 +581,10 @@ def _column_blocks(table: Table, texts: list[list[Any]], width: int | None) -> l
 
 
 LOSSY_LEGEND = "the result cannot hold every value of an input (it rounds, overflows or drops)."
+NO_KERNEL_LEGEND = (
+    "the dtype rule's answer, but the framework has no CPU kernel there: the call raises"
+    " (a gap, not a promotion rule)."
+)
 
 
 def legend_lines(table: Table, *, diff_marker: str) -> list[str]:
@@ -511,10 +592,12 @@ def legend_lines(table: Table, *, diff_marker: str) -> list[str]:
     lines = [
         f"{table.title} ({table.policy}), {table.notation} notation"
         + (f", {table.options_text}" if table.options_text else "")
-        + "; rows are the first operand, columns the second."
+        + f"; {table.reading}."
     ]
     if table.any_refused:
-        lines.append(f"{REFUSED}: {table.title} refuses the pair.")
+        lines.append(f"{REFUSED}: {table.title} refuses {table.refuses}.")
+    if table.any_no_kernel:
+        lines.append(f"{NO_KERNEL_MARK}: {NO_KERNEL_LEGEND}")
     if table.diff_against:
         lines.append(
             f"{diff_marker}: {table.diff_title} gives another type or none"

@@ -73,8 +73,9 @@ def test_table_output_mode_in_a_real_process(umask, tmp_path):
 
 def test_every_file_of_tables_gets_the_mode_open_would_give(run, umask, tmp_path):
     assert run("tables", str(tmp_path)).exit_code == 0
-    modes = {p.name: mode(p) for p in tmp_path.iterdir()}
-    assert "README.md" in modes and "jax.html" in modes
+    modes = {p.relative_to(tmp_path).as_posix(): mode(p) for p in tmp_path.rglob("*")}
+    assert "README.md" in modes and "jax.html" in modes and "ops/numpy.md" in modes
+    assert modes.pop("ops") == 0o755, modes  # the operation tables' directory, as mkdir makes it
     assert set(modes.values()) == {0o644}, modes
 
 

@@ -46,7 +46,8 @@ op = click.option(
     default=None,
     metavar="NAME",
     help="An operation (sqrt, divide, sum ...; see `promote ops`): its output dtypes instead"
-    " of the promotion.",
+    " of the promotion. One-operand operations also as a list, one row each: sqrt,exp,sum;"
+    " unary; reductions.",
 )
 as_json = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 

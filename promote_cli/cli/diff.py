@@ -55,11 +55,6 @@ def requests(
         operands=_options.split_types(types),
         op=op,
     )
-    if getattr(left.policy, "unary", False):
-        raise UsageError(
-            f"diff --op compares binary operations and where; {op} takes one operand: compare"
-            f" `promote table --op {op}` of each policy"
-        )
     right = api.request(right_pol, notation=left.notation, options=right_opts, op=op)
     return left, right
 
@@ -104,6 +99,8 @@ def command(left_name, right_name, fmt, types, option_values, notation, op, loss
     promote diff jax ./mine.toml                   # a policy file against what it extends
     promote diff jax torch --lossy                 # and which side loses values
     promote diff numpy torch --op divide           # where np.divide and torch disagree
+    promote diff numpy torch --op sqrt             # sqrt(int8): float16 vs float32 ...
+    promote diff numpy mlx --op reductions -f table
     """
     left, right = requests(left_name, right_name, types, option_values, notation, op)
     d = diff(left, right)

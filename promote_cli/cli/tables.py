@@ -32,7 +32,8 @@ from promote_cli.errors import UsageError
 )
 def command(directory: Path, check: bool, force: bool) -> int:
     """Write every policy's table as html, markdown and rst, and an index, into DIR
-    (default: tables). The output is byte-identical on every run.
+    (default: tables); every policy with per-operation rules also gets its operation tables
+    in DIR/ops. The output is byte-identical on every run.
 
     The index ends with the list of files the run wrote. A file the previous run listed there
     that this one would not write (a renamed policy) is removed; no other file is ever removed,
