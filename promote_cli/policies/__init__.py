@@ -36,6 +36,7 @@ _OPERATIONS = {
     "tensorflow": "promote_cli.policies.tensorflow_ops",
     "array-api": "promote_cli.policies.array_api_ops",
     "mlx": "promote_cli.policies.mlx_ops",
+    "keras": "promote_cli.policies.keras_ops",
 }
 NO_OPERATIONS = {
     "openvino": "the OpenVINO specification defines how two element types promote, not what any"

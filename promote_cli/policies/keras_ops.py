@@ -1,0 +1,458 @@
+"""Keras 3's operations: ``keras.ops.*`` eagerly on the CPU, per backend and ``floatx`` (3.15.1).
+
+Measured on Keras 3.15.1 over every operation of the vocabulary x every operand of the keras
+policy (arrays and 0-d arrays of its 17 types, Python scalars on either side) x the three
+``floatx`` settings, on every backend; checked by ``promote verify``. Rules are declared for the
+**tensorflow** (Keras's default) and **numpy** backends, where Keras computes each output dtype
+itself (``dtypes.result_type`` and ``floatx`` in the backend's ``numpy.py``), so a rule is one
+pair rule, one kind and a few per-type exceptions. The jax, torch and openvino backends defer
+more to their framework (torch's own promotion for some operands, Keras's for others; openvino's
+``floor_divide`` and ``where`` depend on the operand form): their operations refuse, saying so.
+
+Pair rules (the promotion an operation starts from):
+
+- most binary operations promote as ``keras.ops.add`` does (the keras policy);
+- ``remainder`` (``keras.ops.mod``), ``atan2``, ``bitwise_and`` and ``bitwise_left_shift`` first
+  convert each operand to a tensor on its own (``convert_to_tensor``), so a Python scalar is
+  strong there: on tensorflow ``True``, ``1``, ``1.0``, ``1j`` become bool, int32, float32 (any
+  ``floatx``) and complex64; on numpy an int or float takes ``floatx``'s width (int16/float16
+  under float16 and bfloat16), each 64-bit array is narrowed first, and under ``floatx=bfloat16``
+  every Python scalar is ``np.asarray(x).astype(None)``, float64, then narrowed to float32
+  (``remainder(int8, 1)`` is float32 there);
+- on tensorflow ``equal``, ``less`` and ``logical_and`` apply ``keras.backend.result_type`` with
+  weak Python scalars (no conversion to the other operand's dtype: ``equal(uint8, True)`` is
+  bool where ``add`` refuses);
+- on numpy ``equal``, ``less`` and ``logical_and`` are NumPy's own functions on the operands
+  as given: bool for every pair, float8 included;
+- a unary operation or a reduction starts from the array's own dtype, 64-bit ones included
+  (``keras.ops.ones((2,), "float64")`` stays float64 on both backends).
+
+Kinds and maps: ``divide``, ``atan2``, ``sqrt``, ``log``, ``sin``, ``floor``, ``ceil`` make a
+bool or an integer ``result_type(t, float)``: the float of ``floatx``'s width (float16 under
+float16 and bfloat16); ``exp`` makes it ``floatx`` itself (bfloat16 under bfloat16) on numpy and
+tensorflow; ``mean`` of a bool or integer is float32 under every ``floatx``; ``sum`` and ``prod``
+accumulate bool and small integers in int32, small unsigned ones in uint32, 64-bit ones keep
+theirs; ``argmax`` is int32. On numpy many functions of a 64-bit type narrow it (``exp(float64)``
+is float32, ``square(int64)`` int32), the overrides below.
+
+Quirks: ``bitwise_left_shift(x, y)`` with a Python int or bool ``y`` does not convert ``y``
+(``isinstance(y, int)``): the result is ``x``'s dtype (numpy: a bool ``x`` gives int64 with
+``1``, int8 with ``True``; tensorflow refuses converting ``True`` to most dtypes and ``1`` to
+bool). ``matmul`` takes arrays only and, on numpy, makes int8 @ int8 int32 (to match JAX).
+
+Refusals and missing kernels: float8 operands are refused (Keras has no implicit float8
+conversion). On tensorflow, Keras computes a dtype that TensorFlow's op registry may not take
+("Value for attr 'T' of bool is not in the list of allowed values"): bool ``subtract``,
+``multiply``, ``pow``, ``maximum``; unsigned ``negative``; complex ``argmax``, ``max``,
+``isnan``; bitwise functions of floats. These are refusals, as in the tensorflow policy's
+operations, except bool ``add``, which the keras policy answers bool as a missing kernel:
+``keras.ops.add`` is the same call, so it is answered the same (``no-kernel``, a gap in
+``promote verify``). ``floor_divide`` and ``round`` of complex have no CPU kernel ("Could not
+find device for node"): gaps too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, NamedTuple
+
+from promote_cli.engine import Outcome, ref, refuse
+from promote_cli.operands import DIMENSIONED, PYTHON, Operand
+from promote_cli.ops import (
+    ACCUMULATE,
+    ALWAYS_BOOL,
+    COMPLEX_TO_FLOAT,
+    INDEX,
+    INT_TO_DEFAULT,
+    INT_TO_FLOAT,
+    SAME,
+    VOCABULARY,
+    Maps,
+    Operations,
+    Pair,
+    Rule,
+)
+from promote_cli.policies.keras import POLICY, Typed, _python, result_type
+
+_ARRAYS = frozenset({DIMENSIONED})
+_STRONG_TF = {"bool": "bool", "int*": "int32", "float*": "float32", "complex*": "complex64"}
+_MEASURED = ("tensorflow", "numpy")
+_FUNCTIONS = {
+    "remainder": "mod",
+    "pow": "power",
+    "abs": "absolute",
+    "atan2": "arctan2",
+    "cumulative_sum": "cumsum",
+}
+
+
+def _width(floatx: str) -> str:
+    """``result_type(int, float)``'s float: Keras reads only floatx's width (bfloat16: float16)."""
+    return "float32" if floatx == "float32" else "float16"
+
+
+def _stored(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """A unary operation's start: the array's own dtype, not narrowed."""
+    return Outcome(a.dtype, "stored", f"the array's own dtype, {ref(a.dtype)}")
+
+
+def _declared(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """``keras.backend.result_type`` of the two, a Python int or float weak."""
+    backend = opts["backend"]
+    args = [_python(x, backend) if x.category == PYTHON else Typed(x.dtype) for x in (a, b)]
+    return result_type(args, backend, opts["floatx"])
+
+
+def _raw(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """numpy's ``equal``, ``less``, ``logical_and``: NumPy's function on the operands as given,
+    no Keras conversion (float8 included): the output is bool whatever they are."""
+    return Outcome("bool", "raw", "NumPy's own function on the operands as given, no promotion")
+
+
+def _convert(x: Operand, backend: str, floatx: str) -> Typed | Outcome:
+    """An operand as ``convert_to_tensor`` makes it on its own (a strong dtype)."""
+    if backend == "tensorflow":
+        return Typed(_STRONG_TF[x.dtype] if x.category == PYTHON else x.dtype)
+    if x.category != PYTHON:
+        alone = result_type([Typed(x.dtype)], backend, floatx)
+    elif floatx == "bfloat16":  # np.asarray(x).astype(None): float64
+        alone = result_type([Typed("float64")], backend, floatx)
+    else:
+        alone = result_type([_python(x, backend)], backend, floatx)
+    return alone if alone.refused else Typed(alone.result)  # type: ignore[arg-type]
+
+
+def _converted(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """``result_type`` of the two operands, each converted to a tensor first."""
+    backend, floatx = opts["backend"], opts["floatx"]
+    args = [_convert(x, backend, floatx) for x in (a, b)]
+    for x in args:
+        if isinstance(x, Outcome):
+            return x
+    out = result_type(args, backend, floatx)  # type: ignore[arg-type]
+    return out if out.refused else out._replace(why=f"each operand converted first: {out.why}")
+
+
+def _shift(operands: Any, ops: Operations, opts: Mapping[str, Any]) -> Outcome | None:
+    """``bitwise_left_shift(x, y)`` with a Python int or bool ``y``: ``y`` is not converted, the
+    backend shifts ``x`` (converted) by it, in ``x``'s dtype."""
+    x, y = operands
+    if y.category != PYTHON or y.dtype not in ("int*", "bool") or x.category == PYTHON:
+        return None
+    backend = opts["backend"]
+    made = _convert(x, backend, opts["floatx"])
+    if isinstance(made, Outcome):
+        return made
+    t, amount = made.dtype, "True" if y.dtype == "bool" else "1"
+    why = f"a Python {amount} is not converted: {ref(t)} is shifted by it"
+    if backend == "tensorflow":
+        if t not in _TF_TAKES[y.dtype]:
+            return refuse("conversion", f"TensorFlow cannot convert {amount} to {ref(t)}")
+        if t not in _SHIFTABLE:
+            return refuse("op-refuses", f"tf.bitwise.left_shift does not accept {ref(t)}")
+        return Outcome(t, "python-shift", why)
+    if t == "bool":  # NumPy's own left_shift of a bool array by a Python int or bool
+        out = "int64" if y.dtype == "int*" else "int8"
+        return Outcome(out, "python-shift", f"{why}: np.left_shift gives {ref(out)}")
+    if t not in _SHIFTABLE:
+        return refuse("op-refuses", f"np.left_shift does not accept {ref(t)}")
+    return Outcome(t, "python-shift", why)
+
+
+_SHIFTABLE = frozenset({"uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64"})
+# The dtypes TensorFlow converts a Python 1 or True to (float8: no cast at all).
+_TF_TAKES = {
+    "int*": _SHIFTABLE | {"bfloat16", "float16", "float32", "float64", "complex64", "complex128"},
+    "bool": frozenset(
+        {"uint64", "int32", "int64", "bool", "float16", "float32", "float64", "complex128"}
+    ),
+}
+
+
+def _matmul(operands: Any, ops: Operations, opts: Mapping[str, Any]) -> Outcome | None:
+    """numpy's matmul of two int8 arrays is int32 (Keras aligns it with JAX)."""
+    if opts["backend"] == "numpy" and all(x.dtype == "int8" for x in operands):
+        return Outcome("int32", "int8-matmul", "int8 @ int8 is int32 (Keras matches JAX)")
+    return None
+
+
+class _R(NamedTuple):
+    """One measured rule; ``W`` in an override is floatx's width float, ``X`` floatx."""
+
+    kind: str
+    refuses: str = ""
+    no_kernel: str = ""
+    overrides: Mapping[str, str] = {}
+    categories: frozenset[str] | None = None
+    pair: Pair | None = None
+
+
+_DECLARED, _CONVERTED, _RAW = _declared, _converted, _raw
+# Measured: the kind, and the promoted types refused, without a kernel or with their own output.
+_TENSORFLOW = {
+    "abs": _R(COMPLEX_TO_FLOAT, refuses="float8_e4m3fn float8_e5m2"),
+    "add": _R(SAME, no_kernel="bool"),
+    "argmax": _R(INDEX, refuses="complex128 complex64 float8_e4m3fn float8_e5m2"),
+    "atan2": _R(INT_TO_FLOAT, refuses="complex64", pair=_CONVERTED),
+    "bitwise_and": _R(
+        SAME, refuses="bfloat16 bool complex64 float16 float32 float64", pair=_CONVERTED
+    ),
+    "bitwise_invert": _R(
+        SAME,
+        refuses="bfloat16 bool complex128 complex64 float16 float32 float64"
+        " float8_e4m3fn float8_e5m2",
+    ),
+    "bitwise_left_shift": _R(
+        SAME, refuses="bfloat16 bool complex64 float16 float32 float64", pair=_CONVERTED
+    ),
+    "ceil": _R(
+        INT_TO_FLOAT,
+        refuses="complex128 complex64 float8_e4m3fn float8_e5m2",
+        overrides={"int64": "X"},
+    ),
+    "cumulative_sum": _R(SAME, refuses="float8_e4m3fn float8_e5m2", overrides={"bool": "int32"}),
+    "divide": _R(INT_TO_FLOAT),
+    "equal": _R(ALWAYS_BOOL, pair=_DECLARED),
+    "exp": _R(INT_TO_DEFAULT, refuses="float8_e4m3fn float8_e5m2"),
+    "floor": _R(
+        INT_TO_FLOAT,
+        refuses="complex128 complex64 float8_e4m3fn float8_e5m2",
+        overrides={"int64": "X"},
+    ),
+    "floor_divide": _R(SAME, refuses="bool", no_kernel="complex64"),
+    "imag": _R(COMPLEX_TO_FLOAT, refuses="float8_e4m3fn float8_e5m2"),
+    "isnan": _R(ALWAYS_BOOL, refuses="complex128 complex64 float8_e4m3fn float8_e5m2"),
+    "less": _R(ALWAYS_BOOL, refuses="bool complex64", pair=_DECLARED),
+    "log": _R(
+        INT_TO_FLOAT,
+        refuses="float8_e4m3fn float8_e5m2",
+        overrides={"complex128": "complex64", "int64": "X"},
+    ),
+    "logical_and": _R(ALWAYS_BOOL, pair=_DECLARED),
+    "logical_not": _R(ALWAYS_BOOL, refuses="float8_e4m3fn float8_e5m2"),
+    "matmul": _R(SAME, categories=_ARRAYS),
+    "max": _R(SAME, refuses="complex128 complex64 float8_e4m3fn float8_e5m2"),
+    "maximum": _R(SAME, refuses="bool complex64"),
+    "mean": _R(
+        SAME,
+        refuses="float8_e4m3fn float8_e5m2",
+        overrides={
+            "bool": "float32",
+            "int16": "float32",
+            "int32": "float32",
+            "int64": "float32",
+            "int8": "float32",
+            "uint16": "float32",
+            "uint32": "float32",
+            "uint64": "float32",
+            "uint8": "float32",
+        },
+    ),
+    "minimum": _R(SAME, refuses="bool complex64"),
+    "multiply": _R(SAME, refuses="bool"),
+    "negative": _R(SAME, refuses="bool float8_e4m3fn float8_e5m2 uint16 uint32 uint64 uint8"),
+    "pow": _R(SAME, refuses="bool"),
+    "prod": _R(
+        ACCUMULATE,
+        refuses="float8_e4m3fn float8_e5m2",
+        overrides={"complex128": "complex64", "uint64": "uint32"},
+    ),
+    "real": _R(COMPLEX_TO_FLOAT, refuses="bool float8_e4m3fn float8_e5m2"),
+    "remainder": _R(SAME, refuses="complex64", overrides={"bool": "int32"}, pair=_CONVERTED),
+    "round": _R(SAME, refuses="bool float8_e4m3fn float8_e5m2", no_kernel="complex128 complex64"),
+    "sign": _R(SAME, refuses="bool float8_e4m3fn float8_e5m2 uint64"),
+    "sin": _R(
+        INT_TO_FLOAT,
+        refuses="float8_e4m3fn float8_e5m2",
+        overrides={"complex128": "complex64", "int64": "X"},
+    ),
+    "sqrt": _R(
+        INT_TO_FLOAT,
+        refuses="float8_e4m3fn float8_e5m2",
+        overrides={"complex128": "complex64", "int64": "X"},
+    ),
+    "square": _R(SAME, refuses="float8_e4m3fn float8_e5m2", overrides={"bool": "int32"}),
+    "subtract": _R(SAME, refuses="bool"),
+    "sum": _R(ACCUMULATE, refuses="float8_e4m3fn float8_e5m2"),
+    "where": _R(SAME),
+}
+_NUMPY = {
+    "abs": _R(COMPLEX_TO_FLOAT),
+    "add": _R(SAME),
+    "argmax": _R(INDEX, refuses="float8_e4m3fn float8_e5m2"),
+    "atan2": _R(INT_TO_FLOAT, refuses="complex64", pair=_CONVERTED),
+    "bitwise_and": _R(SAME, refuses="bfloat16 complex64 float16 float32", pair=_CONVERTED),
+    "bitwise_invert": _R(
+        SAME,
+        refuses="bfloat16 complex128 complex64 float16 float32 float64 float8_e4m3fn float8_e5m2",
+        overrides={"int64": "int32", "uint64": "uint32"},
+    ),
+    "bitwise_left_shift": _R(
+        SAME,
+        refuses="bfloat16 complex64 float16 float32",
+        overrides={"bool": "int8"},
+        pair=_CONVERTED,
+    ),
+    "ceil": _R(
+        INT_TO_FLOAT,
+        refuses="complex128 complex64 float8_e4m3fn float8_e5m2",
+        overrides={"float64": "float32"},
+    ),
+    "cumulative_sum": _R(
+        SAME,
+        refuses="float8_e4m3fn float8_e5m2",
+        overrides={
+            "bool": "int32",
+            "complex128": "complex64",
+            "float64": "float32",
+            "int64": "int32",
+            "uint64": "uint32",
+        },
+    ),
+    "divide": _R(INT_TO_FLOAT),
+    "equal": _R(ALWAYS_BOOL, pair=_RAW),
+    "exp": _R(
+        INT_TO_DEFAULT,
+        refuses="float8_e4m3fn float8_e5m2",
+        overrides={"complex128": "complex64", "float64": "float32"},
+    ),
+    "floor": _R(
+        INT_TO_FLOAT,
+        refuses="complex128 complex64 float8_e4m3fn float8_e5m2",
+        overrides={"float64": "float32"},
+    ),
+    "floor_divide": _R(SAME, refuses="complex64", overrides={"bool": "int8"}),
+    "imag": _R(COMPLEX_TO_FLOAT),
+    "isnan": _R(ALWAYS_BOOL),
+    "less": _R(ALWAYS_BOOL, pair=_RAW),
+    "log": _R(
+        INT_TO_FLOAT,
+        refuses="float8_e4m3fn float8_e5m2",
+        overrides={"complex128": "complex64", "float64": "float32"},
+    ),
+    "logical_and": _R(ALWAYS_BOOL, pair=_RAW),
+    "logical_not": _R(ALWAYS_BOOL),
+    "matmul": _R(SAME, categories=_ARRAYS),
+    "max": _R(SAME),
+    "maximum": _R(SAME),
+    "mean": _R(
+        SAME,
+        refuses="float8_e4m3fn float8_e5m2",
+        overrides={
+            "bool": "float32",
+            "complex128": "complex64",
+            "float64": "float32",
+            "int16": "float32",
+            "int32": "float32",
+            "int64": "float32",
+            "int8": "float32",
+            "uint16": "float32",
+            "uint32": "float32",
+            "uint64": "float32",
+            "uint8": "float32",
+        },
+    ),
+    "minimum": _R(SAME),
+    "multiply": _R(SAME),
+    "negative": _R(SAME, refuses="bool"),
+    "pow": _R(SAME, overrides={"bool": "int8"}),
+    "prod": _R(
+        ACCUMULATE,
+        refuses="float8_e4m3fn float8_e5m2",
+        overrides={
+            "complex128": "complex64",
+            "float64": "float32",
+            "int64": "int32",
+            "uint64": "uint32",
+        },
+    ),
+    "real": _R(COMPLEX_TO_FLOAT),
+    "remainder": _R(SAME, refuses="complex64", overrides={"bool": "int32"}, pair=_CONVERTED),
+    "round": _R(SAME, overrides={"bool": "float16"}),
+    "sign": _R(SAME, refuses="bool"),
+    "sin": _R(
+        INT_TO_FLOAT,
+        refuses="float8_e4m3fn float8_e5m2",
+        overrides={"complex128": "complex64", "float64": "float32"},
+    ),
+    "sqrt": _R(
+        INT_TO_FLOAT,
+        refuses="float8_e4m3fn float8_e5m2",
+        overrides={"complex128": "complex64", "float64": "float32"},
+    ),
+    "square": _R(
+        SAME,
+        refuses="float8_e4m3fn float8_e5m2",
+        overrides={
+            "bool": "int32",
+            "complex128": "complex64",
+            "float64": "float32",
+            "int64": "int32",
+            "uint64": "uint32",
+        },
+    ),
+    "subtract": _R(SAME, refuses="bool"),
+    "sum": _R(ACCUMULATE),
+    "where": _R(SAME),
+}
+
+
+def _maps(opts: Mapping[str, Any]) -> Maps:
+    floatx = opts["floatx"]
+    return Maps(
+        inexact={"bool": _width(floatx), "int": _width(floatx), "uint": _width(floatx)},
+        accumulate={
+            "bool": "int32",
+            "int": "int32",
+            "uint": "uint32",
+            "int64": "int64",
+            "uint64": "uint64",
+        },
+        real={"complex64": "float32", "complex128": "float64"},
+        index="int32",
+        default_float=floatx,
+    )
+
+
+_SPECIAL = {"bitwise_left_shift": _shift, "matmul": _matmul}
+_UNARY_KINDS = ("unary", "reduction")
+
+
+@cache
+def _rules(backend: str, floatx: str) -> Mapping[str, Rule]:
+    tokens = {"W": _width(floatx), "X": floatx}
+    rules = {}
+    for name, r in {"tensorflow": _TENSORFLOW, "numpy": _NUMPY}[backend].items():
+        unary = VOCABULARY[name].arity in _UNARY_KINDS
+        rules[name] = Rule(
+            f"keras.ops.{_FUNCTIONS.get(name, name)}",
+            r.kind,
+            refuses=tuple(r.refuses.split()),
+            no_kernel=tuple(r.no_kernel.split()),
+            overrides={t: tokens.get(o, o) for t, o in r.overrides.items()},
+            categories=r.categories,
+            pair=_stored if unary else r.pair,
+            pair_name="the array's own dtype" if unary else "",
+            special=_SPECIAL.get(name),
+        )
+    return rules
+
+
+def _setting(opts: Mapping[str, Any]) -> Mapping[str, Rule] | str:
+    if opts["backend"] not in _MEASURED:
+        return (
+            f"on the {opts['backend']} backend Keras defers to the framework for some operands"
+            " and not others; only the tensorflow and numpy backends are declared"
+        )
+    return _rules(opts["backend"], opts["floatx"])
+
+
+OPERATIONS = Operations(
+    POLICY,
+    _maps,
+    _rules("tensorflow", "float32"),
+    "keras.ops on the CPU in Keras 3.15.1, measured on every backend and floatx; declared for"
+    " the tensorflow and numpy backends",
+    setting=_setting,
+)
