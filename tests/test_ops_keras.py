@@ -22,6 +22,14 @@ FIVE = {
     ("mean", ("int32",)): ("float32", "float32", "float32"),
     ("argmax", ("float32",)): ("int32", "int32", "int32"),
 }
+# openvino makes an integer floatx itself (bfloat16), not floatx's width (float16).
+FIVE_OPENVINO = {
+    ("sqrt", ("int8",)): ("float32", "float16", "bfloat16"),
+    ("sum", ("uint8",)): ("uint32", "uint32", "uint32"),
+    ("divide", ("int32", "int32")): ("float32", "float16", "float16"),
+    ("mean", ("int32",)): ("float32", "float16", "bfloat16"),
+    ("argmax", ("float32",)): ("int32", "int32", "int32"),
+}
 
 
 def answer(op, args, **options):
@@ -43,7 +51,14 @@ def test_the_issues_five_calls_come_out_as_measured_per_backend_and_floatx(backe
         assert got == expected, f"{op}{args} backend={backend} floatx={floatx}"
 
 
-@pytest.mark.parametrize("backend", ["jax", "torch", "openvino"])
+@pytest.mark.parametrize(("call", "want"), FIVE_OPENVINO.items(), ids=[c[0] for c in FIVE])
+def test_the_issues_five_calls_on_openvino(call, want):
+    op, args = call
+    for floatx, expected in zip(FLOATX, want, strict=True):
+        assert answer(op, args, backend="openvino", floatx=floatx) == expected, floatx
+
+
+@pytest.mark.parametrize("backend", ["jax", "torch"])
 def test_a_backend_without_rules_refuses_naming_itself(backend):
     with pytest.raises(PromotionError, match=f"on the {backend} backend"):
         answer("sqrt", ("int8",), backend=backend)
@@ -79,6 +94,20 @@ QUIRKS = [
     ("round", ("bool",), "numpy", "float32", "float16", "np.round of a bool"),
     ("square", ("bool",), "tensorflow", "float32", "int32", "a bool is squared as int32"),
     ("mean", ("float16",), "numpy", "float32", "float16", "mean keeps a float"),
+    ("floor_divide", ("int8", float), "openvino", "bfloat16", "bfloat16", "int by float: floatx"),
+    ("floor_divide", ("int8", int), "openvino", "float32", "int8", "a Python int takes x1's"),
+    ("floor_divide", ("bool", "bool"), "openvino", "float32", "int32", "a bool x1 is int32"),
+    ("where", ("int8", int), "openvino", "float32", "int8", "1 takes the tensor's dtype"),
+    ("where", ("int8", float), "openvino", "float32", "float32", "1.0 does not: float32"),
+    ("where", ("bool", int), "openvino", "float32", "int32", "nor with a bool tensor"),
+    ("bitwise_and", ("int8", bool), "openvino", "float32", "int32", "True is an int32 constant"),
+    ("remainder", ("int8", int), "openvino", "float32", "int32", "1 is an int32 constant"),
+    ("add", ("int8", int), "openvino", "float32", "int8", "but add keeps it weak"),
+    ("bitwise_left_shift", (int, "int8"), "openvino", "float32", "int8", "the tensor's dtype"),
+    ("matmul", ("int8", "int8"), "openvino", "float32", "int32", "as numpy"),
+    ("logical_and", ("float8_e5m2", "int8"), "openvino", "float32", "bool", "each made bool"),
+    ("sqrt", ("float8_e4m3fn",), "openvino", "float32", "float8_e4m3fn", "openvino has float8"),
+    ("add", ("complex64", "complex64"), "openvino", "float32", REFUSED, "and no complex"),
 ]
 
 

@@ -3,11 +3,13 @@
 Measured on Keras 3.15.1 over every operation of the vocabulary x every operand of the keras
 policy (arrays and 0-d arrays of its 17 types, Python scalars on either side) x the three
 ``floatx`` settings, on every backend; checked by ``promote verify``. Rules are declared for the
-**tensorflow** (Keras's default) and **numpy** backends, where Keras computes each output dtype
-itself (``dtypes.result_type`` and ``floatx`` in the backend's ``numpy.py``), so a rule is one
-pair rule, one kind and a few per-type exceptions. The jax, torch and openvino backends defer
-more to their framework (torch's own promotion for some operands, Keras's for others; openvino's
-``floor_divide`` and ``where`` depend on the operand form): their operations refuse, saying so.
+**tensorflow** (Keras's default), **numpy** and **openvino** backends, where Keras computes each
+output dtype itself (``dtypes.result_type`` and ``floatx`` in the backend's ``numpy.py``), so a
+rule is one pair rule, one kind and a few per-type exceptions, per backend (``Operations.setting``:
+the rules, not only the maps, depend on the options). On the jax and torch backends Keras hands
+most operations to the framework, with its Python scalars kept as Python scalars for some
+functions (``divide``, ``maximum``) and made tensors for others, and torch's missing kernels
+depend on the operand pair: their operations refuse, saying so (not declared, not guessed).
 
 Pair rules (the promotion an operation starts from):
 
@@ -24,31 +26,41 @@ Pair rules (the promotion an operation starts from):
   bool where ``add`` refuses);
 - on numpy ``equal``, ``less`` and ``logical_and`` are NumPy's own functions on the operands
   as given: bool for every pair, float8 included;
+- openvino makes a Python scalar a constant of its own (``True`` and ``1`` int32, ``1.0``
+  float32, ``1j`` refused) where it converts (``remainder``, ``atan2``, ``bitwise_and``); in the
+  tensor's dtype for ``bitwise_left_shift``; in the other operand's dtype for ``where`` unless
+  that is bool or the scalar a float with an integer (``where(int8, 1)`` is int8,
+  ``where(int8, 1.0)`` float32); ``floor_divide`` makes a bool ``x1`` int32 and, with a Python
+  ``x2``, takes ``x1``'s dtype (``floatx`` for an integer by a float); ``logical_and`` converts
+  each operand to bool without promoting;
 - a unary operation or a reduction starts from the array's own dtype, 64-bit ones included
-  (``keras.ops.ones((2,), "float64")`` stays float64 on both backends).
+  (``keras.ops.ones((2,), "float64")`` stays float64 on every declared backend).
 
-Kinds and maps: ``divide``, ``atan2``, ``sqrt``, ``log``, ``sin``, ``floor``, ``ceil`` make a
-bool or an integer ``result_type(t, float)``: the float of ``floatx``'s width (float16 under
-float16 and bfloat16); ``exp`` makes it ``floatx`` itself (bfloat16 under bfloat16) on numpy and
-tensorflow; ``mean`` of a bool or integer is float32 under every ``floatx``; ``sum`` and ``prod``
-accumulate bool and small integers in int32, small unsigned ones in uint32, 64-bit ones keep
-theirs; ``argmax`` is int32. On numpy many functions of a 64-bit type narrow it (``exp(float64)``
-is float32, ``square(int64)`` int32), the overrides below.
+Kinds and maps: ``divide``, ``atan2``, ``sqrt``, ``log``, ``sin``, ``floor``, ``ceil`` make a bool
+or an integer ``result_type(t, float)``: the float of ``floatx``'s width (float16 under float16 and
+bfloat16); ``exp`` makes it ``floatx`` itself (bfloat16 under bfloat16) on numpy and tensorflow,
+and so do ``sqrt``, ``log``, ``sin``, ``floor``, ``ceil`` and ``mean`` on openvino (``sqrt(int8)``
+is bfloat16 under bfloat16 there); ``mean`` of a bool or integer is float32 under every ``floatx``
+on numpy and tensorflow; ``sum`` and ``prod`` accumulate bool and small integers in int32, small
+unsigned ones in uint32, 64-bit ones keep theirs; ``argmax`` is int32. On numpy many functions of a
+64-bit type narrow it (``exp(float64)`` is float32, ``square(int64)`` int32), the overrides below.
 
-Quirks: ``bitwise_left_shift(x, y)`` with a Python int or bool ``y`` does not convert ``y``
-(``isinstance(y, int)``): the result is ``x``'s dtype (numpy: a bool ``x`` gives int64 with
-``1``, int8 with ``True``; tensorflow refuses converting ``True`` to most dtypes and ``1`` to
-bool). ``matmul`` takes arrays only and, on numpy, makes int8 @ int8 int32 (to match JAX).
+Quirks: on numpy and tensorflow ``bitwise_left_shift(x, y)`` with a Python int or bool ``y`` does
+not convert ``y`` (``isinstance(y, int)``): the result is ``x``'s dtype (numpy: a bool ``x`` gives
+int64 with ``1``, int8 with ``True``; tensorflow refuses converting ``True`` to most dtypes and
+``1`` to bool). ``matmul`` takes arrays only and, on numpy and openvino, makes int8 @ int8 int32
+(to match JAX). openvino has no complex types (refused) but computes with float8 (``sqrt`` of
+float8 is float8).
 
-Refusals and missing kernels: float8 operands are refused (Keras has no implicit float8
-conversion). On tensorflow, Keras computes a dtype that TensorFlow's op registry may not take
-("Value for attr 'T' of bool is not in the list of allowed values"): bool ``subtract``,
-``multiply``, ``pow``, ``maximum``; unsigned ``negative``; complex ``argmax``, ``max``,
-``isnan``; bitwise functions of floats. These are refusals, as in the tensorflow policy's
-operations, except bool ``add``, which the keras policy answers bool as a missing kernel:
-``keras.ops.add`` is the same call, so it is answered the same (``no-kernel``, a gap in
-``promote verify``). ``floor_divide`` and ``round`` of complex have no CPU kernel ("Could not
-find device for node"): gaps too.
+Refusals and missing kernels: float8 operands are refused (Keras has no implicit float8 conversion)
+but by openvino's unary operations and numpy's comparisons. On tensorflow, Keras computes a dtype
+that TensorFlow's op registry may not take ("Value for attr 'T' of bool is not in the list of
+allowed values"): bool ``subtract``, ``multiply``, ``pow``, ``maximum``; unsigned ``negative``;
+complex ``argmax``, ``max``, ``isnan``; bitwise functions of floats. These are refusals, as in the
+tensorflow policy's operations, except bool ``add``, which the keras policy answers bool as a
+missing kernel: ``keras.ops.add`` is the same call, so it is answered the same (``no-kernel``, a
+gap in ``promote verify``). ``floor_divide`` and ``round`` of complex have no CPU kernel ("Could
+not find device for node"): gaps too.
 """
 
 from __future__ import annotations
@@ -57,6 +69,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, NamedTuple
 
+from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Outcome, ref, refuse
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 from promote_cli.ops import (
@@ -77,7 +90,7 @@ from promote_cli.policies.keras import POLICY, Typed, _python, result_type
 
 _ARRAYS = frozenset({DIMENSIONED})
 _STRONG_TF = {"bool": "bool", "int*": "int32", "float*": "float32", "complex*": "complex64"}
-_MEASURED = ("tensorflow", "numpy")
+_MEASURED = ("tensorflow", "numpy", "openvino")
 _FUNCTIONS = {
     "remainder": "mod",
     "pow": "power",
@@ -110,8 +123,20 @@ def _raw(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
     return Outcome("bool", "raw", "NumPy's own function on the operands as given, no promotion")
 
 
+# openvino's get_ov_output of a Python scalar with no type (True is an int there).
+_OV_SCALAR = {"bool": "int32", "int*": "int32", "float*": "float32"}
+
+
+def _ov_scalar(x: Operand) -> Typed | Outcome:
+    if x.dtype == "complex*":
+        return refuse("backend", "Keras's openvino backend makes no constant of a Python complex")
+    return Typed(_OV_SCALAR[x.dtype])
+
+
 def _convert(x: Operand, backend: str, floatx: str) -> Typed | Outcome:
     """An operand as ``convert_to_tensor`` makes it on its own (a strong dtype)."""
+    if backend == "openvino":
+        return _ov_scalar(x) if x.category == PYTHON else Typed(x.dtype)
     if backend == "tensorflow":
         return Typed(_STRONG_TF[x.dtype] if x.category == PYTHON else x.dtype)
     if x.category != PYTHON:
@@ -132,6 +157,75 @@ def _converted(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
             return x
     out = result_type(args, backend, floatx)  # type: ignore[arg-type]
     return out if out.refused else out._replace(why=f"each operand converted first: {out.why}")
+
+
+def _strong(args: list[Typed | Outcome], opts: Mapping[str, Any], why: str) -> Outcome:
+    for x in args:
+        if isinstance(x, Outcome):
+            return x
+    out = result_type(args, opts["backend"], opts["floatx"])  # type: ignore[arg-type]
+    return out if out.refused else out._replace(why=f"{why}: {out.why}")
+
+
+def _like_tensor(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """openvino's ``where``: a Python scalar takes the other operand's dtype, unless that is bool
+    or the scalar is a float and the dtype an integer (then it is int32 or float32)."""
+
+    def literal(x: Operand, other: Operand) -> Typed | Outcome:
+        if x.category != PYTHON:
+            return Typed(x.dtype)
+        integral = dtype(other.dtype).kind in ("int", "uint")
+        if (
+            other.category == PYTHON
+            or x.dtype == "complex*"
+            or other.dtype == "bool"
+            or (x.dtype == "float*" and integral)
+        ):
+            return _ov_scalar(x)
+        return Typed(other.dtype)
+
+    if a.category == PYTHON:
+        args = [literal(a, b), _ov_scalar(b) if b.category == PYTHON else Typed(b.dtype)]
+    else:
+        args = [Typed(a.dtype), literal(b, a)]
+    return _strong(args, opts, "a Python scalar takes the tensor's dtype")
+
+
+def _tensor_typed(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """openvino's ``bitwise_left_shift``, ``divide``, ``matmul``: a Python scalar is made in the
+    dtype of the (last) tensor operand."""
+    tensors = [x for x in (a, b) if x.category != PYTHON]
+    element = tensors[-1].dtype if tensors else None
+    args = [
+        Typed(element)
+        if x.category == PYTHON and element and x.dtype != "complex*"
+        else _convert(x, "openvino", "")
+        for x in (a, b)
+    ]
+    return _strong(args, opts, "a Python scalar is made in the tensor's dtype")
+
+
+def _each_bool(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """openvino's ``logical_and``: each operand converted to bool, no promotion; the backend has
+    no complex type."""
+    for x in (a, b):
+        if dtype(x.dtype).kind == "complex":
+            return refuse("backend", "Keras's openvino backend has no complex types")
+    return Outcome("bool", "each-bool", "each operand is converted to bool, no promotion")
+
+
+def _ov_floor_divide(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """openvino's ``floor_divide``: a bool ``x1`` becomes int32; with a Python ``x2`` both take
+    ``x1``'s dtype (floatx when ``x1`` is an integer and ``x2`` a float); else result_type."""
+    first = _convert(a, "openvino", "")
+    if isinstance(first, Outcome):
+        return first
+    t = "int32" if first.dtype == "bool" else first.dtype
+    if b.category == PYTHON and b.dtype != "complex*":
+        if b.dtype == "float*" and dtype(t).kind in ("int", "uint"):
+            t = opts["floatx"]
+        return Outcome(t, "python-divisor", f"a Python divisor takes x1's dtype: {ref(t)}")
+    return _strong([Typed(t), _convert(b, "openvino", "")], opts, "x1 as int32 if bool")
 
 
 def _shift(operands: Any, ops: Operations, opts: Mapping[str, Any]) -> Outcome | None:
@@ -171,8 +265,8 @@ _TF_TAKES = {
 
 
 def _matmul(operands: Any, ops: Operations, opts: Mapping[str, Any]) -> Outcome | None:
-    """numpy's matmul of two int8 arrays is int32 (Keras aligns it with JAX)."""
-    if opts["backend"] == "numpy" and all(x.dtype == "int8" for x in operands):
+    """numpy's and openvino's matmul of two int8 arrays is int32 (Keras aligns it with JAX)."""
+    if all(x.dtype == "int8" for x in operands):
         return Outcome("int32", "int8-matmul", "int8 @ int8 is int32 (Keras matches JAX)")
     return None
 
@@ -396,6 +490,52 @@ _NUMPY = {
     "sum": _R(ACCUMULATE),
     "where": _R(SAME),
 }
+_OPENVINO = {
+    "abs": _R(SAME, refuses="complex128 complex64"),
+    "add": _R(SAME),
+    "argmax": _R(INDEX, refuses="complex128 complex64"),
+    "atan2": _R(INT_TO_FLOAT, refuses="complex64", pair=_CONVERTED),
+    "bitwise_and": _R(SAME, refuses="bfloat16 complex64 float16 float32", pair=_CONVERTED),
+    "bitwise_invert": _R(
+        SAME,
+        refuses="bfloat16 complex128 complex64 float16 float32 float64 float8_e4m3fn float8_e5m2",
+    ),
+    "bitwise_left_shift": _R(
+        SAME, refuses="bfloat16 bool complex64 float16 float32", pair=_tensor_typed
+    ),
+    "ceil": _R(INT_TO_DEFAULT, refuses="complex128 complex64"),
+    "cumulative_sum": _R(SAME, refuses="complex128 complex64", overrides={"bool": "int32"}),
+    "divide": _R(INT_TO_FLOAT),
+    "equal": _R(ALWAYS_BOOL),
+    "exp": _R(INT_TO_DEFAULT, refuses="complex128 complex64"),
+    "floor": _R(INT_TO_DEFAULT, refuses="complex128 complex64"),
+    "floor_divide": _R(SAME, refuses="complex128 complex64", pair=_ov_floor_divide),
+    "imag": _R(SAME, refuses="complex128 complex64"),
+    "isnan": _R(ALWAYS_BOOL, refuses="complex128 complex64"),
+    "less": _R(ALWAYS_BOOL),
+    "log": _R(INT_TO_DEFAULT, refuses="complex128 complex64"),
+    "logical_and": _R(SAME, pair=_each_bool),
+    "logical_not": _R(ALWAYS_BOOL, refuses="complex128 complex64"),
+    "matmul": _R(SAME, categories=_ARRAYS),
+    "max": _R(SAME, refuses="complex128 complex64"),
+    "maximum": _R(SAME, refuses="bool"),
+    "mean": _R(INT_TO_DEFAULT, refuses="complex128 complex64"),
+    "minimum": _R(SAME, refuses="bool"),
+    "multiply": _R(SAME),
+    "negative": _R(SAME, refuses="bool complex128 complex64"),
+    "pow": _R(SAME, refuses="bool"),
+    "prod": _R(ACCUMULATE, refuses="complex128 complex64"),
+    "real": _R(SAME, refuses="complex128 complex64"),
+    "remainder": _R(SAME, refuses="bool complex64", pair=_CONVERTED),
+    "round": _R(SAME, refuses="complex128 complex64"),
+    "sign": _R(SAME, refuses="bool complex128 complex64"),
+    "sin": _R(INT_TO_DEFAULT, refuses="complex128 complex64"),
+    "sqrt": _R(INT_TO_DEFAULT, refuses="complex128 complex64"),
+    "square": _R(SAME, refuses="complex128 complex64", overrides={"bool": "int32"}),
+    "subtract": _R(SAME),
+    "sum": _R(ACCUMULATE, refuses="complex128 complex64"),
+    "where": _R(SAME, refuses="complex64", pair=_like_tensor),
+}
 
 
 def _maps(opts: Mapping[str, Any]) -> Maps:
@@ -415,7 +555,11 @@ def _maps(opts: Mapping[str, Any]) -> Maps:
     )
 
 
-_SPECIAL = {"bitwise_left_shift": _shift, "matmul": _matmul}
+_SPECIAL = {
+    "tensorflow": {"bitwise_left_shift": _shift},
+    "numpy": {"bitwise_left_shift": _shift, "matmul": _matmul},
+    "openvino": {"matmul": _matmul},
+}
 _UNARY_KINDS = ("unary", "reduction")
 
 
@@ -423,7 +567,8 @@ _UNARY_KINDS = ("unary", "reduction")
 def _rules(backend: str, floatx: str) -> Mapping[str, Rule]:
     tokens = {"W": _width(floatx), "X": floatx}
     rules = {}
-    for name, r in {"tensorflow": _TENSORFLOW, "numpy": _NUMPY}[backend].items():
+    declared = {"tensorflow": _TENSORFLOW, "numpy": _NUMPY, "openvino": _OPENVINO}[backend]
+    for name, r in declared.items():
         unary = VOCABULARY[name].arity in _UNARY_KINDS
         rules[name] = Rule(
             f"keras.ops.{_FUNCTIONS.get(name, name)}",
@@ -434,7 +579,7 @@ def _rules(backend: str, floatx: str) -> Mapping[str, Rule]:
             categories=r.categories,
             pair=_stored if unary else r.pair,
             pair_name="the array's own dtype" if unary else "",
-            special=_SPECIAL.get(name),
+            special=_SPECIAL[backend].get(name),
         )
     return rules
 
@@ -442,8 +587,9 @@ def _rules(backend: str, floatx: str) -> Mapping[str, Rule]:
 def _setting(opts: Mapping[str, Any]) -> Mapping[str, Rule] | str:
     if opts["backend"] not in _MEASURED:
         return (
-            f"on the {opts['backend']} backend Keras defers to the framework for some operands"
-            " and not others; only the tensorflow and numpy backends are declared"
+            f"on the {opts['backend']} backend Keras hands operations to the framework, some"
+            " with Python scalars kept, some made tensors; only the tensorflow, numpy and"
+            " openvino backends are declared"
         )
     return _rules(opts["backend"], opts["floatx"])
 
@@ -453,6 +599,6 @@ OPERATIONS = Operations(
     _maps,
     _rules("tensorflow", "float32"),
     "keras.ops on the CPU in Keras 3.15.1, measured on every backend and floatx; declared for"
-    " the tensorflow and numpy backends",
+    " the tensorflow, numpy and openvino backends",
     setting=_setting,
 )
