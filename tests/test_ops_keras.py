@@ -58,7 +58,24 @@ def test_the_issues_five_calls_on_openvino(call, want):
         assert answer(op, args, backend="openvino", floatx=floatx) == expected, floatx
 
 
-@pytest.mark.parametrize("backend", ["jax", "torch"])
+# torch: sums accumulate uint8 in int32 too, sqrt of a small integer is float32 whatever floatx.
+FIVE_TORCH = {
+    ("sqrt", ("int8",)): ("float32", "float32", "float32"),
+    ("sum", ("uint8",)): ("int32", "int32", "int32"),
+    ("divide", ("int32", "int32")): ("float32", "float32", "float32"),
+    ("mean", ("int32",)): ("float32", "float32", "float32"),
+    ("argmax", ("float32",)): ("int32", "int32", "int32"),
+}
+
+
+@pytest.mark.parametrize(("call", "want"), FIVE_TORCH.items(), ids=[c[0] for c in FIVE])
+def test_the_issues_five_calls_on_torch(call, want):
+    op, args = call
+    for floatx, expected in zip(FLOATX, want, strict=True):
+        assert answer(op, args, backend="torch", floatx=floatx) == expected, floatx
+
+
+@pytest.mark.parametrize("backend", ["jax"])
 def test_a_backend_without_rules_refuses_naming_itself(backend):
     with pytest.raises(PromotionError, match=f"on the {backend} backend"):
         answer("sqrt", ("int8",), backend=backend)
@@ -108,6 +125,19 @@ QUIRKS = [
     ("logical_and", ("float8_e5m2", "int8"), "openvino", "float32", "bool", "each made bool"),
     ("sqrt", ("float8_e4m3fn",), "openvino", "float32", "float8_e4m3fn", "openvino has float8"),
     ("add", ("complex64", "complex64"), "openvino", "float32", REFUSED, "and no complex"),
+    ("divide", ("int8", float), "torch", "float16", "float32", "1.0 stays Python: torch's"),
+    ("floor_divide", ("int8", float), "torch", "float16", "float16", "Keras's result_type"),
+    ("bitwise_left_shift", ("bool", int), "torch", "float32", "int64", "1 stays a Python int"),
+    ("subtract", ("bool", "int8"), "torch", "float32", "int8", "a bool is cast to int8"),
+    ("subtract", ("bool", "bool"), "torch", "float32", REFUSED, "torch refuses bool - bool"),
+    ("maximum", ("int8", "uint8"), "torch", "float32", "int16", "result_type, cast"),
+    ("sqrt", ("int64",), "torch", "bfloat16", "bfloat16", "int64 becomes floatx"),
+    ("exp", ("int8",), "torch", "bfloat16", "bfloat16", "exp makes any int floatx"),
+    ("log", ("int8",), "torch", "bfloat16", "float32", "log does not"),
+    ("sum", ("uint16",), "torch", "float32", "int32", "uint16 is stored as int32"),
+    ("sqrt", ("uint64",), "torch", "float32", REFUSED, "uint64 cannot be stored"),
+    ("equal", ("float16", "complex64"), "torch", "float32", "bool", "complex32 compared"),
+    ("add", ("float16", "complex64"), "torch", "float32", "complex64", "arrays: no complex32"),
 ]
 
 
@@ -157,6 +187,13 @@ def test_the_oracle_calls_every_operation_on_the_numpy_backend_without_a_mismatc
     report = verify_ops(policies.get("keras"), oracle, {}, combos)
     assert report.mismatches == [], report.mismatches[:5]
     assert len(report.cells) == 39 and report.total == 3 * 25_040
+
+
+def test_torchs_float8_multiply_is_a_gap_only_with_a_scalar_second():
+    full = outcome("multiply", ("float8_e4m3fn", "float8_e4m3fn"), backend="torch")
+    assert (full.result, full.rule) == ("float8_e4m3fn", "same")
+    scalar = outcome("multiply", ("float8_e4m3fn", "S(int8)"), backend="torch")
+    assert (scalar.result, scalar.rule) == ("float8_e4m3fn", ops.NO_KERNEL)
 
 
 @pytest.mark.conformance

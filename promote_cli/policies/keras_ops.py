@@ -2,14 +2,12 @@
 
 Measured on Keras 3.15.1 over every operation of the vocabulary x every operand of the keras
 policy (arrays and 0-d arrays of its 17 types, Python scalars on either side) x the three
-``floatx`` settings, on every backend; checked by ``promote verify``. Rules are declared for the
-**tensorflow** (Keras's default), **numpy** and **openvino** backends, where Keras computes each
-output dtype itself (``dtypes.result_type`` and ``floatx`` in the backend's ``numpy.py``), so a
-rule is one pair rule, one kind and a few per-type exceptions, per backend (``Operations.setting``:
-the rules, not only the maps, depend on the options). On the jax and torch backends Keras hands
-most operations to the framework, with its Python scalars kept as Python scalars for some
-functions (``divide``, ``maximum``) and made tensors for others, and torch's missing kernels
-depend on the operand pair: their operations refuse, saying so (not declared, not guessed).
+``floatx`` settings, on the **tensorflow** (Keras's default), **numpy**, **openvino** and
+**torch** backends, and checked by ``promote verify``. Rules are declared for each, per backend
+(``Operations.setting``: the rules, not only the maps, depend on the options): one pair rule, one
+kind and a few per-type exceptions each. On the jax backend eager calls compile one XLA program
+per dtype combination (the measurement ran at some 50 s an operation and setting), so it was
+not measured: its operations refuse, saying so (not declared, not guessed).
 
 Pair rules (the promotion an operation starts from):
 
@@ -33,8 +31,16 @@ Pair rules (the promotion an operation starts from):
   ``where(int8, 1.0)`` float32); ``floor_divide`` makes a bool ``x1`` int32 and, with a Python
   ``x2``, takes ``x1``'s dtype (``floatx`` for an integer by a float); ``logical_and`` converts
   each operand to bool without promoting;
+- torch hands most functions to torch's own promotion (the torch policy, complex32 included) on
+  the tensors Keras made (a Python scalar a 0-d bool, int32, ``floatx`` or complex64 tensor;
+  uint16 stored as int32, uint32 as int64, uint64 refused); ``divide`` keeps a Python bool, int
+  or float a Python scalar (``divide(S(float16), 1.0)`` is float16, ``add`` float32 under
+  float32); ``subtract`` casts a bool operand to the other's dtype; ``maximum``, ``minimum``,
+  ``floor_divide`` cast to ``keras.backend.result_type``; ``bitwise_left_shift`` keeps a Python
+  int shift amount (``bool << 1`` is int64); a complex32 result is refused (Keras has none) but
+  ``equal(float16, complex64 0-d)`` is bool;
 - a unary operation or a reduction starts from the array's own dtype, 64-bit ones included
-  (``keras.ops.ones((2,), "float64")`` stays float64 on every declared backend).
+  (``keras.ops.ones((2,), "float64")`` stays float64), as the backend stores it (torch).
 
 Kinds and maps: ``divide``, ``atan2``, ``sqrt``, ``log``, ``sin``, ``floor``, ``ceil`` make a bool
 or an integer ``result_type(t, float)``: the float of ``floatx``'s width (float16 under float16 and
@@ -60,7 +66,12 @@ complex ``argmax``, ``max``, ``isnan``; bitwise functions of floats. These are r
 tensorflow policy's operations, except bool ``add``, which the keras policy answers bool as a
 missing kernel: ``keras.ops.add`` is the same call, so it is answered the same (``no-kernel``, a
 gap in ``promote verify``). ``floor_divide`` and ``round`` of complex have no CPU kernel ("Could
-not find device for node"): gaps too.
+not find device for node"): gaps too. On torch, "not implemented for 'Float8_e4m3fn'" and the like
+are gaps as in the torch policy's operations (float8 everywhere, bool ``pow``, ``round``,
+``floor_divide``), but bitwise functions of floats and ordering of complex refuse (the kernel is
+never coming); float8 ``multiply`` runs for two full tensors only, with a 0-d or Python second
+operand it is a gap; two float8 operands of one dtype reach torch's ``floor_divide``,
+``maximum``, ``minimum``, ``remainder`` before Keras looks at them: gaps.
 """
 
 from __future__ import annotations
@@ -71,7 +82,7 @@ from typing import Any, NamedTuple
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Outcome, ref, refuse
-from promote_cli.operands import DIMENSIONED, PYTHON, Operand
+from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 from promote_cli.ops import (
     ACCUMULATE,
     ALWAYS_BOOL,
@@ -79,6 +90,7 @@ from promote_cli.ops import (
     INDEX,
     INT_TO_DEFAULT,
     INT_TO_FLOAT,
+    NO_KERNEL,
     SAME,
     VOCABULARY,
     Maps,
@@ -86,11 +98,16 @@ from promote_cli.ops import (
     Pair,
     Rule,
 )
-from promote_cli.policies.keras import POLICY, Typed, _python, result_type
+from promote_cli.policies import torch as torch_policy
+from promote_cli.policies.keras import _TORCH_STORES, POLICY, Typed, _python, result_type
 
 _ARRAYS = frozenset({DIMENSIONED})
+# torch: no bitwise kernel for any float or complex type, the kind's refusal (as torch's own).
+_FLOATS = (
+    "bfloat16 float16 float32 float64 float8_e4m3fn float8_e5m2 complex32 complex64 complex128"
+)
 _STRONG_TF = {"bool": "bool", "int*": "int32", "float*": "float32", "complex*": "complex64"}
-_MEASURED = ("tensorflow", "numpy", "openvino")
+_MEASURED = ("tensorflow", "numpy", "openvino", "torch")
 _FUNCTIONS = {
     "remainder": "mod",
     "pow": "power",
@@ -105,16 +122,80 @@ def _width(floatx: str) -> str:
     return "float32" if floatx == "float32" else "float16"
 
 
+def _storage(x: Operand, backend: str) -> str | Outcome:
+    """The dtype an array holds: its own, but on torch uint16 and uint32 are stored as int32 and
+    int64, and uint64 cannot be stored."""
+    if backend != "torch":
+        return x.dtype
+    if x.dtype == "uint64":
+        return refuse("backend", "Keras's torch backend cannot store uint64")
+    return _TORCH_STORES.get(x.dtype, x.dtype)
+
+
 def _stored(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
     """A unary operation's start: the array's own dtype, not narrowed."""
-    return Outcome(a.dtype, "stored", f"the array's own dtype, {ref(a.dtype)}")
+    t = _storage(a, opts["backend"])
+    if isinstance(t, Outcome):
+        return t
+    return Outcome(t, "stored", f"the array's own dtype, {ref(t)}")
 
 
 def _declared(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
     """``keras.backend.result_type`` of the two, a Python int or float weak."""
     backend = opts["backend"]
-    args = [_python(x, backend) if x.category == PYTHON else Typed(x.dtype) for x in (a, b)]
+    args: list[Typed] = []
+    for x in (a, b):
+        t = _storage(x, backend) if x.category != PYTHON else None
+        if isinstance(t, Outcome):
+            return t
+        args.append(_python(x, backend) if t is None else Typed(t))
     return result_type(args, backend, opts["floatx"])
+
+
+def _torch_made(x: Operand, floatx: str, keep: bool) -> Operand | Outcome:
+    """An operand as the torch backend hands it to torch: an array as stored, a Python scalar
+    kept (``keep``: ``divide``'s ``isinstance(x, (int, float))``) or made a 0-d tensor (bool,
+    int32, ``floatx``, complex64)."""
+    if x.category == PYTHON:
+        if keep and x.dtype != "complex*":
+            return x
+        scalar = {"bool": "bool", "int*": "int32", "float*": floatx, "complex*": "complex64"}
+        return Operand(scalar[x.dtype], ZERO_D)
+    t = _storage(x, "torch")
+    return t if isinstance(t, Outcome) else Operand(t, x.category)
+
+
+def _torch_pair(a: Operand, b: Operand, opts: Mapping[str, Any], keep: bool = False) -> Outcome:
+    made = [_torch_made(x, opts["floatx"], keep) for x in (a, b)]
+    for m in made:
+        if isinstance(m, Outcome):
+            return m
+    out = torch_policy.result_type(made)  # type: ignore[arg-type]
+    return out if out.refused else out._replace(why=f"torch's promotion: {out.why}")
+
+
+def _torch_tensors(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """torch's own promotion of the tensors Keras made (complex32 included)."""
+    return _torch_pair(a, b, opts)
+
+
+def _torch_kept(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """torch's own promotion, a Python bool, int or float kept a Python scalar (``divide``)."""
+    return _torch_pair(a, b, opts, keep=True)
+
+
+def _torch_subtract(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """torch's ``subtract``: a bool operand is cast to the other's dtype first."""
+    made = [_torch_made(x, opts["floatx"], False) for x in (a, b)]
+    for m in made:
+        if isinstance(m, Outcome):
+            return m
+    x, y = made
+    if x.dtype == "bool":  # type: ignore[union-attr]
+        x = Operand(y.dtype, x.category)  # type: ignore[union-attr]
+    if y.dtype == "bool":  # type: ignore[union-attr]
+        y = Operand(x.dtype, y.category)  # type: ignore[union-attr]
+    return torch_policy.result_type([x, y])  # type: ignore[list-item]
 
 
 def _raw(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
@@ -137,6 +218,9 @@ def _convert(x: Operand, backend: str, floatx: str) -> Typed | Outcome:
     """An operand as ``convert_to_tensor`` makes it on its own (a strong dtype)."""
     if backend == "openvino":
         return _ov_scalar(x) if x.category == PYTHON else Typed(x.dtype)
+    if backend == "torch":
+        made = _torch_made(x, floatx, False)
+        return made if isinstance(made, Outcome) else Typed(made.dtype)
     if backend == "tensorflow":
         return Typed(_STRONG_TF[x.dtype] if x.category == PYTHON else x.dtype)
     if x.category != PYTHON:
@@ -264,8 +348,63 @@ _TF_TAKES = {
 }
 
 
+def _torch_shift(operands: Any, ops: Operations, opts: Mapping[str, Any]) -> Outcome | None:
+    """torch's ``bitwise_left_shift(x, y)`` with a Python int or bool ``y``: ``y`` stays a
+    Python scalar, so torch promotes ``x`` with it (a bool ``x`` by ``1`` is int64)."""
+    x, y = operands
+    if y.category != PYTHON or y.dtype not in ("int*", "bool") or x.category == PYTHON:
+        return None
+    stored = _storage(x, "torch")
+    if isinstance(stored, Outcome):
+        return stored
+    out = torch_policy.result_type([Operand(stored, x.category), y])
+    if out.refused:
+        return out
+    t: str = out.result  # type: ignore[assignment]
+    if dtype(t).kind in ("float", "complex"):
+        return refuse("op-refuses", f"torch.bitwise_left_shift does not accept {ref(t)}")
+    why = f"a Python {y.dtype.rstrip('*')} shift stays a Python scalar: {out.why}"
+    if t == "bool":
+        return Outcome(t, NO_KERNEL, f"{why}; torch has no CPU kernel of bool left shift")
+    return Outcome(t, "python-shift", why)
+
+
+def _float8_scalar(operands: Any, ops: Operations, opts: Mapping[str, Any]) -> Outcome | None:
+    """torch's float8 ``multiply`` has a kernel for two full tensors only: with a 0-d tensor or
+    a Python scalar second it has none ("mul_cpu_reduced_float" not implemented)."""
+    x, y = operands
+    out = _torch_tensors(x, y, opts)
+    if out.result in _FLOAT8 and y.category != DIMENSIONED:
+        return Outcome(out.result, NO_KERNEL, f"{out.why}; no CPU kernel of float8 by a scalar")
+    return None
+
+
+def _float8_same(operands: Any, ops: Operations, opts: Mapping[str, Any]) -> Outcome | None:
+    """torch runs ``floor_divide``, ``maximum``, ``minimum``, ``remainder`` of two float8
+    operands of one dtype before Keras looks at the dtypes, and has no CPU kernel for it."""
+    x, y = operands
+    if x.dtype == y.dtype and x.dtype in _FLOAT8:
+        return Outcome(
+            x.dtype, NO_KERNEL, f"torch has no CPU kernel for {ref(x.dtype)} (a gap, not a rule)"
+        )
+    return None
+
+
+def _float8_mod(operands: Any, ops: Operations, opts: Mapping[str, Any]) -> Outcome | None:
+    """torch's ``mod``: Keras's ``result_type`` refuses a float8 operand beside another dtype;
+    two of one float8 dtype reach torch, which has no CPU kernel for them."""
+    decided = _float8_same(operands, ops, opts)
+    if decided is None and any(x.dtype in _FLOAT8 for x in operands):
+        return refuse("float8", "Keras has no implicit conversion from float8 types")
+    return decided
+
+
+_FLOAT8 = ("float8_e4m3fn", "float8_e5m2")
+
+
 def _matmul(operands: Any, ops: Operations, opts: Mapping[str, Any]) -> Outcome | None:
-    """numpy's and openvino's matmul of two int8 arrays is int32 (Keras aligns it with JAX)."""
+    """numpy's, openvino's and torch's matmul of two int8 arrays is int32 (Keras aligns it with
+    JAX)."""
     if all(x.dtype == "int8" for x in operands):
         return Outcome("int32", "int8-matmul", "int8 @ int8 is int32 (Keras matches JAX)")
     return None
@@ -536,6 +675,158 @@ _OPENVINO = {
     "sum": _R(ACCUMULATE, refuses="complex128 complex64"),
     "where": _R(SAME, refuses="complex64", pair=_like_tensor),
 }
+_TORCH = {
+    "abs": _R(COMPLEX_TO_FLOAT),
+    "add": _R(SAME, no_kernel="float8_e4m3fn float8_e5m2"),
+    "argmax": _R(INDEX, refuses="complex128 complex64", no_kernel="float8_e4m3fn float8_e5m2"),
+    "atan2": _R(INT_TO_FLOAT, refuses="complex64", pair=_CONVERTED),
+    "bitwise_and": _R(
+        SAME,
+        refuses=_FLOATS,
+        pair=_torch_tensors,
+    ),
+    "bitwise_invert": _R(
+        SAME,
+        refuses=_FLOATS,
+    ),
+    "bitwise_left_shift": _R(
+        SAME,
+        refuses=_FLOATS,
+        no_kernel="bool",
+        pair=_torch_tensors,
+    ),
+    "ceil": _R(
+        INT_TO_FLOAT,
+        refuses="complex128 complex64 float8_e4m3fn float8_e5m2",
+        overrides={"float64": "float32", "int64": "X"},
+    ),
+    "cumulative_sum": _R(
+        SAME,
+        no_kernel="float8_e4m3fn float8_e5m2",
+        overrides={
+            "bool": "int32",
+            "complex128": "complex64",
+            "float64": "float32",
+            "int64": "int32",
+        },
+    ),
+    "divide": _R(
+        SAME,
+        no_kernel="complex32 float8_e4m3fn float8_e5m2",
+        overrides={
+            "bool": "float32",
+            "int16": "float32",
+            "int32": "float32",
+            "int64": "float32",
+            "int8": "float32",
+            "uint8": "float32",
+        },
+        pair=_torch_kept,
+    ),
+    "equal": _R(ALWAYS_BOOL, pair=_torch_tensors),
+    "exp": _R(INT_TO_DEFAULT, no_kernel="float8_e4m3fn float8_e5m2"),
+    "floor": _R(
+        INT_TO_FLOAT,
+        refuses="complex128 complex64 float8_e4m3fn float8_e5m2",
+        overrides={"float64": "float32", "int64": "X"},
+    ),
+    "floor_divide": _R(SAME, refuses="complex64", no_kernel="bool", pair=_DECLARED),
+    "imag": _R(
+        COMPLEX_TO_FLOAT,
+        refuses="bfloat16 bool float16 float32 float64 float8_e4m3fn float8_e5m2"
+        " int16 int32 int64 int8 uint8",
+    ),
+    "isnan": _R(ALWAYS_BOOL),
+    "less": _R(
+        ALWAYS_BOOL,
+        refuses="complex32 complex64 complex128",
+        no_kernel="float8_e4m3fn float8_e5m2",
+        pair=_torch_tensors,
+    ),
+    "log": _R(
+        SAME,
+        no_kernel="float8_e4m3fn float8_e5m2",
+        overrides={
+            "bool": "float32",
+            "int16": "float32",
+            "int32": "float32",
+            "int64": "float32",
+            "int8": "float32",
+            "uint8": "float32",
+        },
+    ),
+    "logical_and": _R(
+        ALWAYS_BOOL, no_kernel="complex32 float8_e4m3fn float8_e5m2", pair=_torch_tensors
+    ),
+    "logical_not": _R(ALWAYS_BOOL, no_kernel="float8_e4m3fn float8_e5m2"),
+    "matmul": _R(
+        SAME,
+        no_kernel="float8_e4m3fn float8_e5m2",
+        overrides={"complex128": "complex64", "float64": "float32", "int64": "int32"},
+        categories=_ARRAYS,
+    ),
+    "max": _R(SAME, refuses="complex64 complex128", no_kernel="float8_e4m3fn float8_e5m2"),
+    "maximum": _R(SAME, refuses="complex64", pair=_DECLARED),
+    "mean": _R(
+        SAME,
+        refuses="float8_e4m3fn float8_e5m2",
+        overrides={
+            "bool": "float32",
+            "int16": "float32",
+            "int32": "float32",
+            "int64": "float32",
+            "int8": "float32",
+            "uint8": "float32",
+        },
+    ),
+    "minimum": _R(SAME, refuses="complex64", pair=_DECLARED),
+    "multiply": _R(SAME),
+    "negative": _R(SAME, refuses="bool", no_kernel="float8_e4m3fn float8_e5m2"),
+    "pow": _R(SAME, no_kernel="bool complex32 float8_e4m3fn float8_e5m2", pair=_torch_tensors),
+    "prod": _R(
+        ACCUMULATE,
+        no_kernel="float8_e4m3fn float8_e5m2",
+        overrides={"complex128": "complex64", "float64": "float32", "int64": "int32"},
+    ),
+    "real": _R(COMPLEX_TO_FLOAT),
+    "remainder": _R(
+        SAME,
+        refuses="float8_e4m3fn float8_e5m2 complex32 complex64 complex128",
+        overrides={"bool": "int32"},
+        pair=_torch_tensors,
+    ),
+    "round": _R(SAME, refuses="complex64 complex128", no_kernel="bool float8_e4m3fn float8_e5m2"),
+    "sign": _R(SAME, refuses="complex128 complex64", no_kernel="float8_e4m3fn float8_e5m2"),
+    "sin": _R(
+        SAME,
+        no_kernel="float8_e4m3fn float8_e5m2",
+        overrides={
+            "bool": "float32",
+            "int16": "float32",
+            "int32": "float32",
+            "int64": "float32",
+            "int8": "float32",
+            "uint8": "float32",
+        },
+    ),
+    "sqrt": _R(
+        INT_TO_DEFAULT,
+        no_kernel="float8_e4m3fn float8_e5m2",
+        overrides={
+            "bool": "float32",
+            "int16": "float32",
+            "int32": "float32",
+            "int8": "float32",
+            "uint8": "float32",
+        },
+    ),
+    "square": _R(SAME, no_kernel="float8_e4m3fn float8_e5m2", overrides={"bool": "int32"}),
+    "subtract": _R(
+        SAME, refuses="bool complex32", no_kernel="float8_e4m3fn float8_e5m2", pair=_torch_subtract
+    ),
+    "sum": _R(ACCUMULATE, no_kernel="float8_e4m3fn float8_e5m2"),
+    "where": _R(SAME),
+}
 
 
 def _maps(opts: Mapping[str, Any]) -> Maps:
@@ -545,7 +836,7 @@ def _maps(opts: Mapping[str, Any]) -> Maps:
         accumulate={
             "bool": "int32",
             "int": "int32",
-            "uint": "uint32",
+            "uint": "int32" if opts["backend"] == "torch" else "uint32",
             "int64": "int64",
             "uint64": "uint64",
         },
@@ -559,6 +850,15 @@ _SPECIAL = {
     "tensorflow": {"bitwise_left_shift": _shift},
     "numpy": {"bitwise_left_shift": _shift, "matmul": _matmul},
     "openvino": {"matmul": _matmul},
+    "torch": {
+        "bitwise_left_shift": _torch_shift,
+        "multiply": _float8_scalar,
+        "remainder": _float8_mod,
+        "floor_divide": _float8_same,
+        "maximum": _float8_same,
+        "minimum": _float8_same,
+        "matmul": _matmul,
+    },
 }
 _UNARY_KINDS = ("unary", "reduction")
 
@@ -567,7 +867,12 @@ _UNARY_KINDS = ("unary", "reduction")
 def _rules(backend: str, floatx: str) -> Mapping[str, Rule]:
     tokens = {"W": _width(floatx), "X": floatx}
     rules = {}
-    declared = {"tensorflow": _TENSORFLOW, "numpy": _NUMPY, "openvino": _OPENVINO}[backend]
+    declared = {
+        "tensorflow": _TENSORFLOW,
+        "numpy": _NUMPY,
+        "openvino": _OPENVINO,
+        "torch": _TORCH,
+    }[backend]
     for name, r in declared.items():
         unary = VOCABULARY[name].arity in _UNARY_KINDS
         rules[name] = Rule(
@@ -587,9 +892,9 @@ def _rules(backend: str, floatx: str) -> Mapping[str, Rule]:
 def _setting(opts: Mapping[str, Any]) -> Mapping[str, Rule] | str:
     if opts["backend"] not in _MEASURED:
         return (
-            f"on the {opts['backend']} backend Keras hands operations to the framework, some"
-            " with Python scalars kept, some made tensors; only the tensorflow, numpy and"
-            " openvino backends are declared"
+            f"on the {opts['backend']} backend each eager call compiles an XLA program, and its"
+            " operations were not measured; the tensorflow, numpy, openvino and torch backends"
+            " are declared"
         )
     return _rules(opts["backend"], opts["floatx"])
 
@@ -599,6 +904,6 @@ OPERATIONS = Operations(
     _maps,
     _rules("tensorflow", "float32"),
     "keras.ops on the CPU in Keras 3.15.1, measured on every backend and floatx; declared for"
-    " the tensorflow, numpy and openvino backends",
+    " the tensorflow, numpy, openvino and torch backends",
     setting=_setting,
 )
