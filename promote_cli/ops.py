@@ -219,9 +219,17 @@ class Operations(NamedTuple):
     # are refused with ``outside`` (PyTorch's 1- to 7-bit shells are storage, not arithmetic).
     types: tuple[str, ...] | None = None
     outside: str = ""
+    # When the rules themselves (not only the maps) depend on the options (Keras: one backend
+    # computes an output dtype where another defers to its framework): the rules under a
+    # setting, or a sentence saying why that setting has none. ``rules`` names the functions.
+    setting: Callable[[Mapping[str, Any]], Mapping[str, Rule] | str] | None = None
 
     def rule(self, name: str) -> Rule:
         return self.rules[operation(name).name]
+
+    def under(self, opts: Mapping[str, Any]) -> Mapping[str, Rule] | str:
+        """The rules under the option setting ``opts`` (a string: why there are none)."""
+        return self.rules if self.setting is None else self.setting(opts)
 
 
 _CATEGORY_TEXT = {DIMENSIONED: "an array", ZERO_D: "a 0-d array", PYTHON: "a Python scalar"}
@@ -275,8 +283,11 @@ def answer(
             f"{' (the two values; the condition is a bool array)' if op.arity == WHERE else ''},"
             f" not {len(operands)}"
         )
-    rule = ops.rule(name)
     policy = ops.policy
+    rules = ops.under(opts)
+    if isinstance(rules, str):
+        return refuse(NO_OPERATIONS, f"{policy.title} has no per-operation rules: {rules}"), None
+    rule = rules[op.name]
     if rule.function is None:
         return refuse(ABSENT, f"{policy.title} has no {name} function ({rule.note})"), None
     for x in operands:

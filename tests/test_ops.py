@@ -169,6 +169,7 @@ def test_ops_lists_each_policys_function():
         "-",
         "xp.bitwise_left_shift",
         "mx.left_shift",
+        "keras.ops.bitwise_left_shift",
         "Tensor.lshift",
         "paddle.bitwise_left_shift",
         "ops.bitwise_left_shift",

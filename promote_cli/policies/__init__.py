@@ -36,9 +36,10 @@ _OPERATIONS = {
     "tensorflow": "promote_cli.policies.tensorflow_ops",
     "array-api": "promote_cli.policies.array_api_ops",
     "mlx": "promote_cli.policies.mlx_ops",
-    "mindspore": "promote_cli.policies.mindspore_ops",
+    "keras": "promote_cli.policies.keras_ops",
     "tinygrad": "promote_cli.policies.tinygrad_ops",
     "paddle": "promote_cli.policies.paddle_ops",
+    "mindspore": "promote_cli.policies.mindspore_ops",
 }
 NO_OPERATIONS = {
     "openvino": "the OpenVINO specification defines how two element types promote, not what any"

@@ -13,6 +13,11 @@ A refusal is what the backend raises on making an operand or adding: ``ValueErro
 ``TypeError``, ``KeyError`` (openvino has no complex), ``RuntimeError``, ``NotImplementedError``
 and TensorFlow's ``OpError``.
 
+``calling`` asks every operation of ``promote_cli.policies.keras_ops`` the same way, in a second
+worker per backend (``python -m promote_cli.verify.keras BACKEND ops``), on ``keras.ops.ones``
+arrays (``where``'s condition is a bool array): each backend that has rules, under every
+``floatx``. IndexError (TensorFlow's matmul of a 0-d tensor) is a refusal there too.
+
 Missing CPU kernels are a documented gap, not a refusal; the error names the promoted dtype and
 the oracle answers it: TensorFlow's bool ``add`` ("Value for attr 'T' of bool is not in the list
 of allowed values") and torch's float8 ``add`` ("\\"add_stub\\" not implemented for
@@ -30,7 +35,7 @@ from importlib.util import find_spec
 from typing import Any
 
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.verify import PYTHON_VALUES, Answer, Refused, ask_all, looking_up, worker
+from promote_cli.verify import PYTHON_VALUES, Answer, Call, Refused, ask_all, looking_up, worker
 
 POLICY = "keras"
 FRAMEWORK = "keras"
@@ -76,6 +81,117 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
             env={"KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": ""},
         )
     yield looking_up(handle[backend][opts["floatx"]])
+
+
+@contextmanager
+def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
+    backend = opts["backend"]
+    key = f"{backend} ops"
+    if key not in handle:
+        handle[key] = worker(
+            "promote_cli.verify.keras",
+            backend,
+            "ops",
+            env={"KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": ""},
+        )
+    cells = handle[key][opts["floatx"]]
+
+    def call(function: str, operation: Any, operands: Any) -> str:
+        result, error, kernel = cells[_op_key(operation.name, operands)]
+        if result is None:
+            refused = Refused(error or "refused")
+            refused.kernel = bool(kernel)
+            raise refused
+        return result
+
+    yield call
+
+
+def _op_key(name: str, operands: Any) -> str:
+    return name + " " + "|".join(f"{x.category}({x.dtype})" for x in operands)
+
+
+def _refusals(backend: str) -> tuple[type[BaseException], ...]:
+    errors: tuple[type[BaseException], ...] = (
+        ValueError,
+        TypeError,
+        KeyError,
+        IndexError,
+        RuntimeError,
+        NotImplementedError,
+    )
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        errors += (tf.errors.OpError,)
+    return errors
+
+
+def _ops_worker(backend: str) -> dict[str, dict[str, list[Any]]]:
+    """Every operation cell under every floatx, called on Keras on ``backend``."""
+    import itertools
+    import warnings
+
+    warnings.simplefilter("ignore")
+    import keras
+
+    from promote_cli import policies
+    from promote_cli.ops import REDUCTION, UNARY, VOCABULARY
+    from promote_cli.policies.keras import FLOATX
+    from promote_cli.verify import missing_kernel
+
+    assert keras.backend.backend() == backend, keras.backend.backend()
+    refusals = _refusals(backend)
+    standard = keras.backend.standardize_dtype
+    ops = policies.operations(policies.get("keras"))
+    operands = ops.policy.operands()
+    before = keras.config.floatx()
+    out = {}
+    for floatx in FLOATX:
+        keras.config.set_floatx(floatx)
+        rules = ops.under({"backend": backend, "floatx": floatx})
+        if isinstance(rules, str):
+            continue
+        made: dict[Operand, Any] = {}
+
+        def operand(op: Operand, made: dict[Operand, Any] = made) -> Any:
+            if op.category == PYTHON:
+                return PYTHON_VALUES[op.dtype]
+            if op not in made:
+                made[op] = keras.ops.ones(() if op.category == ZERO_D else (2,), dtype=op.dtype)
+            return made[op]
+
+        condition = keras.ops.ones((2,), dtype="bool")
+        cells: dict[str, list[Any]] = {}
+        for name, rule in rules.items():
+            if rule.function is None:
+                continue
+            fn = getattr(keras.ops, rule.function.removeprefix("keras.ops."))
+            arity = VOCABULARY[name].arity
+            if arity in (UNARY, REDUCTION):
+                cases = [(x,) for x in operands if x.category != PYTHON]
+            else:
+                cases = [
+                    c
+                    for c in itertools.product(operands, operands)
+                    if arity == "where" or not all(x.category == PYTHON for x in c)
+                ]
+            for case in cases:
+                try:
+                    args = [operand(x) for x in case]
+                    if arity == "where":
+                        args = [condition, *args]
+                    cells[_op_key(name, case)] = [standard(fn(*args).dtype), None, False]
+                except refusals as exc:
+                    text = f"{type(exc).__name__}: {exc}"
+                    # TensorFlow's registry refuses; keras.ops.add's bool is a gap, as for pairs.
+                    kernel = missing_kernel(text) or (
+                        name == "add" and bool(_TF_NO_KERNEL.search(text))
+                    )
+                    cells[_op_key(name, case)] = [None, str(Refused(exc)), kernel]
+        out[floatx] = cells
+    keras.config.set_floatx(before)
+    return out
 
 
 def _worker(backend: str) -> dict[str, dict[str, list[str | None]]]:
@@ -127,4 +243,5 @@ def _worker(backend: str) -> dict[str, dict[str, list[str | None]]]:
 
 
 if __name__ == "__main__":
-    json.dump(_worker(sys.argv[1]), sys.stdout)
+    ask = _ops_worker if sys.argv[2:] == ["ops"] else _worker
+    json.dump(ask(sys.argv[1]), sys.stdout)

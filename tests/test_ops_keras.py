@@ -1,0 +1,209 @@
+"""Keras's operations (promote_cli/policies/keras_ops.py): values measured with ``keras.ops`` on
+Keras 3.15.1, eagerly on the CPU, per backend and floatx (research/ops13-keras), and the oracle
+that calls every operation."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+import promote_cli
+from promote_cli import ops, policies
+from promote_cli.errors import PromotionError
+
+REFUSED = None
+FLOATX = ("float32", "float16", "bfloat16")
+# The issue's five calls, measured per backend under floatx float32 / float16 / bfloat16.
+FIVE = {
+    ("sqrt", ("int8",)): ("float32", "float16", "float16"),
+    ("sum", ("uint8",)): ("uint32", "uint32", "uint32"),
+    ("divide", ("int32", "int32")): ("float32", "float16", "float16"),
+    ("mean", ("int32",)): ("float32", "float32", "float32"),
+    ("argmax", ("float32",)): ("int32", "int32", "int32"),
+}
+# openvino makes an integer floatx itself (bfloat16), not floatx's width (float16).
+FIVE_OPENVINO = {
+    ("sqrt", ("int8",)): ("float32", "float16", "bfloat16"),
+    ("sum", ("uint8",)): ("uint32", "uint32", "uint32"),
+    ("divide", ("int32", "int32")): ("float32", "float16", "float16"),
+    ("mean", ("int32",)): ("float32", "float16", "bfloat16"),
+    ("argmax", ("float32",)): ("int32", "int32", "int32"),
+}
+
+
+def answer(op, args, **options):
+    if ops.VOCABULARY[op].arity in (ops.UNARY, ops.REDUCTION):
+        return promote_cli.promote_many(list(args), policy="keras", op=op, **options)
+    return promote_cli.promote(*args, policy="keras", op=op, **options)
+
+
+def outcome(op, args, **options):
+    return promote_cli.api.request("keras", operands=list(args), op=op, options=options).outcome()
+
+
+@pytest.mark.parametrize("backend", ["tensorflow", "numpy"])
+@pytest.mark.parametrize(("call", "want"), FIVE.items(), ids=[c[0] for c in FIVE])
+def test_the_issues_five_calls_come_out_as_measured_per_backend_and_floatx(backend, call, want):
+    op, args = call
+    for floatx, expected in zip(FLOATX, want, strict=True):
+        got = answer(op, args, backend=backend, floatx=floatx)
+        assert got == expected, f"{op}{args} backend={backend} floatx={floatx}"
+
+
+@pytest.mark.parametrize(("call", "want"), FIVE_OPENVINO.items(), ids=[c[0] for c in FIVE])
+def test_the_issues_five_calls_on_openvino(call, want):
+    op, args = call
+    for floatx, expected in zip(FLOATX, want, strict=True):
+        assert answer(op, args, backend="openvino", floatx=floatx) == expected, floatx
+
+
+# torch: sums accumulate uint8 in int32 too, sqrt of a small integer is float32 whatever floatx.
+FIVE_TORCH = {
+    ("sqrt", ("int8",)): ("float32", "float32", "float32"),
+    ("sum", ("uint8",)): ("int32", "int32", "int32"),
+    ("divide", ("int32", "int32")): ("float32", "float32", "float32"),
+    ("mean", ("int32",)): ("float32", "float32", "float32"),
+    ("argmax", ("float32",)): ("int32", "int32", "int32"),
+}
+
+
+@pytest.mark.parametrize(("call", "want"), FIVE_TORCH.items(), ids=[c[0] for c in FIVE])
+def test_the_issues_five_calls_on_torch(call, want):
+    op, args = call
+    for floatx, expected in zip(FLOATX, want, strict=True):
+        assert answer(op, args, backend="torch", floatx=floatx) == expected, floatx
+
+
+@pytest.mark.parametrize("backend", ["jax"])
+def test_a_backend_without_rules_refuses_naming_itself(backend):
+    with pytest.raises(PromotionError, match=f"on the {backend} backend"):
+        answer("sqrt", ("int8",), backend=backend)
+
+
+# (op, operands, backend, floatx, measured output or REFUSED, why it is worth pinning)
+QUIRKS = [
+    ("exp", ("int8",), "tensorflow", "bfloat16", "bfloat16", "exp casts to floatx itself"),
+    ("sqrt", ("int8",), "tensorflow", "bfloat16", "float16", "sqrt: result_type(t, float), width"),
+    ("ceil", ("int64",), "tensorflow", "bfloat16", "bfloat16", "int64 goes to floatx, int8 not"),
+    ("ceil", ("int64",), "numpy", "bfloat16", "float16", "numpy: the width float for every int"),
+    ("remainder", ("int8", int), "tensorflow", "float16", "int32", "1 converted strong: int32"),
+    ("remainder", ("int8", int), "numpy", "float16", "int16", "1 converted: floatx's width"),
+    ("remainder", ("int8", int), "numpy", "bfloat16", "float32", "astype(None): float64 -> f32"),
+    ("remainder", ("int8", float), "tensorflow", "float16", "float32", "1.0 is float32 on tf"),
+    ("add", ("int8", int), "numpy", "float16", "int8", "add keeps the scalar weak"),
+    ("bitwise_left_shift", ("bool", int), "numpy", "float32", "int64", "np.left_shift(bool, 1)"),
+    ("bitwise_left_shift", ("bool", bool), "numpy", "float32", "int8", "np.left_shift(bool, True)"),
+    ("bitwise_left_shift", ("int8", bool), "tensorflow", "float32", REFUSED, "True -> int8 fails"),
+    ("bitwise_left_shift", ("int8", int), "tensorflow", "float32", "int8", "1 is not converted"),
+    ("matmul", ("int8", "int8"), "numpy", "float32", "int32", "numpy matches JAX's int8 matmul"),
+    ("matmul", ("int8", "int8"), "tensorflow", "float32", "int8", "tensorflow does not"),
+    ("equal", ("float8_e4m3fn", "int8"), "numpy", "float32", "bool", "np.equal, no conversion"),
+    ("equal", ("float8_e4m3fn", "int8"), "tensorflow", "float32", REFUSED, "no float8 cast"),
+    ("equal", ("uint8", bool), "tensorflow", "float32", "bool", "result_type, no conversion"),
+    ("abs", ("float64",), "numpy", "float32", "float64", "a unary op keeps the array's dtype"),
+    ("exp", ("float64",), "numpy", "float32", "float32", "but numpy's exp narrows it"),
+    ("prod", ("int64",), "numpy", "float32", "int32", "numpy's prod narrows int64"),
+    ("prod", ("int64",), "tensorflow", "float32", "int64", "tensorflow keeps it"),
+    ("sum", ("uint64",), "numpy", "float32", "uint64", "sum keeps 64-bit accumulators"),
+    ("negative", ("uint8",), "tensorflow", "float32", REFUSED, "tf registers no unsigned neg"),
+    ("negative", ("uint8",), "numpy", "float32", "uint8", "numpy wraps around"),
+    ("round", ("bool",), "numpy", "float32", "float16", "np.round of a bool"),
+    ("square", ("bool",), "tensorflow", "float32", "int32", "a bool is squared as int32"),
+    ("mean", ("float16",), "numpy", "float32", "float16", "mean keeps a float"),
+    ("floor_divide", ("int8", float), "openvino", "bfloat16", "bfloat16", "int by float: floatx"),
+    ("floor_divide", ("int8", int), "openvino", "float32", "int8", "a Python int takes x1's"),
+    ("floor_divide", ("bool", "bool"), "openvino", "float32", "int32", "a bool x1 is int32"),
+    ("where", ("int8", int), "openvino", "float32", "int8", "1 takes the tensor's dtype"),
+    ("where", ("int8", float), "openvino", "float32", "float32", "1.0 does not: float32"),
+    ("where", ("bool", int), "openvino", "float32", "int32", "nor with a bool tensor"),
+    ("bitwise_and", ("int8", bool), "openvino", "float32", "int32", "True is an int32 constant"),
+    ("remainder", ("int8", int), "openvino", "float32", "int32", "1 is an int32 constant"),
+    ("add", ("int8", int), "openvino", "float32", "int8", "but add keeps it weak"),
+    ("bitwise_left_shift", (int, "int8"), "openvino", "float32", "int8", "the tensor's dtype"),
+    ("matmul", ("int8", "int8"), "openvino", "float32", "int32", "as numpy"),
+    ("logical_and", ("float8_e5m2", "int8"), "openvino", "float32", "bool", "each made bool"),
+    ("sqrt", ("float8_e4m3fn",), "openvino", "float32", "float8_e4m3fn", "openvino has float8"),
+    ("add", ("complex64", "complex64"), "openvino", "float32", REFUSED, "and no complex"),
+    ("divide", ("int8", float), "torch", "float16", "float32", "1.0 stays Python: torch's"),
+    ("floor_divide", ("int8", float), "torch", "float16", "float16", "Keras's result_type"),
+    ("bitwise_left_shift", ("bool", int), "torch", "float32", "int64", "1 stays a Python int"),
+    ("subtract", ("bool", "int8"), "torch", "float32", "int8", "a bool is cast to int8"),
+    ("subtract", ("bool", "bool"), "torch", "float32", REFUSED, "torch refuses bool - bool"),
+    ("maximum", ("int8", "uint8"), "torch", "float32", "int16", "result_type, cast"),
+    ("sqrt", ("int64",), "torch", "bfloat16", "bfloat16", "int64 becomes floatx"),
+    ("exp", ("int8",), "torch", "bfloat16", "bfloat16", "exp makes any int floatx"),
+    ("log", ("int8",), "torch", "bfloat16", "float32", "log does not"),
+    ("sum", ("uint16",), "torch", "float32", "int32", "uint16 is stored as int32"),
+    ("sqrt", ("uint64",), "torch", "float32", REFUSED, "uint64 cannot be stored"),
+    ("equal", ("float16", "complex64"), "torch", "float32", "bool", "complex32 compared"),
+    ("add", ("float16", "complex64"), "torch", "float32", "complex64", "arrays: no complex32"),
+]
+
+
+@pytest.mark.parametrize(
+    ("op", "args", "backend", "floatx", "want", "why"),
+    QUIRKS,
+    ids=[f"{q[0]}-{q[2]}" for q in QUIRKS],
+)
+def test_keras_quirks_come_out_as_measured(op, args, backend, floatx, want, why):
+    if want is REFUSED:
+        with pytest.raises(PromotionError):
+            answer(op, args, backend=backend, floatx=floatx)
+    else:
+        assert answer(op, args, backend=backend, floatx=floatx) == want, why
+
+
+def test_tensorflows_bool_add_is_a_gap_as_for_pairs_other_registry_refusals_refuse():
+    out = outcome("add", ("bool", "bool"), backend="tensorflow")
+    assert (out.result, out.rule) == ("bool", ops.NO_KERNEL)
+    assert promote_cli.promote("bool", "bool", policy="keras", backend="tensorflow") == "bool"
+    with pytest.raises(PromotionError):
+        answer("subtract", ("bool", "bool"), backend="tensorflow")
+    out = outcome("floor_divide", ("complex64", "complex64"), backend="tensorflow")
+    assert (out.result, out.rule) == ("complex64", ops.NO_KERNEL)  # "Could not find device"
+
+
+def test_keras_names_its_own_functions():
+    rules = policies.operations(policies.get("keras")).rules
+    assert rules["remainder"].function == "keras.ops.mod"
+    assert rules["cumulative_sum"].function == "keras.ops.cumsum"
+    assert all(r.function and r.function.startswith("keras.ops.") for r in rules.values())
+
+
+def _installed(*modules):
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        pytest.skip(f"not installed: {', '.join(missing)}")
+
+
+@pytest.mark.conformance
+def test_the_oracle_calls_every_operation_on_the_numpy_backend_without_a_mismatch():
+    _installed("keras")
+    from promote_cli.verify import keras as oracle
+    from promote_cli.verify.operations import verify_ops
+
+    combos = [{"backend": "numpy", "floatx": f} for f in FLOATX]
+    report = verify_ops(policies.get("keras"), oracle, {}, combos)
+    assert report.mismatches == [], report.mismatches[:5]
+    assert len(report.cells) == 39 and report.total == 3 * 25_040
+
+
+def test_torchs_float8_multiply_is_a_gap_only_with_a_scalar_second():
+    full = outcome("multiply", ("float8_e4m3fn", "float8_e4m3fn"), backend="torch")
+    assert (full.result, full.rule) == ("float8_e4m3fn", "same")
+    scalar = outcome("multiply", ("float8_e4m3fn", "S(int8)"), backend="torch")
+    assert (scalar.result, scalar.rule) == ("float8_e4m3fn", ops.NO_KERNEL)
+
+
+@pytest.mark.conformance
+def test_the_oracle_skips_settings_without_rules_and_says_so():
+    _installed("keras")
+    from promote_cli.verify import keras as oracle
+    from promote_cli.verify.operations import verify_ops
+
+    report = verify_ops(
+        policies.get("keras"), oracle, {}, [{"backend": "jax", "floatx": "float32"}]
+    )
+    assert (report.total, report.unruled) == (0, 1)
+    assert "1 of 1 option settings have no rules" in report.coverage
