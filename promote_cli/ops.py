@@ -385,7 +385,14 @@ class OperationPolicy(Policy):
 
     @property
     def rule(self) -> Rule:
+        """The declared rule (the default setting's, where rules depend on the options): its
+        function name holds under every setting."""
         return self.ops.rule(self.operation.name)
+
+    def rule_under(self, opts: Mapping[str, Any]) -> Rule | None:
+        """The rule under the option setting ``opts`` (None: that setting declares none)."""
+        rules = self.ops.under(opts)
+        return None if isinstance(rules, str) else rules[self.operation.name]
 
     @property
     def spec(self) -> str:

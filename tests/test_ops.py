@@ -156,6 +156,22 @@ def test_op_cli_prints_the_dtype_and_explains():
     assert (refused.exit_code, refused.output) == (1, "refused: xp.mean does not accept int32\n")
 
 
+def test_op_explain_names_the_rule_of_the_chosen_option_setting():
+    """Keras's rules depend on the backend: --explain names the kind and the promotion of the
+    setting asked for (openvino makes sqrt of an int floatx itself), not the default's."""
+    runner = CliRunner()
+    args = ["op", "sqrt", "int8", "-p", "keras", "--explain"]
+    default = runner.invoke(cli, args).output.splitlines()
+    assert default[1] == "operation: sqrt = keras.ops.sqrt (kind: int-to-float)"
+    assert default[3] == "sqrt(int8) -> float32"
+    openvino = runner.invoke(cli, [*args, "-O", "backend=openvino", "-O", "floatx=bfloat16"])
+    assert openvino.output.splitlines()[1:4] == [
+        "operation: sqrt = keras.ops.sqrt (kind: int-to-default)",
+        "promotion (the array's own dtype): int8 x int8 -> int8 (stored)",
+        "sqrt(int8) -> bfloat16",
+    ]
+
+
 def test_ops_lists_each_policys_function():
     done = CliRunner().invoke(cli, ["ops"])
     assert done.exit_code == 0

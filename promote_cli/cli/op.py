@@ -60,11 +60,14 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
         return EXIT_DIFFERENT if out.refused else EXIT_OK
     verdict = "refused" if out.refused else _result(out, nota)
     if explain:
-        rule = pol.rule  # type: ignore[attr-defined]
+        rule = pol.rule_under(req.options)  # type: ignore[attr-defined]
         call = f"{name}({', '.join(label(x, nota) for x in req.operands)})"
         click.echo(f"policy: {pol.name} ({req.options_text() or 'no options'})")
-        click.echo(f"operation: {name} = {rule.function or 'absent'} (kind: {rule.kind})")
-        if promoted is not None:
+        if rule is None:
+            click.echo(f"operation: {name} = {pol.rule.function} (no rules under these options)")  # type: ignore[attr-defined]
+        else:
+            click.echo(f"operation: {name} = {rule.function or 'absent'} (kind: {rule.kind})")
+        if promoted is not None and rule is not None:
             pair = rule.pair_name or f"{pol.name}'s promotion"
             start = "refused" if promoted.refused else display(promoted.result, nota)
             ins = " x ".join(label(x, nota) for x in (req.operands * 2)[:2])
