@@ -556,3 +556,24 @@ def test_tensorflow_logs_nothing_between_the_report_lines():
     assert len(lines) == 3, proc.stdout
     assert lines[0].startswith("tensorflow: tensorflow ") and lines[2].startswith("1 of 1 ")
     assert lines[1].startswith("  tensorflow operations: ")
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("openvino") is None, reason="OpenVINO is not installed"
+)
+def test_openvino_oracle_imports_openvino_without_its_telemetry():
+    """``import openvino`` would send a telemetry event from a forked process; the oracle's
+    load declines it and leaves the environment as it found it. In a fresh process: the
+    decision is made once, at the first import."""
+    probe = (
+        "import os, openvino_telemetry\n"
+        "from promote_cli.verify import openvino\n"
+        "openvino.load()\n"
+        "print(openvino_telemetry.Telemetry().consent, 'CI' in os.environ)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False"]  # no consent; CI unset again

@@ -243,5 +243,9 @@ def _worker(backend: str) -> dict[str, dict[str, list[str | None]]]:
 
 
 if __name__ == "__main__":
+    if sys.argv[1] == "openvino":  # imported first, sending no telemetry (see openvino.load)
+        from promote_cli.verify import openvino
+
+        openvino.load()
     ask = _ops_worker if sys.argv[2:] == ["ops"] else _worker
     json.dump(ask(sys.argv[1]), sys.stdout)
