@@ -497,9 +497,7 @@ def test_verify_runs_as_a_real_process():
     # + binary pairs + where) of its 16 array types and 4 Python scalars, under each of the two
     # settings of its ml_dtypes option.
     assert lines[1].startswith("  numpy operations: 13,792 cells over 39 operations in ")
-    assert lines[1].endswith(
-        " 0 kernel gaps (no CPU kernel: the dtype rule answers, the call raises): all agree"
-    )
+    assert lines[1].endswith(" s: all agree")  # no gaps: nothing to say about kernels
     assert lines[2] == "ascend: no installable framework, nothing to verify"
     # Pairs: 20 operands without ml_dtypes, 39 with it (20**2 + 39**2).
     assert lines[3] == (
@@ -577,3 +575,21 @@ def test_openvino_oracle_imports_openvino_without_its_telemetry():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "False"]  # no consent; CI unset again
+
+
+def test_verify_names_kernel_gaps_only_when_there_are_some(capsys):
+    from collections import Counter
+
+    from promote_cli.cli.verify import _print_ops
+    from promote_cli.verify.operations import OpsReport
+
+    def line(gaps: int) -> str:
+        report = OpsReport(cells=Counter(add=10, sqrt=5), gaps=Counter(add=gaps), seconds=0.25)
+        _print_ops("torch", report, str, str, str)
+        return capsys.readouterr().out
+
+    assert line(0) == "  torch operations: 15 cells over 2 operations in 0.2 s: all agree\n"
+    assert line(1) == (
+        "  torch operations: 15 cells over 2 operations in 0.2 s, 1 kernel gap (no CPU kernel:"
+        " the dtype rule answers, the call raises): all agree\n"
+    )

@@ -221,10 +221,15 @@ def _print_ops(name, ops, op_label, result_label, opts_label) -> None:
     verdict = (
         "all agree" if not ops.mismatches else _count(len(ops.mismatches), "mismatch", "mismatches")
     )
+    gaps = (
+        f", {_count(ops.total_gaps, 'kernel gap', 'kernel gaps')} (no CPU kernel: the dtype rule"
+        " answers, the call raises)"
+        if ops.total_gaps
+        else ""
+    )
     click.echo(
         f"  {name} operations: {ops.total:,} cells over {len(ops.cells)} operations in"
-        f" {ops.seconds:.1f} s, {ops.total_gaps:,} kernel gaps (no CPU kernel: the dtype rule"
-        f" answers, the call raises){absent}: {verdict}"
+        f" {ops.seconds:.1f} s{gaps}{absent}: {verdict}"
     )
     if ops.coverage:
         click.echo(f"  {name} operations: {ops.coverage}")
