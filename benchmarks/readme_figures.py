@@ -111,7 +111,7 @@ def ops_cells() -> str:
             declared = policies.operations(pol)
         except PromotionError:
             continue
-        # A setting without rules (Keras's jax and torch backends) is not called.
+        # A setting without rules is not called.
         combos = [o for o in driver.settings(pol, {}) if not isinstance(declared.under(o), str)]
         cells = gaps = called = 0
         for op in ops.VOCABULARY.values():

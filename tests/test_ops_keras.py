@@ -1,6 +1,7 @@
 """Keras's operations (promote_cli/policies/keras_ops.py): values measured with ``keras.ops`` on
-Keras 3.15.1, eagerly on the CPU, per backend and floatx (research/ops13-keras), and the oracle
-that calls every operation."""
+Keras 3.15.1, eagerly on the CPU, per backend and floatx (research/ops13-keras; the jax backend's
+by eager calls too, the ones its traced oracle was proven against), and the oracle that calls
+every operation."""
 
 from __future__ import annotations
 
@@ -75,10 +76,21 @@ def test_the_issues_five_calls_on_torch(call, want):
         assert answer(op, args, backend="torch", floatx=floatx) == expected, floatx
 
 
-@pytest.mark.parametrize("backend", ["jax"])
-def test_a_backend_without_rules_refuses_naming_itself(backend):
-    with pytest.raises(PromotionError, match=f"on the {backend} backend"):
-        answer("sqrt", ("int8",), backend=backend)
+# jax: jax.numpy's own float (float32) for sqrt, divide and mean of an integer, whatever floatx.
+FIVE_JAX = {
+    ("sqrt", ("int8",)): ("float32", "float32", "float32"),
+    ("sum", ("uint8",)): ("uint32", "uint32", "uint32"),
+    ("divide", ("int32", "int32")): ("float32", "float32", "float32"),
+    ("mean", ("int32",)): ("float32", "float32", "float32"),
+    ("argmax", ("float32",)): ("int32", "int32", "int32"),
+}
+
+
+@pytest.mark.parametrize(("call", "want"), FIVE_JAX.items(), ids=[c[0] for c in FIVE])
+def test_the_issues_five_calls_on_jax(call, want):
+    op, args = call
+    for floatx, expected in zip(FLOATX, want, strict=True):
+        assert answer(op, args, backend="jax", floatx=floatx) == expected, floatx
 
 
 # (op, operands, backend, floatx, measured output or REFUSED, why it is worth pinning)
@@ -138,6 +150,33 @@ QUIRKS = [
     ("sqrt", ("uint64",), "torch", "float32", REFUSED, "uint64 cannot be stored"),
     ("equal", ("float16", "complex64"), "torch", "float32", "bool", "complex32 compared"),
     ("add", ("float16", "complex64"), "torch", "float32", "complex64", "arrays: no complex32"),
+    ("sin", ("int8",), "jax", "bfloat16", "float16", "Keras's result_type(t, float): width"),
+    ("exp", ("int8",), "jax", "bfloat16", "bfloat16", "exp casts to floatx itself"),
+    ("log", ("uint16",), "jax", "float16", "float32", "jnp.log's own float"),
+    ("ceil", ("int64",), "jax", "bfloat16", "float16", "int64 arrives int32: width float"),
+    ("add", ("uint8", int), "jax", "float16", "uint8", "1 is weak"),
+    ("add", ("uint8", int), "jax", "bfloat16", "float32", "astype(None): a strong float32"),
+    ("where", ("uint8", int), "jax", "bfloat16", "uint8", "jnp.where gets 1 as given"),
+    ("bitwise_left_shift", ("uint8", int), "jax", "bfloat16", "uint8", "1 is not converted"),
+    ("bitwise_left_shift", ("bool", "bool"), "jax", "float32", "int32", "bools shift as int32"),
+    ("remainder", ("bool", "bool"), "jax", "float32", "int32", "and divide as int32"),
+    ("pow", ("uint32", "S(int64)"), "jax", "float32", "uint32", "concrete: lax.integer_pow"),
+    ("pow", ("uint32", "int64"), "jax", "float32", "int32", "an array exponent promotes"),
+    ("pow", ("bool", "S(int8)"), "jax", "bfloat16", "int32", "integer_pow of a bool base"),
+    ("atan2", ("bfloat16", float), "jax", "float16", "float32", "1.0 converted: float32"),
+    ("add", ("bfloat16", float), "jax", "float16", "bfloat16", "add keeps 1.0 weak"),
+    ("atan2", ("int8", "int8"), "jax", "float16", "float16", "result_type with a float"),
+    ("argmax", ("float8_e5m2",), "jax", "float32", REFUSED, "cast to result_type(t, f32)"),
+    ("argmax", ("S(float8_e5m2)",), "jax", "float32", "int32", "a 0-d array is not cast"),
+    ("argmax", ("complex64",), "jax", "float32", REFUSED, "lax.gt refuses complex (lowering)"),
+    ("matmul", ("int8", "int8"), "jax", "float32", "int32", "preferred_element_type int32"),
+    ("sum", ("uint64",), "jax", "float32", "uint32", "64-bit arrays are made 32-bit"),
+    ("abs", ("float64",), "jax", "float32", "float32", "as float32"),
+    ("sqrt", ("float8_e4m3fn",), "jax", "float32", "float8_e4m3fn", "jnp computes in float8"),
+    ("mean", ("float8_e4m3fn",), "jax", "float32", REFUSED, "Keras's result_type refuses it"),
+    ("add", ("float8_e4m3fn", int), "jax", "float32", "float8_e4m3fn", "1 weak: float8"),
+    ("add", ("float8_e4m3fn", int), "jax", "bfloat16", REFUSED, "1 a strong float32"),
+    ("round", ("bool",), "jax", "float32", REFUSED, "jnp.round refuses bool"),
 ]
 
 
@@ -197,13 +236,12 @@ def test_torchs_float8_multiply_is_a_gap_only_with_a_scalar_second():
 
 
 @pytest.mark.conformance
-def test_the_oracle_skips_settings_without_rules_and_says_so():
-    _installed("keras")
+def test_the_oracle_traces_every_operation_on_the_jax_backend_without_a_mismatch():
+    _installed("keras", "jax")
     from promote_cli.verify import keras as oracle
     from promote_cli.verify.operations import verify_ops
 
-    report = verify_ops(
-        policies.get("keras"), oracle, {}, [{"backend": "jax", "floatx": "float32"}]
-    )
-    assert (report.total, report.unruled) == (0, 1)
-    assert "1 of 1 option settings have no rules" in report.coverage
+    combos = [{"backend": "jax", "floatx": f} for f in FLOATX]
+    report = verify_ops(policies.get("keras"), oracle, {}, combos)
+    assert report.mismatches == [], report.mismatches[:5]
+    assert report.total == 3 * 25_040 and report.unruled == 0

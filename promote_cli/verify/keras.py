@@ -15,8 +15,9 @@ and TensorFlow's ``OpError``.
 
 ``calling`` asks every operation of ``promote_cli.policies.keras_ops`` the same way, in a second
 worker per backend (``python -m promote_cli.verify.keras BACKEND ops``), on ``keras.ops.ones``
-arrays (``where``'s condition is a bool array): each backend that has rules, under every
-``floatx``. IndexError (TensorFlow's matmul of a 0-d tensor) is a refusal there too.
+arrays (``where``'s condition is a bool array), on every backend under every ``floatx``:
+eagerly, but on the jax backend by tracing (``_traced``: an eager call compiles an XLA program).
+IndexError (TensorFlow's matmul of a 0-d tensor) is a refusal there too.
 
 Missing CPU kernels are a documented gap, not a refusal; the error names the promoted dtype and
 the oracle answers it: TensorFlow's bool ``add`` ("Value for attr 'T' of bool is not in the list
@@ -176,22 +177,92 @@ def _ops_worker(backend: str) -> dict[str, dict[str, list[Any]]]:
                     for c in itertools.product(operands, operands)
                     if arity == "where" or not all(x.category == PYTHON for x in c)
                 ]
+
+            def args(case: Any, arity: str = arity, condition: Any = condition) -> list[Any]:
+                values = [operand(x) for x in case]
+                return [condition, *values] if arity == "where" else values
+
+            def refused(name: str, case: Any, exc: BaseException) -> list[Any]:
+                text = f"{type(exc).__name__}: {exc}"
+                # TensorFlow's registry refuses; keras.ops.add's bool is a gap, as for pairs.
+                kernel = missing_kernel(text) or (
+                    name == "add" and bool(_TF_NO_KERNEL.search(text))
+                )
+                return [None, str(Refused(exc)), kernel]
+
+            if backend == "jax":
+                unary = arity in (UNARY, REDUCTION)
+                found = _traced(fn, [args(c) for c in cases], refusals, unary)
+                for case, answer in zip(cases, found, strict=True):
+                    cells[_op_key(name, case)] = (
+                        refused(name, case, answer)
+                        if isinstance(answer, BaseException)
+                        else [standard(answer), None, False]
+                    )
+                continue
             for case in cases:
                 try:
-                    args = [operand(x) for x in case]
-                    if arity == "where":
-                        args = [condition, *args]
-                    cells[_op_key(name, case)] = [standard(fn(*args).dtype), None, False]
+                    cells[_op_key(name, case)] = [standard(fn(*args(case)).dtype), None, False]
                 except refusals as exc:
-                    text = f"{type(exc).__name__}: {exc}"
-                    # TensorFlow's registry refuses; keras.ops.add's bool is a gap, as for pairs.
-                    kernel = missing_kernel(text) or (
-                        name == "add" and bool(_TF_NO_KERNEL.search(text))
-                    )
-                    cells[_op_key(name, case)] = [None, str(Refused(exc)), kernel]
+                    cells[_op_key(name, case)] = refused(name, case, exc)
         out[floatx] = cells
     keras.config.set_floatx(before)
     return out
+
+
+def _traced(
+    fn: Any, calls: list[list[Any]], refusals: tuple[type[BaseException], ...], lower: bool
+) -> list[Any]:
+    """The jax backend's answers to ``fn(*args)`` for each of ``calls``, by tracing: the dtype
+    of each output, or the exception the call raises.
+
+    Every call of one function is traced in a single ``jax.eval_shape`` (no compile); with
+    ``lower`` (unary functions and reductions) the calls that traced are then lowered together
+    (``jit(...).lower``, still no compile): ``argmax`` of a complex array traces but does not
+    lower, as calling it shows. The arrays of shape (2,) are traced; 0-d arrays and Python
+    scalars stay the concrete values an eager call gets, because ``jnp.power`` looks at its
+    exponent: a concrete integer scalar takes ``lax.integer_pow`` (the base's dtype,
+    ``power(uint32, S(int64))`` is uint32), a traced one promotes. What tracing cannot see is
+    an XLA run-time failure; a sample of eager calls found none (see
+    ``promote_cli.policies.keras_ops``)."""
+    import jax
+
+    arrays = {id(x): x for args in calls for x in args if getattr(x, "ndim", 0)}
+    keys = list(arrays)
+    found: list[Any] = [None] * len(calls)
+
+    def call(by: dict[int, Any], i: int) -> Any:
+        return fn(*[by.get(id(x), x) for x in calls[i]])
+
+    def trace(*tracers: Any) -> tuple:
+        by = dict(zip(keys, tracers, strict=True))
+        for i in range(len(calls)):
+            try:
+                found[i] = call(by, i).dtype
+            except refusals as exc:
+                found[i] = exc
+        return ()
+
+    def lowered(indices: list[int]) -> None:
+        def program(*tracers: Any) -> list[Any]:
+            by = dict(zip(keys, tracers, strict=True))
+            return [call(by, i) for i in indices]
+
+        try:
+            jax.jit(program).lower(*arrays.values())
+        except refusals as exc:
+            if len(indices) == 1:
+                found[indices[0]] = exc
+                return
+            half = len(indices) // 2
+            lowered(indices[:half])
+            lowered(indices[half:])
+
+    jax.eval_shape(trace, *arrays.values())
+    alive = [i for i, f in enumerate(found) if not isinstance(f, BaseException)]
+    if lower and alive:
+        lowered(alive)
+    return found
 
 
 def _worker(backend: str) -> dict[str, dict[str, list[str | None]]]:
