@@ -221,14 +221,14 @@ class Operations(NamedTuple):
     outside: str = ""
     # When the rules themselves (not only the maps) depend on the options (Keras: one backend
     # computes an output dtype where another defers to its framework): the rules under a
-    # setting, or a sentence saying why that setting has none. ``rules`` names the functions.
-    setting: Callable[[Mapping[str, Any]], Mapping[str, Rule] | str] | None = None
+    # setting. ``rules`` (the default setting's) names the functions.
+    setting: Callable[[Mapping[str, Any]], Mapping[str, Rule]] | None = None
 
     def rule(self, name: str) -> Rule:
         return self.rules[operation(name).name]
 
-    def under(self, opts: Mapping[str, Any]) -> Mapping[str, Rule] | str:
-        """The rules under the option setting ``opts`` (a string: why there are none)."""
+    def under(self, opts: Mapping[str, Any]) -> Mapping[str, Rule]:
+        """The rules under the option setting ``opts``."""
         return self.rules if self.setting is None else self.setting(opts)
 
 
@@ -284,10 +284,7 @@ def answer(
             f" not {len(operands)}"
         )
     policy = ops.policy
-    rules = ops.under(opts)
-    if isinstance(rules, str):
-        return refuse(NO_OPERATIONS, f"{policy.title} has no per-operation rules: {rules}"), None
-    rule = rules[op.name]
+    rule = ops.under(opts)[op.name]
     if rule.function is None:
         return refuse(ABSENT, f"{policy.title} has no {name} function ({rule.note})"), None
     for x in operands:
@@ -389,10 +386,9 @@ class OperationPolicy(Policy):
         function name holds under every setting."""
         return self.ops.rule(self.operation.name)
 
-    def rule_under(self, opts: Mapping[str, Any]) -> Rule | None:
-        """The rule under the option setting ``opts`` (None: that setting declares none)."""
-        rules = self.ops.under(opts)
-        return None if isinstance(rules, str) else rules[self.operation.name]
+    def rule_under(self, opts: Mapping[str, Any]) -> Rule:
+        """The rule under the option setting ``opts``."""
+        return self.ops.under(opts)[self.operation.name]
 
     @property
     def spec(self) -> str:

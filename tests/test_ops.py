@@ -105,6 +105,13 @@ def test_openvino_and_ascend_refuse_operations_saying_why():
             promote_cli.promote_many(["float16"], policy=name, op="sqrt")
 
 
+def test_every_policy_either_declares_operations_or_says_why_not():
+    from promote_cli.policies import _OPERATIONS, NO_OPERATIONS
+
+    assert sorted(policies.names()) == sorted([*_OPERATIONS, *NO_OPERATIONS])
+    assert set(_OPERATIONS).isdisjoint(NO_OPERATIONS)
+
+
 def test_every_policy_with_operations_declares_every_operation():
     for name in policies.names():
         try:

@@ -63,11 +63,8 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
         rule = pol.rule_under(req.options)  # type: ignore[attr-defined]
         call = f"{name}({', '.join(label(x, nota) for x in req.operands)})"
         click.echo(f"policy: {pol.name} ({req.options_text() or 'no options'})")
-        if rule is None:
-            click.echo(f"operation: {name} = {pol.rule.function} (no rules under these options)")  # type: ignore[attr-defined]
-        else:
-            click.echo(f"operation: {name} = {rule.function or 'absent'} (kind: {rule.kind})")
-        if promoted is not None and rule is not None:
+        click.echo(f"operation: {name} = {rule.function or 'absent'} (kind: {rule.kind})")
+        if promoted is not None:
             pair = rule.pair_name or f"{pol.name}'s promotion"
             start = "refused" if promoted.refused else display(promoted.result, nota)
             ins = " x ".join(label(x, nota) for x in (req.operands * 2)[:2])

@@ -27,8 +27,8 @@ _MODULES = {
 }
 
 
-# Each policy's per-operation rules (``promote_cli.ops``), imported only when asked for; a policy
-# absent here says why it has none.
+# Each policy's per-operation rules (``promote_cli.ops``), imported only when asked for; every
+# other policy says in NO_OPERATIONS why it has none (a test checks that each is in one of them).
 _OPERATIONS = {
     "jax": "promote_cli.policies.jax_ops",
     "numpy": "promote_cli.policies.numpy_ops",
@@ -57,9 +57,7 @@ def operations(policy: Policy) -> Operations:
         if policy.file is not None:
             why = f"{policy.file} is a policy file, which declares promotion only"
         else:
-            why = NO_OPERATIONS.get(policy.name) or (
-                "promote declares its promotion but not yet its operations (not measured)"
-            )
+            why = NO_OPERATIONS[policy.name]
         raise PromotionError(
             f"{policy.title} has no per-operation rules: {why}", rule="no-operations"
         )
