@@ -147,6 +147,18 @@ HEAVY += ("mlx", "keras", "tinygrad", "paddle", "mindspore")
             "float32",
         ),
         (["--help"], "Usage: promote"),
+        # promote op, under every policy with operations: sum(uint8) as each framework measured it
+        (["op", "sum", "uint8", "-p", "numpy"], "uint64"),
+        (["op", "sum", "uint8", "-p", "torch"], "int64"),
+        (["op", "sum", "uint8", "-p", "jax", "-O", "x64=false"], "u4 (uint32)"),
+        (["op", "sum", "uint8", "-p", "tensorflow"], "u32"),
+        (["op", "sum", "uint8", "-p", "array-api"], "uint64"),
+        (["op", "sum", "uint8", "-p", "mlx"], "uint32"),
+        (["op", "sum", "uint8", "-p", "keras", "-O", "backend=torch"], "int32"),
+        (["op", "sum", "uint8", "-p", "tinygrad"], "uint32"),
+        (["op", "sum", "uint8", "-p", "paddle"], "uint8"),
+        (["op", "sum", "uint8", "-p", "mindspore"], "int64"),
+        (["op", "multiply", "uint16", "bool", "-p", "mindspore"], "refused"),
     ],
 )
 def test_start_up_imports_none_of_the_heavy_libraries(args, stdout):
