@@ -57,7 +57,7 @@ def operations(policy: Policy) -> Operations:
         if policy.file is not None:
             why = f"{policy.file} is a policy file, which declares promotion only"
         else:
-            why = NO_OPERATIONS[policy.name]
+            why = NO_OPERATIONS.get(policy.name, "promote declares none for it")
         raise PromotionError(
             f"{policy.title} has no per-operation rules: {why}", rule="no-operations"
         )
