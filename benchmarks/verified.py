@@ -26,7 +26,7 @@ def main() -> int:
     wall = time.perf_counter() - start
     doc = json.loads(done.stdout)
     head = ("policy", "framework", "version", "option settings", "pair cells", "operation cells")
-    tail = ("kernel gaps", "mismatches", "import", "pairs", "operations")
+    tail = ("kernel gaps", "mismatches", "import", "pairs and beyond", "operations")
     print(f"| {' | '.join(head + tail)} |")
     print("| --- " * (len(head) + len(tail)) + "|")
     blank = " |" * (len(head) + len(tail) - 2)
