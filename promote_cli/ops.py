@@ -365,20 +365,32 @@ def answer(
     return result, promoted
 
 
-class OperationPolicy(Policy):
-    """A policy seen through one operation: a cell is the operation's output, so the engine's
-    matrix, the table model and the diff work on it unchanged. Unary operations and reductions
-    take one operand (``result_type([a])``); ``promote(a, b)`` is theirs only for binary ones."""
+class _SeenThrough(Policy):
+    """A policy seen through its operations: the base policy's declaration (types, options,
+    notation, categories), with the operations' source and no promotion properties."""
 
-    def __init__(self, ops: Operations, op: Operation):
+    def __init__(self, ops: Operations):
         base = ops.policy
-        self.base, self.ops, self.operation = base, ops, op
+        self.base, self.ops = base, ops
         self.name, self.title, self.source = base.name, base.title, ops.source
         self.notation_name = base.notation_name
         self.universe, self.default_types = base.universe, base.default_types
         self.known_unsupported, self.options = base.known_unsupported, base.options
         self.categories, self.properties, self.file = base.categories, frozenset(), base.file
         self.compared_with = None
+
+    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Any:
+        return self.base.materialise(weak, opts)
+
+
+class OperationPolicy(_SeenThrough):
+    """A policy seen through one operation: a cell is the operation's output, so the engine's
+    matrix, the table model and the diff work on it unchanged. Unary operations and reductions
+    take one operand (``result_type([a])``); ``promote(a, b)`` is theirs only for binary ones."""
+
+    def __init__(self, ops: Operations, op: Operation):
+        super().__init__(ops)
+        self.operation = op
 
     @property
     def rule(self) -> Rule:
@@ -398,9 +410,6 @@ class OperationPolicy(Policy):
     @property
     def unary(self) -> bool:
         return self.operation.arity in (UNARY, REDUCTION)
-
-    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Any:
-        return self.base.materialise(weak, opts)
 
     def explain(
         self, operands: Sequence[Operand], opts: Mapping[str, Any]
@@ -461,7 +470,7 @@ def canonical_spec(spec: str) -> str:
     return ",".join(dict.fromkeys(w.strip() for w in spec.split(",")))
 
 
-class OperationRows(Policy):
+class OperationRows(_SeenThrough):
     """A policy seen through several one-operand operations at once: a table with one row per
     operation (``parts``) and one column per array type. It answers no single question:
     ``result_type`` is a usage error that says to ask one operation."""
@@ -469,18 +478,9 @@ class OperationRows(Policy):
     unary = True
 
     def __init__(self, ops: Operations, operations: Sequence[Operation], spec: str):
-        base = ops.policy
-        self.base, self.ops, self.spec = base, ops, spec
+        super().__init__(ops)
+        self.spec = spec
         self.parts = tuple(OperationPolicy(ops, op) for op in operations)
-        self.name, self.title, self.source = base.name, base.title, ops.source
-        self.notation_name = base.notation_name
-        self.universe, self.default_types = base.universe, base.default_types
-        self.known_unsupported, self.options = base.known_unsupported, base.options
-        self.categories, self.properties, self.file = base.categories, frozenset(), base.file
-        self.compared_with = None
-
-    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Any:
-        return self.base.materialise(weak, opts)
 
     def _one(self) -> UsageError:
         return UsageError(
