@@ -139,15 +139,15 @@ KINDS = {
     INDEX: "the framework's index type",
 }
 
-# Why a cell is refused (Outcome.rule), and the one answer that is not a refusal but a gap.
-REFUSES_TYPE, REFUSES_OPERAND, SHAPE, SIGNATURE, ABSENT, SAME_DTYPE, NO_OPERATIONS = (
+# Why a cell is refused (Outcome.rule), and the one answer that is not a refusal but a gap. A
+# policy without operations refuses as "no-operations" (``policies.operations``).
+REFUSES_TYPE, REFUSES_OPERAND, SHAPE, SIGNATURE, ABSENT, SAME_DTYPE = (
     "op-refuses",
     "op-refuses-operand",
     "shape",
     "signature",
     "absent",
     "same-dtype",
-    "no-operations",
 )
 NO_KERNEL = "no-kernel"  # the dtype rule's answer, but the framework has no CPU kernel for it
 ROW = "op"  # the category of a table row that names an operation (see ``row_matrix``)
