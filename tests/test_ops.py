@@ -17,19 +17,25 @@ from promote_cli.errors import PromotionError, UsageError
 
 REFUSED = None
 # The table, measured: numpy 2.4, torch 2.13, jax 0.10.2 (x64 on), tnp (mode all),
-# array-api-strict 2.6, mlx 0.32 (research/ops13).
+# array-api-strict 2.6, mlx 0.32 (research/ops13); tinygrad 0.14 and paddle 3.3.1 measured with
+# their operations (keras per backend and mindspore, with its kernel check: their own test files).
 FIVE = [
     ("sqrt", ["int8"], {"numpy": "float16", "torch": "float32", "jax": "float32",
-                        "tensorflow": "float32", "array-api": REFUSED, "mlx": "float32"}),
+                        "tensorflow": "float32", "array-api": REFUSED, "mlx": "float32",
+                        "tinygrad": "float32", "paddle": "float32"}),
     ("sum", ["uint8"], {"numpy": "uint64", "torch": "int64", "jax": "uint64",
-                        "tensorflow": "uint32", "array-api": "uint64", "mlx": "uint32"}),
+                        "tensorflow": "uint32", "array-api": "uint64", "mlx": "uint32",
+                        "tinygrad": "uint32", "paddle": "uint8"}),
     ("divide", ["int32", "int32"], {"numpy": "float64", "torch": "float32",
                                     "jax": "float32", "tensorflow": "float64",
-                                    "array-api": REFUSED, "mlx": "float32"}),
+                                    "array-api": REFUSED, "mlx": "float32",
+                                    "tinygrad": "float32", "paddle": "float32"}),
     ("mean", ["int32"], {"numpy": "float64", "torch": REFUSED, "jax": "float32",
-                         "tensorflow": "float32", "array-api": REFUSED, "mlx": "float32"}),
+                         "tensorflow": "float32", "array-api": REFUSED, "mlx": "float32",
+                         "tinygrad": "float32", "paddle": "int32"}),
     ("argmax", ["float32"], {"numpy": "int64", "torch": "int64", "jax": "int64",
-                             "tensorflow": "int64", "array-api": "int64", "mlx": "uint32"}),
+                             "tensorflow": "int64", "array-api": "int64", "mlx": "uint32",
+                             "tinygrad": "int32", "paddle": "int64"}),
 ]  # fmt: skip
 
 

@@ -15,31 +15,10 @@ import pytest
 
 import promote_cli
 from promote_cli import ops, policies
-from promote_cli.errors import PromotionError
 from promote_cli.operands import PYTHON, ZERO_D, Operand
 
 ROOT = Path(__file__).resolve().parent.parent
 REFUSED = None
-
-# The issue's five calls.
-FIVE = [
-    ("sqrt", ["int8"], {"tinygrad": "float32", "paddle": "float32"}),
-    ("sum", ["uint8"], {"tinygrad": "uint32", "paddle": "uint8"}),
-    ("divide", ["int32", "int32"], {"tinygrad": "float32", "paddle": "float32"}),
-    ("mean", ["int32"], {"tinygrad": "float32", "paddle": "int32"}),
-    ("argmax", ["float32"], {"tinygrad": "int32", "paddle": "int64"}),
-]
-
-
-@pytest.mark.parametrize(("op", "args", "want"), FIVE, ids=[r[0] for r in FIVE])
-def test_the_issues_five_calls_as_measured(op, args, want):
-    for policy, expected in want.items():
-        if expected is REFUSED:
-            with pytest.raises(PromotionError):
-                promote_cli.promote_many(args, policy=policy, op=op)
-        else:
-            assert promote_cli.promote_many(args, policy=policy, op=op) == expected, policy
-
 
 # tinygrad's quirks, each with why.
 TINYGRAD = [
