@@ -18,7 +18,6 @@ from promote_cli import ops, policies
 from promote_cli.operands import PYTHON, ZERO_D, Operand
 
 ROOT = Path(__file__).resolve().parent.parent
-REFUSED = None
 
 # tinygrad's quirks, each with why.
 TINYGRAD = [
