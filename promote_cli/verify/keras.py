@@ -130,29 +130,27 @@ def _refusals(backend: str) -> tuple[type[BaseException], ...]:
 
 def _ops_worker(backend: str) -> dict[str, dict[str, list[Any]]]:
     """Every operation cell under every floatx, called on Keras on ``backend``."""
-    import itertools
     import warnings
 
     warnings.simplefilter("ignore")
     import keras
 
     from promote_cli import policies
-    from promote_cli.ops import REDUCTION, UNARY, VOCABULARY
+    from promote_cli.ops import REDUCTION, UNARY, VOCABULARY, OperationPolicy
     from promote_cli.policies.keras import FLOATX
     from promote_cli.verify import missing_kernel
+    from promote_cli.verify.operations import cases, every_operand
 
     assert keras.backend.backend() == backend, keras.backend.backend()
     refusals = _refusals(backend)
     standard = keras.backend.standardize_dtype
     ops = policies.operations(policies.get("keras"))
-    operands = ops.policy.operands()
+    operands = every_operand(ops)
     before = keras.config.floatx()
     out = {}
     for floatx in FLOATX:
         keras.config.set_floatx(floatx)
         rules = ops.under({"backend": backend, "floatx": floatx})
-        if isinstance(rules, str):
-            continue
         made: dict[Operand, Any] = {}
 
         def operand(op: Operand, made: dict[Operand, Any] = made) -> Any:
@@ -169,14 +167,7 @@ def _ops_worker(backend: str) -> dict[str, dict[str, list[Any]]]:
                 continue
             fn = getattr(keras.ops, rule.function.removeprefix("keras.ops."))
             arity = VOCABULARY[name].arity
-            if arity in (UNARY, REDUCTION):
-                cases = [(x,) for x in operands if x.category != PYTHON]
-            else:
-                cases = [
-                    c
-                    for c in itertools.product(operands, operands)
-                    if arity == "where" or not all(x.category == PYTHON for x in c)
-                ]
+            asked = cases(OperationPolicy(ops, VOCABULARY[name]), operands)
 
             def args(case: Any, arity: str = arity, condition: Any = condition) -> list[Any]:
                 values = [operand(x) for x in case]
@@ -192,15 +183,15 @@ def _ops_worker(backend: str) -> dict[str, dict[str, list[Any]]]:
 
             if backend == "jax":
                 unary = arity in (UNARY, REDUCTION)
-                found = _traced(fn, [args(c) for c in cases], refusals, unary)
-                for case, answer in zip(cases, found, strict=True):
+                found = _traced(fn, [args(c) for c in asked], refusals, unary)
+                for case, answer in zip(asked, found, strict=True):
                     cells[_op_key(name, case)] = (
                         refused(name, case, answer)
                         if isinstance(answer, BaseException)
                         else [standard(answer), None, False]
                     )
                 continue
-            for case in cases:
+            for case in asked:
                 try:
                     cells[_op_key(name, case)] = [standard(fn(*args(case)).dtype), None, False]
                 except refusals as exc:

@@ -175,10 +175,11 @@ def _operations(ms: Any, ops: Any, dtypes: Mapping[str, Any], canonical: Any) ->
     function on ``ops.ones((2,), t)`` and Python scalars (``cumsum`` along axis 0, ``where``
     with a bool condition): ``{op: {cell: [result, error, kernel, named type]}}``."""
     from promote_cli import policies
-    from promote_cli.ops import REDUCTION, UNARY, VOCABULARY, OperationPolicy
+    from promote_cli.ops import VOCABULARY, OperationPolicy
+    from promote_cli.verify.operations import cases, every_operand
 
     rules = policies.operations(policies.get("mindspore"))
-    every = OperationPolicy(rules, VOCABULARY["add"]).operands()
+    every = every_operand(rules)
     condition = ops.ones((2,), ms.bool_)
     names = {str(d): n for n, d in dtypes.items()}  # MindSpore's spelling: Int64, BFloat16
 
@@ -222,11 +223,8 @@ def _operations(ms: Any, ops: Any, dtypes: Mapping[str, Any], canonical: Any) ->
         if rule.function is None:
             continue
         function = getattr(ops, rule.function.removeprefix("ops."))
-        if operation.arity in (UNARY, REDUCTION):
-            cases = [(x,) for x in OperationPolicy(rules, operation).operands()]
-        else:
-            cases = [(a, b) for a in every for b in every]
-        out[name] = {cell_key(case): run(function, name, case) for case in cases}
+        asked = cases(OperationPolicy(rules, operation), every)
+        out[name] = {cell_key(case): run(function, name, case) for case in asked}
     return out
 
 

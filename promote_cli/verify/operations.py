@@ -14,15 +14,23 @@ from __future__ import annotations
 import itertools
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from promote_cli import policies
 from promote_cli.engine import Policy
 from promote_cli.errors import PromotionError
-from promote_cli.operands import Operand
-from promote_cli.ops import NO_KERNEL, REDUCTION, UNARY, VOCABULARY, OperationPolicy
+from promote_cli.operands import PYTHON, Operand
+from promote_cli.ops import (
+    NO_KERNEL,
+    REDUCTION,
+    UNARY,
+    VOCABULARY,
+    WHERE,
+    OperationPolicy,
+    Operations,
+)
 from promote_cli.verify import Refused
 
 
@@ -74,8 +82,7 @@ def verify_ops(
     started = time.perf_counter()
     report.absent = tuple(n for n, r in ops.rules.items() if r.function is None)
     views = {name: OperationPolicy(ops, op) for name, op in VOCABULARY.items()}
-    every = OperationPolicy(ops, VOCABULARY["add"]).operands()
-    operands = getattr(orc, "OPERANDS", lambda found: found)(every)
+    operands = getattr(orc, "OPERANDS", lambda found: found)(every_operand(ops))
     report.coverage = getattr(orc, "COVERAGE", "")
     for opts in combos:
         rules = ops.under(opts)
@@ -84,14 +91,9 @@ def verify_ops(
                 rule = rules[name]
                 if rule.function is None:
                     continue
-                if view.operation.arity in (UNARY, REDUCTION):
-                    cases = [(x,) for x in view.operands() if x in operands]
-                else:
-                    cases = list(itertools.product(operands, operands))
-                    if view.operation.arity != "where":
-                        cases = [c for c in cases if not all(x.category == "P" for x in c)]
-                answers = _ask(call, rule.function, view.operation, cases)
-                for case, found in zip(cases, answers, strict=True):
+                asked = cases(view, operands)
+                answers = _ask(call, rule.function, view.operation, asked)
+                for case, found in zip(asked, answers, strict=True):
                     mine = view.result_type(case, opts)
                     if isinstance(found, Refused):
                         theirs, error = None, str(found)
@@ -109,6 +111,25 @@ def verify_ops(
                         )
     report.seconds = time.perf_counter() - started
     return report
+
+
+def every_operand(ops: Operations) -> tuple[Operand, ...]:
+    """The operands the operations of ``ops`` are asked about (its policy's, but the types no
+    operation takes)."""
+    return OperationPolicy(ops, VOCABULARY["add"]).operands()
+
+
+def cases(view: OperationPolicy, operands: Sequence[Operand]) -> list[tuple[Operand, ...]]:
+    """The calls ``promote verify`` makes of one operation, among ``operands``: each array
+    alone for a unary operation or a reduction; every ordered pair for a binary one but two
+    Python scalars (no array to call it on); every pair of ``where``'s two values. The worker
+    oracles (Keras, Paddle, MindSpore) answer exactly these."""
+    if view.operation.arity in (UNARY, REDUCTION):
+        return [(x,) for x in view.operands() if x in operands]
+    pairs = list(itertools.product(operands, operands))
+    if view.operation.arity == WHERE:
+        return pairs
+    return [c for c in pairs if not all(x.category == PYTHON for x in c)]
 
 
 def _ask(call: Any, function: str, operation: Any, cases: list) -> list[Any]:

@@ -24,7 +24,6 @@ oracle answers that dtype. Any other ``RuntimeError`` is not expected and propag
 
 from __future__ import annotations
 
-import itertools
 import json
 import operator
 import os
@@ -118,9 +117,10 @@ def _operations(paddle: Any, value: Any, canonical: Any) -> dict[str, Any]:
     bool condition), the operator where a Python scalar is one of the operands. A refusal is
     the first line of the error (a missing kernel's says so)."""
     from promote_cli import ops, policies
+    from promote_cli.verify.operations import cases, every_operand
 
     declared = policies.operations(policies.get("paddle"))
-    operands = declared.policy.operands()
+    operands = every_operand(declared)
     condition = paddle.ones([2], dtype=paddle.bool)
 
     def run(name: str, function: str, case: Sequence[Operand]) -> str:
@@ -147,14 +147,8 @@ def _operations(paddle: Any, value: Any, canonical: Any) -> dict[str, Any]:
         function = declared.rule(name).function
         if function is None:
             continue
-        if op.arity in (ops.UNARY, ops.REDUCTION):
-            cases = [(x,) for x in operands if x.category != PYTHON]
-        else:
-            cases = list(itertools.product(operands, operands))
-            if op.arity != ops.WHERE:
-                cases = [c for c in cases if not all(x.category == PYTHON for x in c)]
         cells: dict[str, list[str | None]] = {}
-        for case in cases:
+        for case in cases(ops.OperationPolicy(declared, op), operands):
             try:
                 cells[_case_key(case)] = [
                     refusing(TypeError, ValueError, RuntimeError)(run)(name, function, case),
