@@ -36,6 +36,7 @@ from importlib.util import find_spec
 from typing import Any
 
 from promote_cli.operands import PYTHON, ZERO_D, Operand
+from promote_cli.ops import cell_key
 from promote_cli.verify import PYTHON_VALUES, Answer, Call, Refused, ask_all, looking_up, worker
 
 POLICY = "keras"
@@ -109,7 +110,8 @@ def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
 
 
 def _op_key(name: str, operands: Any) -> str:
-    return name + " " + "|".join(f"{x.category}({x.dtype})" for x in operands)
+    """An operation cell's key in the worker's answers: ``add D(int8) P(float*)``."""
+    return f"{name} {cell_key(operands)}"
 
 
 def _refusals(backend: str) -> tuple[type[BaseException], ...]:

@@ -36,6 +36,7 @@ from importlib.util import find_spec
 from typing import Any
 
 from promote_cli.operands import PYTHON, ZERO_D, Operand
+from promote_cli.ops import cell_key
 from promote_cli.verify import (
     PYTHON_VALUES,
     Answer,
@@ -76,17 +77,13 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
     yield looking_up(handle["cells"])
 
 
-def _case_key(operands: Sequence[Operand]) -> str:
-    return "|".join(f"{x.category}({x.dtype})" for x in operands)
-
-
 @contextmanager
 def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
     """The worker's answers for every operation (see ``_operations``), looked up."""
     answers = handle["operations"]
 
     def call(function: str, operation: Any, operands: Sequence[Operand]) -> str:
-        result, error = answers[operation.name][_case_key(operands)]
+        result, error = answers[operation.name][cell_key(operands)]
         if result is None:
             raise Refused(error or "refused")
         return result
@@ -150,12 +147,12 @@ def _operations(paddle: Any, value: Any, canonical: Any) -> dict[str, Any]:
         cells: dict[str, list[str | None]] = {}
         for case in cases(ops.OperationPolicy(declared, op), operands):
             try:
-                cells[_case_key(case)] = [
+                cells[cell_key(case)] = [
                     refusing(TypeError, ValueError, RuntimeError)(run)(name, function, case),
                     None,
                 ]
             except Refused as exc:
-                cells[_case_key(case)] = [None, str(exc)]
+                cells[cell_key(case)] = [None, str(exc)]
         answers[name] = cells
     return answers
 
