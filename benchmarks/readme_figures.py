@@ -19,7 +19,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 def verify_cells() -> str:
     """The table of what ``promote verify`` checks per policy, from the policies and oracles."""
-    from promote_cli import policies
+    from promote_cli import frameworks
     from promote_cli.verify import driver, oracle
 
     lines = [
@@ -28,11 +28,11 @@ def verify_cells() -> str:
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     totals = [0, 0, 0, 0]
-    for name in policies.names():
+    for name in frameworks.names():
         orc = oracle(name)
         if orc is None:
             continue
-        pol = policies.get(name)
+        pol = frameworks.get(name)
         combos = driver.settings(pol, {})
         settings = len(combos)
         # An option can add operands (NumPy's ml_dtypes): each distinct count, in setting order.
@@ -96,7 +96,7 @@ def ops_five() -> str:
 def ops_cells() -> str:
     """What ``promote verify`` calls per policy: operations, cells, and the cells the policy
     marks no-kernel (the gaps), from the declarations alone."""
-    from promote_cli import ops, policies
+    from promote_cli import frameworks, ops
     from promote_cli.errors import PromotionError
     from promote_cli.verify import driver
 
@@ -105,10 +105,10 @@ def ops_cells() -> str:
         "| --- | --- | --- | --- | --- |",
     ]
     total = gaps_total = 0
-    for name in policies.names():
-        pol = policies.get(name)
+    for name in frameworks.names():
+        pol = frameworks.get(name)
         try:
-            declared = policies.operations(pol)
+            declared = frameworks.operations(pol)
         except PromotionError:
             continue
         # A setting without rules is not called.

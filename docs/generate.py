@@ -15,7 +15,7 @@ import json
 from importlib import import_module
 from pathlib import Path
 
-from promote_cli import __version__, api, compare, ops, policies
+from promote_cli import __version__, api, compare, frameworks, ops
 from promote_cli.dtypes import CATALOGUE, is_weak
 from promote_cli.engine import Policy
 from promote_cli.errors import PromotionError
@@ -142,9 +142,9 @@ def operations() -> tuple[dict[str, ops.Operations], dict[str, str]]:
     """Each policy's per-operation rules, and for the policies without any, why: the same
     question ``promote ops`` asks, so a policy's ``<name>_ops.py`` adds it here."""
     declared, without = {}, {}
-    for name in policies.names():
+    for name in frameworks.names():
         try:
-            declared[name] = policies.operations(policies.get(name))
+            declared[name] = frameworks.operations(frameworks.get(name))
         except PromotionError as exc:
             without[name] = exc.reason
     return declared, without
@@ -152,7 +152,7 @@ def operations() -> tuple[dict[str, ops.Operations], dict[str, str]]:
 
 def operations_note(policy: Policy) -> str:
     try:
-        declared = policies.operations(policy)
+        declared = frameworks.operations(policy)
     except PromotionError as exc:
         return f"None: {escape(exc.reason)}.\n"
     return (
@@ -286,12 +286,12 @@ def answers() -> dict:
     gives when that type is an operand."""
     strong = [t for t in CATALOGUE if not is_weak(t)]
     used = set()
-    for name in policies.names():
-        used.update(t for t in policies.get(name).universe if not is_weak(t))
+    for name in frameworks.names():
+        used.update(t for t in frameworks.get(name).universe if not is_weak(t))
     types = [t for t in strong if t in used]
     index = {t: i for i, t in enumerate(types)}
     out = []
-    for name in policies.names():
+    for name in frameworks.names():
         req = api.request(name)
         policy, opts = req.policy, req.options
         own = [t for t in types if t in policy.universe]
@@ -356,7 +356,7 @@ def put(path: Path, text: str) -> None:
 
 
 def write() -> None:
-    names = list(policies.names())
+    names = list(frameworks.names())
     diffs = {
         (a, b): compare.diff(api.request(a), api.request(b))
         for a, b in itertools.combinations(names, 2)
@@ -364,11 +364,11 @@ def write() -> None:
     wanted = set()
     for name in names:
         path = OUT / "policies" / f"{name}.rst"
-        put(path, policy_page(policies.get(name), diffs))
+        put(path, policy_page(frameworks.get(name), diffs))
         wanted.add(path)
     for (a, b), d in diffs.items():
         path = OUT / "compare" / f"{pair_name(a, b)}.rst"
-        put(path, compare_page(policies.get(a), policies.get(b), d))
+        put(path, compare_page(frameworks.get(a), frameworks.get(b), d))
         wanted.add(path)
     put(OUT / "compare" / "index.rst", compare_index(names, diffs))
     wanted.add(OUT / "compare" / "index.rst")

@@ -14,7 +14,7 @@ import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from promote_cli import policies
+from promote_cli import frameworks
 from promote_cli.engine import Matrix, Outcome, Policy, format_options
 from promote_cli.engine import matrix as _matrix
 from promote_cli.errors import PromotionError, UsageError
@@ -156,13 +156,13 @@ def request(
 def resolve(name: str) -> Policy:
     """The policy ``name`` stands for: a built-in by name, or the policy a TOML file declares
     when the name is a path (``./mine.toml``, ``docs/policy.toml``)."""
-    if policies.looks_like_file(name):
+    if frameworks.looks_like_file(name):
         from pathlib import Path
 
         from promote_cli import policyfile
 
         return policyfile.load(Path(name))
-    return policies.get(name)
+    return frameworks.get(name)
 
 
 def _operand(given: DTypeLike, nota: Notation) -> Operand:
@@ -217,7 +217,7 @@ def neighbour(policy: Policy, given: str | None) -> Policy | None:
     """The policy a table compares ``policy`` with: ``given`` by name, ``"none"`` for nothing,
     None for the policy's own documentation's choice (JAX's page compares with NumPy)."""
     if given is None:
-        return policies.get(policy.compared_with) if policy.compared_with else None
+        return frameworks.get(policy.compared_with) if policy.compared_with else None
     given = given.strip()
     return None if given.lower() == "none" else resolve(given)
 

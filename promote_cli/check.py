@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from promote_cli import policies
+from promote_cli import frameworks
 from promote_cli.api import Request, request
 from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, TOTAL, Policy, as_operand
 from promote_cli.lossy import Loss, loss
@@ -379,7 +379,7 @@ def summary() -> str:
     its types as arrays and, where it has more operands, one with ``--categories``."""
     head = ["policy", "operands", *PROPERTIES, "lossy cells"]
     lines = [SUMMARY_START, "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
-    for name in policies.names():
+    for name in frameworks.names():
         req = request(name)
         arrays = table_operands(req.policy, False)
         every = table_operands(req.policy, True)

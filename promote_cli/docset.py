@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from promote_cli import __version__, api, ops, policies
+from promote_cli import __version__, api, frameworks, ops
 from promote_cli.engine import Policy
 from promote_cli.errors import PromotionError
 from promote_cli.render import Table, build, render, render_named
@@ -56,7 +56,7 @@ def operation_files(policy: Policy) -> tuple[Table, dict[str, str], dict[str, st
     Markdown file per binary operation and ``where`` (``ops/<policy>.<op>.md``). Returns the
     one-operand table, its files, and {operation: file} of the others."""
     try:
-        policies.operations(policy)
+        frameworks.operations(policy)
     except PromotionError:  # openvino, ascend, a policy whose operations are not declared yet
         return None
     req = api.request(policy, op=ONE_OPERAND)
@@ -82,8 +82,8 @@ def documentation_set() -> dict[str, str]:
     directory) -> text."""
     out: dict[str, str] = {}
     entries, op_entries, without = [], [], []
-    for name in policies.names():
-        policy = policies.get(name)
+    for name in frameworks.names():
+        policy = frameworks.get(name)
         table, files = policy_files(policy)
         out.update(files)
         entries.append({"table": table, "files": list(files)})

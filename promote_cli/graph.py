@@ -35,9 +35,9 @@ def lattice_of(policy: Policy, opts: Mapping[str, Any]) -> Lattice:
     """The policy's lattice under ``opts`` (resolved), or a usage error naming the lattices."""
     lat = policy.lattice_for(opts)
     if lat is None:
-        from promote_cli import policies
+        from promote_cli import frameworks
 
-        have = [n for n in policies.names() if has_lattice(policies.get(n))]
+        have = [n for n in frameworks.names() if has_lattice(frameworks.get(n))]
         raise UsageError(
             f"{policy.name} is not a lattice policy, so it has no lattice to draw"
             f" (lattice policies: {', '.join(have)}); try `promote table --policy {policy.name}`"

@@ -140,7 +140,7 @@ KINDS = {
 }
 
 # Why a cell is refused (Outcome.rule), and the one answer that is not a refusal but a gap. A
-# policy without operations refuses as "no-operations" (``policies.operations``).
+# policy without operations refuses as "no-operations" (``frameworks.operations``).
 REFUSES_TYPE, REFUSES_OPERAND, SHAPE, SIGNATURE, ABSENT, SAME_DTYPE = (
     "op-refuses",
     "op-refuses-operand",
@@ -506,12 +506,12 @@ class OperationRows(_SeenThrough):
 def bind(policy: Policy, spec: str) -> OperationPolicy | OperationRows:
     """``policy`` seen through the operation ``spec`` names, or through the one-operand
     operations a list names (see :func:`named`); a refusal when it has no operations."""
-    from promote_cli import policies
+    from promote_cli import frameworks
 
     found = named(spec)
     if len(found) == 1 and spec.strip() not in GROUPS:
-        return OperationPolicy(policies.operations(policy), found[0])
-    return OperationRows(policies.operations(policy), found, canonical_spec(spec))
+        return OperationPolicy(frameworks.operations(policy), found[0])
+    return OperationRows(frameworks.operations(policy), found, canonical_spec(spec))
 
 
 def rows(policy: Policy) -> tuple[OperationPolicy, ...] | None:

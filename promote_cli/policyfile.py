@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from promote_cli import policies
+from promote_cli import frameworks
 from promote_cli.dtypes import is_weak
 from promote_cli.engine import (
     IDEMPOTENT,
@@ -390,10 +390,10 @@ def _extended(src: _Source, doc: Mapping[str, Any]) -> Policy:
     if not isinstance(name, str):
         raise src.error('extends names a policy: extends = "jax"', "extends")
     try:
-        if policies.looks_like_file(name):
+        if frameworks.looks_like_file(name):
             parent = load((src.path.parent / name) if not Path(name).is_absolute() else Path(name))
         else:
-            parent = policies.get(name)
+            parent = frameworks.get(name)
     except UsageError as exc:
         raise src.error(str(exc), "extends") from None
     nota = _notation(src, doc, parent.notation_name)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from promote_cli import api, policies
+from promote_cli import api, frameworks
 from promote_cli.check import SUMMARY_END, SUMMARY_START, check, summary, table_operands
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -148,4 +148,4 @@ def test_the_readme_summary_is_what_promote_check_summary_prints():
 def test_summary_has_a_row_per_builtin_policy():
     rows = [line for line in summary().splitlines() if line.startswith("| `")]
     named = {re.match(r"\| `([\w-]+)", row).group(1) for row in rows}
-    assert named == set(policies.names())
+    assert named == set(frameworks.names())

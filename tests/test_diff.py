@@ -14,8 +14,8 @@ from seeds import ascend_table, jax_table
 
 from promote_cli.api import request
 from promote_cli.compare import diff, shared_types
+from promote_cli.frameworks import get
 from promote_cli.notations import NOTATIONS
-from promote_cli.policies import get
 
 ROOT = Path(__file__).resolve().parents[1]
 

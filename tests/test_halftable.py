@@ -1,10 +1,10 @@
 import pytest
 
 from promote_cli.errors import PolicyDefinitionError
+from promote_cli.frameworks import get
 from promote_cli.halftable import TablePolicy, mirror
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import Operand
-from promote_cli.policies import get
 
 READ = {"a": "int8", "b": "int16", "c": "float32"}
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from promote_cli.errors import PolicyDefinitionError
+from promote_cli.frameworks import get
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import Operand
-from promote_cli.policies import get
 
 JAX = NOTATIONS["jax"]
 

@@ -10,7 +10,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from promote_cli import api, policies
+from promote_cli import api, frameworks
 from promote_cli.check import check, table_operands
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.lossy import IMAG, NAN, fits, float_format, loss
@@ -117,7 +117,7 @@ def test_pytorch_users_257_and_numpy_int32_into_float32():
     assert loss("float8_e5m2", "float8_e4m3fn").value != NAN  # rounding shows first
 
 
-@pytest.mark.parametrize("name", policies.names())
+@pytest.mark.parametrize("name", frameworks.names())
 def test_every_policys_lossy_cells_among_small_inputs_agree_with_brute_force(name):
     req = api.request(name)
     report = check(req, table_operands(req.policy, True), limit=0)

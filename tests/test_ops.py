@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 import promote_cli
-from promote_cli import ops, policies
+from promote_cli import frameworks, ops
 from promote_cli.cli import cli
 from promote_cli.errors import PromotionError, UsageError
 
@@ -112,16 +112,16 @@ def test_openvino_and_ascend_refuse_operations_saying_why():
 
 
 def test_every_policy_either_declares_operations_or_says_why_not():
-    from promote_cli.policies import _OPERATIONS, NO_OPERATIONS
+    from promote_cli.frameworks import _OPERATIONS, NO_OPERATIONS
 
-    assert sorted(policies.names()) == sorted([*_OPERATIONS, *NO_OPERATIONS])
+    assert sorted(frameworks.names()) == sorted([*_OPERATIONS, *NO_OPERATIONS])
     assert set(_OPERATIONS).isdisjoint(NO_OPERATIONS)
 
 
 def test_every_policy_with_operations_declares_every_operation():
-    for name in policies.names():
+    for name in frameworks.names():
         try:
-            declared = policies.operations(policies.get(name))
+            declared = frameworks.operations(frameworks.get(name))
         except PromotionError:
             continue
         assert set(declared.rules) == set(ops.VOCABULARY), name

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import promote_cli
-from promote_cli import api, ops, policies
+from promote_cli import api, frameworks, ops
 from promote_cli.cli import cli
 from promote_cli.errors import PromotionError
 from promote_cli.verify import Refused
@@ -128,7 +128,7 @@ class _NamingOracle:
 
     @contextmanager
     def calling(self, handle, opts):
-        declared = policies.operations(policies.get("mindspore"))
+        declared = frameworks.operations(frameworks.get("mindspore"))
 
         def call(function, operation, operands):
             if operation.name == "exp" and operands[0].dtype == "int64":
@@ -143,7 +143,7 @@ class _NamingOracle:
 
 @pytest.mark.parametrize(("named", "mismatches"), [("float32", 0), ("float64", 1), (None, 0)])
 def test_verify_compares_the_type_a_missing_kernel_names(named, mismatches):
-    report = verify_ops(policies.get("mindspore"), _NamingOracle(named), None, [{}])
+    report = verify_ops(frameworks.get("mindspore"), _NamingOracle(named), None, [{}])
     assert len(report.mismatches) == mismatches
     if mismatches:
         (found,) = report.mismatches
@@ -193,6 +193,6 @@ def test_the_worker_reads_the_type_a_missing_kernel_names(worker, op, cell, name
 def test_verify_against_mindspore_has_no_mismatch(worker):
     from promote_cli.verify import mindspore
 
-    report = verify_ops(policies.get("mindspore"), mindspore, worker, [{}])
+    report = verify_ops(frameworks.get("mindspore"), mindspore, worker, [{}])
     assert report.mismatches == []
     assert (report.total, report.total_gaps) == (6211, 862)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import promote_cli
-from promote_cli import ops, policies
+from promote_cli import frameworks, ops
 from promote_cli.operands import PYTHON, ZERO_D, Operand
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,7 +167,7 @@ def caller(policy: str):
     handle = orc.load()
 
     def call(op: str, *operands: str) -> str:
-        rule = policies.operations(policies.get(policy)).rule(op)
+        rule = frameworks.operations(frameworks.get(policy)).rule(op)
         with orc.calling(handle, {}) as run:
             try:
                 return run(rule.function, ops.VOCABULARY[op], [operand(x) for x in operands])

@@ -19,7 +19,7 @@ from model import table_for
 from seeds import ascend_table, jax_table
 from table_parsers import html_table, markdown_tables, rst_table
 
-from promote_cli import api, policies, render
+from promote_cli import api, frameworks, render
 from promote_cli.engine import Policy
 from promote_cli.errors import BadInputError
 from promote_cli.notations import NOTATIONS, Notation
@@ -122,9 +122,9 @@ def test_jax_markdown_bolds_exactly_the_seed_green_cells_with_a_legend():
 # --- rst ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", policies.names())
+@pytest.mark.parametrize("name", frameworks.names())
 def test_rst_renders_with_docutils_without_a_single_message(name):
-    pol = policies.get(name)
+    pol = frameworks.get(name)
     table = rst_table(render.render(table_for(name), "rst"))
     assert table.messages == ""
     n = len(pol.default_types)
@@ -234,10 +234,10 @@ HOSTILE = {
 def hostile_table() -> render.Table:
     labels = {**NOTATIONS["jax"].labels, **HOSTILE}
     nota = Notation("hostile", "labels chosen to break every format", labels, {})
-    pol = policies.get("jax")
+    pol = frameworks.get("jax")
     types = [Operand(t) for t in ("int8", "int16", "float32")]
     req = api.request(pol, notation=nota, operands=types)
-    return render.build(req, diff_against=policies.get("numpy"))
+    return render.build(req, diff_against=frameworks.get("numpy"))
 
 
 def test_html_escapes_hostile_labels(hostile_table):

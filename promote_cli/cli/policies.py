@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from promote_cli import policies
+from promote_cli import frameworks
 from promote_cli.cli import _options
 from promote_cli.engine import Policy
 
@@ -37,7 +37,7 @@ def describe(pol: Policy) -> dict:
 @_options.as_json
 def command(as_json: bool) -> int:
     """List the policies with their types, operand categories and options."""
-    pols = [policies.get(n) for n in policies.names()]
+    pols = [frameworks.get(n) for n in frameworks.names()]
     if as_json:
         from promote_cli import schema
 

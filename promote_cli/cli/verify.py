@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from promote_cli import api, policies, schema
+from promote_cli import api, frameworks, schema
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.engine import Policy, format_options
 from promote_cli.errors import UsageError
@@ -63,11 +63,11 @@ def command(names, option_values, as_json, require, oracle, operations) -> int:
         mine = FunctionOracle(oracle, pol)
         load = lambda name: mine  # noqa: E731
     else:
-        files = [n for n in names if policies.looks_like_file(n)]
+        files = [n for n in names if frameworks.looks_like_file(n)]
         if files:
             raise UsageError(f"{files[0]}: a policy file has no framework; add --oracle M:F")
         chosen = driver.selected(names)
-        pols = {n: policies.get(n) for n in chosen if n in policies.names()}
+        pols = {n: frameworks.get(n) for n in chosen if n in frameworks.names()}
         pinned = _check_options(pols, given)
         load = oracle_for
 

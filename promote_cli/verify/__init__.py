@@ -43,17 +43,17 @@ from promote_cli.operands import Operand
 
 # policy name -> oracle module; a policy missing here has no installable framework (ascend).
 ORACLES = {
-    "jax": "promote_cli.verify.jax",
-    "numpy": "promote_cli.verify.numpy",
-    "openvino": "promote_cli.verify.openvino",
-    "torch": "promote_cli.verify.torch",
-    "tensorflow": "promote_cli.verify.tensorflow",
-    "array-api": "promote_cli.verify.array_api",
-    "mlx": "promote_cli.verify.mlx",
-    "tinygrad": "promote_cli.verify.tinygrad",
-    "paddle": "promote_cli.verify.paddle",
-    "mindspore": "promote_cli.verify.mindspore",
-    "keras": "promote_cli.verify.keras",
+    "jax": "promote_cli.frameworks.jax.oracle",
+    "numpy": "promote_cli.frameworks.numpy.oracle",
+    "openvino": "promote_cli.frameworks.openvino.oracle",
+    "torch": "promote_cli.frameworks.torch.oracle",
+    "tensorflow": "promote_cli.frameworks.tensorflow.oracle",
+    "array-api": "promote_cli.frameworks.array_api.oracle",
+    "mlx": "promote_cli.frameworks.mlx.oracle",
+    "tinygrad": "promote_cli.frameworks.tinygrad.oracle",
+    "paddle": "promote_cli.frameworks.paddle.oracle",
+    "mindspore": "promote_cli.frameworks.mindspore.oracle",
+    "keras": "promote_cli.frameworks.keras.oracle",
 }
 
 Answer = Callable[[Operand, Operand], str]

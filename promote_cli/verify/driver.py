@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from promote_cli import policies
+from promote_cli import frameworks
 from promote_cli.engine import Option, Policy
 from promote_cli.errors import UsageError
 from promote_cli.notations import read_dtype
@@ -97,7 +97,7 @@ def names() -> tuple[str, ...]:
     """Every policy verify knows of: the registry's, then oracles still waiting for a policy."""
     from promote_cli.verify import ORACLES
 
-    registered = policies.names()
+    registered = frameworks.names()
     return (*registered, *(n for n in ORACLES if n not in registered))
 
 
@@ -286,7 +286,7 @@ def selected(requested: Sequence[str]) -> list[str]:
     known = names()
     for name in requested:
         if name not in known:
-            policies.get(name)  # raises the registry's usage error, with its suggestion
+            frameworks.get(name)  # raises the registry's usage error, with its suggestion
     return list(dict.fromkeys(requested))
 
 

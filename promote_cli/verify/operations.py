@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from promote_cli import policies
+from promote_cli import frameworks
 from promote_cli.engine import Policy
 from promote_cli.errors import PromotionError
 from promote_cli.operands import PYTHON, Operand
@@ -72,7 +72,7 @@ def verify_ops(
     framework through ``orc.calling``."""
     report = OpsReport()
     try:
-        ops = policies.operations(policy)
+        ops = frameworks.operations(policy)
     except PromotionError as exc:
         report.note = exc.reason
         return report

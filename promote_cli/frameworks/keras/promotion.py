@@ -55,10 +55,11 @@ from typing import Any, NamedTuple
 from promote_cli.dtypes import get as dtype
 from promote_cli.dtypes import is_weak
 from promote_cli.engine import SYMMETRIC, Option, Outcome, Policy, ref, refuse
+from promote_cli.frameworks.jax import promotion as jax
+from promote_cli.frameworks.torch import promotion as torch
 from promote_cli.lattice import Lattice, read_edges
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
-from promote_cli.policies import jax, torch
 
 TYPES = (
     "bool",

@@ -56,6 +56,7 @@ from functools import cached_property
 from typing import Any
 
 from promote_cli.engine import Outcome, ref, refuse
+from promote_cli.frameworks.mindspore.promotion import POLICY
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 from promote_cli.ops import (
     ACCUMULATE,
@@ -70,7 +71,6 @@ from promote_cli.ops import (
     Rule,
     cell_key,
 )
-from promote_cli.policies.mindspore import POLICY
 
 MAPS = Maps(
     inexact={"bool": "float32", "int": "float32", "uint": "float32"},

@@ -46,9 +46,9 @@ from typing import Any
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, ref, refuse
+from promote_cli.frameworks.torch import promotion as torch
 from promote_cli.halftable import HalfTable, TablePolicy
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.policies import torch
 
 TYPES = (
     "bool",

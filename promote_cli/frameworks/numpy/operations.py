@@ -24,6 +24,7 @@ Python scalar (a shape error). NumPy has no missing kernels.
 
 from __future__ import annotations
 
+from promote_cli.frameworks.numpy.promotion import POLICY
 from promote_cli.operands import DIMENSIONED
 from promote_cli.ops import (
     ACCUMULATE,
@@ -36,7 +37,6 @@ from promote_cli.ops import (
     Operations,
     Rule,
 )
-from promote_cli.policies.numpy import POLICY
 
 MAPS = Maps(
     inexact={

@@ -1,8 +1,8 @@
 """The PaddlePaddle oracle: the eager ``x + y`` on CPU tensors (dygraph mode), in a process of
 its own.
 
-Paddle runs in a fresh Python process (``python -m promote_cli.verify.paddle``) that answers
-every cell of the policy, and every case of every operation ``promote verify`` asks
+Paddle runs in a fresh Python process (``python -m promote_cli.frameworks.paddle.oracle``) that
+answers every cell of the policy, and every case of every operation ``promote verify`` asks
 (``_operations``), and prints them as JSON; ``load`` starts it, ``answering`` and ``calling``
 look the answers up. Paddle's libraries crash
 (SIGSEGV) a process that has imported TensorFlow, and keep MindSpore from loading in one that
@@ -62,7 +62,7 @@ _QUIET = {"GLOG_minloglevel": "3", "FLAGS_call_stack_level": "0"}
 def load() -> Any:
     if find_spec("paddle") is None:
         raise ImportError("No module named 'paddle'")
-    answers = worker("promote_cli.verify.paddle", env=_QUIET)
+    answers = worker("promote_cli.frameworks.paddle.oracle", env=_QUIET)
     if "import_error" in answers:
         raise ImportError(answers["import_error"])
     return answers
@@ -113,10 +113,10 @@ def _operations(paddle: Any, value: Any, canonical: Any) -> dict[str, Any]:
     function on ``ones([2], t)``/``ones([], t)`` (``cumsum`` along axis 0, ``where`` with a
     bool condition), the operator where a Python scalar is one of the operands. A refusal is
     the first line of the error (a missing kernel's says so)."""
-    from promote_cli import ops, policies
+    from promote_cli import frameworks, ops
     from promote_cli.verify.operations import cases, every_operand
 
-    declared = policies.operations(policies.get("paddle"))
+    declared = frameworks.operations(frameworks.get("paddle"))
     operands = every_operand(declared)
     condition = paddle.ones([2], dtype=paddle.bool)
 
@@ -166,7 +166,7 @@ def _worker() -> dict[str, Any]:
             import paddle
     except ImportError as exc:
         return {"import_error": str(exc)}
-    from promote_cli import policies
+    from promote_cli import frameworks
 
     paddle.set_device("cpu")
     names = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16")
@@ -202,7 +202,7 @@ def _worker() -> dict[str, Any]:
 
     return {
         "version": paddle.__version__,
-        "cells": ask_all(policies.get("paddle").operands(), answer),
+        "cells": ask_all(frameworks.get("paddle").operands(), answer),
         "operations": _operations(paddle, value, canonical),
     }
 

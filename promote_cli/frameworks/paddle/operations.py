@@ -44,6 +44,7 @@ from typing import Any
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Outcome, ref, refuse
+from promote_cli.frameworks.paddle.promotion import POLICY
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 from promote_cli.ops import (
     ACCUMULATE,
@@ -58,7 +59,6 @@ from promote_cli.ops import (
     Operations,
     Rule,
 )
-from promote_cli.policies.paddle import POLICY
 
 MAPS = Maps(
     inexact={"int": "float32", "uint": "float32"},  # a bool is refused wherever this applies

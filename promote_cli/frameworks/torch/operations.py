@@ -26,6 +26,7 @@ is never coming: those are refusals.
 
 from __future__ import annotations
 
+from promote_cli.frameworks.torch.promotion import DEFAULT_TYPES, POLICY
 from promote_cli.operands import DIMENSIONED, ZERO_D
 from promote_cli.ops import (
     ACCUMULATE,
@@ -37,7 +38,6 @@ from promote_cli.ops import (
     Operations,
     Rule,
 )
-from promote_cli.policies.torch import DEFAULT_TYPES, POLICY
 
 MAPS = Maps(
     inexact={"bool": "float32", "int": "float32", "uint": "float32"},  # the default dtype

@@ -36,6 +36,8 @@ from typing import Any
 
 from promote_cli.dtypes import is_weak
 from promote_cli.engine import Outcome, ref, refuse
+from promote_cli.frameworks.numpy import promotion as numpy_policy
+from promote_cli.frameworks.tensorflow.promotion import POLICY
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 from promote_cli.ops import (
     ACCUMULATE,
@@ -47,8 +49,6 @@ from promote_cli.ops import (
     Operations,
     Rule,
 )
-from promote_cli.policies import numpy as numpy_policy
-from promote_cli.policies.tensorflow import POLICY
 
 MAPS = Maps(
     inexact={"bool": "float32", "int": "float32", "uint": "float32"},

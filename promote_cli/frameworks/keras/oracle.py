@@ -1,10 +1,11 @@
 """The Keras oracle: ``keras.ops.add`` on every backend, each in a process of its own.
 
 Keras fixes its backend when it is imported (``KERAS_BACKEND``; its 64-bit narrowing and Python
-scalar types are module constants), so each backend is asked in a fresh Python process running
-this module (``python -m promote_cli.verify.keras BACKEND``). That process sets each ``floatx``
-in turn (``keras.config.set_floatx``), asks every cell of the policy's operands and prints the
-answers as JSON; the parent asks it once per backend and looks the cells up. Keras is verified
+scalar types are module constants), so each backend is asked in a fresh Python process running this
+module (``python -m promote_cli.frameworks.keras.oracle BACKEND``). That process sets each
+``floatx`` in turn (``keras.config.set_floatx``), asks every cell of the policy's operands and
+prints the answers as JSON; the parent asks it once per backend and looks the cells up. Keras is
+verified
 on all five backends, so ``load`` wants each of them installed.
 
 Operands are ``keras.ops.zeros((2,), t)``, ``keras.ops.zeros((), t)`` and the Python values
@@ -13,10 +14,11 @@ A refusal is what the backend raises on making an operand or adding: ``ValueErro
 ``TypeError``, ``KeyError`` (openvino has no complex), ``RuntimeError``, ``NotImplementedError``
 and TensorFlow's ``OpError``.
 
-``calling`` asks every operation of ``promote_cli.policies.keras_ops`` the same way, in a second
-worker per backend (``python -m promote_cli.verify.keras BACKEND ops``), on ``keras.ops.ones``
-arrays (``where``'s condition is a bool array), on every backend under every ``floatx``:
-eagerly, but on the jax backend by tracing (``_traced``: an eager call compiles an XLA program).
+``calling`` asks every operation of ``promote_cli.frameworks.keras.operations`` the same way, in a
+second worker per backend (``python -m promote_cli.frameworks.keras.oracle BACKEND ops``), on
+``keras.ops.ones`` arrays (``where``'s condition is a bool array), on every backend under every
+``floatx``: eagerly, but on the jax backend by tracing (``_traced``: an eager call compiles an XLA
+program).
 IndexError (TensorFlow's matmul of a 0-d tensor) is a refusal there too.
 
 Missing CPU kernels are a documented gap, not a refusal; the error names the promoted dtype and
@@ -78,7 +80,7 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
     backend = opts["backend"]
     if backend not in handle:
         handle[backend] = worker(
-            "promote_cli.verify.keras",
+            "promote_cli.frameworks.keras.oracle",
             backend,
             env={"KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": ""},
         )
@@ -91,7 +93,7 @@ def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
     key = f"{backend} ops"
     if key not in handle:
         handle[key] = worker(
-            "promote_cli.verify.keras",
+            "promote_cli.frameworks.keras.oracle",
             backend,
             "ops",
             env={"KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": ""},
@@ -137,16 +139,16 @@ def _ops_worker(backend: str) -> dict[str, dict[str, list[Any]]]:
     warnings.simplefilter("ignore")
     import keras
 
-    from promote_cli import policies
+    from promote_cli import frameworks
+    from promote_cli.frameworks.keras.promotion import FLOATX
     from promote_cli.ops import REDUCTION, UNARY, VOCABULARY, OperationPolicy
-    from promote_cli.policies.keras import FLOATX
     from promote_cli.verify import missing_kernel
     from promote_cli.verify.operations import cases, every_operand
 
     assert keras.backend.backend() == backend, keras.backend.backend()
     refusals = _refusals(backend)
     standard = keras.backend.standardize_dtype
-    ops = policies.operations(policies.get("keras"))
+    ops = frameworks.operations(frameworks.get("keras"))
     operands = every_operand(ops)
     before = keras.config.floatx()
     out = {}
@@ -217,7 +219,7 @@ def _traced(
     exponent: a concrete integer scalar takes ``lax.integer_pow`` (the base's dtype,
     ``power(uint32, S(int64))`` is uint32), a traced one promotes. What tracing cannot see is
     an XLA run-time failure; a sample of eager calls found none (see
-    ``promote_cli.policies.keras_ops``)."""
+    ``promote_cli.frameworks.keras.operations``)."""
     import jax
 
     arrays = {id(x): x for args in calls for x in args if getattr(x, "ndim", 0)}
@@ -265,8 +267,8 @@ def _worker(backend: str) -> dict[str, dict[str, list[str | None]]]:
     warnings.simplefilter("ignore")  # backends warn about devices and experimental dtypes
     import keras
 
-    from promote_cli import policies
-    from promote_cli.policies.keras import FLOATX
+    from promote_cli import frameworks
+    from promote_cli.frameworks.keras.promotion import FLOATX
 
     assert keras.backend.backend() == backend, keras.backend.backend()
     refusals: tuple[type[BaseException], ...] = (
@@ -281,7 +283,7 @@ def _worker(backend: str) -> dict[str, dict[str, list[str | None]]]:
 
         refusals += (tf.errors.OpError,)
     standard = keras.backend.standardize_dtype
-    ops = policies.get("keras").operands()
+    ops = frameworks.get("keras").operands()
 
     def operand(op: Operand) -> Any:
         if op.category == PYTHON:

@@ -1,7 +1,8 @@
 """The MindSpore oracle: ``mindspore.ops.add`` in PyNative mode on CPU, in a process of its own.
 
-MindSpore runs in a fresh Python process (``python -m promote_cli.verify.mindspore``) that
-answers every cell of the policy at once and prints them as JSON; ``load`` starts it. Two reasons:
+MindSpore runs in a fresh Python process (``python -m promote_cli.frameworks.mindspore.oracle``)
+that answers every cell of the policy at once and prints them as JSON; ``load`` starts it. Two
+reasons:
 its libraries clash with Paddle's in one process (both ship a ``libdnnl.so.3``; the loader keeps
 the first, and Paddle's lacks symbols MindSpore needs), and its import is large (~2.5 GB of
 libraries) for a tool that otherwise stays light.
@@ -73,7 +74,7 @@ _NAMED_OUTPUT = (
 def load() -> Any:
     if find_spec("mindspore") is None:
         raise ImportError("No module named 'mindspore'")
-    answers = worker("promote_cli.verify.mindspore", env={"GLOG_v": "3"})
+    answers = worker("promote_cli.frameworks.mindspore.oracle", env={"GLOG_v": "3"})
     if "import_error" in answers:
         raise ImportError(answers["import_error"])
     return answers
@@ -116,7 +117,7 @@ def _worker() -> dict[str, Any]:
         with contextlib.suppress(SystemError):
             ops.add(ops.zeros((2,), ms.int32), 1.0)
 
-    from promote_cli import policies
+    from promote_cli import frameworks
 
     names = ("bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64")
     names += ("float16", "bfloat16", "float32", "float64", "complex64", "complex128")
@@ -148,7 +149,7 @@ def _worker() -> dict[str, Any]:
 
     return {
         "version": ms.__version__,
-        "cells": ask_all(policies.get("mindspore").operands(), answer),
+        "cells": ask_all(frameworks.get("mindspore").operands(), answer),
         "ops": _operations(ms, ops, dtypes, canonical),
     }
 
@@ -174,11 +175,11 @@ def _operations(ms: Any, ops: Any, dtypes: Mapping[str, Any], canonical: Any) ->
     """Every operation cell ``promote verify`` asks, answered by the rule's ``mindspore.ops``
     function on ``ops.ones((2,), t)`` and Python scalars (``cumsum`` along axis 0, ``where``
     with a bool condition): ``{op: {cell: [result, error, kernel, named type]}}``."""
-    from promote_cli import policies
+    from promote_cli import frameworks
     from promote_cli.ops import VOCABULARY, OperationPolicy
     from promote_cli.verify.operations import cases, every_operand
 
-    rules = policies.operations(policies.get("mindspore"))
+    rules = frameworks.operations(frameworks.get("mindspore"))
     every = every_operand(rules)
     condition = ops.ones((2,), ms.bool_)
     names = {str(d): n for n, d in dtypes.items()}  # MindSpore's spelling: Int64, BFloat16

@@ -12,34 +12,34 @@ if TYPE_CHECKING:
     from promote_cli.ops import Operations
 
 _MODULES = {
-    "jax": "promote_cli.policies.jax",
-    "openvino": "promote_cli.policies.openvino",
-    "ascend": "promote_cli.policies.ascend",
-    "numpy": "promote_cli.policies.numpy",
-    "torch": "promote_cli.policies.torch",
-    "tensorflow": "promote_cli.policies.tensorflow",
-    "array-api": "promote_cli.policies.array_api",
-    "mlx": "promote_cli.policies.mlx",
-    "keras": "promote_cli.policies.keras",
-    "tinygrad": "promote_cli.policies.tinygrad",
-    "paddle": "promote_cli.policies.paddle",
-    "mindspore": "promote_cli.policies.mindspore",
+    "jax": "promote_cli.frameworks.jax.promotion",
+    "openvino": "promote_cli.frameworks.openvino.promotion",
+    "ascend": "promote_cli.frameworks.ascend.promotion",
+    "numpy": "promote_cli.frameworks.numpy.promotion",
+    "torch": "promote_cli.frameworks.torch.promotion",
+    "tensorflow": "promote_cli.frameworks.tensorflow.promotion",
+    "array-api": "promote_cli.frameworks.array_api.promotion",
+    "mlx": "promote_cli.frameworks.mlx.promotion",
+    "keras": "promote_cli.frameworks.keras.promotion",
+    "tinygrad": "promote_cli.frameworks.tinygrad.promotion",
+    "paddle": "promote_cli.frameworks.paddle.promotion",
+    "mindspore": "promote_cli.frameworks.mindspore.promotion",
 }
 
 
 # Each policy's per-operation rules (``promote_cli.ops``), imported only when asked for; every
 # other policy says in NO_OPERATIONS why it has none (a test checks that each is in one of them).
 _OPERATIONS = {
-    "jax": "promote_cli.policies.jax_ops",
-    "numpy": "promote_cli.policies.numpy_ops",
-    "torch": "promote_cli.policies.torch_ops",
-    "tensorflow": "promote_cli.policies.tensorflow_ops",
-    "array-api": "promote_cli.policies.array_api_ops",
-    "mlx": "promote_cli.policies.mlx_ops",
-    "keras": "promote_cli.policies.keras_ops",
-    "tinygrad": "promote_cli.policies.tinygrad_ops",
-    "paddle": "promote_cli.policies.paddle_ops",
-    "mindspore": "promote_cli.policies.mindspore_ops",
+    "jax": "promote_cli.frameworks.jax.operations",
+    "numpy": "promote_cli.frameworks.numpy.operations",
+    "torch": "promote_cli.frameworks.torch.operations",
+    "tensorflow": "promote_cli.frameworks.tensorflow.operations",
+    "array-api": "promote_cli.frameworks.array_api.operations",
+    "mlx": "promote_cli.frameworks.mlx.operations",
+    "keras": "promote_cli.frameworks.keras.operations",
+    "tinygrad": "promote_cli.frameworks.tinygrad.operations",
+    "paddle": "promote_cli.frameworks.paddle.operations",
+    "mindspore": "promote_cli.frameworks.mindspore.operations",
 }
 NO_OPERATIONS = {
     "openvino": "the OpenVINO specification defines how two element types promote, not what any"

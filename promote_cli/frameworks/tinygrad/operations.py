@@ -45,6 +45,7 @@ from typing import Any
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Outcome, ref, refuse
+from promote_cli.frameworks.tinygrad.promotion import POLICY, TYPES
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 from promote_cli.ops import (
     ACCUMULATE,
@@ -56,7 +57,6 @@ from promote_cli.ops import (
     Operations,
     Rule,
 )
-from promote_cli.policies.tinygrad import POLICY, TYPES
 
 MAPS = Maps(
     inexact={"bool": "float32", "int": "float32", "uint": "float32"},  # dtypes.default_float

@@ -16,6 +16,7 @@ the mlx policy.
 
 from __future__ import annotations
 
+from promote_cli.frameworks.mlx.promotion import POLICY
 from promote_cli.operands import DIMENSIONED
 from promote_cli.ops import (
     ACCUMULATE,
@@ -27,7 +28,6 @@ from promote_cli.ops import (
     Operations,
     Rule,
 )
-from promote_cli.policies.mlx import POLICY
 
 MAPS = Maps(
     inexact={"bool": "float32", "int": "float32", "uint": "float32"},

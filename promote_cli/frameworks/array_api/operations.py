@@ -21,6 +21,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promote_cli.engine import Outcome, refuse
+from promote_cli.frameworks.array_api.promotion import POLICY
+from promote_cli.frameworks.numpy import promotion as numpy_policy
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 from promote_cli.ops import (
     ACCUMULATE,
@@ -32,8 +34,6 @@ from promote_cli.ops import (
     Operations,
     Rule,
 )
-from promote_cli.policies import numpy as numpy_policy
-from promote_cli.policies.array_api import POLICY
 
 MAPS = Maps(
     inexact={},  # the standard never turns an integer into a float

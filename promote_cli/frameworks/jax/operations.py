@@ -29,6 +29,7 @@ from typing import Any
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Outcome, ref, refuse
+from promote_cli.frameworks.jax.promotion import POLICY
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 from promote_cli.ops import (
     ACCUMULATE,
@@ -42,7 +43,6 @@ from promote_cli.ops import (
     Operations,
     Rule,
 )
-from promote_cli.policies.jax import POLICY
 
 _X64 = Maps(
     inexact={

@@ -61,10 +61,10 @@ from typing import Any, ClassVar
 
 from promote_cli.dtypes import get, is_weak
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Option, Outcome, ref, refuse
+from promote_cli.frameworks.numpy import _ml_measured as _numpy_ml
 from promote_cli.halftable import REFUSED, TablePolicy, mirror
 from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
-from promote_cli.policies import _numpy_ml
 
 # numpy.promote_types in NumPy's type codes; row i lists columns 0..i.
 _LOWER_HALF = """

@@ -8,10 +8,11 @@ verify``. Rules are declared for each, per backend (``Operations.setting``: the 
 the maps, depend on the options): one pair rule, one kind and a few per-type exceptions each.
 
 The jax backend compiles one XLA program per eager call and dtype combination (some 50 s an
-operation and setting), so its cells were measured by tracing: ``promote_cli.verify.keras``
-traces every call of one function in one ``jax.eval_shape`` (Keras and ``jax.numpy`` decide
-dtypes at trace time), lowers the unary functions and reductions (``argmax`` of a complex array
-traces but does not lower, as an eager call fails), and keeps 0-d arrays and Python scalars
+operation and setting), so its cells were measured by tracing: its oracle
+(``promote_cli.frameworks.keras.oracle``) traces every call of one function in one
+``jax.eval_shape`` (Keras and ``jax.numpy`` decide dtypes at trace time), lowers the unary functions
+and reductions (``argmax`` of a complex array traces but does not lower, as an eager call fails),
+and keeps 0-d arrays and Python scalars
 concrete (``jnp.power`` looks at its exponent). Proven against eager calls on 22,067 distinct
 cells (every unary and reduction cell and every cell of ``pow``, ``where``,
 ``bitwise_left_shift`` and ``atan2`` under the three ``floatx``, random cells of the rest; 3,814
@@ -113,6 +114,15 @@ from typing import Any, NamedTuple
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Outcome, ref, refuse
+from promote_cli.frameworks.keras.promotion import (
+    _NARROW,
+    _TORCH_STORES,
+    POLICY,
+    Typed,
+    _python,
+    result_type,
+)
+from promote_cli.frameworks.torch import promotion as torch_policy
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 from promote_cli.ops import (
     ACCUMULATE,
@@ -129,15 +139,6 @@ from promote_cli.ops import (
     Operations,
     Pair,
     Rule,
-)
-from promote_cli.policies import torch as torch_policy
-from promote_cli.policies.keras import (
-    _NARROW,
-    _TORCH_STORES,
-    POLICY,
-    Typed,
-    _python,
-    result_type,
 )
 
 _ARRAYS = frozenset({DIMENSIONED})
@@ -914,7 +915,7 @@ _TORCH = {
 _JNP_FLOAT = dict.fromkeys(
     ("bool", "int8", "int16", "int32", "uint8", "uint16", "uint32"), "float32"
 )
-# Measured by tracing (``promote_cli.verify.keras``); 64-bit types arrive made 32-bit.
+# Measured by tracing (``promote_cli.frameworks.keras.oracle``); 64-bit types arrive made 32-bit.
 _JAX = {
     "abs": _R(COMPLEX_TO_FLOAT),
     "add": _R(SAME),
