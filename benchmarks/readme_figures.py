@@ -115,21 +115,20 @@ def ops_cells() -> str:
         combos = [o for o in driver.settings(pol, {}) if not isinstance(declared.under(o), str)]
         cells = gaps = called = 0
         for op in ops.VOCABULARY.values():
-            view = ops.OperationPolicy(declared, op)
             if all(declared.under(o)[op.name].function is None for o in combos):  # type: ignore[index]
                 continue
             called += 1
-            if view.unary:
-                cases = [(x,) for x in view.operands()]
+            if ops.takes_one(op):
+                cases = [(x,) for x in ops.operands_of(declared, op)]
             else:
-                found = view.operands()
+                found = ops.operands_of(declared, op)
                 cases = [(a, b) for a in found for b in found]
                 if op.arity != ops.WHERE:
                     cases = [c for c in cases if not all(x.category == "P" for x in c)]
             for opts in combos:
                 for case in cases:
                     cells += 1
-                    gaps += view.result_type(case, opts).rule == ops.NO_KERNEL
+                    gaps += ops.answer(declared, op.name, case, opts)[0].rule == ops.NO_KERNEL
         total, gaps_total = total + cells, gaps_total + gaps
         lines.append(f"| `{name}` | {called} | {len(combos)} | {cells:,} | {gaps:,} |")
     lines.append(f"| all | | | **{total:,}** | **{gaps_total:,}** |")

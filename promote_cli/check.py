@@ -30,7 +30,8 @@ from typing import NamedTuple
 
 from promote_cli import frameworks
 from promote_cli.api import Request, request
-from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, TOTAL, Policy, as_operand
+from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, TOTAL, Cell, Policy, as_operand
+from promote_cli.lattice import declared_lattice
 from promote_cli.lossy import Loss, loss
 from promote_cli.notations import Notation
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand, label
@@ -132,7 +133,7 @@ class PairTable:
     as indices: ``cells[i][j]`` is the index of the operand ``i x j`` becomes, and the refusal
     is one more index, ``bottom``, whose row and column are all ``bottom``."""
 
-    def __init__(self, policy: Policy, operands: Sequence[Operand], opts: dict) -> None:
+    def __init__(self, cell: Cell, operands: Sequence[Operand]) -> None:
         ops = list(dict.fromkeys(operands))
         index = {op: i for i, op in enumerate(ops)}
         found: dict[tuple[int, int], int] = {}
@@ -141,7 +142,7 @@ class PairTable:
             n = len(ops)
             for i in range(n):
                 for j in range(done if i < done else 0, n):
-                    out = policy.promote(ops[i], ops[j], opts)
+                    out = cell(ops[i], ops[j])
                     if out.refused:
                         found[i, j] = -1
                         continue
@@ -187,7 +188,7 @@ def check(req: Request, operands: Sequence[Operand], *, limit: int = 5) -> Repor
     """Every property of ``req``'s policy (under its options) over ``operands``; at most
     ``limit`` counterexamples are kept per property (0: all)."""
     policy = req.policy
-    table = PairTable(policy, operands, dict(req.options))
+    table = PairTable(req.cell, operands)
     declared = {p for prop in policy.properties for p in OBLIGES.get(prop, ())}
     keep = limit if limit > 0 else None
     n = table.size
@@ -316,7 +317,7 @@ def _minimal(common: int, up: list[int], names: Sequence[str | None]) -> tuple[s
 
 def _order(req: Request) -> dict[str, frozenset[str]] | None:
     """The order the policy declares: a lattice policy's upper bounds, else None."""
-    lat = req.policy.lattice_for(req.options)
+    lat = declared_lattice(req.policy, req.options)
     return None if lat is None else lat.upper
 
 

@@ -36,7 +36,7 @@ def policy_files(policy: Policy) -> tuple[Table, dict[str, str]]:
     """One policy's files (file name -> text) and the table they show; a lattice policy adds
     its lattice as DOT and as Mermaid in Markdown (GitHub draws it)."""
     req = api.request(policy)
-    table = build(req, api.neighbour(policy, None))
+    table = build(req, api.compared(req, None))
     files = {}
     for fmt, suffix, standalone in FILES:
         command = req.command("table", "--format", fmt, tail=["--standalone"] if standalone else [])

@@ -25,12 +25,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from promote_cli.dtypes import WEAK, is_weak
 from promote_cli.errors import PolicyDefinitionError, UsageError
-from promote_cli.notations import Notation, notation, read_dtype
 from promote_cli.operands import (
     DIMENSIONED,
     PYTHON,
@@ -41,7 +39,9 @@ from promote_cli.operands import (
 )
 
 if TYPE_CHECKING:
-    from promote_cli.lattice import Lattice
+    from promote_cli.framework import Framework
+    from promote_cli.notations import Column, Notation
+    from promote_cli.options import Option
 
 # Properties a policy declares as data; tests/test_properties.py checks each declared one.
 # TOTAL: every pair of the policy's own types promotes (no refusal) under default options.
@@ -102,63 +102,18 @@ def refuse(rule: str, reason: str, unsafe_result: str | None = None) -> Outcome:
     return Outcome(None, rule, reason, unsafe_result)
 
 
-_UNSET = object()
-_TRUE = {"true", "1", "yes", "on"}
-_FALSE = {"false", "0", "no", "off"}
-
-
-class Option(NamedTuple):
-    """A policy option: ``kind`` is ``bool``, ``choice`` or ``dtype`` (read in the policy's
-    notation; ``choices`` then holds the allowed canonical names)."""
-
-    name: str
-    kind: str
-    default: Any
-    help: str
-    choices: tuple[str, ...] = ()
-
-    def parse(self, value: Any, nota: Notation) -> Any:
-        if self.kind == "bool":
-            if isinstance(value, bool):
-                return value
-            text = str(value).strip().lower()
-            if text in _TRUE | _FALSE:
-                return text in _TRUE
-            raise UsageError(f"option {self.name} takes true or false, not {value!r}")
-        if self.kind == "choice":
-            if value in self.choices:
-                return value
-            raise UsageError(
-                f"option {self.name} takes one of {', '.join(self.choices)}, not {value!r}"
-            )
-        canonical = read_dtype(str(value), nota)
-        if canonical not in self.choices:
-            raise UsageError(f"option {self.name} cannot be {value!r} ({canonical})")
-        return canonical
-
-    def text(self, value: Any, nota: Notation) -> str:
-        """``value`` as ``-O`` reads it back: ``true``/``false``, a dtype in ``nota``."""
-        if self.kind == "bool":
-            return "true" if value else "false"
-        return nota.label(value) if self.kind == "dtype" else str(value)
-
-
-def format_options(policy: Policy, opts: Mapping[str, Any], nota: Notation) -> str:
-    """``x64=true, strict=false`` for the options in ``opts``, dtypes in ``nota``."""
-    return ", ".join(
-        f"{o.name}={o.text(opts[o.name], nota)}" for o in policy.options if o.name in opts
-    )
-
-
 class Policy:
     """A framework's promotion rules. Subclasses declare the class attributes and ``decide``;
-    ``decide`` must be pure (options are arguments, never globals)."""
+    ``decide`` must be pure (options are arguments, never globals). A built-in policy names its
+    framework's entry (``class JaxPolicy(LatticePolicy, framework=FRAMEWORK)``), which gives it
+    its name, title, source, notation and options."""
 
     name: ClassVar[str]
     title: ClassVar[str]
     source: ClassVar[str]  # where the rules come from
     notation_name: ClassVar[str]
-    dialect: ClassVar[str] = ""  # "numpy": NumPy's own spellings read first (notations.py)
+    declared_in: ClassVar[Column | Notation]  # the notation its declarations are written in
+    dialect: ClassVar[str] = ""  # a notation whose own reader reads first ("numpy": np.dtype)
     universe: ClassVar[tuple[str, ...]]  # canonical names the policy promotes
     default_types: ClassVar[tuple[str, ...]]  # the default table, in the policy's order
     known_unsupported: ClassVar[Mapping[str, str]] = {}  # type -> why the framework refuses it
@@ -169,6 +124,14 @@ class Policy:
     properties: ClassVar[frozenset[str]] = frozenset({SYMMETRIC, IDEMPOTENT})
     compared_with: ClassVar[str | None] = None  # the neighbour its own docs highlight against
     file: str | None = None  # the TOML file that declares it (``promote_cli.policyfile``)
+
+    def __init_subclass__(cls, framework: Framework | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if framework is not None:
+            cls.name, cls.title, cls.source = framework.name, framework.title, framework.source
+            cls.notation_name, cls.dialect = framework.notation, framework.dialect
+            cls.options = framework.options
+            cls.declared_in = framework.declared_in
 
     @property
     def spelling(self) -> str:
@@ -206,26 +169,12 @@ class Policy:
             ops += [Operand("bool", PYTHON), *(Operand(t, PYTHON) for t in weak)]
         return tuple(ops)
 
-    def lattice_for(self, opts: Mapping[str, Any]) -> Lattice | None:
-        """The lattice a ``LATTICE`` policy promotes on under ``opts`` (None: not a lattice)."""
-        return None
-
-    @cached_property
-    def notation(self) -> Notation:
-        own = notation(self.notation_name)
-        return own._replace(dialect=self.dialect) if self.dialect else own
-
-    def notation_for(self, name: str | None) -> Notation:
-        """The notation called ``name``, or the policy's own when none is named."""
-        return notation(name) if name else self.notation
-
     def resolve_options(
         self, given: Mapping[str, Any] | None = None, nota: Notation | None = None
     ) -> dict[str, Any]:
-        """Every option with its value: the given ones parsed (a dtype value in ``nota``,
-        default the policy's own notation), the rest at their defaults."""
+        """Every option with its value: the given ones parsed (a dtype value read in ``nota``;
+        without one, only a canonical name), the rest at their defaults."""
         given = dict(given or {})
-        nota = nota or self.notation
         out = {}
         for opt in self.options:
             out[opt.name] = (
@@ -469,17 +418,23 @@ class Matrix(NamedTuple):
         return self.cells[i][j]
 
 
+# What a table's cell asks of two operands: their promotion, or an operation's output.
+Cell = Callable[[Operand, Operand], Outcome]
+
+
 def matrix(
     policy: Policy,
     rows: Sequence[Operand] | None,
     cols: Sequence[Operand] | None,
     opts: Mapping[str, Any],
+    cell: Cell | None = None,
 ) -> Matrix:
-    """Every cell of ``rows`` x ``cols`` (None: the policy's default table); ``opts`` must come
-    from ``resolve_options``."""
+    """Every cell of ``rows`` x ``cols`` (None: the policy's default table), each ``cell(a,
+    b)`` (default: the promotion); ``opts`` must come from ``resolve_options``."""
     r = tuple(rows) if rows is not None else tuple(Operand.of(t) for t in policy.default_types)
     c = tuple(cols) if cols is not None else r
-    cells = tuple(tuple(policy.promote(a, b, opts) for b in c) for a in r)
+    ask = cell or (lambda a, b: policy.promote(a, b, opts))
+    cells = tuple(tuple(ask(a, b) for b in c) for a in r)
     return Matrix(policy, opts, r, c, cells)
 
 

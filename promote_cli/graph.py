@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from promote_cli.dtypes import CATALOGUE, is_weak
 from promote_cli.engine import Policy
 from promote_cli.errors import BadInputError, UsageError
-from promote_cli.lattice import Lattice
+from promote_cli.lattice import Lattice, declared_lattice
 from promote_cli.notations import Notation, display
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ _ORDER = {name: i for i, name in enumerate(CATALOGUE)}
 
 def lattice_of(policy: Policy, opts: Mapping[str, Any]) -> Lattice:
     """The policy's lattice under ``opts`` (resolved), or a usage error naming the lattices."""
-    lat = policy.lattice_for(opts)
+    lat = declared_lattice(policy, opts)
     if lat is None:
         from promote_cli import frameworks
 
@@ -48,7 +48,7 @@ def lattice_of(policy: Policy, opts: Mapping[str, Any]) -> Lattice:
 def has_lattice(policy: Policy) -> bool:
     """Whether the policy promotes on a declared lattice (drawable), whether or not its answers
     are that lattice's least bounds (MLX materialises them, tinygrad breaks ties)."""
-    return policy.lattice_for(policy.resolve_options()) is not None
+    return declared_lattice(policy, policy.resolve_options()) is not None
 
 
 def _key(name: str) -> tuple[int, str]:

@@ -53,7 +53,7 @@ from promote_cli.engine import (
 from promote_cli.errors import BadInputError, PolicyDefinitionError, UsageError
 from promote_cli.halftable import REFUSED, HalfTable, TablePolicy
 from promote_cli.lattice import Lattice, LatticePolicy
-from promote_cli.notations import Notation, notation, read_dtype
+from promote_cli.notations import Notation, read_dtype
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand, parse
 
 if sys.version_info >= (3, 11):
@@ -138,7 +138,7 @@ def load(path: Path) -> Policy:
 
 def _notation(src: _Source, doc: Mapping[str, Any], default: str) -> Notation:
     try:
-        return notation(doc.get("notation", default))
+        return frameworks.notation(doc.get("notation", default))
     except UsageError as exc:
         raise src.error(str(exc), "notation") from None
 

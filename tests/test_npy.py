@@ -518,7 +518,7 @@ def test_streamed_outputs_equal_np_load_astype_bit_for_bit(
         header = npy.read_header(path)
         sources.append(npy.Source(header, npy.data_dtype(header, explicit[-1], "--dtype")))
     try:
-        result = npy.result_type(Request(pol, pol.notation, opts), sources).result
+        result = npy.result_type(Request(pol, frameworks.notation_of(pol), opts), sources).result
         jobs = npy.plan(
             sources, result, [work / "0.out.npy", work / "1.out.npy"], skip_unchanged=False
         )

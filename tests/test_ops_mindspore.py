@@ -133,7 +133,7 @@ class _NamingOracle:
         def call(function, operation, operands):
             if operation.name == "exp" and operands[0].dtype == "int64":
                 raise Refused("TypeError: Select CPU operator[Exp] fail!", True, self.named)
-            out = ops.OperationPolicy(declared, operation).result_type(operands, opts)
+            out = ops.answer(declared, operation.name, operands, opts)[0]
             if out.refused or out.rule == ops.NO_KERNEL:
                 raise Refused("TypeError: refused", kernel=out.rule == ops.NO_KERNEL)
             return out.result

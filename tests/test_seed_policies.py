@@ -11,11 +11,10 @@ from seeds import (
     openvino_ir_examples,
 )
 
-from promote_cli import PromotionError, promote
+from promote_cli import PromotionError, frameworks, promote
 from promote_cli.api import outcome
 from promote_cli.engine import matrix
 from promote_cli.frameworks import get
-from promote_cli.notations import NOTATIONS
 from promote_cli.operands import Operand
 
 
@@ -23,7 +22,7 @@ def _grid_diff(policy: str, header, expected) -> list[str]:
     """Per-cell differences between the policy's default matrix and a seed table."""
     pol = get(policy)
     m = matrix(pol, None, None, pol.resolve_options())
-    label = NOTATIONS[pol.notation_name].label
+    label = frameworks.notation(pol.notation_name).label
     assert [label(op.dtype) for op in m.rows] == header, "rows are in the seed's order"
     problems = []
     for i, row in enumerate(m.rows):

@@ -2,21 +2,48 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import click
 
 from promote_cli.errors import UsageError
 
+
+class _Listing(click.Option):
+    """An option whose help names what the registry lists, asked only when help is shown (so
+    that no framework's entry is read on the way to an answer)."""
+
+    def __init__(self, *args: Any, listing: Callable[[], str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.listing = listing
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        self.help = (self.help or "").replace("{listing}", self.listing())
+        return super().get_help_record(ctx)
+
+
+def _policies() -> str:
+    from promote_cli import frameworks
+
+    return ", ".join(frameworks.names())
+
+
+def _notations() -> str:
+    from promote_cli import frameworks
+
+    return ", ".join(frameworks.notations().names())
+
+
 policy = click.option(
     "--policy",
     "-p",
+    cls=_Listing,
+    listing=_policies,
     default="jax",
     show_default=True,
     metavar="NAME",
-    help="Whose rules: jax, openvino, ascend, numpy, torch, tensorflow, array-api, mlx, keras,"
-    " tinygrad, paddle, mindspore (see `promote policies`), or a TOML policy file"
-    " (./mine.toml).",
+    help="Whose rules: {listing} (see `promote policies`), or a TOML policy file (./mine.toml).",
 )
 policy_file = click.option(
     "--policy-file",
@@ -35,10 +62,11 @@ options = click.option(
 notation = click.option(
     "--notation",
     "-n",
+    cls=_Listing,
+    listing=_notations,
     default=None,
     metavar="NAME",
-    help="Read and print dtypes in this notation (default: the policy's own): canonical, jax,"
-    " numpy, openvino, ascend, torch, tensorflow, mlx, tinygrad, paddle, mindspore.",
+    help="Read and print dtypes in this notation (default: the policy's own): {listing}.",
 )
 op = click.option(
     "--op",

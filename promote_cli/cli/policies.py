@@ -10,7 +10,8 @@ from promote_cli.engine import Policy
 
 
 def describe(pol: Policy) -> dict:
-    label = pol.notation.label
+    nota = frameworks.notation_of(pol)
+    label = nota.label
     return {
         "name": pol.name,
         "title": pol.title,
@@ -56,6 +57,6 @@ def command(as_json: bool) -> int:
         )
         click.echo(f"  types ({len(d['types'])}): {' '.join(t['label'] for t in d['types'])}")
         for o in pol.options:
-            click.echo(f"  -O {o.name}={o.text(o.default, pol.notation)}  {o.help}")
+            click.echo(f"  -O {o.name}={o.text(o.default, frameworks.notation_of(pol))}  {o.help}")
         click.echo()
     return 0

@@ -186,7 +186,9 @@ def model(
     Sphinx directive and the Markdown block ask for); its command names ``--format fmt``."""
     req, other = _resolved(policy, types, notation, diff_against, option_values, op)
     head = ["--format", fmt] if fmt else []
-    given = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
+    given = (
+        [] if diff_against is None else ["--diff-against", other.policy.name if other else "none"]
+    )
     command = req.command("table", *head, tail=[*given, *tail])
     return build(req, other, command=command, marks=marks)
 
@@ -198,8 +200,9 @@ def _resolved(
     diff_against: str | None,
     option_values: Iterable[str],
     op: str | None = None,
-) -> tuple[api.Request, Any]:
-    """The request and the compared policy (or None), resolved once from the options as typed."""
+) -> tuple[api.Request, api.Request | None]:
+    """The request and the same question of the compared policy (or None), resolved once from
+    the options as typed."""
     req = api.request(
         policy,
         notation=notation,
@@ -208,12 +211,7 @@ def _resolved(
         op=op,
     )
     _distinct(req, types)
-    other = api.neighbour(req.policy, diff_against)
-    if op is not None and other is not None:
-        from promote_cli import ops
-
-        other = ops.bind(other, op)
-    return req, other
+    return req, api.compared(req, diff_against)
 
 
 def _meaning(params: Mapping[str, Any], fmt: str | None) -> tuple:
@@ -231,7 +229,7 @@ def _meaning(params: Mapping[str, Any], fmt: str | None) -> tuple:
     template = params["template"]
     return (
         req,
-        other.name if other else None,
+        other.policy.name if other else None,
         params["fmt"] or fmt,
         None if template is None else os.path.realpath(template),
         params["standalone"],

@@ -11,10 +11,11 @@ import click
 
 from promote_cli import api, frameworks, schema
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
-from promote_cli.engine import Policy, format_options
+from promote_cli.engine import Policy
 from promote_cli.errors import UsageError
 from promote_cli.notations import display
 from promote_cli.operands import label
+from promote_cli.options import format_options
 from promote_cli.verify import driver
 from promote_cli.verify import oracle as oracle_for
 from promote_cli.verify.function import FunctionOracle
@@ -76,8 +77,6 @@ def command(names, option_values, as_json, require, oracle, operations) -> int:
             driver.verify(
                 pols[n], pinned[n], progress_for(n), load_oracle=load, operations=operations
             )
-            if n in pols
-            else driver.waiting(n)
             for n in chosen
         ]
     failed = any(driver.failed(r, require) for r in reports)
@@ -157,11 +156,11 @@ def _progress(enabled: bool) -> Iterator[Any]:
 
 
 def _labels(pol: Policy):
-    nota = pol.notation
+    nota = frameworks.notation_of(pol)
     return (
         lambda op: label(op, nota),
         lambda result: display(result, nota) if result is not None else "refused",
-        lambda opts: format_options(pol, opts, nota),
+        lambda opts: format_options(pol.options, opts, nota),
     )
 
 
@@ -174,11 +173,8 @@ def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
     if report.status == driver.NO_FRAMEWORK:
         click.echo(f"{name}: {report.note}")
         return
-    if report.status == driver.NO_POLICY:
-        click.echo(f"{name}: {report.note}, skipped")
-        return
     if report.status == driver.OPTIONS_DIFFER:
-        click.echo(f"{name}: {report.note}; update promote_cli/verify/ (not verified)")
+        click.echo(f"{name}: {report.note}; update its oracle (not verified)")
         return
     verdict = (
         "all agree"
@@ -288,13 +284,15 @@ def _as_json(report: driver.Report, pol: Policy | None, require: bool) -> dict[s
         "operations": None if report.ops is None else _ops_json(report.ops, pol),
     }
     if report.mismatches:
+        assert pol is not None
+        nota = frameworks.notation_of(pol)
         out["mismatches"] = [
             {
                 "question": m.question,
                 "options": dict(m.options),
-                "a": schema.operand(m.a, pol.notation),
-                "b": schema.operand(m.b, pol.notation),
-                "more": [schema.operand(op, pol.notation) for op in m.more],
+                "a": schema.operand(m.a, nota),
+                "b": schema.operand(m.b, nota),
+                "more": [schema.operand(op, nota) for op in m.more],
                 "promote": m.promote,
                 "framework": m.framework,
                 "framework_error": m.framework_error or None,
@@ -305,6 +303,7 @@ def _as_json(report: driver.Report, pol: Policy | None, require: bool) -> dict[s
 
 
 def _ops_json(ops: Any, pol: Policy | None) -> dict[str, Any]:
+    nota = None if pol is None else frameworks.notation_of(pol)
     return {
         "cells": dict(ops.cells),
         "gaps": dict(ops.gaps),
@@ -315,7 +314,7 @@ def _ops_json(ops: Any, pol: Policy | None) -> dict[str, Any]:
             {
                 "options": dict(m.options),
                 "op": m.op,
-                "operands": [schema.operand(x, pol.notation) for x in m.operands],  # type: ignore[union-attr]
+                "operands": [schema.operand(x, nota) for x in m.operands],  # type: ignore[union-attr]
                 "promote": m.promote,
                 "framework": m.framework,
                 "framework_error": m.framework_error or None,

@@ -36,25 +36,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from importlib import import_module
 from typing import Any, NamedTuple, Protocol
 
 from promote_cli.operands import Operand
-
-# policy name -> oracle module; a policy missing here has no installable framework (ascend).
-ORACLES = {
-    "jax": "promote_cli.frameworks.jax.oracle",
-    "numpy": "promote_cli.frameworks.numpy.oracle",
-    "openvino": "promote_cli.frameworks.openvino.oracle",
-    "torch": "promote_cli.frameworks.torch.oracle",
-    "tensorflow": "promote_cli.frameworks.tensorflow.oracle",
-    "array-api": "promote_cli.frameworks.array_api.oracle",
-    "mlx": "promote_cli.frameworks.mlx.oracle",
-    "tinygrad": "promote_cli.frameworks.tinygrad.oracle",
-    "paddle": "promote_cli.frameworks.paddle.oracle",
-    "mindspore": "promote_cli.frameworks.mindspore.oracle",
-    "keras": "promote_cli.frameworks.keras.oracle",
-}
 
 Answer = Callable[[Operand, Operand], str]
 AnswerMany = Callable[[Sequence[Operand]], str]
@@ -127,9 +111,16 @@ class Oracle(Protocol):
 
 
 def oracle(policy: str) -> Oracle | None:
-    """The oracle module for ``policy``, or None when no framework can prove it."""
-    module = ORACLES.get(policy)
-    return import_module(module) if module else None  # type: ignore[return-value]
+    """The oracle of the framework ``policy`` names (``frameworks/<name>/oracle.py``), or None
+    when no framework can prove it: its entry says why, or promote registers no such framework
+    (a policy file)."""
+    from promote_cli import frameworks
+    from promote_cli.errors import UsageError
+
+    try:
+        return frameworks.oracle(policy)  # type: ignore[no-any-return]
+    except UsageError:
+        return None
 
 
 def install_hint(orc: Oracle) -> str:

@@ -26,20 +26,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from promote_cli import frameworks
-from promote_cli.engine import Option, Policy
+from promote_cli.engine import Policy
 from promote_cli.errors import UsageError
 from promote_cli.notations import read_dtype
 from promote_cli.operands import DIMENSIONED, Operand, valued
+from promote_cli.options import Option
 from promote_cli.verify import Oracle, Refused, Unobservable, install_hint, oracle
 from promote_cli.verify.operations import OpsReport, verify_ops
 
 VERIFIED, MISMATCH = "verified", "mismatch"
-NOT_INSTALLED, NO_FRAMEWORK, NO_POLICY, OPTIONS_DIFFER = (
-    "not-installed",
-    "no-framework",
-    "no-policy",
-    "options-differ",
-)
+NOT_INSTALLED, NO_FRAMEWORK, OPTIONS_DIFFER = "not-installed", "no-framework", "options-differ"
 
 # How often the progress callback hears about it: often enough to move, rarely enough to be free.
 _PROGRESS_EVERY = 256
@@ -94,11 +90,8 @@ class Report:
 
 
 def names() -> tuple[str, ...]:
-    """Every policy verify knows of: the registry's, then oracles still waiting for a policy."""
-    from promote_cli.verify import ORACLES
-
-    registered = frameworks.names()
-    return (*registered, *(n for n in ORACLES if n not in registered))
+    """Every policy verify knows of: the registry's."""
+    return frameworks.names()
 
 
 def option_values(opt: Option) -> tuple[Any, ...]:
@@ -121,9 +114,8 @@ def settings(policy: Policy, pinned: Mapping[str, Any] | None = None) -> list[di
 
 def parse_pinned(policy: Policy, given: Mapping[str, str]) -> dict[str, Any]:
     """The ``-O`` values that belong to ``policy``, parsed in its notation."""
-    return {
-        o.name: o.parse(given[o.name], policy.notation) for o in policy.options if o.name in given
-    }
+    nota = frameworks.notation_of(policy)
+    return {o.name: o.parse(given[o.name], nota) for o in policy.options if o.name in given}
 
 
 def verify(
@@ -260,7 +252,7 @@ def _beyond_pairs(
     spelled = getattr(orc, "spelling", None)
     for text in getattr(orc, "SPELLINGS", ()):
         try:
-            mine = read_dtype(text, policy.notation)
+            mine = read_dtype(text, frameworks.notation_of(policy))
         except UsageError:
             mine = None
         theirs, error = _ask(spelled, handle, text)
@@ -288,8 +280,3 @@ def selected(requested: Sequence[str]) -> list[str]:
         if name not in known:
             frameworks.get(name)  # raises the registry's usage error, with its suggestion
     return list(dict.fromkeys(requested))
-
-
-def waiting(name: str) -> Report:
-    """The report for an oracle whose policy promote does not have yet."""
-    return Report(name, NO_POLICY, note=f"promote has no {name!r} policy yet")

@@ -17,9 +17,10 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+from promote_cli import frameworks
 from promote_cli.engine import Policy
 from promote_cli.errors import BadInputError, UsageError
-from promote_cli.notations import notation, read_dtype
+from promote_cli.notations import read_dtype
 from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.verify import Answer, Refused
 
@@ -66,7 +67,7 @@ class FunctionOracle:
 
     @contextmanager
     def answering(self, handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
-        canonical = notation("canonical")
+        canonical = frameworks.notation("canonical")
 
         def answer(a: Operand, b: Operand) -> str:
             try:

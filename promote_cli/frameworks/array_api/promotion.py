@@ -37,6 +37,7 @@ from typing import Any
 
 from promote_cli.dtypes import get, is_weak
 from promote_cli.engine import Outcome, ref, refuse
+from promote_cli.frameworks.array_api import FRAMEWORK
 from promote_cli.lattice import LatticePolicy
 from promote_cli.operands import PYTHON, Operand
 
@@ -77,11 +78,7 @@ TYPES = (
 )
 
 
-class ArrayApiPolicy(LatticePolicy):
-    name = "array-api"
-    title = "Array API standard"
-    source = "Python array API standard 2024.12 type promotion (array-api-strict 2.6.1)"
-    notation_name = "canonical"
+class ArrayApiPolicy(LatticePolicy, framework=FRAMEWORK):
     edges = _EDGES
     universe = TYPES
     default_types = TYPES

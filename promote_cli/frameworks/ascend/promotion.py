@@ -16,8 +16,8 @@ scalars.
 from __future__ import annotations
 
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC
+from promote_cli.frameworks.ascend import FRAMEWORK
 from promote_cli.halftable import TablePolicy, mirror
-from promote_cli.notations import NOTATIONS
 
 # The seed's order and spelling; row i lists columns 0..i.
 _LOWER_HALF = """
@@ -38,15 +38,11 @@ c32   c64  c32  c128 c32  c32  c32  c32  ×    c32  ×    c32  ×    c32  c32
 c64   c64  c64  c128 c64  c64  c64  c64  ×    c64  ×    c64  ×    c64  c64  c64
 c128  c128 c128 c128 c128 c128 c128 c128 ×    c128 ×    c128 ×    c128 c128 c128 c128
 """
-TABLE = mirror(_LOWER_HALF, NOTATIONS["ascend"].by_label())
+TABLE = mirror(_LOWER_HALF, FRAMEWORK.declared_in.by_label())
 TYPES = TABLE.order
 
 
-class AscendPolicy(TablePolicy):
-    name = "ascend"
-    title = "Ascend aclnn"
-    source = "CANN aclnn 互推导关系 (mutual type-deduction) table"
-    notation_name = "ascend"
+class AscendPolicy(TablePolicy, framework=FRAMEWORK):
     table = TABLE
     universe = TYPES
     default_types = TYPES

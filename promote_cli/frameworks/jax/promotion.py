@@ -41,9 +41,9 @@ from functools import cache
 from typing import Any
 
 from promote_cli.dtypes import CATALOGUE, get, is_weak
-from promote_cli.engine import Materialised, Option, Outcome, ref, refuse
+from promote_cli.engine import Materialised, Outcome, ref, refuse
+from promote_cli.frameworks.jax import FRAMEWORK
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
-from promote_cli.notations import NOTATIONS
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 
 SEED_TYPES = (
@@ -109,7 +109,7 @@ _X32_EDGES = """
 u4     i4 u8
 """
 
-_STANDARD = read_edges(_EDGES, NOTATIONS["jax"])
+_STANDARD = read_edges(_EDGES, FRAMEWORK.declared_in)
 # JAX's types are the lattice's nodes, in catalogue order; the weak ones are Python scalars.
 _STRONG = tuple(t for t in CATALOGUE if t in _STANDARD and not is_weak(t))
 
@@ -135,7 +135,7 @@ def lattice(x64: bool = True, strict: bool = False) -> Lattice:
         return Lattice(_strict_edges())
     if x64:
         return Lattice(_STANDARD)
-    return Lattice({**_STANDARD, **read_edges(_X32_EDGES, NOTATIONS["jax"])})
+    return Lattice({**_STANDARD, **read_edges(_X32_EDGES, FRAMEWORK.declared_in)})
 
 
 # Without x64 JAX computes in 32 bits: a 64-bit result is narrowed.
@@ -144,21 +144,10 @@ _X32 = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128"
 _DEFAULT = {"int*": "int64", "float*": "float64", "complex*": "complex128"}
 
 
-class JaxPolicy(LatticePolicy):
-    name = "jax"
-    title = "JAX"
-    source = (
-        "jax.numpy.promote_types and result_type in JAX 0.10.2: the lattice in"
-        " jax/_src/dtypes.py and the table on JAX's “Type promotion semantics” page"
-    )
-    notation_name = "jax"
+class JaxPolicy(LatticePolicy, framework=FRAMEWORK):
     edges = _EDGES
     universe = (*_STRONG, "int*", "float*", "complex*")
     default_types = SEED_TYPES
-    options = (
-        Option("x64", "bool", True, "64-bit mode (jax_enable_x64); false narrows results to 32"),
-        Option("strict", "bool", False, "jax_numpy_dtype_promotion='strict': no implicit mixing"),
-    )
     categories = frozenset({"D", PYTHON})
     compared_with = "numpy"  # the page greens the cells where numpy.promote_types differs
 

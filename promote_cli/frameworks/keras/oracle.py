@@ -141,7 +141,7 @@ def _ops_worker(backend: str) -> dict[str, dict[str, list[Any]]]:
 
     from promote_cli import frameworks
     from promote_cli.frameworks.keras.promotion import FLOATX
-    from promote_cli.ops import REDUCTION, UNARY, VOCABULARY, OperationPolicy
+    from promote_cli.ops import REDUCTION, UNARY, VOCABULARY
     from promote_cli.verify import missing_kernel
     from promote_cli.verify.operations import cases, every_operand
 
@@ -171,7 +171,7 @@ def _ops_worker(backend: str) -> dict[str, dict[str, list[Any]]]:
                 continue
             fn = getattr(keras.ops, rule.function.removeprefix("keras.ops."))
             arity = VOCABULARY[name].arity
-            asked = cases(OperationPolicy(ops, VOCABULARY[name]), operands)
+            asked = cases(ops, VOCABULARY[name], operands)
 
             def args(case: Any, arity: str = arity, condition: Any = condition) -> list[Any]:
                 values = [operand(x) for x in case]

@@ -54,11 +54,12 @@ from typing import Any, NamedTuple
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.dtypes import is_weak
-from promote_cli.engine import SYMMETRIC, Option, Outcome, Policy, ref, refuse
+from promote_cli.engine import SYMMETRIC, Outcome, Policy, ref, refuse
 from promote_cli.frameworks.jax import promotion as jax
+from promote_cli.frameworks.keras import FRAMEWORK
 from promote_cli.frameworks.torch import promotion as torch
 from promote_cli.lattice import Lattice, read_edges
-from promote_cli.notations import NOTATIONS
+from promote_cli.notations import CANONICAL
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 
 TYPES = (
@@ -105,7 +106,7 @@ complex128
 float8_e4m3fn
 float8_e5m2
 """
-LATTICE = Lattice(read_edges(_EDGES, NOTATIONS["canonical"]))
+LATTICE = Lattice(read_edges(_EDGES, CANONICAL))
 
 # BIT64_TO_BIT32_DTYPE, and what TensorFlow keeps of it.
 _NARROW = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
@@ -272,29 +273,9 @@ _BY_BACKEND: dict[str, Callable[[Operand, Operand, str, str], Outcome]] = {
 }
 
 
-class KerasPolicy(Policy):
-    name = "keras"
-    title = "Keras 3"
-    source = "keras.ops.add per backend; keras.backend.result_type's lattice (Keras 3.15.1)"
-    notation_name = "canonical"
+class KerasPolicy(Policy, framework=FRAMEWORK):
     universe = TYPES
     default_types = TYPES
-    options = (
-        Option(
-            "backend",
-            "choice",
-            "tensorflow",
-            "KERAS_BACKEND: tensorflow (Keras's default), jax, torch, numpy or openvino",
-            choices=BACKENDS,
-        ),
-        Option(
-            "floatx",
-            "choice",
-            "float32",
-            "keras.config.floatx(): the width of weak results (float32, float16, bfloat16)",
-            choices=FLOATX,
-        ),
-    )
     categories = frozenset({DIMENSIONED, ZERO_D, PYTHON})  # 0-d matters on torch only
     # Not IDEMPOTENT: 64-bit types narrow (float64 x float64 = float32 but on TensorFlow).
     properties = frozenset({SYMMETRIC})

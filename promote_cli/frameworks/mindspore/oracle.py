@@ -176,7 +176,7 @@ def _operations(ms: Any, ops: Any, dtypes: Mapping[str, Any], canonical: Any) ->
     function on ``ops.ones((2,), t)`` and Python scalars (``cumsum`` along axis 0, ``where``
     with a bool condition): ``{op: {cell: [result, error, kernel, named type]}}``."""
     from promote_cli import frameworks
-    from promote_cli.ops import VOCABULARY, OperationPolicy
+    from promote_cli.ops import VOCABULARY
     from promote_cli.verify.operations import cases, every_operand
 
     rules = frameworks.operations(frameworks.get("mindspore"))
@@ -224,7 +224,7 @@ def _operations(ms: Any, ops: Any, dtypes: Mapping[str, Any], canonical: Any) ->
         if rule.function is None:
             continue
         function = getattr(ops, rule.function.removeprefix("ops."))
-        asked = cases(OperationPolicy(rules, operation), every)
+        asked = cases(rules, operation, every)
         out[name] = {cell_key(case): run(function, name, case) for case in asked}
     return out
 

@@ -31,8 +31,9 @@ from typing import Any
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, ref, refuse
+from promote_cli.frameworks.ascend import FRAMEWORK as ASCEND
+from promote_cli.frameworks.mindspore import FRAMEWORK
 from promote_cli.halftable import TablePolicy, mirror
-from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
 
 # The Ascend table without complex32, bool x u16/u32/u64 filled in; row i lists columns 0..i.
@@ -53,7 +54,7 @@ bool  f32  f16  f64  bf16 s8   u8   s16  u16  s32  u32  s64  u64  bool
 c64   c64  c64  c128 c64  c64  c64  c64  ×    c64  ×    c64  ×    c64  c64
 c128  c128 c128 c128 c128 c128 c128 c128 ×    c128 ×    c128 ×    c128 c128 c128
 """
-TABLE = mirror(_LOWER_HALF, NOTATIONS["ascend"].by_label())
+TABLE = mirror(_LOWER_HALF, ASCEND.declared_in.by_label())
 TYPES = (
     "bool",
     "uint8",
@@ -76,11 +77,7 @@ _LONE_UNSIGNED = frozenset({"uint16", "uint32", "uint64"})
 _NO_CPU_TENSOR = "MindSpore has {t} but cannot make a CPU tensor of it (Zeros/Cast unsupported)"
 
 
-class MindSporePolicy(TablePolicy):
-    name = "mindspore"
-    title = "MindSpore"
-    source = "mindspore.ops.add (MindSpore 2.10.0, PyNative, CPU), measured; the aclnn table"
-    notation_name = "mindspore"
+class MindSporePolicy(TablePolicy, framework=FRAMEWORK):
     table = TABLE
     universe = TYPES
     default_types = TYPES

@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, ref
+from promote_cli.frameworks.mlx import FRAMEWORK
 from promote_cli.lattice import Lattice, LatticePolicy
 from promote_cli.operands import PYTHON
 
@@ -71,11 +72,7 @@ TYPES = (
 )
 
 
-class MlxPolicy(LatticePolicy):
-    name = "mlx"
-    title = "MLX"
-    source = "mlx.core.add / mlx.core.result_type (MLX 0.32.4), measured on CPU"
-    notation_name = "mlx"
+class MlxPolicy(LatticePolicy, framework=FRAMEWORK):
     edges = _EDGES
     universe = TYPES
     default_types = TYPES

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from promote_cli.frameworks.numpy.promotion import ML_TYPES
-from promote_cli.notations import NUMPY_CODES, NUMPY_NAMES
+from promote_cli.frameworks.numpy.spellings import NUMPY_CODES, NUMPY_NAMES
 from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.verify import (
     PYTHON_VALUES,

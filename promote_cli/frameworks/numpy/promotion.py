@@ -60,10 +60,10 @@ from functools import cache
 from typing import Any, ClassVar
 
 from promote_cli.dtypes import get, is_weak
-from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Option, Outcome, ref, refuse
+from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, ref, refuse
+from promote_cli.frameworks.numpy import FRAMEWORK
 from promote_cli.frameworks.numpy import _ml_measured as _numpy_ml
 from promote_cli.halftable import REFUSED, TablePolicy, mirror
-from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
 
 # numpy.promote_types in NumPy's type codes; row i lists columns 0..i.
@@ -96,7 +96,7 @@ _COMPLEX_OF = {
 }
 
 
-TABLE = mirror(_LOWER_HALF, NOTATIONS["numpy"].by_label())
+TABLE = mirror(_LOWER_HALF, FRAMEWORK.declared_in.by_label())
 TYPES = TABLE.order
 
 # NumPy's legacy type numbers on 64-bit Linux (int64 is NPY_LONG, 7); float16 (NPY_HALF, 23)
@@ -247,27 +247,13 @@ def promote_sequence(dtypes: Sequence[str]) -> tuple[str, str] | str:
     return (result or main, main)
 
 
-class NumpyPolicy(TablePolicy):
-    name = "numpy"
-    title = "NumPy"
-    source = "numpy.promote_types / numpy.result_type (NumPy 2, NEP 50)"
-    notation_name = "canonical"
-    dialect = "numpy"  # b is int8, B uint8, f16 longdouble, c32 clongdouble, as np.dtype reads
+class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
     table = TABLE
     universe = TYPES
     default_types = TYPES
     categories = frozenset({"D", PYTHON})
     properties = frozenset({SYMMETRIC, IDEMPOTENT, TOTAL})
     cell_reason = "numpy.promote_types"
-    options = (
-        Option(
-            "ml_dtypes",
-            "bool",
-            False,
-            "answer as NumPy does once ml_dtypes is imported: its types (bfloat16, float8_*,"
-            f" int4 ...) join the universe, as measured ({_MEASURED})",
-        ),
-    )
     option_types: ClassVar[Mapping[str, tuple[str, ...]]] = {"ml_dtypes": ML_TYPES}
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:

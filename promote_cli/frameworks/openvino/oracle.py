@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from promote_cli.notations import NOTATIONS
+from promote_cli.frameworks.openvino import FRAMEWORK as ENTRY
 from promote_cli.operands import DIMENSIONED, ZERO_D, Operand
 from promote_cli.verify import Answer, Many, Refused, refusing, refusing_many
 
@@ -23,7 +23,7 @@ INSTALL = "openvino"
 IN_CONFORMANCE_EXTRA = True
 OPTIONS = ("promote_unsafe", "pytorch_scalar_promotion", "u64_integer_promotion_target")
 
-_NOTATION = NOTATIONS["openvino"]
+_NOTATION = ENTRY.declared_in
 
 
 def load() -> Any:

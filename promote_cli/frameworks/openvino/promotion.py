@@ -37,7 +37,8 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from promote_cli.dtypes import get as dtype
-from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Option, Outcome, Policy, ref, refuse
+from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, Policy, ref, refuse
+from promote_cli.frameworks.openvino import FRAMEWORK
 from promote_cli.operands import ZERO_D, Operand
 
 SUPPORTED = (
@@ -214,38 +215,13 @@ def evaluate(attrs: Attributes, a: Input, b: Input) -> Outcome:
     return refuse("unsupported-pair", f"no rule promotes {ref(a.type)} with {ref(b.type)}")
 
 
-class OpenVinoPolicy(Policy):
-    name = "openvino"
-    title = "OpenVINO"
-    source = "ConvertPromoteTypes-14 (spec and src/core/src/op/convert_promote_types.cpp)"
-    notation_name = "openvino"
+class OpenVinoPolicy(Policy, framework=FRAMEWORK):
     universe = (*SUPPORTED, DYNAMIC)
     default_types = SUPPORTED
     known_unsupported: Mapping[str, str] = {
         t: f"OpenVINO's ConvertPromoteTypes does not support element type {ref(t)}"
         for t in _OTHER_OV_TYPES
     }
-    options = (
-        Option(
-            "promote_unsafe",
-            "bool",
-            False,
-            "allow bit-widening, u64 x signed and lossy promotions (else they raise)",
-        ),
-        Option(
-            "pytorch_scalar_promotion",
-            "bool",
-            False,
-            "a 0-d input of the same kind takes the dimensioned input's type",
-        ),
-        Option(
-            "u64_integer_promotion_target",
-            "dtype",
-            "float32",
-            "result of u64 with a signed integer (promote_unsafe=true); any element type",
-            choices=(*SUPPORTED, *_OTHER_OV_TYPES, DYNAMIC),
-        ),
-    )
     categories = frozenset({"D", ZERO_D})
     properties = frozenset({SYMMETRIC, IDEMPOTENT})
 

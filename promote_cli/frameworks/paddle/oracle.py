@@ -145,7 +145,7 @@ def _operations(paddle: Any, value: Any, canonical: Any) -> dict[str, Any]:
         if function is None:
             continue
         cells: dict[str, list[str | None]] = {}
-        for case in cases(ops.OperationPolicy(declared, op), operands):
+        for case in cases(declared, op, operands):
             try:
                 cells[cell_key(case)] = [
                     refusing(TypeError, ValueError, RuntimeError)(run)(name, function, case),

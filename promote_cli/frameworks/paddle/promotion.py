@@ -46,6 +46,7 @@ from typing import Any
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, ref, refuse
+from promote_cli.frameworks.paddle import FRAMEWORK
 from promote_cli.frameworks.torch import promotion as torch
 from promote_cli.halftable import HalfTable, TablePolicy
 from promote_cli.operands import PYTHON, ZERO_D, Operand
@@ -85,11 +86,7 @@ def _kind(t: str) -> str | None:
     return "complex" if info.is_complex else None
 
 
-class PaddlePolicy(TablePolicy):
-    name = "paddle"
-    title = "PaddlePaddle"
-    source = "phi/common/type_promotion.h and the eager x + y (Paddle 3.3.1, CPU), measured"
-    notation_name = "paddle"
+class PaddlePolicy(TablePolicy, framework=FRAMEWORK):
     table = TABLE
     universe = TYPES
     default_types = TYPES

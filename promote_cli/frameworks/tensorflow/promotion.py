@@ -47,9 +47,9 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from promote_cli.engine import Materialised, Option, Outcome, ref, refuse
+from promote_cli.engine import Materialised, Outcome, ref, refuse
+from promote_cli.frameworks.tensorflow import FRAMEWORK
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
-from promote_cli.notations import NOTATIONS
 from promote_cli.operands import PYTHON, Operand
 
 # Each type and the types directly above it, in TensorFlow's notation.
@@ -118,7 +118,7 @@ i32* i64* f32* f64* c128*
 """
 # Tensors ``tensor + True`` cannot convert a Python bool to (the operator raises).
 _NO_PYTHON_BOOL = frozenset(("uint8", "uint16", "uint32", "int8", "int16", "bfloat16", "complex64"))
-_READ = NOTATIONS["tensorflow"].by_label()
+_READ = FRAMEWORK.declared_in.by_label()
 DEFAULT_TYPES = tuple(_READ[t] for t in _TABLE_ORDER.split())
 
 
@@ -127,29 +127,16 @@ def all_only() -> frozenset[frozenset[str]]:
     """The unordered pairs TensorFlow allows only with dtype_conversion_mode='all'."""
     return frozenset(
         frozenset((a, b))
-        for a, above in read_edges(_ALL_ONLY, NOTATIONS["tensorflow"]).items()
+        for a, above in read_edges(_ALL_ONLY, FRAMEWORK.declared_in).items()
         for b in above
     )
 
 
-class TensorFlowPolicy(LatticePolicy):
-    name = "tensorflow"
-    title = "TensorFlow"
-    source = "flexible_dtypes (TensorFlow 2.21) and the TF-NumPy type promotion guide"
-    notation_name = "tensorflow"
+class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
     edges = _EDGES
     universe = (*DEFAULT_TYPES, "string")
     default_types = DEFAULT_TYPES
     known_unsupported: Mapping[str, str] = _OTHER_TF_TYPES
-    options = (
-        Option(
-            "mode",
-            "choice",
-            "all",
-            "dtype_conversion_mode: all, or safe (refuses precision loss and bit-widening)",
-            choices=("all", "safe"),
-        ),
-    )
     categories = frozenset({"D", PYTHON})
 
     def node(self, op: Operand) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from promote_cli.notations import NOTATIONS
+from promote_cli.frameworks.tinygrad import FRAMEWORK as ENTRY
 from promote_cli.operands import PYTHON, Operand
 from promote_cli.verify import PYTHON_VALUES, Answer, Call, Refused, refusing
 
@@ -47,8 +47,8 @@ def version(handle: Any) -> str:
 def _canonical(dtypes: Any) -> dict[Any, str]:
     """tinygrad's dtypes by canonical name; its attribute names are the tinygrad notation's
     labels (fp8e4m3 is float8_e4m3fn), its weak types int* and float*."""
-    nota = NOTATIONS["tinygrad"]
-    canonical = {getattr(dtypes, nota.label(t)): t for t in nota.labels}
+    nota = ENTRY.declared_in
+    canonical = {getattr(dtypes, nota.label(t)): t for t in nota.label_map()}
     canonical.update({dtypes.weakint: "int*", dtypes.weakfloat: "float*"})
     return canonical
 
@@ -56,13 +56,13 @@ def _canonical(dtypes: Any) -> dict[Any, str]:
 @contextmanager
 def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
     Tensor, dtypes, Context = handle
-    nota = NOTATIONS["tinygrad"]
+    nota = ENTRY.declared_in
     canonical = _canonical(dtypes)
 
     def operand(op: Operand) -> Any:
         if op.category == PYTHON:
             return PYTHON_VALUES[op.dtype]
-        if op.dtype not in nota.labels:
+        if op.dtype not in nota.label_map():
             raise Refused(f"tinygrad has no dtype {op.dtype}")
         return Tensor.zeros(2, dtype=getattr(dtypes, nota.label(op.dtype)))
 
@@ -94,7 +94,7 @@ def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
     device. A Python scalar on the left goes through ``reverse=True`` or the reflected
     operator; ``matmul``'s refusal of a Python scalar is an ``AttributeError``."""
     Tensor, dtypes, Context = handle
-    nota = NOTATIONS["tinygrad"]
+    nota = ENTRY.declared_in
     canonical = _canonical(dtypes)
 
     def value(op: Operand) -> Any:

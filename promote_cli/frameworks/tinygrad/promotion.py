@@ -47,6 +47,7 @@ from promote_cli.engine import (
     ref,
     refuse,
 )
+from promote_cli.frameworks.tinygrad import FRAMEWORK
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
 from promote_cli.operands import PYTHON, Operand
 
@@ -98,11 +99,7 @@ TYPES = (
 )
 
 
-class TinygradPolicy(LatticePolicy):
-    name = "tinygrad"
-    title = "tinygrad"
-    source = "tinygrad.dtype.promo_lattice / least_upper_dtype (tinygrad 0.14.0)"
-    notation_name = "tinygrad"
+class TinygradPolicy(LatticePolicy, framework=FRAMEWORK):
     edges = _EDGES
     universe = TYPES
     default_types = TYPES
@@ -127,9 +124,9 @@ class TinygradPolicy(LatticePolicy):
     @cached_property
     def lattice(self) -> Lattice:
         """The declared lattice with tinygrad's DType order as its tie-break."""
-        labels = self.notation.by_label()
+        labels = self.declared_in.by_label()
         order = [labels[word] for word in _ORDER.split()]
-        return Lattice(read_edges(self.edges, self.notation), tie_break=order)
+        return Lattice(read_edges(self.edges, self.declared_in), tie_break=order)
 
     def normalise(self, op: Operand, opts: Mapping[str, Any] | None = None) -> Operand | Outcome:
         if op.category == PYTHON and op.dtype == "complex*":

@@ -49,6 +49,7 @@ from typing import Any, NamedTuple
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, ref, refuse
+from promote_cli.frameworks.torch import FRAMEWORK
 from promote_cli.halftable import TablePolicy, mirror
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 
@@ -237,11 +238,7 @@ def _why(state: Mapping[str, _Seen], final: _Seen) -> tuple[str, str]:
     return "category", f"{parts}: a weaker category of a higher kind lifts the result"
 
 
-class TorchPolicy(TablePolicy):
-    name = "torch"
-    title = "PyTorch"
-    source = "torch.promote_types / torch.result_type (torch 2.13, c10 promoteTypes)"
-    notation_name = "torch"
+class TorchPolicy(TablePolicy, framework=FRAMEWORK):
     table = TABLE
     universe = TYPES
     default_types = DEFAULT_TYPES
