@@ -75,6 +75,7 @@ class Outcome(NamedTuple):
     unsafe_result: str | None = None  # what an unsafe option would have given (OpenVINO)
     materialised: Materialised | None = None  # a weak result: what it becomes as an array
     steps: tuple[str, ...] = ()  # a chain's steps, dtypes as refs: ``int8 + uint8 -> int16``
+    decided_by: str = ""  # an operation's answer: the step of ``ops.STEPS`` that decided it
 
     @property
     def refused(self) -> bool:
@@ -114,6 +115,9 @@ class Policy:
     notation_name: ClassVar[str]
     declared_in: ClassVar[Column | Notation]  # the notation its declarations are written in
     dialect: ClassVar[str] = ""  # a notation whose own reader reads first ("numpy": np.dtype)
+    # Its framework's directory (``promote_cli.frameworks.jax``), where the functions its
+    # operation rules name by name are looked up ("" for a policy file).
+    package: ClassVar[str] = ""
     universe: ClassVar[tuple[str, ...]]  # canonical names the policy promotes
     default_types: ClassVar[tuple[str, ...]]  # the default table, in the policy's order
     known_unsupported: ClassVar[Mapping[str, str]] = {}  # type -> why the framework refuses it
@@ -132,6 +136,7 @@ class Policy:
             cls.notation_name, cls.dialect = framework.notation, framework.dialect
             cls.options = framework.options
             cls.declared_in = framework.declared_in
+            cls.package = framework.package
 
     @property
     def spelling(self) -> str:
