@@ -264,7 +264,7 @@ def _rule(rule: ops.Rule) -> str:
     if rule.function is None:
         return "absent"
     refuses = f"; refuses {', '.join(rule.refuses)}" if rule.refuses else ""
-    return f"{rule.kind}{refuses}"
+    return f"{rule.kind.value}{refuses}"
 
 
 def _op_section(op: ops.Operation, name: str, declared_ops: ops.Operations) -> list[str]:
@@ -277,7 +277,8 @@ def _op_section(op: ops.Operation, name: str, declared_ops: ops.Operations) -> l
     if rule.refuses:
         said.append(f"refuses {', '.join(rule.refuses)}")
     if rule.refuses_operand:
-        said.append(f"refuses {', '.join(rule.refuses_operand)} operands")
+        refused = (x if isinstance(x, str) else ops.cell_key((x,)) for x in rule.refuses_operand)
+        said.append(f"refuses {', '.join(refused)} operands")
     if rule.note:
         said.append(escape(rule.note))
     parts.append("; ".join(said) + ".\n")

@@ -4,7 +4,7 @@ The promotion table answers one question (the common type of two operands); an o
 another: what its output is. Every framework answers it the same way, as PyTorch spells out in
 ``ELEMENTWISE_TYPE_PROMOTION_KIND``: promote the operands with the policy's own rule (a unary
 operation or a reduction promotes its operand with itself), then apply the operation's *kind*
-to the promoted type. What differs between frameworks is data:
+to the promoted type. What differs between frameworks is data, one ``Rule`` per operation:
 
 - the kind of each operation (NumPy's ``mean`` of an int is its default float, JAX's is the
   float of the integer's width), and the per-framework maps a kind reads (``Maps``);
@@ -15,17 +15,34 @@ to the promoted type. What differs between frameworks is data:
   counts such a cell as a gap when the framework raises for want of a kernel;
 - a few single-type overrides (NumPy's ``square`` of a bool is int8) and operand forms the
   function does not take (``matmul`` of a 0-d array or a Python scalar);
-- single cells, where the operands decide rather than their promotion (``Rule.cells``:
-  MindSpore's uint16 ``mul`` kernel takes two uint16 tensors, not one and a Python bool).
+- single cells, where the operands decide rather than their promotion (``Rule.cells``, keyed
+  by the operands themselves: MindSpore's uint16 ``mul`` kernel takes two uint16 tensors, not
+  one and a Python bool).
 
-The vocabulary is the array API standard's function names; each policy declares one ``Rule``
-per operation in ``promote_cli/policies/<name>_ops.py``, with the framework's own function name
-(or none: the framework lacks it, and the operation is refused saying so).
+A declaration is data only: strings, tuples, mappings, ``Kind``s. What is a framework's own code
+(a pair rule other than its policy's, such as TensorFlow's ``tnp`` calling NumPy's
+``result_type``; a special case decided before the promotion, such as JAX's ``lax.integer_pow``)
+is a small function in that framework's directory (``pairs.py``: ``PAIRS``; ``specials.py``:
+``SPECIALS``), which a rule names by its key; the names are resolved once, on first use.
+Declarations that depend on the options (JAX's maps on ``x64``, Keras's rules on its backend)
+are data keyed by the option setting (``BySetting``).
+
+``answer`` walks one ordered list of named steps, ``STEPS`` (as OpenVINO's promotion rules
+are): each step reads a few fields of the rule and either decides the cell or lets the next one
+go on. The outcome says which step decided (``Outcome.decided_by``), and ``promote op
+--explain`` names it.
+
+The vocabulary is the array API standard's function names; each framework declares one
+``Rule`` per operation in ``promote_cli/frameworks/<name>/operations.py``, with the framework's
+own function name (or none: the framework lacks it, and the operation is refused saying so).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from enum import Enum
+from functools import cache
+from importlib import import_module
 from typing import Any, NamedTuple
 
 from promote_cli.dtypes import get as dtype
@@ -121,15 +138,27 @@ def operation(name: str) -> Operation:
         raise UsageError(f"unknown operation {name!r}{hint}") from None
 
 
-# Kinds: what an operation does to the promoted type, as PyTorch's _prims_common names them.
-SAME = "same"  # the promoted type
-ALWAYS_BOOL = "always-bool"  # bool
-INT_TO_FLOAT = "int-to-float"  # bool/integer -> the framework's float for it (Maps.inexact)
-INT_TO_DEFAULT = "int-to-default"  # bool/integer -> the default float (Maps.default_float)
-COMPLEX_TO_FLOAT = "complex-to-float"  # complex -> its component float (Maps.real)
-ACCUMULATE = "accumulate"  # bool/integer -> the accumulator (Maps.accumulate)
-INDEX = "index"  # the index type (Maps.index)
-KINDS = {
+class Kind(Enum):
+    """What an operation does to the promoted type, as PyTorch's ``_prims_common`` names them.
+    An ``Outcome`` names its kind by the value (``int-to-float``)."""
+
+    SAME = "same"  # the promoted type
+    ALWAYS_BOOL = "always-bool"  # bool
+    INT_TO_FLOAT = "int-to-float"  # bool/integer -> the framework's float for it (Maps.inexact)
+    INT_TO_DEFAULT = "int-to-default"  # bool/integer -> the default float (Maps.default_float)
+    COMPLEX_TO_FLOAT = "complex-to-float"  # complex -> its component float (Maps.real)
+    ACCUMULATE = "accumulate"  # bool/integer -> the accumulator (Maps.accumulate)
+    INDEX = "index"  # the index type (Maps.index_dtype)
+
+
+SAME, ALWAYS_BOOL, INT_TO_FLOAT, INT_TO_DEFAULT = (
+    Kind.SAME,
+    Kind.ALWAYS_BOOL,
+    Kind.INT_TO_FLOAT,
+    Kind.INT_TO_DEFAULT,
+)
+COMPLEX_TO_FLOAT, ACCUMULATE, INDEX = Kind.COMPLEX_TO_FLOAT, Kind.ACCUMULATE, Kind.INDEX
+KINDS: Mapping[Kind, str] = {
     SAME: "the promoted type",
     ALWAYS_BOOL: "bool",
     INT_TO_FLOAT: "a bool or integer becomes the framework's float for it",
@@ -160,7 +189,7 @@ class Maps(NamedTuple):
     inexact: Mapping[str, str]  # INT_TO_FLOAT: the float a bool or an integer becomes
     accumulate: Mapping[str, str]  # ACCUMULATE: sum's accumulator for a bool or an integer
     real: Mapping[str, str]  # COMPLEX_TO_FLOAT: complex -> component float
-    index: str  # INDEX: argmax's type
+    index_dtype: str  # INDEX: argmax's type
     default_float: str  # INT_TO_DEFAULT
 
 
@@ -175,72 +204,162 @@ def matches(keys: Sequence[str], t: str) -> bool:
     return t in keys or dtype(t).kind in keys
 
 
-# A pair rule other than the policy's own (TensorFlow's tnp arithmetic uses NumPy's).
-Pair = Callable[[Operand, Operand, Mapping[str, Any]], Outcome]
-# A rule of one framework's own that decides some cells before the promotion (JAX's pow with a
-# Python scalar): the outcome, or None to let the declared rule decide.
-Special = Callable[[Sequence[Operand], "Operations", Mapping[str, Any]], Outcome | None]
+def D(t: str) -> Operand:
+    """An array of ``t``, as a cell of ``Rule.cells`` names its operand: ``(D("uint16"),
+    P("bool"))`` is ``promote op NAME 'D(uint16)' 'P(bool)'``."""
+    return Operand(t, DIMENSIONED)
+
+
+def S(t: str) -> Operand:
+    """A 0-d array of ``t`` (see ``D``)."""
+    return Operand(t, ZERO_D)
+
+
+def P(t: str) -> Operand:
+    """A Python scalar: ``P("bool")``, ``P("int*")``, ``P("float*")``, ``P("complex*")``."""
+    return Operand(t, PYTHON)
+
+
+# A cell as ``Rule.cells`` keys it: its operands (category and dtype), in the call's order.
+Cell = tuple[Operand, ...]
 
 
 class Rule(NamedTuple):
-    """One operation of one framework, as data: its function, its kind, what it refuses."""
+    """One operation of one framework, as data: its function, its kind, what it refuses. Each
+    field is read by one step of ``STEPS`` (named in the comment), in that order."""
 
-    function: str | None  # the framework's own spelling; None: the framework has no such function
-    kind: str = SAME
-    refuses: tuple[str, ...] = ()  # promoted types (or kinds) the function refuses (a dtype rule)
-    no_kernel: tuple[str, ...] = ()  # promoted types (or kinds) with no CPU kernel: a gap
-    overrides: Mapping[str, str] = {}  # promoted type -> output where the kind does not hold
-    refuses_operand: tuple[str, ...] = ()  # array operand types (or kinds), or P(bool)
-    categories: frozenset[str] | None = None  # operand categories taken (None: all)
-    pair: Pair | None = None  # the pair rule, when not the policy's own
-    pair_name: str = ""  # how an explanation names ``pair``
-    same_dtype: bool = False  # no promotion between arrays: two dtypes are refused
-    # INT_TO_FLOAT applied to each array operand, then promoted (NumPy's ufunc loop choice);
-    # a Python scalar is promoted first, as NEP 50 resolves it before the loop is chosen.
+    function: str | None  # absent: the framework's own spelling; None: it has no such function
+    kind: Kind = SAME  # kind: what the operation makes of the promoted type
+    categories: frozenset[str] | None = None  # takes: operand categories taken (None: all)
+    # refuses-operand: array operand types (or kinds) refused, and Python scalars (``P("bool")``)
+    refuses_operand: tuple[str | Operand, ...] = ()
+    # cells, no-kernel: cells decided by the operands themselves, not by their promotion
+    # (MindSpore's CPU has a uint16 kernel of mul for two uint16 tensors but none for a uint16
+    # tensor and a Python bool): REFUSES_OPERAND (a refusal) or NO_KERNEL (a gap).
+    cells: Mapping[Cell, str] = {}
+    special: str = ""  # special: a key of the framework's SPECIALS, deciding some cells first
+    pair: str = ""  # promote: a key of the framework's PAIRS ("": the policy's own promotion)
+    same_dtype: bool = False  # same-dtype: no promotion between arrays: two dtypes are refused
+    refuses: tuple[str, ...] = ()  # refuses: promoted types (or kinds) the function refuses
+    # override: promoted type -> output where the kind does not hold: a type, or another kind
+    # applied instead (Keras's ``int64`` -> ``INT_TO_DEFAULT``: floatx, whatever it is set to)
+    overrides: Mapping[str, str | Kind] = {}
+    # operandwise: INT_TO_FLOAT applied to each array operand, then promoted (NumPy's ufunc
+    # loop choice); a Python scalar is promoted first, as NEP 50 resolves it before the loop.
     operandwise: bool = False
-    materialise: bool = False  # a weak result comes out as the array it becomes
-    special: Special | None = None
-    # Cells decided by the operands themselves, not by their promotion (MindSpore's CPU has a
-    # uint16 kernel of mul for two uint16 tensors but none for a uint16 tensor and a Python
-    # bool): ``cell_key`` -> NO_KERNEL (the rule's answer, a gap) or REFUSES_OPERAND.
-    cells: Mapping[str, str] = {}
+    materialise: bool = False  # materialise: a weak result comes out as the array it becomes
+    no_kernel: tuple[str, ...] = ()  # no-kernel: promoted types (or kinds) with no CPU kernel
+    no_kernel_operand: tuple[str, ...] = ()  # no-kernel: array operand types with no kernel
+    # no-kernel: promoted types whose kernel takes two arrays of that very type only (no cast
+    # is inserted to reach it): any other operands promoting to one are a gap
+    no_kernel_mixed: tuple[str, ...] = ()
+    # no-kernel: promotions, by the rule that made them (``Outcome.rule`` of the pair), that
+    # reach no kernel (MindSpore's comparisons of two types it does not convert)
+    no_kernel_promotions: tuple[str, ...] = ()
     note: str = ""  # anything a reader must know: which spelling answers a scalar on the left
 
 
+# A promotion of a framework's own (its ``pairs.py``), and a special case (its ``specials.py``):
+# the outcome, or None to let the declared rule decide.
+PairFunction = Callable[[Operand, Operand, Mapping[str, Any]], Outcome]
+SpecialFunction = Callable[[Sequence[Operand], Mapping[str, Any]], "Outcome | None"]
+
+
+class Pair(NamedTuple):
+    """A pair rule of a framework's own, registered in its ``PAIRS`` under the key rules name."""
+
+    promote: PairFunction
+    text: str  # how ``--explain`` names it: "np.result_type", "each operand converted first"
+
+
+class BySetting(NamedTuple):
+    """Declarations that depend on the options, as data: the maps and the rules under each
+    setting of ``options`` (keyed by their values, in that order). A mapping left empty is the
+    same under every setting (``Operations.maps`` or ``Operations.rules``)."""
+
+    options: tuple[str, ...]
+    maps: Mapping[tuple[Any, ...], Maps] = {}
+    rules: Mapping[tuple[Any, ...], Mapping[str, Rule]] = {}
+
+    def key(self, opts: Mapping[str, Any]) -> tuple[Any, ...]:
+        return tuple(opts[name] for name in self.options)
+
+
 class Operations(NamedTuple):
-    """A policy's per-operation declarations: the maps (per option setting) and one rule per
-    operation of the vocabulary."""
+    """A policy's per-operation declarations: the maps, one rule per operation of the
+    vocabulary, and what depends on the options (``by_setting``); data only."""
 
     policy: Policy
-    maps: Callable[[Mapping[str, Any]], Maps]
-    rules: Mapping[str, Rule]
+    maps: Maps  # the default setting's (or every setting's) maps
+    rules: Mapping[str, Rule]  # the default setting's (or every setting's); names the functions
     source: str  # where the rules come from, and what was measured
     # The types an operation takes, when not every type of the policy's universe: the rest
     # are refused with ``outside`` (PyTorch's 1- to 7-bit shells are storage, not arithmetic).
     types: tuple[str, ...] | None = None
     outside: str = ""
-    # When the rules themselves (not only the maps) depend on the options (Keras: one backend
-    # computes an output dtype where another defers to its framework): the rules under a
-    # setting. ``rules`` (the default setting's) names the functions.
-    setting: Callable[[Mapping[str, Any]], Mapping[str, Rule]] | None = None
+    by_setting: BySetting | None = None
+    # The pair a unary operation or a reduction starts from, when not the policy's promotion of
+    # the operand with itself: a key of PAIRS (Keras: the array's own dtype, as stored).
+    one_operand_pair: str = ""
 
     def rule(self, name: str) -> Rule:
         return self.rules[operation(name).name]
 
     def under(self, opts: Mapping[str, Any]) -> Mapping[str, Rule]:
         """The rules under the option setting ``opts``."""
-        return self.rules if self.setting is None else self.setting(opts)
+        by = self.by_setting
+        return by.rules[by.key(opts)] if by is not None and by.rules else self.rules
+
+    def maps_under(self, opts: Mapping[str, Any]) -> Maps:
+        """The maps under the option setting ``opts``."""
+        by = self.by_setting
+        return by.maps[by.key(opts)] if by is not None and by.maps else self.maps
+
+    def pair_of(self, rule: Rule, op: Operation) -> Pair | None:
+        """The pair rule ``rule`` names for ``op`` (None: the policy's own promotion)."""
+        name = rule.pair or (self.one_operand_pair if takes_one(op) else "")
+        return own(self.policy.package).pairs[name] if name else None
+
+    def promotion_text(self, rule: Rule, op: Operation) -> str:
+        """How ``--explain`` names the promotion ``op`` starts from under ``rule``."""
+        found = self.pair_of(rule, op)
+        return found.text if found is not None else f"{self.policy.name}'s promotion"
+
+
+class Own(NamedTuple):
+    """A framework's own functions, as its rules name them: ``PAIRS`` of its ``pairs.py`` and
+    ``SPECIALS`` of its ``specials.py`` (either module may be absent)."""
+
+    pairs: Mapping[str, Pair]
+    specials: Mapping[str, SpecialFunction]
+
+
+@cache
+def own(package: str) -> Own:
+    """The functions the rules of the framework in ``package`` name, imported once."""
+    return Own(_registry(f"{package}.pairs", "PAIRS"), _registry(f"{package}.specials", "SPECIALS"))
+
+
+def _registry(module: str, attribute: str) -> Mapping[str, Any]:
+    try:
+        found = import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:  # the module exists but something it imports does not
+            raise
+        return {}
+    registry: Mapping[str, Any] = getattr(found, attribute)
+    return registry
 
 
 _CATEGORY_TEXT = {DIMENSIONED: "an array", ZERO_D: "a 0-d array", PYTHON: "a Python scalar"}
 
 
-def _apply(kind: str, t: str, maps: Maps) -> str | None:
+def _apply(kind: Kind, t: str, maps: Maps) -> str | None:
     """The kind applied to the promoted type ``t`` (None: the map has no entry for it)."""
     if kind == ALWAYS_BOOL:
         return "bool"
     if kind == INDEX:
-        return maps.index
+        return maps.index_dtype
     k = dtype(t).kind
     if is_weak(t):  # a Python scalar decided the promotion: the result stays weak
         if kind in (INT_TO_FLOAT, INT_TO_DEFAULT) and k == "int":
@@ -248,18 +367,18 @@ def _apply(kind: str, t: str, maps: Maps) -> str | None:
         return "float*" if kind == COMPLEX_TO_FLOAT and k == "complex" else t
     integral = k in ("bool", "int", "uint")
     if kind == INT_TO_FLOAT and integral:
-        return lookup(maps.inexact, t)
+        return lookup(maps.inexact, t)  # type: ignore[no-any-return]
     if kind == INT_TO_DEFAULT and integral:
         return maps.default_float
     if kind == ACCUMULATE and integral:
-        return lookup(maps.accumulate, t)
+        return lookup(maps.accumulate, t)  # type: ignore[no-any-return]
     if kind == COMPLEX_TO_FLOAT and k == "complex":
-        return lookup(maps.real, t)
+        return lookup(maps.real, t)  # type: ignore[no-any-return]
     return t
 
 
 def cell_key(operands: Sequence[Operand]) -> str:
-    """How ``Rule.cells`` names a cell: ``D(uint16) P(bool)``."""
+    """How an oracle's worker names a cell in the answers it sends back: ``D(uint16) P(bool)``."""
     return " ".join(f"{x.category}({x.dtype})" for x in operands)
 
 
@@ -269,12 +388,241 @@ def _operand_text(op: Operand) -> str:
     return f"{_CATEGORY_TEXT[op.category]} of {ref(op.dtype)}"
 
 
+def _operands_text(operands: Sequence[Operand]) -> str:
+    return " and ".join(map(_operand_text, operands))
+
+
+class _Cell:
+    """One answer in the making: what the steps read, and what the earlier ones found."""
+
+    __slots__ = (
+        "a",
+        "b",
+        "by",
+        "cell",
+        "op",
+        "operands",
+        "ops",
+        "opts",
+        "out",
+        "pair",
+        "promoted",
+        "rule",
+        "t",
+        "why",
+    )
+
+    def __init__(
+        self, ops: Operations, rule: Rule, op: Operation, operands: Sequence[Operand], opts: Any
+    ) -> None:
+        self.ops, self.rule, self.op, self.operands, self.opts = ops, rule, op, operands, opts
+        self.a, self.b = operands[0], operands[-1]
+        self.cell: str | None = None  # the verdict ``Rule.cells`` gives these operands
+        self.pair: PairFunction = ops.policy.promote
+        self.promoted: Outcome | None = None
+        self.t = ""  # the promoted type
+        self.out: str | None = None  # the output, once a step has decided it
+        self.why = ""
+        self.by = ""  # the step that decided the output
+
+
+def _absent(c: _Cell) -> Outcome | None:
+    if c.rule.function is None:
+        return refuse(ABSENT, f"{c.ops.policy.title} has no {c.op.name} function ({c.rule.note})")
+    return None
+
+
+def _takes(c: _Cell) -> Outcome | None:
+    name, rule = c.op.name, c.rule
+    for x in c.operands:
+        if x.value is not None:  # measured per operation for types only, never for values
+            kind = type(x.value).__name__
+            raise UsageError(
+                f"{name} is not checked against a Python scalar's value: give {kind} rather"
+                f" than {kind}:{value_text(x.value)}"
+            )
+        if takes_one(c.op) and x.category == PYTHON:
+            raise UsageError(f"{name} takes an array, not a Python scalar: give D(t) or S(t)")
+        if rule.categories is not None and x.category not in rule.categories:
+            why = SHAPE if x.category != PYTHON else SIGNATURE
+            return refuse(why, f"{rule.function} does not take {_operand_text(x)}")
+    return None
+
+
+def _outside(c: _Cell) -> Outcome | None:
+    types = c.ops.types
+    for x in c.operands:
+        if types is not None and x.category != PYTHON and x.dtype not in types:
+            return refuse(REFUSES_OPERAND, f"{c.ops.outside} ({ref(x.dtype)})")
+    return None
+
+
+def _refuses_operand(c: _Cell) -> Outcome | None:
+    refused = c.rule.refuses_operand
+    arrays = [t for t in refused if isinstance(t, str)]
+    for x in c.operands:
+        if x in refused if x.category == PYTHON else matches(arrays, x.dtype):
+            return refuse(REFUSES_OPERAND, f"{c.rule.function} refuses {_operand_text(x)}")
+    return None
+
+
+def _cells(c: _Cell) -> Outcome | None:
+    c.cell = c.rule.cells.get(tuple(c.operands))
+    if c.cell == REFUSES_OPERAND:
+        given = _operands_text(c.operands)
+        return refuse(REFUSES_OPERAND, f"{c.rule.function} refuses {given} (measured)")
+    return None
+
+
+def _special(c: _Cell) -> Outcome | None:
+    if not c.rule.special:
+        return None
+    return own(c.ops.policy.package).specials[c.rule.special](c.operands, c.opts)
+
+
+def _promote(c: _Cell) -> Outcome | None:
+    found = c.ops.pair_of(c.rule, c.op)
+    if found is not None:
+        c.pair = found.promote
+    c.promoted = c.pair(c.a, c.b, c.opts)
+    if c.promoted.refused:
+        return c.promoted
+    c.t = c.promoted.result  # type: ignore[assignment]
+    return None
+
+
+def _same_dtype(c: _Cell) -> Outcome | None:
+    a, b = c.a, c.b
+    if c.rule.same_dtype and a.category != PYTHON != b.category and a.dtype != b.dtype:
+        return refuse(
+            SAME_DTYPE,
+            f"{c.rule.function} does not promote: its operands must have one dtype"
+            f" ({ref(a.dtype)} and {ref(b.dtype)} differ)",
+        )
+    return None
+
+
+def _refuses(c: _Cell) -> Outcome | None:
+    if matches(c.rule.refuses, c.t):
+        return refuse(REFUSES_TYPE, f"{c.rule.function} does not accept {ref(c.t)}")
+    return None
+
+
+def _override(c: _Cell) -> Outcome | None:
+    given = c.rule.overrides.get(c.t)
+    if given is None:
+        return None
+    out = _apply(given, c.t, c.ops.maps_under(c.opts)) if isinstance(given, Kind) else given
+    if out is None:
+        return _no_result(c)
+    c.out, c.by = out, "override"
+    c.why = f"{c.rule.function} of {ref(c.t)} gives {ref(out)} (an exception to its kind)"
+    return None
+
+
+def _operandwise(c: _Cell) -> Outcome | None:
+    rule = c.rule
+    if c.out is not None or not rule.operandwise or rule.kind != INT_TO_FLOAT:
+        return None
+    if PYTHON in (c.a.category, c.b.category):
+        return None
+    maps = c.ops.maps_under(c.opts)
+    lifted = [
+        Operand(_apply(INT_TO_FLOAT, x.dtype, maps) or x.dtype, x.category) for x in c.operands
+    ]
+    c.out = c.pair(lifted[0], lifted[1], c.opts).result
+    floats = " and ".join(ref(x.dtype) for x in lifted)
+    c.why = f"{rule.function} lifts each operand to its float ({floats}): {ref(c.out)}"  # type: ignore[arg-type]
+    c.by = "operandwise"
+    return None
+
+
+def _kind(c: _Cell) -> Outcome | None:
+    if c.out is not None:
+        return None
+    out = _apply(c.rule.kind, c.t, c.ops.maps_under(c.opts))
+    if out is None:
+        return _no_result(c)
+    c.out, c.by = out, "kind"
+    c.why = f"{ref(c.t)} -> {ref(out)}: {KINDS[c.rule.kind]}"
+    return None
+
+
+def _no_result(c: _Cell) -> Outcome:
+    return refuse(REFUSES_TYPE, f"{c.rule.function} has no result type for {ref(c.t)}")
+
+
+def _materialise(c: _Cell) -> Outcome | None:
+    if c.rule.materialise and c.out is not None and is_weak(c.out):
+        c.out = c.ops.policy.materialise(c.out, c.opts).dtype
+        c.why += f"; {c.rule.function} returns it as an array of {ref(c.out)}"
+    return None
+
+
+def _no_kernel(c: _Cell) -> Outcome | None:
+    rule, a, b, t = c.rule, c.a, c.b, c.t
+    alone = a.category == b.category == DIMENSIONED and a.dtype == b.dtype == t
+    by_operands = (
+        c.cell == NO_KERNEL
+        or (c.promoted is not None and c.promoted.rule in rule.no_kernel_promotions)
+        or any(
+            x.category != PYTHON and matches(rule.no_kernel_operand, x.dtype) for x in c.operands
+        )
+        or (t in rule.no_kernel_mixed and not alone)
+    )
+    if not by_operands and not matches(rule.no_kernel, t):
+        return None
+    given = _operands_text(c.operands) if by_operands else ref(t)
+    return Outcome(
+        c.out,
+        NO_KERNEL,
+        f"{c.why}; but {c.ops.policy.title} has no CPU kernel of {rule.function} for {given}:"
+        " the call raises there (a gap, not a promotion rule)",
+    )
+
+
+class Step(NamedTuple):
+    """One step of ``answer``: its name (``Outcome.decided_by``, ``--explain``), what it looks
+    at, and the check itself (the outcome that decides the cell, or None to go on)."""
+
+    name: str
+    says: str
+    check: Callable[[_Cell], Outcome | None]
+
+
+# The order in which a rule's fields apply: the first step that returns an outcome decides.
+# ``override``, ``operandwise`` and ``kind`` each may set the output (the first that applies);
+# ``materialise`` and ``no-kernel`` then look at it; a cell no step decided is the output.
+STEPS: tuple[Step, ...] = (
+    Step("absent", "the framework has no such function (Rule.function is None)", _absent),
+    Step("takes", "an operand form the function does not take (Rule.categories)", _takes),
+    Step("outside", "a type no operation takes (Operations.types)", _outside),
+    Step(
+        "refuses-operand",
+        "an operand the function refuses (Rule.refuses_operand)",
+        _refuses_operand,
+    ),
+    Step("cells", "a cell refused for its operands themselves (Rule.cells)", _cells),
+    Step("special", "a case of the framework's own, before promoting (Rule.special)", _special),
+    Step("promote", "the promotion (the policy's, or Rule.pair): its refusal", _promote),
+    Step("same-dtype", "two arrays of different dtypes, where nothing promotes", _same_dtype),
+    Step("refuses", "a promoted type the function refuses (Rule.refuses)", _refuses),
+    Step("override", "a promoted type whose output is not its kind's (Rule.overrides)", _override),
+    Step("operandwise", "each operand lifted to its float, then promoted", _operandwise),
+    Step("kind", "the operation's kind applied to the promoted type (Rule.kind, Maps)", _kind),
+    Step("materialise", "a weak result returned as the array it becomes", _materialise),
+    Step("no-kernel", "the dtype rule's answer, but no CPU kernel runs it: a gap", _no_kernel),
+)
+STEP = {s.name: s for s in STEPS}
+
+
 def answer(
     ops: Operations, name: str, operands: Sequence[Operand], opts: Mapping[str, Any]
 ) -> tuple[Outcome, Outcome | None]:
     """The output of operation ``name`` on ``operands`` (one for a unary operation or a
     reduction, two for a binary one or ``where``'s value operands), and the promotion it
-    started from (None when it was refused before promoting)."""
+    started from (None when it was refused before promoting): the first of ``STEPS`` to
+    decide, named in the outcome's ``decided_by``."""
     op = operation(name)
     want = 1 if op.arity in (UNARY, REDUCTION) else 2
     if len(operands) != want:
@@ -283,86 +631,15 @@ def answer(
             f"{' (the two values; the condition is a bool array)' if op.arity == WHERE else ''},"
             f" not {len(operands)}"
         )
-    policy = ops.policy
-    rule = ops.under(opts)[op.name]
-    if rule.function is None:
-        return refuse(ABSENT, f"{policy.title} has no {name} function ({rule.note})"), None
-    for x in operands:
-        if x.value is not None:  # measured per operation for types only, never for values
-            kind = type(x.value).__name__
-            raise UsageError(
-                f"{name} is not checked against a Python scalar's value: give {kind} rather"
-                f" than {kind}:{value_text(x.value)}"
-            )
-        if op.arity in (UNARY, REDUCTION) and x.category == PYTHON:
-            raise UsageError(f"{name} takes an array, not a Python scalar: give D(t) or S(t)")
-        if rule.categories is not None and x.category not in rule.categories:
-            why = SHAPE if x.category != PYTHON else SIGNATURE
-            return refuse(why, f"{rule.function} does not take {_operand_text(x)}"), None
-    for x in operands:
-        if ops.types is not None and x.category != PYTHON and x.dtype not in ops.types:
-            return refuse(REFUSES_OPERAND, f"{ops.outside} ({ref(x.dtype)})"), None
-    for x in operands:
-        key = "P(bool)" if x.category == PYTHON and x.dtype == "bool" else x.dtype
-        if key in rule.refuses_operand or (
-            x.category != PYTHON and matches(rule.refuses_operand, x.dtype)
-        ):
-            return refuse(REFUSES_OPERAND, f"{rule.function} refuses {_operand_text(x)}"), None
-    cell = rule.cells.get(cell_key(operands))
-    if cell == REFUSES_OPERAND:
-        given = " and ".join(_operand_text(x) for x in operands)
-        return refuse(REFUSES_OPERAND, f"{rule.function} refuses {given} (measured)"), None
-    a, b = operands[0], operands[-1]
-    if rule.special is not None:
-        decided = rule.special(operands, ops, opts)
+    cell = _Cell(ops, ops.under(opts)[op.name], op, operands, opts)
+    for step in STEPS:
+        decided = step.check(cell)
         if decided is not None:
-            return decided, None
-    pair = rule.pair or policy.promote
-    promoted = pair(a, b, opts)
-    if promoted.refused:
-        return promoted, promoted
-    if rule.same_dtype and a.category != PYTHON != b.category and a.dtype != b.dtype:
-        return refuse(
-            SAME_DTYPE,
-            f"{rule.function} does not promote: its operands must have one dtype"
-            f" ({ref(a.dtype)} and {ref(b.dtype)} differ)",
-        ), promoted
-    t: str = promoted.result  # type: ignore[assignment]
-    maps = ops.maps(opts)
-    if matches(rule.refuses, t):
-        return refuse(REFUSES_TYPE, f"{rule.function} does not accept {ref(t)}"), promoted
-    if t in rule.overrides:
-        out = rule.overrides[t]
-        why = f"{rule.function} of {ref(t)} gives {ref(out)} (an exception to its kind)"
-    elif rule.operandwise and rule.kind == INT_TO_FLOAT and PYTHON not in (a.category, b.category):
-        lifted = [
-            Operand(_apply(INT_TO_FLOAT, x.dtype, maps) or x.dtype, x.category) for x in operands
-        ]
-        out = pair(lifted[0], lifted[1], opts).result  # type: ignore[assignment]
-        floats = " and ".join(ref(x.dtype) for x in lifted)
-        why = f"{rule.function} lifts each operand to its float ({floats}): {ref(out)}"
-    else:
-        out = _apply(rule.kind, t, maps)  # type: ignore[assignment]
-        if out is None:
-            return refuse(
-                REFUSES_TYPE, f"{rule.function} has no result type for {ref(t)}"
-            ), promoted
-        why = f"{ref(t)} -> {ref(out)}: {KINDS[rule.kind]}"
-    if rule.materialise and is_weak(out):
-        out = policy.materialise(out, opts).dtype
-        why += f"; {rule.function} returns it as an array of {ref(out)}"
-    if matches(rule.no_kernel, t) or cell == NO_KERNEL:
-        given = ref(t) if cell != NO_KERNEL else " and ".join(map(_operand_text, operands))
-        return Outcome(
-            out,
-            NO_KERNEL,
-            f"{why}; but {policy.title} has no CPU kernel of {rule.function} for {given}:"
-            " the call raises there (a gap, not a promotion rule)",
-        ), promoted
-    result = Outcome(out, rule.kind, why)
-    if is_weak(out):
-        result = result._replace(materialised=policy.materialise(out, opts))
-    return result, promoted
+            return decided._replace(decided_by=step.name), cell.promoted
+    result = Outcome(cell.out, cell.rule.kind.value, cell.why, decided_by=cell.by)
+    if cell.out is not None and is_weak(cell.out):
+        result = result._replace(materialised=ops.policy.materialise(cell.out, opts))
+    return result, cell.promoted
 
 
 def takes_one(op: Operation) -> bool:

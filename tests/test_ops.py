@@ -166,6 +166,7 @@ def test_op_cli_prints_the_dtype_and_explains():
         "divide(int32, int32) -> float32",
         "rule: int-to-float: int32 -> float32: a bool or integer becomes the framework's float"
         " for it",
+        "step: kind: the operation's kind applied to the promoted type (Rule.kind, Maps)",
     ]
     refused = runner.invoke(cli, ["op", "mean", "int32", "-p", "array-api"])
     assert (refused.exit_code, refused.output) == (1, "refused: xp.mean does not accept int32\n")

@@ -57,6 +57,7 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
             "function": asked.rules.rule(op.name).function,
             "operands": inputs,
             **schema.outcome(out, nota),
+            "step": out.decided_by,
         }
         click.echo(schema.dumps(body), nl=False)
         return EXIT_DIFFERENT if out.refused else EXIT_OK
@@ -65,20 +66,30 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
         rule = asked.rule(op, req.options)
         call = f"{name}({', '.join(label(x, nota) for x in req.operands)})"
         click.echo(f"policy: {pol.name} ({req.options_text() or 'no options'})")
-        click.echo(f"operation: {name} = {rule.function or 'absent'} (kind: {rule.kind})")
+        click.echo(f"operation: {name} = {rule.function or 'absent'} (kind: {rule.kind.value})")
         if promoted is not None:
-            pair = rule.pair_name or f"{pol.name}'s promotion"
-            start = "refused" if promoted.refused else display(promoted.result, nota)
+            pair = asked.rules.promotion_text(rule, op)
+            start = "refused" if promoted.result is None else display(promoted.result, nota)
             ins = " x ".join(label(x, nota) for x in (req.operands * 2)[:2])
             click.echo(f"promotion ({pair}): {ins} -> {start} ({promoted.rule})")
         click.echo(f"{call} -> {verdict}")
         click.echo(f"rule: {out.rule}: {out.text(nota)}")
+        click.echo(f"step: {_step(out.decided_by, rule)}")
         return EXIT_DIFFERENT if out.refused else EXIT_OK
     if out.refused:
         click.echo(f"refused: {out.text(nota)}")
         return EXIT_DIFFERENT
     click.echo(verdict)
     return EXIT_OK
+
+
+def _step(name: str, rule) -> str:
+    """``kind: the operation's kind applied ...``: the step of ``ops.STEPS`` that decided, with
+    the framework's own function it ran, if any."""
+    from promote_cli.ops import STEP
+
+    own = {"special": rule.special, "promote": rule.pair}.get(name)
+    return f"{name}{f' ({own})' if own else ''}: {STEP[name].says}"
 
 
 def _result(out, nota) -> str:

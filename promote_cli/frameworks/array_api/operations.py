@@ -17,19 +17,13 @@ is complex64. ``where`` refuses two Python scalars. Nothing is refused for want 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from promote_cli.engine import Outcome, refuse
 from promote_cli.frameworks.array_api.promotion import POLICY
-from promote_cli.frameworks.numpy import promotion as numpy_policy
-from promote_cli.operands import DIMENSIONED, PYTHON, Operand
+from promote_cli.operands import DIMENSIONED
 from promote_cli.ops import (
     ACCUMULATE,
     ALWAYS_BOOL,
     COMPLEX_TO_FLOAT,
     INDEX,
-    SIGNATURE,
     Maps,
     Operations,
     Rule,
@@ -39,17 +33,9 @@ MAPS = Maps(
     inexact={},  # the standard never turns an integer into a float
     accumulate={"int": "int64", "uint": "uint64"},
     real={"complex64": "float32", "complex128": "float64"},
-    index="int64",
+    index_dtype="int64",
     default_float="float64",
 )
-
-
-def _one_array(
-    operands: Sequence[Operand], ops: Operations, opts: Mapping[str, Any]
-) -> Outcome | None:
-    if all(x.category == PYTHON for x in operands):
-        return refuse(SIGNATURE, "xp.where takes at most one Python scalar (two scalars)")
-    return None
 
 
 _INTEGRAL = ("bool", "int", "uint")
@@ -74,8 +60,7 @@ RULES = {
         "xp.matmul",
         refuses_operand=("bool",),
         categories=frozenset({DIMENSIONED}),
-        pair=numpy_policy.POLICY.promote,
-        pair_name="NumPy's promote_types (array-api-strict's matmul)",
+        pair="numpy_promote_types",
     ),
     "negative": Rule("xp.negative", refuses=("bool",)),
     "abs": Rule("xp.abs", COMPLEX_TO_FLOAT, refuses=("bool",)),
@@ -99,12 +84,12 @@ RULES = {
     "max": Rule("xp.max", refuses=_REAL),
     "argmax": Rule("xp.argmax", INDEX, refuses=_REAL),
     "cumulative_sum": Rule("xp.cumulative_sum", ACCUMULATE, refuses=("bool",)),
-    "where": Rule("xp.where", special=_one_array),
+    "where": Rule("xp.where", special="one_scalar"),
 }
 
 OPERATIONS = Operations(
     POLICY,
-    lambda opts: MAPS,
+    MAPS,
     RULES,
     "the array API standard (2025.12) as array-api-strict 2.6 enforces it, measured",
 )

@@ -109,11 +109,11 @@ float8_e5m2
 LATTICE = Lattice(read_edges(_EDGES, CANONICAL))
 
 # BIT64_TO_BIT32_DTYPE, and what TensorFlow keeps of it.
-_NARROW = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
+NARROW = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
 _NARROW_TF = {"uint64": "uint32", "complex128": "complex64"}
 _FLOAT8 = frozenset({"float8_e4m3fn", "float8_e5m2"})
 # How the torch backend stores Keras's unsigned types.
-_TORCH_STORES = {"uint16": "int32", "uint32": "int64"}
+TORCH_STORES = {"uint16": "int32", "uint32": "int64"}
 _MATERIALISED = {"int*": "int32", "float*": "float32", "complex*": "complex64"}
 _X32 = {"x64": False, "strict": False}
 
@@ -126,7 +126,7 @@ class Typed(NamedTuple):
 
 
 def narrowed(t: str, backend: str) -> str:
-    return (_NARROW_TF if backend == "tensorflow" else _NARROW).get(t, t)
+    return (_NARROW_TF if backend == "tensorflow" else NARROW).get(t, t)
 
 
 def result_type(args: Sequence[Typed], backend: str, floatx: str) -> Outcome:
@@ -171,7 +171,7 @@ def _floatx_width(t: str, floatx: str) -> str:
     return f"{kind}{bits}"
 
 
-def _python(op: Operand, backend: str) -> Typed:
+def python_scalar(op: Operand, backend: str) -> Typed:
     """A Python scalar as Keras types it: int and float weak, bool and complex strong."""
     return {
         "bool": Typed("bool"),
@@ -194,12 +194,12 @@ def _declared(a: Operand, b: Operand, backend: str, floatx: str) -> Outcome:
                 return alone
             args.append(Typed(alone.result))  # type: ignore[arg-type]
         elif op.dtype in ("int*", "float*"):
-            args.append(_python(op, backend))
+            args.append(python_scalar(op, backend))
         elif op.dtype == "complex*" and backend == "numpy" and floatx == "bfloat16":
             # np.asarray(1j).astype(None): float64, the imaginary part dropped.
             args.append(Typed("float64"))
         else:
-            args.append(Typed(narrowed(_python(op, backend).dtype, backend)))
+            args.append(Typed(narrowed(python_scalar(op, backend).dtype, backend)))
     out = result_type(args, backend, floatx)
     if out.refused:
         return out
@@ -229,12 +229,12 @@ def _jax(a: Operand, b: Operand, backend: str, floatx: str) -> Outcome:
         if op.category == PYTHON:
             # floatx=bfloat16: jnp.asarray(x).astype(None) makes every scalar strong float32.
             return Operand("float32") if floatx == "bfloat16" else op
-        return Operand(_NARROW.get(op.dtype, op.dtype))  # arrays made without x64
+        return Operand(NARROW.get(op.dtype, op.dtype))  # arrays made without x64
 
     out = jax.POLICY.promote(made(a), made(b), _X32)
-    if out.refused:
+    if out.result is None:
         return refuse(out.rule, f"jnp.add without x64: {out.why}")
-    result = _MATERIALISED.get(out.result, out.result)  # type: ignore[arg-type]
+    result = _MATERIALISED.get(out.result, out.result)
     return Outcome(result, "jax", f"jnp.add without x64: {out.why}, an array of {ref(result)}")
 
 
@@ -247,7 +247,7 @@ def _torch(a: Operand, b: Operand, backend: str, floatx: str) -> Outcome:
             return Operand(scalar[op.dtype], ZERO_D)
         if op.dtype == "uint64":
             return refuse("backend", "Keras's torch backend cannot store uint64")
-        return Operand(_TORCH_STORES.get(op.dtype, op.dtype), op.category)
+        return Operand(TORCH_STORES.get(op.dtype, op.dtype), op.category)
 
     x, y = made(a), made(b)
     for m in (x, y):

@@ -51,13 +51,8 @@ with one exception: ``ops.add`` of bools, which the policy already answers bool 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from functools import cached_property
-from typing import Any
-
-from promote_cli.engine import Outcome, ref, refuse
-from promote_cli.frameworks.mindspore.promotion import POLICY
-from promote_cli.operands import DIMENSIONED, PYTHON, Operand
+from promote_cli.frameworks.mindspore.promotion import POLICY, TYPES
+from promote_cli.operands import DIMENSIONED
 from promote_cli.ops import (
     ACCUMULATE,
     ALWAYS_BOOL,
@@ -66,10 +61,12 @@ from promote_cli.ops import (
     INT_TO_FLOAT,
     NO_KERNEL,
     REFUSES_OPERAND,
+    Cell,
+    D,
     Maps,
     Operations,
+    P,
     Rule,
-    cell_key,
 )
 
 MAPS = Maps(
@@ -83,184 +80,91 @@ MAPS = Maps(
         "uint64": "uint64",
     },
     real={"complex64": "float32", "complex128": "float64"},
-    index="int64",
+    index_dtype="int64",
     default_float="float32",
 )
-_LONE_UNSIGNED = ("uint16", "uint32", "uint64")
+LONE_UNSIGNED = ("uint16", "uint32", "uint64")
 _INTEGRAL = ("bool", "int", "uint")
-_NO_OPTS: Mapping[str, Any] = {}
-
-
-def _mul_pair(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-    """Mul and Div promote as add does, but for two things: a bool tensor does not convert to
-    uint16, uint32 or uint64 ("the promote output type is invalid"), and a Python int or float
-    with one of those is the scalar rule of every other integer (the type kept, or float32)."""
-    arrays = {x.dtype for x in (a, b) if x.category != PYTHON}
-    scalars = {x.dtype for x in (a, b) if x.category == PYTHON}
-    lone = arrays & set(_LONE_UNSIGNED)
-    if lone and "bool" in arrays and a.category == b.category == DIMENSIONED:
-        t = lone.pop()
-        return refuse(
-            "mul-promotion", f"MindSpore's Mul and Div do not convert {ref('bool')} to {ref(t)}"
-        )
-    if lone and scalars & {"int*", "float*"}:
-        t = lone.pop()
-        if "int*" in scalars:
-            return Outcome(t, "scalar", "a Python int keeps the tensor's type")
-        return Outcome("float32", "scalar", "a Python float makes an integer tensor float32")
-    return POLICY.promote(a, b, opts)
-
-
-def _as_given(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-    """Comparisons promote as add does; where MindSpore does not convert (uint8 and uint16, a
-    uint16 tensor and a Python int), they take the operands as they are."""
-    found = POLICY.promote(a, b, opts)
-    if found.refused and "complex*" not in (a.dtype, b.dtype):
-        t = a.dtype if a.category != PYTHON else b.dtype
-        return Outcome(
-            t, "unconverted", f"MindSpore does not convert {ref(a.dtype)} and {ref(b.dtype)}"
-        )
-    return found
-
-
-def _shift_pair(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-    """A Python scalar shifts as the tensor's own type; two tensors must agree (same_dtype)."""
-    if PYTHON in (a.category, b.category) and a.category != b.category:
-        t = a.dtype if a.category != PYTHON else b.dtype
-        return Outcome(t, "scalar", "a Python scalar takes the tensor's type")
-    return POLICY.promote(a, b, opts)
-
-
-Test = Callable[[Operand, Operand], bool]
-
-
-class _Cells(Mapping[str, str]):
-    """A rule's cells (``Rule.cells``): listed, or ``(value, test)`` for every pair of the
-    policy's operands that passes ``test``; worked out on first use, so that ``promote op``
-    does not pay for them at import."""
-
-    def __init__(self, *parts: Mapping[str, str] | tuple[str, Test]):
-        self._parts = parts
-
-    @cached_property
-    def _table(self) -> dict[str, str]:
-        pairs = [(a, b) for a in POLICY.operands() for b in POLICY.operands()]
-        out: dict[str, str] = {}
-        for part in self._parts:  # a later part wins
-            if isinstance(part, tuple):
-                value, test = part
-                out.update({cell_key(pair): value for pair in pairs if test(*pair)})
-            else:
-                out.update(part)
-        return out
-
-    def __getitem__(self, key: str) -> str:
-        return self._table[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._table)
-
-    def __len__(self) -> int:
-        return len(self._table)
-
-
-def _scalar_first(a: Operand, b: Operand) -> bool:
-    return a.category == PYTHON != b.category
-
-
-def _with(*types: str) -> Test:
-    return lambda a, b: any(x.category != PYTHON and x.dtype in types for x in (a, b))
-
-
-def _unless_alone(pair: Callable, *types: str) -> Test:
-    """Cells promoting to one of ``types`` but not two tensors of it (no cast to reach the
-    kernel: it takes only its own type)."""
-
-    def when(a: Operand, b: Operand) -> bool:
-        t = pair(a, b, _NO_OPTS).result
-        own = a.category == b.category == DIMENSIONED and a.dtype == b.dtype == t
-        return t in types and not own
-
-    return when
-
-
-def _bf16_with_float(a: Operand, b: Operand) -> bool:
-    return {a.dtype, b.dtype} == {"bfloat16", "float*"}
-
-
-def _scalar_with(*types: str) -> Test:
-    """A tensor of one of ``types`` with a Python bool, int or float."""
-    scalars = ("bool", "int*", "float*")
-
-    def when(a: Operand, b: Operand) -> bool:
-        x, y = (a, b) if b.category == PYTHON else (b, a)
-        return (
-            x.category != PYTHON
-            and x.dtype in types
-            and y.category == PYTHON
-            and y.dtype in scalars
-        )
-
-    return when
-
-
-def _complex_product(a: Operand, b: Operand) -> bool:
-    """remainder(x, y) computes x - floor_divide(x, y) * y: the product is a complex Mul, which
-    has a kernel only for two tensors of its type, when ``y`` is a tensor of another type."""
-    t = POLICY.promote(a, b, _NO_OPTS).result
-    return t in ("complex64", "complex128") and b.category != PYTHON and b.dtype != t
-
-
-def _unconverted(a: Operand, b: Operand) -> bool:
-    return _as_given(a, b, _NO_OPTS).rule == "unconverted"
-
+_COMPLEX = ("complex64", "complex128")
+_SCALARS = ("bool", "int*", "float*")  # the Python scalars MindSpore's Mul takes
+# Mul and Div: a uint16/32/64 tensor with a Python bool, int or float has no kernel (the
+# kernel of that type takes two tensors of it), nor bfloat16 with a Python float.
+_MUL_CELLS: dict[Cell, str] = {
+    **{(D(t), P(s)): NO_KERNEL for t in LONE_UNSIGNED for s in _SCALARS},
+    **{(P(s), D(t)): NO_KERNEL for t in LONE_UNSIGNED for s in _SCALARS},
+    (D("bfloat16"), P("float*")): NO_KERNEL,
+    (P("float*"), D("bfloat16")): NO_KERNEL,
+}
+# ops.equal(1, t), ops.less(1, t): "Failed calling Equal" (t == 1 works).
+_SCALAR_FIRST: dict[Cell, str] = {
+    (P(s), D(t)): REFUSES_OPERAND for s in (*_SCALARS, "complex*") for t in TYPES
+}
+# The types a complex type promotes with (the rest are refused: uint16, uint32, uint64).
+_WITH_COMPLEX = (
+    "bool",
+    "uint8",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+)
+# remainder(x, y) computes x - floor_divide(x, y) * y: the product is a complex Mul, which has a
+# kernel only for two tensors of its type, here when ``y`` is a tensor of another type.
+_COMPLEX_PRODUCT: dict[Cell, str] = {
+    **{(D("complex128"), D(t)): NO_KERNEL for t in (*_WITH_COMPLEX, "complex64")},
+    **{(D("complex64"), D(t)): NO_KERNEL for t in _WITH_COMPLEX},
+    (D("float64"), D("complex64")): NO_KERNEL,
+}
+_MUL = "mul_promotion"  # pairs.py
+_AS_GIVEN = "as_given"  # pairs.py
 
 RULES = {
     "add": Rule("ops.add", no_kernel=("bool",)),
     "subtract": Rule("ops.sub", refuses=("bool",), no_kernel=("uint32", "uint64", "bfloat16")),
     "multiply": Rule(
         "ops.mul",
-        pair=_mul_pair,
-        pair_name="Mul's promotion",
-        cells=_Cells(
-            (NO_KERNEL, _unless_alone(_mul_pair, "complex64", "complex128")),
-            (NO_KERNEL, _scalar_with(*_LONE_UNSIGNED)),
-            (NO_KERNEL, _bf16_with_float),
-        ),
+        pair=_MUL,
+        no_kernel_mixed=_COMPLEX,
+        cells=_MUL_CELLS,
     ),
     "divide": Rule(
         "ops.div",
         INT_TO_FLOAT,
-        pair=_mul_pair,
-        pair_name="Div's promotion",
-        cells=_Cells(
-            (NO_KERNEL, _unless_alone(_mul_pair, "complex64", "complex128")),
-            (NO_KERNEL, _scalar_with(*_LONE_UNSIGNED)),
-            (NO_KERNEL, _bf16_with_float),
-        ),
+        pair=_MUL,
+        no_kernel_mixed=_COMPLEX,
+        cells=_MUL_CELLS,
     ),
     "floor_divide": Rule("ops.floor_divide"),
     "remainder": Rule(
         "ops.remainder",
-        cells=_Cells(
+        cells={
             # its Mul does not convert bool to uint16/32/64; its Sub refuses bool
-            dict.fromkeys(
-                ("D(uint16) D(bool)", "D(uint32) D(bool)", "D(uint64) D(bool)", "P(bool) D(bool)"),
+            **dict.fromkeys(
+                (
+                    (D("uint16"), D("bool")),
+                    (D("uint32"), D("bool")),
+                    (D("uint64"), D("bool")),
+                    (P("bool"), D("bool")),
+                ),
                 REFUSES_OPERAND,
             ),
             # its Sub's missing kernels, reached with a Python scalar on the left
-            dict.fromkeys(
+            **dict.fromkeys(
                 (
-                    "P(bool) D(uint32)",
-                    "P(bool) D(uint64)",
-                    "P(bool) D(bfloat16)",
-                    "P(int*) D(bfloat16)",
-                    "P(float*) D(bfloat16)",
+                    (P("bool"), D("uint32")),
+                    (P("bool"), D("uint64")),
+                    (P("bool"), D("bfloat16")),
+                    (P("int*"), D("bfloat16")),
+                    (P("float*"), D("bfloat16")),
                 ),
                 NO_KERNEL,
             ),
-            (NO_KERNEL, _complex_product),
-        ),
+            **_COMPLEX_PRODUCT,
+        },
     ),
     "pow": Rule("ops.pow", no_kernel=("bool", "bfloat16")),
     "maximum": Rule("ops.maximum", no_kernel=("uint16", "bfloat16", "complex")),
@@ -268,52 +172,45 @@ RULES = {
     "equal": Rule(
         "ops.equal",
         ALWAYS_BOOL,
-        pair=_as_given,
-        pair_name="add's promotion where MindSpore converts",
-        cells=_Cells(
-            (NO_KERNEL, _unconverted),
-            (NO_KERNEL, _unless_alone(_as_given, *_LONE_UNSIGNED)),
-            (NO_KERNEL, _with("bfloat16")),
-            (REFUSES_OPERAND, _scalar_first),
-        ),
+        pair=_AS_GIVEN,
+        no_kernel_operand=("bfloat16",),
+        no_kernel_mixed=LONE_UNSIGNED,
+        no_kernel_promotions=("unconverted",),  # two types the comparison takes as they are
+        cells=_SCALAR_FIRST,
     ),
     "less": Rule(
         "ops.less",
         ALWAYS_BOOL,
-        pair=_as_given,
-        pair_name="add's promotion where MindSpore converts",
+        pair=_AS_GIVEN,
         no_kernel=("complex",),
-        cells=_Cells(
-            (NO_KERNEL, _unconverted),
-            (NO_KERNEL, _unless_alone(_as_given, *_LONE_UNSIGNED)),
-            (NO_KERNEL, _with("bfloat16")),
-            (REFUSES_OPERAND, _scalar_first),
-        ),
+        no_kernel_operand=("bfloat16",),
+        no_kernel_mixed=LONE_UNSIGNED,
+        no_kernel_promotions=("unconverted",),  # two types the comparison takes as they are
+        cells=_SCALAR_FIRST,
     ),
     "logical_and": Rule(
         "ops.logical_and",
         ALWAYS_BOOL,
-        refuses_operand=("int*", "float*", "complex*"),
+        refuses_operand=(P("int*"), P("float*"), P("complex*")),
         no_kernel=("bfloat16",),
     ),
     "bitwise_and": Rule("ops.bitwise_and", refuses=("float", "complex")),
     "bitwise_left_shift": Rule(
         "ops.bitwise_left_shift",
-        pair=_shift_pair,
-        pair_name="the tensor's type",
+        pair="tensor_type",
         same_dtype=True,
         refuses=("bool", "float", "complex"),
-        refuses_operand=("float*", "complex*"),
+        refuses_operand=(P("float*"), P("complex*")),
     ),
     "atan2": Rule("ops.atan2", no_kernel=(*_INTEGRAL, "bfloat16", "complex")),
     "matmul": Rule(
         "ops.matmul",
         same_dtype=True,
-        no_kernel=("bool", *_LONE_UNSIGNED, "bfloat16"),
+        no_kernel=("bool", *LONE_UNSIGNED, "bfloat16"),
         categories=frozenset({DIMENSIONED}),
     ),
     "negative": Rule("ops.neg", no_kernel=("bool",)),
-    "abs": Rule("ops.abs", no_kernel=(*_LONE_UNSIGNED, "bfloat16")),
+    "abs": Rule("ops.abs", no_kernel=(*LONE_UNSIGNED, "bfloat16")),
     "sqrt": Rule("ops.sqrt", INT_TO_FLOAT, no_kernel=("bfloat16",)),
     "exp": Rule(
         "ops.exp",
@@ -324,13 +221,13 @@ RULES = {
     "log": Rule(
         "ops.log",
         INT_TO_FLOAT,
-        overrides={t: t for t in _LONE_UNSIGNED},
+        overrides={t: t for t in LONE_UNSIGNED},
         no_kernel=(*_INTEGRAL, "bfloat16"),
     ),
     "sin": Rule(
         "ops.sin",
         INT_TO_FLOAT,
-        overrides={t: t for t in _LONE_UNSIGNED},
+        overrides={t: t for t in LONE_UNSIGNED},
         no_kernel=(*_INTEGRAL, "bfloat16"),
     ),
     "floor": Rule("ops.floor", no_kernel=(*_INTEGRAL, "bfloat16", "complex")),
@@ -357,7 +254,7 @@ RULES = {
 
 OPERATIONS = Operations(
     POLICY,
-    lambda opts: MAPS,
+    MAPS,
     RULES,
     "MindSpore 2.10's mindspore.ops on the CPU (PyNative), measured",
 )

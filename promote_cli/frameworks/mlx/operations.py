@@ -43,7 +43,7 @@ MAPS = Maps(
         "uint64": "uint64",
     },
     real={"complex64": "float32"},
-    index="uint32",
+    index_dtype="uint32",
     default_float="float32",
 )
 _BITWISE = ("float", "complex")
@@ -92,4 +92,4 @@ RULES = {
     "where": Rule("mx.where"),
 }
 
-OPERATIONS = Operations(POLICY, lambda opts: MAPS, RULES, "MLX 0.32 on the CPU, measured")
+OPERATIONS = Operations(POLICY, MAPS, RULES, "MLX 0.32 on the CPU, measured")

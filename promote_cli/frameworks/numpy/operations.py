@@ -50,7 +50,7 @@ MAPS = Maps(
     },
     accumulate={"bool": "int64", "int": "int64", "uint": "uint64"},
     real={"complex64": "float32", "complex128": "float64", "clongdouble": "longdouble"},
-    index="int64",
+    index_dtype="int64",
     default_float="float64",
 )
 _INT8 = {"bool": "int8"}  # no bool loop: the bool is cast to the first integer loop, int8
@@ -98,6 +98,4 @@ RULES = {
     "where": Rule("np.where"),
 }
 
-OPERATIONS = Operations(
-    POLICY, lambda opts: MAPS, RULES, "NumPy 2.4's ufuncs and reductions, measured"
-)
+OPERATIONS = Operations(POLICY, MAPS, RULES, "NumPy 2.4's ufuncs and reductions, measured")

@@ -26,7 +26,7 @@ complex are complex64; ``divide`` of two bools is bool; ``atan2`` of integers is
 ``sum`` makes bool and int32 int64 and keeps every other type (``sum`` of uint8 is uint8),
 ``cumsum`` makes every integer int64; ``mean`` of an integer or a bool keeps it (``mean`` of
 int32 is int32); ``argmax`` is int64. ``matmul`` does not promote: two types are refused, except
-the pairs in ``_MATMUL_MIXED``, which run the kernel of one operand on the other's buffer and
+the pairs in ``MATMUL_MIXED``, which run the kernel of one operand on the other's buffer and
 return its type (``float32 @ int32`` is float32, ``int32 @ float32`` refused).
 
 Missing CPU kernels ("(NotFound) The kernel with key (CPU, ..., float16) of kernel `add` is not
@@ -39,22 +39,14 @@ almost nothing. uint16/32/64 and complex32 are not paddle-policy types.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from promote_cli.dtypes import get as dtype
-from promote_cli.engine import Outcome, ref, refuse
 from promote_cli.frameworks.paddle.promotion import POLICY
-from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
+from promote_cli.operands import DIMENSIONED, ZERO_D
 from promote_cli.ops import (
     ACCUMULATE,
     ALWAYS_BOOL,
     COMPLEX_TO_FLOAT,
     INDEX,
     INT_TO_FLOAT,
-    NO_KERNEL,
-    REFUSES_TYPE,
-    SIGNATURE,
     Maps,
     Operations,
     Rule,
@@ -71,7 +63,7 @@ MAPS = Maps(
         "int64": "int64",
     },
     real={"complex64": "float32", "complex128": "float64"},
-    index="int64",
+    index_dtype="int64",
     default_float="float32",
 )
 _FLOAT8 = ("float8_e4m3fn", "float8_e5m2")
@@ -80,97 +72,11 @@ _HALF = ("float16", "bfloat16")
 _NARROW = (*_SMALL_INT, *_HALF, *_FLOAT8)  # the widths CPU kernels most often lack
 _ARRAYS = frozenset({DIMENSIONED, ZERO_D})
 _OPERATOR = "a Python scalar is the operator's (x + 1, 1 + x), as the paddle policy is"
-# A Python scalar as where() makes it a tensor: its default dtype.
-_SCALAR_TENSOR = {"bool": "bool", "int*": "int64", "float*": "float32", "complex*": "complex64"}
-
-
-def _tensors(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-    """Two tensors as the functions outside ``support_promotion_ops`` promote them: a 0-d
-    tensor is like any other (float x float and x complex only); a Python scalar is a tensor of
-    its default dtype."""
-
-    def tensor(x: Operand) -> Operand:
-        return Operand(_SCALAR_TENSOR[x.dtype] if x.category == PYTHON else x.dtype)
-
-    return POLICY.promote(tensor(a), tensor(b), opts)
-
-
-def _table_zero_d(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-    """``floor_divide``: with a 0-d tensor of another type, the table decides."""
-    if PYTHON in (a.category, b.category) or a.dtype == b.dtype:
-        return POLICY.promote(a, b, opts)
-    if ZERO_D in (a.category, b.category):
-        return POLICY.lookup(a.dtype, b.dtype)
-    return POLICY.promote(a, b, opts)
-
-
-def _complex_scalar(
-    operands: Sequence[Operand], ops: Operations, opts: Mapping[str, Any]
-) -> Outcome | None:
-    """``divide``, ``remainder``, ``pow``: a 0-d float64 or complex128 tensor with a Python
-    complex is complex64 (``+`` gives complex128)."""
-    kinds = {(x.category, x.dtype) for x in operands}
-    if (PYTHON, "complex*") in kinds and kinds & {(ZERO_D, "float64"), (ZERO_D, "complex128")}:
-        return Outcome(
-            "complex64",
-            "complex-scalar",
-            "a Python complex with a 0-d float64 or complex128 tensor gives complex64 here"
-            " (measured; x + 1j gives complex128)",
-        )
-    return None
-
-
-def _pow(operands: Sequence[Operand], ops: Operations, opts: Mapping[str, Any]) -> Outcome | None:
-    """``x ** 1`` of a bfloat16 tensor runs the scalar ``pow`` kernel, which has no bfloat16."""
-    base, exponent = operands
-    if (
-        base.dtype == "bfloat16"
-        and base.category != PYTHON
-        and exponent.dtype in ("int*", "float*")
-    ):
-        return Outcome(
-            "bfloat16",
-            NO_KERNEL,
-            f"{ref('bfloat16')} ** a Python scalar keeps {ref('bfloat16')}; but Paddle has no CPU"
-            " kernel of the scalar pow for it: the call raises there (a gap, not a promotion rule)",
-        )
-    return _complex_scalar(operands, ops, opts)
-
-
-def _bitwise_scalar(
-    operands: Sequence[Operand], ops: Operations, opts: Mapping[str, Any]
-) -> Outcome | None:
-    """``x << 1``, ``1 << x``: a Python bool or int with an integer tensor keeps the tensor's
-    type; any other scalar or tensor type is refused."""
-    a, b = operands
-    if PYTHON not in (a.category, b.category):
-        return None
-    scalar, tensor = (a, b) if a.category == PYTHON else (b, a)
-    if scalar.dtype in ("bool", "int*") and dtype(tensor.dtype).kind in ("int", "uint"):
-        return Outcome(tensor.dtype, "scalar", "a Python bool or int keeps the tensor's type")
-    return refuse(
-        REFUSES_TYPE,
-        f"Paddle's bitwise functions take only a Python bool or int with an integer tensor,"
-        f" not a {ref(scalar.dtype)} with {ref(tensor.dtype)}",
-    )
-
-
-def _and_scalar(
-    operands: Sequence[Operand], ops: Operations, opts: Mapping[str, Any]
-) -> Outcome | None:
-    """``1 & x`` is ``x.__rand__(1)``; ``x & 1`` calls ``bitwise_and(x, 1)``, which takes
-    tensors only. A bool tensor keeps bool."""
-    a, b = operands
-    if b.category == PYTHON and a.category != PYTHON:
-        return refuse(SIGNATURE, "x & 1 calls paddle.bitwise_and, which takes tensors only")
-    if a.category == PYTHON and a.dtype in ("bool", "int*") and b.dtype == "bool":
-        return Outcome("bool", "scalar", "a Python bool or int keeps the tensor's type")
-    return _bitwise_scalar(operands, ops, opts)
 
 
 # matmul does not promote; these pairs of different types run anyway (measured) and return
 # the type of the operand whose kernel ran; every other pair of different types is refused.
-_MATMUL_MIXED = {
+MATMUL_MIXED = {
     ("float32", "int32"): "float32",
     ("float32", "int64"): "float32",
     **{(t, "complex64"): "complex64" for t in ("uint8", "int16", *_HALF, "float32")},
@@ -178,21 +84,6 @@ _MATMUL_MIXED = {
     **{(t, "complex128"): "complex128" for t in ("uint8", "int16", *_HALF, "float32", "float64")},
     **{("complex128", t): "complex128" for t in ("uint8", "int16", *_HALF, "float32", "float64")},
 }
-
-
-def _matmul(
-    operands: Sequence[Operand], ops: Operations, opts: Mapping[str, Any]
-) -> Outcome | None:
-    a, b = operands
-    found = _MATMUL_MIXED.get((a.dtype, b.dtype))
-    if found is None:
-        return None
-    return Outcome(
-        found,
-        "mixed-kernel",
-        f"matmul does not promote; {ref(a.dtype)} @ {ref(b.dtype)} runs the {ref(found)} kernel"
-        " anyway (measured)",
-    )
 
 
 RULES = {
@@ -211,29 +102,28 @@ RULES = {
         INT_TO_FLOAT,
         overrides={"bool": "bool"},
         no_kernel=(*_HALF, *_FLOAT8),
-        special=_complex_scalar,
+        special="complex_scalar",
         note=_OPERATOR,
     ),
     "floor_divide": Rule(
         "paddle.floor_divide",
         refuses=("bool", "complex"),
         no_kernel=_FLOAT8,
-        pair=_table_zero_d,
-        pair_name="promoteTypes with any 0-d tensor",
+        pair="table_with_zero_d",
         note=_OPERATOR,
     ),
     "remainder": Rule(
         "paddle.remainder",
         refuses=("bool",),
         no_kernel=_NARROW,
-        special=_complex_scalar,
+        special="complex_scalar",
         note=_OPERATOR,
     ),
     "pow": Rule(
         "paddle.pow",
         refuses=("bool",),
         no_kernel=(*_SMALL_INT, "float16", *_FLOAT8),
-        special=_pow,
+        special="scalar_pow",
         note=_OPERATOR,
     ),
     "maximum": Rule(
@@ -241,16 +131,14 @@ RULES = {
         refuses=("bool", "complex"),
         no_kernel=(*_SMALL_INT, "float16", *_FLOAT8),
         categories=_ARRAYS,
-        pair=_tensors,
-        pair_name="tensors only (no 0-d rule)",
+        pair="tensors_only",
     ),
     "minimum": Rule(
         "paddle.minimum",
         refuses=("bool", "complex"),
         no_kernel=(*_SMALL_INT, "float16", *_FLOAT8),
         categories=_ARRAYS,
-        pair=_tensors,
-        pair_name="tensors only (no 0-d rule)",
+        pair="tensors_only",
     ),
     "equal": Rule("paddle.equal", ALWAYS_BOOL, no_kernel=_FLOAT8, note=_OPERATOR),
     "less": Rule("paddle.less_than", ALWAYS_BOOL, no_kernel=_FLOAT8, note=_OPERATOR),
@@ -259,21 +147,20 @@ RULES = {
         ALWAYS_BOOL,
         no_kernel=("uint8", *_HALF, *_FLOAT8),
         categories=_ARRAYS,
-        pair=_tensors,
-        pair_name="tensors only (no 0-d rule)",
+        pair="tensors_only",
     ),
     "bitwise_and": Rule(
         "paddle.bitwise_and",
         refuses=("float", "complex"),
         same_dtype=True,
-        special=_and_scalar,
+        special="and_scalar",
         note="1 & x is x.__rand__(1); x & 1 calls paddle.bitwise_and, which refuses it",
     ),
     "bitwise_left_shift": Rule(
         "paddle.bitwise_left_shift",
         refuses=("bool", "float", "complex"),
         same_dtype=True,
-        special=_bitwise_scalar,
+        special="bitwise_scalar",
         note="a Python scalar is the operator's (x << 1, 1 << x)",
     ),
     "atan2": Rule(
@@ -282,8 +169,7 @@ RULES = {
         refuses=("bool", "complex"),
         no_kernel=(*_SMALL_INT, "bfloat16", *_FLOAT8),
         categories=_ARRAYS,
-        pair=_tensors,
-        pair_name="tensors only (no 0-d rule)",
+        pair="tensors_only",
     ),
     "matmul": Rule(
         "paddle.matmul",
@@ -291,7 +177,7 @@ RULES = {
         no_kernel=_NARROW,
         same_dtype=True,
         categories=frozenset({DIMENSIONED}),
-        special=_matmul,
+        special="mixed_matmul",
     ),
     "negative": Rule("paddle.neg", no_kernel=_FLOAT8),
     "abs": Rule("paddle.abs", COMPLEX_TO_FLOAT, refuses=("bool",), no_kernel=_NARROW),
@@ -334,11 +220,10 @@ RULES = {
     "where": Rule(
         "paddle.where",
         no_kernel=_NARROW,
-        pair=_tensors,
-        pair_name="tensors only, a Python scalar as a tensor of its default dtype",
+        pair="tensors_only",
     ),
 }
 
 OPERATIONS = Operations(
-    POLICY, lambda opts: MAPS, RULES, "Paddle 3.3.1's functions on the CPU (eager), measured"
+    POLICY, MAPS, RULES, "Paddle 3.3.1's functions on the CPU (eager), measured"
 )

@@ -31,14 +31,8 @@ kernels ("Could not find device for node"): ``matmul`` of unsigned types, ``floo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from promote_cli.dtypes import is_weak
-from promote_cli.engine import Outcome, ref, refuse
-from promote_cli.frameworks.numpy import promotion as numpy_policy
 from promote_cli.frameworks.tensorflow.promotion import POLICY
-from promote_cli.operands import DIMENSIONED, PYTHON, Operand
+from promote_cli.operands import DIMENSIONED
 from promote_cli.ops import (
     ACCUMULATE,
     ALWAYS_BOOL,
@@ -60,95 +54,40 @@ MAPS = Maps(
         "uint64": "uint64",
     },
     real={"complex64": "float32", "complex128": "float64"},
-    index="int64",
+    index_dtype="int64",
     default_float="float32",
 )
 
-# bfloat16 in np.result_type (ml_dtypes): what it promotes to with each type it promotes with.
-_BFLOAT16 = {
-    "bool": "bfloat16",
-    "uint8": "bfloat16",
-    "int8": "bfloat16",
-    "bfloat16": "bfloat16",
-    "float32": "float32",
-    "float64": "float64",
-    "complex64": "complex64",
-    "complex128": "complex128",
-    "int*": "bfloat16",
-    "float*": "float64",
-    "complex*": "complex64",
-}
-_NUMPY = numpy_policy.POLICY
-
-
-def _numpy_result_type(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-    """``np.result_type`` as ``tnp``'s arithmetic calls it: a WeakTensor (``int32*``) as its
-    plain dtype, a Python scalar weak (NEP 50), ml_dtypes' bfloat16 beside NumPy's types; two
-    strings fall back to TensorFlow's own rule (string)."""
-    a, b = (
-        Operand(x.dtype.removesuffix("*"), DIMENSIONED) if _weak_tensor(x) else x for x in (a, b)
-    )
-    if "string" in (a.dtype, b.dtype):
-        if a.dtype == b.dtype:
-            return Outcome("string", "string", "two strings: TensorFlow's own rule")
-        return refuse("numpy", f"NumPy has no promotion of {ref(a.dtype)} with {ref(b.dtype)}")
-    if "bfloat16" in (a.dtype, b.dtype):
-        other = b.dtype if a.dtype == "bfloat16" else a.dtype
-        result = _BFLOAT16.get(other)
-        if result is None:
-            return refuse(
-                "numpy", f"np.result_type has no promotion of {ref('bfloat16')} with {ref(other)}"
-            )
-        return Outcome(result, "numpy", f"np.result_type with ml_dtypes' bfloat16: {ref(result)}")
-    return _NUMPY.promote(a, b, {})
-
-
-def _weak_tensor(op: Operand) -> bool:
-    return (
-        op.category == PYTHON
-        and is_weak(op.dtype)
-        and op.dtype not in ("int*", "float*", "complex*")
-    )
-
-
-def _as_bools(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-    """``tnp.logical_and`` casts each operand to bool: there is nothing to promote."""
-    for x in (a, b):
-        if x.dtype == "string":
-            return refuse("cast", f"TensorFlow cannot cast {ref('string')} to {ref('bool')}")
-    return Outcome("bool", "cast", "each operand is cast to bool")
-
-
-_NP = {"pair": _numpy_result_type, "pair_name": "np.result_type"}
+_NP = "numpy_result_type"  # tnp's arithmetic promotes with np.result_type (pairs.py)
 _BF16 = {"bfloat16": "float32"}  # tnp's float functions compute bfloat16 in float32
 _INT8 = {"bool": "int8"}
 
 RULES = {
-    "add": Rule("tnp.add", **_NP),
-    "subtract": Rule("tnp.subtract", refuses=("bool", "string"), **_NP),
-    "multiply": Rule("tnp.multiply", refuses=("string",), **_NP),
+    "add": Rule("tnp.add", pair=_NP),
+    "subtract": Rule("tnp.subtract", refuses=("bool", "string"), pair=_NP),
+    "multiply": Rule("tnp.multiply", refuses=("string",), pair=_NP),
     "divide": Rule(
         "tnp.divide",
         INT_TO_FLOAT,
         refuses=("string",),
         overrides={t: "float64" for t in ("int32", "int64", "uint32", "uint64")},
-        **_NP,
+        pair=_NP,
     ),
     "floor_divide": Rule(
-        "tnp.floor_divide", refuses=("string",), no_kernel=("complex",), overrides=_INT8, **_NP
+        "tnp.floor_divide", refuses=("string",), no_kernel=("complex",), overrides=_INT8, pair=_NP
     ),
-    "remainder": Rule("tnp.remainder", refuses=("complex", "string"), overrides=_INT8, **_NP),
-    "pow": Rule("tnp.power", refuses=("bool", "uint", "string"), **_NP),
-    "maximum": Rule("tnp.maximum", refuses=("complex", "string"), **_NP),
-    "minimum": Rule("tnp.minimum", refuses=("complex", "string"), **_NP),
+    "remainder": Rule("tnp.remainder", refuses=("complex", "string"), overrides=_INT8, pair=_NP),
+    "pow": Rule("tnp.power", refuses=("bool", "uint", "string"), pair=_NP),
+    "maximum": Rule("tnp.maximum", refuses=("complex", "string"), pair=_NP),
+    "minimum": Rule("tnp.minimum", refuses=("complex", "string"), pair=_NP),
     "equal": Rule("tnp.equal", ALWAYS_BOOL),
     "less": Rule("tnp.less", ALWAYS_BOOL, refuses=("complex", "string")),
-    "logical_and": Rule("tnp.logical_and", ALWAYS_BOOL, pair=_as_bools, pair_name="a cast to bool"),
-    "bitwise_and": Rule("tnp.bitwise_and", refuses=("float", "complex", "string"), **_NP),
+    "logical_and": Rule("tnp.logical_and", ALWAYS_BOOL, pair="as_bools"),
+    "bitwise_and": Rule("tnp.bitwise_and", refuses=("float", "complex", "string"), pair=_NP),
     "bitwise_left_shift": Rule(
         None, note="tnp has no left shift; tf.bitwise.left_shift takes one dtype only"
     ),
-    "atan2": Rule("tnp.arctan2", refuses=("bool", "uint", "int", "complex", "string"), **_NP),
+    "atan2": Rule("tnp.arctan2", refuses=("bool", "uint", "int", "complex", "string"), pair=_NP),
     "matmul": Rule(
         "tnp.matmul",
         refuses=("bool", "int8", "int16", "string"),
@@ -187,7 +126,7 @@ RULES = {
 
 OPERATIONS = Operations(
     POLICY,
-    lambda opts: MAPS,
+    MAPS,
     RULES,
     "tf.experimental.numpy with NumPy behaviour (TensorFlow 2.21), measured in both modes",
 )

@@ -40,19 +40,14 @@ tinygrad generates its kernels, so no kernel is missing; the PYTHON device's emu
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 from promote_cli.dtypes import get as dtype
-from promote_cli.engine import Outcome, ref, refuse
 from promote_cli.frameworks.tinygrad.promotion import POLICY, TYPES
-from promote_cli.operands import DIMENSIONED, PYTHON, Operand
+from promote_cli.operands import DIMENSIONED
 from promote_cli.ops import (
     ACCUMULATE,
     ALWAYS_BOOL,
     INDEX,
     INT_TO_FLOAT,
-    REFUSES_TYPE,
     Maps,
     Operations,
     Rule,
@@ -72,47 +67,13 @@ MAPS = Maps(
         "uint64": "uint64",
     },
     real={},
-    index="int32",
+    index_dtype="int32",
     default_float="float32",
 )
 _INTEGRAL = tuple(t for t in TYPES if dtype(t).kind in ("bool", "int", "uint"))
 _BOOL_AS_FLOAT = {"bool": "float32"}  # a bool takes div's float path
 _REVERSE = "a Python scalar on the left is the reflected operator's (reverse=True): the same rule"
 _SWAPPED = "no reflected form: a Python scalar on the left is asked as t.{}(1), the same dtype"
-
-
-def _shift(operands: Sequence[Operand], ops: Operations, opts: Mapping[str, Any]) -> Outcome | None:
-    """``1 << t``: a shift keeps its left operand's type, here the weak int; realising checks
-    that the shift amount has that type or uint32, so only a uint32 tensor passes."""
-    left, right = operands
-    if left.category != PYTHON or left.dtype != "int*" or right.dtype not in _INTEGRAL:
-        return None
-    if right.dtype == "uint32":
-        return Outcome(
-            "int*",
-            "shift-left-operand",
-            f"a shift keeps its left operand's type: a Python int stays {ref('int*')}",
-            materialised=POLICY.materialise("int*", opts),
-        )
-    if right.dtype == "bool":
-        return None  # bool and int* promote to int* anyway
-    return refuse(
-        REFUSES_TYPE,
-        f"1 << t keeps the Python int's {ref('int*')}, and tinygrad refuses it when realised:"
-        f" a shift amount must have the shifted type or uint32, not {ref(right.dtype)}",
-    )
-
-
-def _values(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-    """``cond.where(x, y)``: the policy's promotion, and two Python scalars promote with each
-    other (``where(c, 1, 2.0)`` is ``float*``; no tinygrad binary function takes two)."""
-    if a.category == b.category == PYTHON:
-        for x in (a, b):
-            seen = POLICY.normalise(x, opts)
-            if isinstance(seen, Outcome):
-                return seen
-        return POLICY.least_bound([a, b], opts)
-    return POLICY.promote(a, b, opts)
 
 
 RULES = {
@@ -134,7 +95,7 @@ RULES = {
     "logical_and": Rule(None, note="tinygrad has no logical_and; & on bool tensors is bitwise_and"),
     "bitwise_and": Rule("Tensor.bitwise_and", refuses=("float",), note=_REVERSE),
     "bitwise_left_shift": Rule(
-        "Tensor.lshift", refuses=("bool", "float"), special=_shift, note=_REVERSE
+        "Tensor.lshift", refuses=("bool", "float"), special="left_operand_shift", note=_REVERSE
     ),
     "atan2": Rule(None, note="tinygrad 0.14 has no atan2"),
     "matmul": Rule("Tensor.matmul", categories=frozenset({DIMENSIONED})),
@@ -162,12 +123,9 @@ RULES = {
     "cumulative_sum": Rule("Tensor.cumsum", ACCUMULATE),
     "where": Rule(
         "Tensor.where",
-        pair=_values,
-        pair_name="least_upper_dtype of the two values",
+        pair="two_values",
         note="cond.where(x, y); two Python scalars promote with each other",
     ),
 }
 
-OPERATIONS = Operations(
-    POLICY, lambda opts: MAPS, RULES, "tinygrad 0.14.0's Tensor methods, measured"
-)
+OPERATIONS = Operations(POLICY, MAPS, RULES, "tinygrad 0.14.0's Tensor methods, measured")

@@ -36,6 +36,7 @@ from promote_cli.ops import (
     INT_TO_FLOAT,
     Maps,
     Operations,
+    P,
     Rule,
 )
 
@@ -43,7 +44,7 @@ MAPS = Maps(
     inexact={"bool": "float32", "int": "float32", "uint": "float32"},  # the default dtype
     accumulate={"bool": "int64", "int": "int64", "uint": "int64"},
     real={"complex32": "float16", "complex64": "float32", "complex128": "float64"},
-    index="int64",
+    index_dtype="int64",
     default_float="float32",
 )
 _WIDE_UNSIGNED = ("uint16", "uint32", "uint64")
@@ -64,7 +65,7 @@ _LEFT_SCALAR = "a Python scalar on the left is the operator's (1 + t): the same 
 RULES = {
     "add": Rule("torch.add", no_kernel=_NONE_UF, note=_LEFT_SCALAR),
     "subtract": Rule(
-        "torch.sub", refuses_operand=("bool", "P(bool)"), no_kernel=_NONE_UF, note=_LEFT_SCALAR
+        "torch.sub", refuses_operand=("bool", P("bool")), no_kernel=_NONE_UF, note=_LEFT_SCALAR
     ),
     "multiply": Rule("torch.mul", no_kernel=_FLOAT8, note=_LEFT_SCALAR),
     "divide": Rule("torch.true_divide", INT_TO_FLOAT, no_kernel=_NONE_FC, note=_LEFT_SCALAR),
@@ -129,7 +130,7 @@ RULES = {
 
 OPERATIONS = Operations(
     POLICY,
-    lambda opts: MAPS,
+    MAPS,
     RULES,
     "torch 2.13's functions on the CPU, measured",
     types=DEFAULT_TYPES,
