@@ -510,7 +510,7 @@ def _refuses(c: _Cell) -> Outcome | None:
 
 def _override(c: _Cell) -> Outcome | None:
     given = c.rule.overrides.get(c.t)
-    if given is None:
+    if c.out is not None or given is None:
         return None
     out = _apply(given, c.t, c.ops.maps_under(c.opts)) if isinstance(given, Kind) else given
     if out is None:
