@@ -201,7 +201,8 @@ def lookup(table: Mapping[str, Any], t: str) -> Any:
 
 
 def matches(keys: Sequence[str], t: str) -> bool:
-    return t in keys or dtype(t).kind in keys
+    """Whether the type ``t`` is among ``keys``, by its name or its kind."""
+    return bool(keys) and (t in keys or dtype(t).kind in keys)
 
 
 def D(t: str) -> Operand:
@@ -459,6 +460,8 @@ def _outside(c: _Cell) -> Outcome | None:
 
 def _refuses_operand(c: _Cell) -> Outcome | None:
     refused = c.rule.refuses_operand
+    if not refused:
+        return None
     arrays = [t for t in refused if isinstance(t, str)]
     for x in c.operands:
         if x in refused if x.category == PYTHON else matches(arrays, x.dtype):
@@ -564,11 +567,11 @@ def _no_kernel(c: _Cell) -> Outcome | None:
     alone = a.category == b.category == DIMENSIONED and a.dtype == b.dtype == t
     by_operands = (
         c.cell == NO_KERNEL
+        or (t in rule.no_kernel_mixed and not alone)
         or (c.promoted is not None and c.promoted.rule in rule.no_kernel_promotions)
         or any(
             x.category != PYTHON and matches(rule.no_kernel_operand, x.dtype) for x in c.operands
         )
-        or (t in rule.no_kernel_mixed and not alone)
     )
     if not by_operands and not matches(rule.no_kernel, t):
         return None
