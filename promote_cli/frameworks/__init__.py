@@ -5,7 +5,9 @@ A framework is the directory ``promote_cli/frameworks/<name>/``:
 - ``__init__.py``: its entry, a ``promote_cli.framework.Framework`` (name, title, source, the
   version measured, what installs it, its notation's column, its options), plain data;
 - ``promotion.py``: ``POLICY``, its promotion rules;
-- ``operations.py``: ``OPERATIONS``, its per-operation rules (unless the entry says why none);
+- ``operations.py``: ``OPERATIONS``, its per-operation rules (unless the entry says why none),
+  data only; the code of its own they name by key in ``pairs.py`` (``PAIRS``) and
+  ``specials.py`` (``SPECIALS``), when it has any;
 - ``oracle.py``: ``ORACLE``, how ``promote verify`` asks the installed framework (unless the
   entry says why none);
 - ``measured/``: what its oracle answered, the offline proof of its rules.

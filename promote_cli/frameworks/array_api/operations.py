@@ -13,6 +13,9 @@ Where array-api-strict departs from the standard, this follows array-api-strict 
 where ``xp.result_type`` refuses; a bool operand is refused); ``maximum``, ``minimum`` and
 ``less`` check the categories of their *array* operands only, so ``maximum(float32 array, 1j)``
 is complex64. ``where`` refuses two Python scalars. Nothing is refused for want of a kernel.
+
+The rules below are data; ``matmul``'s NumPy promotion is ``pairs.py``'s ``numpy_promote_types``
+and ``where``'s refusal of two scalars ``specials.py``'s ``one_scalar``, named by the rules.
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ refuse them, ``divide`` and ``mean`` keep them. A weak result (``float*``) stays
 an integer power (``lax.integer_pow``), keeping the base's dtype (a bool base becomes int32) with
 no promotion at all, strict mode included; a Python scalar base with an integer or bool exponent
 array gives a strong result (``2.0 ** int8 array`` is float64 with x64, not the weak ``float*``).
+Those cases are ``specials.py``'s ``integer_pow``, and ``matmul``'s refusal of a bool with an
+int1 (``lax.dot_general``'s argument check) its ``dot_general``; the maps are keyed by ``x64``.
 
 Missing CPU kernels (XLA): arrays of int1, uint1, float6_e2m3fn and float6_e3m2fn fail every
 function at run time; sums, products and cumulative sums of the 2- and 4-bit integers fail,

@@ -13,7 +13,8 @@ Ascend-first: on the CPU ``mint.equal``, ``mint.atan2``, ``mint.argmax``, ``mint
 unregistered"), and ``mint`` has no left shift; ``mindspore.ops`` has the whole vocabulary.
 
 Every function promotes with the policy (``ops.add``'s rule) and applies its kind, except where a
-``pair`` says otherwise. What a user porting from torch or NumPy would not expect:
+rule names a pair of ``pairs.py`` (``Mul``'s, the comparisons', the shift's). What a user porting
+from torch or NumPy would not expect:
 
 - ``sum`` and ``prod`` accumulate bool, int8-int64 and uint8 in int64 but keep uint16, uint32 and
   uint64; ``mean`` keeps every integer type (``mean(int32)`` is int32) and refuses bool;
@@ -43,7 +44,8 @@ get input[[const vector]{Int64}], output[[const vector]{Float32}]"; ``Round`` wr
 C++ log): ``promote`` answers that type and marks the cell ``no-kernel``, and ``promote verify``
 counts it as a gap only if the named type is the answer. bfloat16 has almost no CPU kernels;
 uint16/32/64 and complex have kernels only for two tensors of that very type in ``mul``, ``div``
-and the comparisons (``Rule.cells``: no cast is inserted to reach them). A refusal by a function's
+and the comparisons (``Rule.no_kernel_mixed``: no cast is inserted to reach them; the cells where
+a Python scalar meets one are listed, ``Rule.cells``). A refusal by a function's
 type check ("For primitive[Ceil], the input argument[input_x] must be a type of {...}") is a rule,
 with one exception: ``ops.add`` of bools, which the policy already answers bool as MindSpore's
 ``+`` computes it, is a gap.

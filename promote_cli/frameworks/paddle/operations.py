@@ -5,7 +5,8 @@ Measured on Paddle 3.3.1 (CPU build, dygraph mode) over every operand pair of th
 ``promote verify``. Paddle promotes per function, not once: ``phi/common/type_promotion.h``
 applies the 0-d rule of ``x + y`` only to its ``support_promotion_ops`` (add, subtract,
 multiply, divide, remainder, pow, equal, less_than ...); the other functions promote two tensors
-of different types only float x float and x complex, 0-d or not. So each rule names its pair:
+of different types only float x float and x complex, 0-d or not. So each rule names its pair
+(``pairs.py``: ``tensors_only``, ``table_with_zero_d``):
 
 - the paddle policy (``x + y``): ``add``, ``subtract``, ``multiply``, ``divide``,
   ``remainder``, ``pow``, ``equal``, ``less_than``, the unary functions and reductions;
@@ -16,18 +17,18 @@ of different types only float x float and x complex, 0-d or not. So each rule na
 - ``floor_divide``: a 0-d tensor always promotes by the table (``uint8 // 0-d int8`` is int16,
   where ``+`` keeps uint8).
 
-Python scalars. ``paddle.add`` & co take tensors only; a Python scalar is answered by the
-operator (``x + 1``, ``1 + x``, ``x // 1``, ``x ** 1``, ``x == 1``, ``x < 1``), as the paddle
-policy is, on either side. ``bitwise_and`` and ``bitwise_left_shift`` keep the tensor's type
-with a Python bool or int and refuse a float (``x & 1`` is refused, only ``1 & x`` is taken);
-``matmul`` takes no Python scalar and no 0-d tensor. Paddle's own quirks, as measured:
-``divide``, ``remainder`` and ``pow`` of a 0-d float64 or complex128 tensor with a Python
-complex are complex64; ``divide`` of two bools is bool; ``atan2`` of integers is float64;
-``sum`` makes bool and int32 int64 and keeps every other type (``sum`` of uint8 is uint8),
-``cumsum`` makes every integer int64; ``mean`` of an integer or a bool keeps it (``mean`` of
-int32 is int32); ``argmax`` is int64. ``matmul`` does not promote: two types are refused, except
-the pairs in ``MATMUL_MIXED``, which run the kernel of one operand on the other's buffer and
-return its type (``float32 @ int32`` is float32, ``int32 @ float32`` refused).
+Python scalars. ``paddle.add`` & co take tensors only; a Python scalar is answered by the operator
+(``x + 1``, ``1 + x``, ``x // 1``, ``x ** 1``, ``x == 1``, ``x < 1``), as the paddle policy is, on
+either side (what the operators do beyond that are ``specials.py``'s cases). ``bitwise_and`` and
+``bitwise_left_shift`` keep the tensor's type with a Python bool or int and refuse a float
+(``x & 1`` is refused, only ``1 & x`` is taken); ``matmul`` takes no Python scalar and no 0-d
+tensor. Paddle's own quirks, as measured: ``divide``, ``remainder`` and ``pow`` of a 0-d float64 or
+complex128 tensor with a Python complex are complex64; ``divide`` of two bools is bool; ``atan2`` of
+integers is float64; ``sum`` makes bool and int32 int64 and keeps every other type (``sum`` of uint8
+is uint8), ``cumsum`` makes every integer int64; ``mean`` of an integer or a bool keeps it (``mean``
+of int32 is int32); ``argmax`` is int64. ``matmul`` does not promote: two types are refused, except
+the pairs in ``MATMUL_MIXED``, which run the kernel of one operand on the other's buffer and return
+its type (``float32 @ int32`` is float32, ``int32 @ float32`` refused).
 
 Missing CPU kernels ("(NotFound) The kernel with key (CPU, ..., float16) of kernel `add` is not
 registered"): where a kind has kernels but a width does not (uint8, int8, int16, float16,

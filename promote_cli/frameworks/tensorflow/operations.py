@@ -5,7 +5,8 @@ dtype_conversion_mode=...)`` in both modes, over every operand pair (tensors, Py
 WeakTensors on either side), and checked by ``promote verify``. These are ``tnp``'s functions,
 not TensorFlow's operators: ``a + b`` follows the tensorflow policy, ``tnp.add(a, b)`` does not.
 
-Two pair rules live inside ``tnp``, and a rule names the one its function uses:
+Two pair rules live inside ``tnp``, and a rule names the one its function uses (``pairs.py``:
+``numpy_result_type``, ``as_bools``):
 
 - ``tnp``'s arithmetic (``add`` ... ``atan2``, ``bitwise_and``) promotes with **NumPy's**
   ``np.result_type`` (NumPy 2, NEP 50, with ml_dtypes' bfloat16), whatever

@@ -36,6 +36,9 @@ has no ``logical_and`` (``&`` on bools is ``bitwise_and``), no ``atan2`` and no 
 integer tensor raises "base needs to be float"; operations are checked on types only).
 tinygrad generates its kernels, so no kernel is missing; the PYTHON device's emulator cannot run
 ``pow`` of two integer tensors, which is why the dtypes are read lazily.
+
+The rules below are data; ``where``'s promotion of two values is ``pairs.py``'s ``two_values``
+and ``1 << t`` ``specials.py``'s ``left_operand_shift``, named by the rules.
 """
 
 from __future__ import annotations
