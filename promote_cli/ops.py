@@ -226,8 +226,8 @@ Cell = tuple[Operand, ...]
 
 
 class Rule(NamedTuple):
-    """One operation of one framework, as data: its function, its kind, what it refuses. Each
-    field is read by one step of ``STEPS`` (named in the comment), in that order."""
+    """One operation of one framework, as data: its function, its kind, what it refuses. The
+    comment on each field names the step of ``STEPS`` that reads it."""
 
     function: str | None  # absent: the framework's own spelling; None: it has no such function
     kind: Kind = SAME  # kind: what the operation makes of the promoted type
@@ -267,10 +267,11 @@ SpecialFunction = Callable[[Sequence[Operand], Mapping[str, Any]], "Outcome | No
 
 
 class Pair(NamedTuple):
-    """A pair rule of a framework's own, registered in its ``PAIRS`` under the key rules name."""
+    """A pair rule of a framework's own, in its ``PAIRS`` under the key ``Rule.pair`` names
+    (the function's own name)."""
 
     promote: PairFunction
-    text: str  # how ``--explain`` names it: "np.result_type", "each operand converted first"
+    text: str  # how ``--explain`` names it: "np.result_type", "the array's own dtype"
 
 
 class BySetting(NamedTuple):
