@@ -163,7 +163,7 @@ def as_dict(report: Report, categories: bool) -> dict[str, Any]:
                     {
                         "text": e.text(nota),
                         "operands": [schema.operand(op, nota) for op in e.operands],
-                        "results": list(e.results),
+                        "results": [schema.outcome(out, nota) for out in e.outcomes],
                     }
                     for e in p.examples
                 ],

@@ -86,7 +86,8 @@ def requests(
     is_flag=True,
     help="Say, for each differing cell, which side's result loses values of which input.",
 )
-def command(left_name, right_name, fmt, types, option_values, notation, op, lossy) -> int:
+@_options.as_json
+def command(left_name, right_name, fmt, types, option_values, notation, op, lossy, as_json) -> int:
     """Show the cells where POLICY1 and POLICY2 give different answers.
 
     Exit 0 when they agree on every cell, 1 when they differ (for CI). -O NAME=VALUE sets an
@@ -102,6 +103,11 @@ def command(left_name, right_name, fmt, types, option_values, notation, op, loss
     promote diff numpy torch --op sqrt             # sqrt(int8): float16 vs float32 ...
     promote diff numpy mlx --op reductions -f table
     """
+    if as_json:
+        given = click.get_current_context().get_parameter_source("fmt")
+        if given is not click.core.ParameterSource.DEFAULT and fmt != "json":
+            raise UsageError(f"--json and --format {fmt} ask for two formats; give one")
+        fmt = "json"
     left, right = requests(left_name, right_name, types, option_values, notation, op)
     d = diff(left, right)
     click.echo(FORMATS[fmt](d, left.notation, lossy), nl=False)

@@ -85,6 +85,7 @@ from promote_cli.render import FORMATS, MARKS, SUFFIXES, Table, build, render
     help="A second highlight: lossy marks the cells whose result cannot hold every value of"
     " an input (outlined in html, † elsewhere), with a legend line.",
 )
+@_options.as_json
 def command(
     policy,
     policy_file,
@@ -99,6 +100,7 @@ def command(
     standalone,
     marks,
     op,
+    as_json,
 ) -> int:
     """Print POLICY's promotion table: rows are the first operand, columns the second.
     With --op, an operation's output dtypes: a binary one's rows are x1, columns x2; unary
@@ -116,6 +118,10 @@ def command(
     """
     if output is not None and check is not None:
         raise UsageError("give -o FILE or --check FILE, not both")
+    if as_json:
+        if fmt not in (None, "json"):
+            raise UsageError(f"--json and --format {fmt} ask for two formats; give one")
+        fmt = "json"
     if output is not None and output.endswith(("/", os.sep)):
         raise UsageError(f"-o {output} names a directory; give a file name")
     target = Path(output) if output is not None else check
