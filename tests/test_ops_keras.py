@@ -219,7 +219,7 @@ def _installed(*modules):
 @pytest.mark.conformance
 def test_the_oracle_calls_every_operation_on_the_numpy_backend_without_a_mismatch():
     _installed("keras")
-    from promote_cli.verify import keras as oracle
+    from promote_cli.frameworks.keras import oracle
     from promote_cli.verify.operations import verify_ops
 
     combos = [{"backend": "numpy", "floatx": f} for f in FLOATX]
@@ -238,7 +238,7 @@ def test_torchs_float8_multiply_is_a_gap_only_with_a_scalar_second():
 @pytest.mark.conformance
 def test_the_oracle_traces_every_operation_on_the_jax_backend_without_a_mismatch():
     _installed("keras", "jax")
-    from promote_cli.verify import keras as oracle
+    from promote_cli.frameworks.keras import oracle
     from promote_cli.verify.operations import verify_ops
 
     combos = [{"backend": "jax", "floatx": f} for f in FLOATX]

@@ -154,7 +154,7 @@ def test_verify_compares_the_type_a_missing_kernel_names(named, mismatches):
 @pytest.fixture(scope="module")
 def worker():
     pytest.importorskip("mindspore", reason="mindspore is not installed")
-    from promote_cli.verify import mindspore
+    from promote_cli.frameworks.mindspore import oracle as mindspore
 
     return mindspore.load()
 
@@ -191,7 +191,7 @@ def test_the_worker_reads_the_type_a_missing_kernel_names(worker, op, cell, name
 
 
 def test_verify_against_mindspore_has_no_mismatch(worker):
-    from promote_cli.verify import mindspore
+    from promote_cli.frameworks.mindspore import oracle as mindspore
 
     report = verify_ops(frameworks.get("mindspore"), mindspore, worker, [{}])
     assert report.mismatches == []

@@ -561,7 +561,7 @@ def test_openvino_oracle_imports_openvino_without_its_telemetry():
     decision is made once, at the first import."""
     probe = (
         "import os, openvino_telemetry\n"
-        "from promote_cli.verify import openvino\n"
+        "from promote_cli.frameworks.openvino import oracle as openvino\n"
         "openvino.load()\n"
         "print(openvino_telemetry.Telemetry().consent, 'CI' in os.environ)\n"
     )

@@ -310,7 +310,7 @@ def _worker(backend: str) -> dict[str, dict[str, list[str | None]]]:
 
 if __name__ == "__main__":
     if sys.argv[1] == "openvino":  # imported first, sending no telemetry (see openvino.load)
-        from promote_cli.verify import openvino
+        from promote_cli.frameworks.openvino import oracle as openvino
 
         openvino.load()
     ask = _ops_worker if sys.argv[2:] == ["ops"] else _worker
