@@ -111,7 +111,7 @@ class Counterexample(NamedTuple):
 class Property(NamedTuple):
     name: str
     holds: bool | None  # None: the question does not apply (no declared order)
-    count: int  # counterexamples
+    failures: int  # counterexamples
     of: int  # cases checked: pairs or triples
     examples: tuple[Counterexample, ...]
     declared: bool  # the policy declares it (through ``OBLIGES``)
@@ -355,7 +355,7 @@ def _monotone(t: PairTable, upper: dict[str, frozenset[str]], found: _Found) -> 
     """For ``a`` strictly below ``a2`` and every ``b``: ``a x b`` is below ``a2 x b`` (a
     refusal sits above everything: a higher operand may refuse, not the lower one alone)."""
     names, ops, cases = t.names, t.operands, 0
-    nodes = [(i, names[i]) for i in range(t.size) if names[i] in upper]
+    nodes = [(i, a) for i in range(t.size) if (a := names[i]) is not None and a in upper]
     for i, a in nodes:
         for i2, a2 in nodes:
             if a2 == a or a2 not in upper[a]:
@@ -437,5 +437,5 @@ def summary() -> str:
 def _verdict(p: Property) -> str:
     if p.holds is None:
         return "n/a"
-    text = "yes" if p.holds else f"no: {p.count:,} of {p.of:,}"
+    text = "yes" if p.holds else f"no: {p.failures:,} of {p.of:,}"
     return f"**{text}**" if p.declared else text
