@@ -223,7 +223,7 @@ def test_the_oracle_calls_every_operation_on_the_numpy_backend_without_a_mismatc
     from promote_cli.verify.operations import verify_ops
 
     combos = [{"backend": "numpy", "floatx": f} for f in FLOATX]
-    report = verify_ops(frameworks.get("keras"), oracle, {}, combos)
+    report = verify_ops(frameworks.operations(frameworks.get("keras")), oracle, {}, combos)
     assert report.mismatches == [], report.mismatches[:5]
     assert len(report.cells) == 39 and report.total == 3 * 25_040
 
@@ -242,6 +242,6 @@ def test_the_oracle_traces_every_operation_on_the_jax_backend_without_a_mismatch
     from promote_cli.verify.operations import verify_ops
 
     combos = [{"backend": "jax", "floatx": f} for f in FLOATX]
-    report = verify_ops(frameworks.get("keras"), oracle, {}, combos)
+    report = verify_ops(frameworks.operations(frameworks.get("keras")), oracle, {}, combos)
     assert report.mismatches == [], report.mismatches[:5]
     assert report.total == 3 * 25_040
