@@ -9,24 +9,17 @@ table models, once, for all of them: the plugins never import the command line o
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from promote_cli import api
 from promote_cli.engine import Policy
 from promote_cli.errors import UsageError
-from promote_cli.render import Table, build
+from promote_cli.options import parse_options
+
+if TYPE_CHECKING:
+    from promote_cli.render import Table
 
 SIDES = ("left", "right")
-
-
-def parse_options(values: Iterable[str]) -> dict[str, str]:
-    """``-O NAME=VALUE`` settings, each once (the last one given wins)."""
-    out = {}
-    for item in values:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise UsageError(f"-O takes NAME=VALUE, not {item!r}")
-        out[name.strip()] = value.strip()
-    return out
 
 
 def split_types(types: str | None) -> list[str] | None:
@@ -77,6 +70,8 @@ def table(
     op: str | None = None,
 ) -> Table:
     """The table model ``promote table`` renders; its command names ``--format fmt``."""
+    from promote_cli.render import build
+
     req, other = table_request(policy, types, notation, diff_against, option_values, op)
     head = ["--format", fmt] if fmt else []
     compared = other.policy.name if other else "none"

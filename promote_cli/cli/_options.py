@@ -7,7 +7,8 @@ from typing import Any
 
 import click
 
-from promote_cli.asking import parse_options, split_types
+from promote_cli.asking import split_types
+from promote_cli.options import parse_options
 
 __all__ = ["parse_options", "split_types"]
 
