@@ -143,7 +143,9 @@ class _NamingOracle:
 
 @pytest.mark.parametrize(("named", "mismatches"), [("float32", 0), ("float64", 1), (None, 0)])
 def test_verify_compares_the_type_a_missing_kernel_names(named, mismatches):
-    report = verify_ops(frameworks.get("mindspore"), _NamingOracle(named), None, [{}])
+    report = verify_ops(
+        frameworks.operations(frameworks.get("mindspore")), _NamingOracle(named), None, [{}]
+    )
     assert len(report.mismatches) == mismatches
     if mismatches:
         (found,) = report.mismatches
@@ -154,7 +156,7 @@ def test_verify_compares_the_type_a_missing_kernel_names(named, mismatches):
 @pytest.fixture(scope="module")
 def worker():
     pytest.importorskip("mindspore", reason="mindspore is not installed")
-    from promote_cli.verify import mindspore
+    from promote_cli.frameworks.mindspore import oracle as mindspore
 
     return mindspore.load()
 
@@ -191,8 +193,8 @@ def test_the_worker_reads_the_type_a_missing_kernel_names(worker, op, cell, name
 
 
 def test_verify_against_mindspore_has_no_mismatch(worker):
-    from promote_cli.verify import mindspore
+    from promote_cli.frameworks.mindspore import oracle as mindspore
 
-    report = verify_ops(frameworks.get("mindspore"), mindspore, worker, [{}])
+    report = verify_ops(frameworks.operations(frameworks.get("mindspore")), mindspore, worker, [{}])
     assert report.mismatches == []
     assert (report.total, report.total_gaps) == (6211, 862)

@@ -161,7 +161,8 @@ PYTHON_SCALARS = {"P(bool)": "bool", "int": "int*", "float": "float*", "complex"
 def caller(policy: str):
     """The oracle's own call of an operation: the framework's dtype name, or "refused" (or
     "refused (no kernel)")."""
-    from promote_cli.verify import Refused, oracle
+    from promote_cli.verify import Refused
+    from promote_cli.verify.driver import oracle
 
     orc = oracle(policy)
     handle = orc.load()

@@ -16,7 +16,8 @@ import pytest
 from promote_cli import frameworks
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 from promote_cli.options import Option
-from promote_cli.verify import Refused, driver, oracle
+from promote_cli.verify import Refused, driver
+from promote_cli.verify.driver import oracle
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON_SCALARS = {
@@ -203,7 +204,7 @@ def test_a_missing_framework_says_how_to_install_it(run, install):
 
 
 def test_every_oracle_names_the_package_to_install():
-    from promote_cli.verify import oracle
+    from promote_cli.verify.driver import oracle
 
     wanted = {
         "jax": "jax",
@@ -561,7 +562,7 @@ def test_openvino_oracle_imports_openvino_without_its_telemetry():
     decision is made once, at the first import."""
     probe = (
         "import os, openvino_telemetry\n"
-        "from promote_cli.verify import openvino\n"
+        "from promote_cli.frameworks.openvino import oracle as openvino\n"
         "openvino.load()\n"
         "print(openvino_telemetry.Telemetry().consent, 'CI' in os.environ)\n"
     )

@@ -110,19 +110,6 @@ class Oracle(Protocol):
     def answering(self, handle: Any, opts: Mapping[str, Any]) -> AbstractContextManager[Answer]: ...
 
 
-def oracle(policy: str) -> Oracle | None:
-    """The oracle of the framework ``policy`` names (``frameworks/<name>/oracle.py``), or None
-    when no framework can prove it: its entry says why, or promote registers no such framework
-    (a policy file)."""
-    from promote_cli import frameworks
-    from promote_cli.errors import UsageError
-
-    try:
-        return frameworks.oracle(policy)  # type: ignore[no-any-return]
-    except UsageError:
-        return None
-
-
 def install_hint(orc: Oracle) -> str:
     """How to install an oracle's framework: ``pip install tensorflow-cpu``, and the extra that
     installs every framework it holds."""

@@ -27,11 +27,12 @@ from typing import Any
 
 from promote_cli import frameworks
 from promote_cli.engine import Policy
-from promote_cli.errors import UsageError
+from promote_cli.errors import PromotionError, UsageError
 from promote_cli.notations import read_dtype
 from promote_cli.operands import DIMENSIONED, Operand, valued
+from promote_cli.ops import Operations
 from promote_cli.options import Option
-from promote_cli.verify import Oracle, Refused, Unobservable, install_hint, oracle
+from promote_cli.verify import Oracle, Refused, Unobservable, install_hint
 from promote_cli.verify.operations import OpsReport, verify_ops
 
 VERIFIED, MISMATCH = "verified", "mismatch"
@@ -89,6 +90,24 @@ class Report:
     ops: OpsReport | None = None  # the operations, when asked for
 
 
+def oracle(policy: str) -> Oracle | None:
+    """The oracle of the framework ``policy`` names (``frameworks/<name>/oracle.py``), or None
+    when no framework can prove it: its entry says why, or promote registers no such framework
+    (a policy file)."""
+    try:
+        return frameworks.oracle(policy)  # type: ignore[no-any-return]
+    except UsageError:
+        return None
+
+
+def declared_operations(policy: Policy) -> Operations | PromotionError:
+    """The operations ``policy`` declares, or the refusal that says why it declares none."""
+    try:
+        return frameworks.operations(policy)
+    except PromotionError as exc:
+        return exc
+
+
 def names() -> tuple[str, ...]:
     """Every policy verify knows of: the registry's."""
     return frameworks.names()
@@ -123,14 +142,14 @@ def verify(
     pinned: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
     *,
-    load_oracle: Callable[[str], Oracle | None] = oracle,
+    load_oracle: Callable[[str], Oracle | None] | None = None,
     operations: bool = False,
 ) -> Report:
     """Compare ``policy`` with its framework over every cell; ``pinned`` holds option values
     (parsed, see ``parse_pinned``) held fixed. With ``operations`` every operation of the
     policy is also called (``verify.operations``). ``load_oracle`` is replaceable for tests."""
     name = policy.name
-    orc = load_oracle(name)
+    orc = (load_oracle or oracle)(name)
     if orc is None:
         return Report(name, NO_FRAMEWORK, note="no installable framework, nothing to verify")
     report = Report(name, NOT_INSTALLED, framework=orc.FRAMEWORK)
@@ -180,7 +199,7 @@ def verify(
         _beyond_pairs(policy, orc, handle, combos, report)
     report.seconds = time.perf_counter() - started
     if operations:
-        report.ops = verify_ops(policy, orc, handle, combos)
+        report.ops = verify_ops(declared_operations(policy), orc, handle, combos)
     wrong = report.mismatches or (report.ops is not None and report.ops.mismatches)
     report.status = MISMATCH if wrong else VERIFIED
     return report

@@ -18,8 +18,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from promote_cli import frameworks
-from promote_cli.engine import Policy
 from promote_cli.errors import PromotionError
 from promote_cli.operands import PYTHON, Operand
 from promote_cli.ops import (
@@ -67,16 +65,20 @@ class OpsReport:
 
 
 def verify_ops(
-    policy: Policy, orc: Any, handle: Any, combos: list[dict[str, Any]], progress: Any = None
+    declared: Operations | PromotionError,
+    orc: Any,
+    handle: Any,
+    combos: list[dict[str, Any]],
+    progress: Any = None,
 ) -> OpsReport:
-    """Every operation of ``policy`` under each option setting in ``combos``, asked of the
-    framework through ``orc.calling``."""
+    """Every operation ``declared`` (a policy's operations, or the refusal that says why it
+    has none) under each option setting in ``combos``, asked of the framework through
+    ``orc.calling``."""
     report = OpsReport()
-    try:
-        ops = frameworks.operations(policy)
-    except PromotionError as exc:
-        report.note = exc.reason
+    if isinstance(declared, PromotionError):
+        report.note = declared.reason
         return report
+    ops = declared
     if not hasattr(orc, "calling"):
         report.note = f"the {orc.FRAMEWORK} oracle does not call operations"
         return report

@@ -139,7 +139,7 @@ def _ops_worker(backend: str) -> dict[str, dict[str, list[Any]]]:
     warnings.simplefilter("ignore")
     import keras
 
-    from promote_cli import frameworks
+    from promote_cli.frameworks.keras.operations import OPERATIONS
     from promote_cli.frameworks.keras.promotion import FLOATX
     from promote_cli.ops import REDUCTION, UNARY, VOCABULARY
     from promote_cli.verify import missing_kernel
@@ -148,7 +148,7 @@ def _ops_worker(backend: str) -> dict[str, dict[str, list[Any]]]:
     assert keras.backend.backend() == backend, keras.backend.backend()
     refusals = _refusals(backend)
     standard = keras.backend.standardize_dtype
-    ops = frameworks.operations(frameworks.get("keras"))
+    ops = OPERATIONS
     operands = every_operand(ops)
     before = keras.config.floatx()
     out = {}
@@ -267,8 +267,7 @@ def _worker(backend: str) -> dict[str, dict[str, list[str | None]]]:
     warnings.simplefilter("ignore")  # backends warn about devices and experimental dtypes
     import keras
 
-    from promote_cli import frameworks
-    from promote_cli.frameworks.keras.promotion import FLOATX
+    from promote_cli.frameworks.keras.promotion import FLOATX, POLICY
 
     assert keras.backend.backend() == backend, keras.backend.backend()
     refusals: tuple[type[BaseException], ...] = (
@@ -283,7 +282,7 @@ def _worker(backend: str) -> dict[str, dict[str, list[str | None]]]:
 
         refusals += (tf.errors.OpError,)
     standard = keras.backend.standardize_dtype
-    ops = frameworks.get("keras").operands()
+    ops = POLICY.operands()
 
     def operand(op: Operand) -> Any:
         if op.category == PYTHON:
@@ -310,7 +309,7 @@ def _worker(backend: str) -> dict[str, dict[str, list[str | None]]]:
 
 if __name__ == "__main__":
     if sys.argv[1] == "openvino":  # imported first, sending no telemetry (see openvino.load)
-        from promote_cli.verify import openvino
+        from promote_cli.frameworks.openvino import oracle as openvino
 
         openvino.load()
     ask = _ops_worker if sys.argv[2:] == ["ops"] else _worker

@@ -117,7 +117,7 @@ def _worker() -> dict[str, Any]:
         with contextlib.suppress(SystemError):
             ops.add(ops.zeros((2,), ms.int32), 1.0)
 
-    from promote_cli import frameworks
+    from promote_cli.frameworks.mindspore.promotion import POLICY
 
     names = ("bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64")
     names += ("float16", "bfloat16", "float32", "float64", "complex64", "complex128")
@@ -149,7 +149,7 @@ def _worker() -> dict[str, Any]:
 
     return {
         "version": ms.__version__,
-        "cells": ask_all(frameworks.get("mindspore").operands(), answer),
+        "cells": ask_all(POLICY.operands(), answer),
         "ops": _operations(ms, ops, dtypes, canonical),
     }
 
@@ -175,11 +175,11 @@ def _operations(ms: Any, ops: Any, dtypes: Mapping[str, Any], canonical: Any) ->
     """Every operation cell ``promote verify`` asks, answered by the rule's ``mindspore.ops``
     function on ``ops.ones((2,), t)`` and Python scalars (``cumsum`` along axis 0, ``where``
     with a bool condition): ``{op: {cell: [result, error, kernel, named type]}}``."""
-    from promote_cli import frameworks
+    from promote_cli.frameworks.mindspore.operations import OPERATIONS
     from promote_cli.ops import VOCABULARY
     from promote_cli.verify.operations import cases, every_operand
 
-    rules = frameworks.operations(frameworks.get("mindspore"))
+    rules = OPERATIONS
     every = every_operand(rules)
     condition = ops.ones((2,), ms.bool_)
     names = {str(d): n for n, d in dtypes.items()}  # MindSpore's spelling: Int64, BFloat16

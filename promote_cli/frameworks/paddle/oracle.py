@@ -113,10 +113,11 @@ def _operations(paddle: Any, value: Any, canonical: Any) -> dict[str, Any]:
     function on ``ones([2], t)``/``ones([], t)`` (``cumsum`` along axis 0, ``where`` with a
     bool condition), the operator where a Python scalar is one of the operands. A refusal is
     the first line of the error (a missing kernel's says so)."""
-    from promote_cli import frameworks, ops
+    from promote_cli import ops
+    from promote_cli.frameworks.paddle.operations import OPERATIONS
     from promote_cli.verify.operations import cases, every_operand
 
-    declared = frameworks.operations(frameworks.get("paddle"))
+    declared = OPERATIONS
     operands = every_operand(declared)
     condition = paddle.ones([2], dtype=paddle.bool)
 
@@ -166,7 +167,7 @@ def _worker() -> dict[str, Any]:
             import paddle
     except ImportError as exc:
         return {"import_error": str(exc)}
-    from promote_cli import frameworks
+    from promote_cli.frameworks.paddle.promotion import POLICY
 
     paddle.set_device("cpu")
     names = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16")
@@ -202,7 +203,7 @@ def _worker() -> dict[str, Any]:
 
     return {
         "version": paddle.__version__,
-        "cells": ask_all(frameworks.get("paddle").operands(), answer),
+        "cells": ask_all(POLICY.operands(), answer),
         "operations": _operations(paddle, value, canonical),
     }
 
