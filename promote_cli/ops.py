@@ -369,13 +369,13 @@ def _apply(kind: Kind, t: str, maps: Maps) -> str | None:
         return "float*" if kind == COMPLEX_TO_FLOAT and k == "complex" else t
     integral = k in ("bool", "int", "uint")
     if kind == INT_TO_FLOAT and integral:
-        return lookup(maps.inexact, t)  # type: ignore[no-any-return]
+        return lookup(maps.inexact, t)
     if kind == INT_TO_DEFAULT and integral:
         return maps.default_float
     if kind == ACCUMULATE and integral:
-        return lookup(maps.accumulate, t)  # type: ignore[no-any-return]
+        return lookup(maps.accumulate, t)
     if kind == COMPLEX_TO_FLOAT and k == "complex":
-        return lookup(maps.real, t)  # type: ignore[no-any-return]
+        return lookup(maps.real, t)
     return t
 
 

@@ -209,7 +209,7 @@ def _declared(a: Operand, b: Operand, backend: str, floatx: str) -> Outcome:
         if out.result in ("complex64", "bfloat16") and Operand("bool", PYTHON) in (a, b):
             return refuse(
                 "conversion",
-                f"the result would be {ref(out.result)}, but TensorFlow cannot convert a"  # type: ignore[arg-type]
+                f"the result would be {ref(out.result)}, but TensorFlow cannot convert a"
                 " Python bool to it",
             )
         if out.result == "bool":
