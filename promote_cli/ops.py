@@ -471,6 +471,8 @@ def _refuses_operand(c: _Cell) -> Outcome | None:
 
 
 def _cells(c: _Cell) -> Outcome | None:
+    if not c.rule.cells:
+        return None
     c.cell = c.rule.cells.get(tuple(c.operands))
     if c.cell == REFUSES_OPERAND:
         given = _operands_text(c.operands)
@@ -563,6 +565,10 @@ def _materialise(c: _Cell) -> Outcome | None:
     return None
 
 
+def _any_array_of(types: Sequence[str], operands: Sequence[Operand]) -> bool:
+    return any(x.category != PYTHON and matches(types, x.dtype) for x in operands)
+
+
 def _no_kernel(c: _Cell) -> Outcome | None:
     rule, a, b, t = c.rule, c.a, c.b, c.t
     alone = a.category == b.category == DIMENSIONED and a.dtype == b.dtype == t
@@ -570,9 +576,7 @@ def _no_kernel(c: _Cell) -> Outcome | None:
         c.cell == NO_KERNEL
         or (t in rule.no_kernel_mixed and not alone)
         or (c.promoted is not None and c.promoted.rule in rule.no_kernel_promotions)
-        or any(
-            x.category != PYTHON and matches(rule.no_kernel_operand, x.dtype) for x in c.operands
-        )
+        or (bool(rule.no_kernel_operand) and _any_array_of(rule.no_kernel_operand, c.operands))
     )
     if not by_operands and not matches(rule.no_kernel, t):
         return None
@@ -636,10 +640,10 @@ def answer(
             f" not {len(operands)}"
         )
     cell = _Cell(ops, ops.under(opts)[op.name], op, operands, opts)
-    for step in STEPS:
-        decided = step.check(cell)
+    for name, _, check in STEPS:
+        decided = check(cell)
         if decided is not None:
-            return decided._replace(decided_by=step.name), cell.promoted
+            return decided._replace(decided_by=name), cell.promoted
     result = Outcome(cell.out, cell.rule.kind.value, cell.why, decided_by=cell.by)
     if cell.out is not None and is_weak(cell.out):
         result = result._replace(materialised=ops.policy.materialise(cell.out, opts))
