@@ -105,14 +105,14 @@ def command(
     operations and reductions get one row each, the array's type as columns.
 
     \b
-    promote table --policy jax --format html          # the JAX page's table, NumPy diff green
+    promote table --policy jax -f html   # JAX's page: NumPy's differences green
     promote table -p ascend -f markdown -o docs/ascend.md
-    promote table -p jax -f html --check docs/jax.html  # exit 1 and a diff when stale
-    promote table -p torch --mark lossy                 # † where a value is lost
-    promote table -p numpy --op divide                  # what np.divide returns (x1 by x2)
-    promote table -p torch --op sum                     # one row: torch.sum of each type
-    promote table -p torch --op sqrt,exp,sum            # one row per operation
-    promote table -p jax --op unary,reductions -f html  # every one-operand operation
+    promote table -p jax --check docs/jax.html  # exit 1 and a diff when stale
+    promote table -p torch --mark lossy         # † where a value is lost
+    promote table -p numpy --op divide          # what np.divide returns
+    promote table -p torch --op sum             # one row: torch.sum of each
+    promote table -p torch --op sqrt,exp,sum    # one row per operation
+    promote table -p jax --op unary,reductions  # every one-operand operation
     """
     if output is not None and check is not None:
         raise UsageError("give -o FILE or --check FILE, not both")
