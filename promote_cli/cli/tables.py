@@ -40,6 +40,15 @@ def command(directory: Path, check: bool, force: bool) -> int:
     not even one `promote table -o` or `promote graph` wrote.
     """
     if check and not directory.is_dir():
+        given = click.get_current_context().get_parameter_source("directory")
+        if given is click.core.ParameterSource.DEFAULT:
+            # The pre-commit hook (promote-tables) run without args, or a project that keeps
+            # its tables elsewhere: say what to give rather than what is missing.
+            raise UsageError(
+                f"no DIR given, and ./{directory} does not exist: nothing to check. Name the"
+                " directory `promote tables DIR` wrote (the promote-tables hook: args:"
+                f" [docs/tables]), or write ./{directory} first with `promote tables`"
+            )
         raise UsageError(
             f"{directory}: no such directory to check; `promote tables {directory}` writes it"
         )
