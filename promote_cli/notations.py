@@ -17,7 +17,7 @@ from functools import cache
 from typing import NamedTuple
 
 from promote_cli.dtypes import CATALOGUE
-from promote_cli.errors import PolicyDefinitionError, UsageError
+from promote_cli.errors import PolicyDefinitionError, UsageError, did_you_mean
 
 
 class Notation(NamedTuple):
@@ -380,6 +380,7 @@ def notation(name: str) -> Notation:
     except KeyError:
         raise UsageError(
             f"unknown notation {name!r}; choose one of: {', '.join(NOTATIONS)}"
+            + did_you_mean(name, NOTATIONS)
         ) from None
 
 

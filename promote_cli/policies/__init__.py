@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from promote_cli.errors import UsageError
+from promote_cli.errors import UsageError, did_you_mean
 
 if TYPE_CHECKING:
     from promote_cli.engine import Policy
@@ -79,11 +79,8 @@ def get(name: str) -> Policy:
     try:
         module = _MODULES[name]
     except KeyError:
-        import difflib
-
-        close = difflib.get_close_matches(name, _MODULES, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
         raise UsageError(
-            f"unknown policy {name!r} (policies: {', '.join(_MODULES)}){hint}"
+            f"unknown policy {name!r} (policies: {', '.join(_MODULES)})"
+            + did_you_mean(name, _MODULES)
         ) from None
     return import_module(module).POLICY
