@@ -44,7 +44,9 @@ NOT_INSTALLED, NO_FRAMEWORK, NO_POLICY, OPTIONS_DIFFER = (
 # How often the progress callback hears about it: often enough to move, rarely enough to be free.
 _PROGRESS_EVERY = 256
 
-Progress = Callable[[int, int], None]  # (cells done, cells in total)
+# (done, total, phase): each phase (pairs, triples, values, spellings, operations) counts from
+# 0 to its own total, so a bar shows how far the run is in every phase, not only the pairs.
+Progress = Callable[[int, int, str], None]
 
 SEED = 10
 TRIPLES = 20_000  # per policy, shared among its option settings
@@ -165,7 +167,7 @@ def verify(
     total = sum(len(policy.operands(opts)) ** 2 for opts in combos)
     done = 0
     if progress:
-        progress(0, total)
+        progress(0, total, "pairs")
     for opts in combos:
         ops = policy.operands(opts)
         with orc.answering(handle, opts) as answer:
@@ -179,16 +181,16 @@ def verify(
                     report.mismatches.append(Mismatch(opts, a, b, mine, theirs, error))
                 done += 1
                 if progress and done % _PROGRESS_EVERY == 0:
-                    progress(done, total)
+                    progress(done, total, "pairs")
     if progress:
-        progress(done, total)
+        progress(done, total, "pairs")
     report.cells, report.settings = done, len(combos)
     many = getattr(orc, "answering_many", None)
     if many is not None:
-        _beyond_pairs(policy, orc, handle, combos, report)
+        _beyond_pairs(policy, orc, handle, combos, report, progress)
     report.seconds = time.perf_counter() - started
     if operations:
-        report.ops = verify_ops(policy, orc, handle, combos)
+        report.ops = verify_ops(policy, orc, handle, combos, progress)
     wrong = report.mismatches or (report.ops is not None and report.ops.mismatches)
     report.status = MISMATCH if wrong else VERIFIED
     return report
@@ -226,15 +228,41 @@ def _ask(fn: Callable[..., str], *args: Any) -> tuple[str | None, str]:
         return None, str(exc)
 
 
+def _counting(progress: Progress | None, phase: str, total: int) -> Callable[[], None]:
+    """A step of ``phase`` done: tells ``progress`` now and then, and at the last step."""
+    done = 0
+    if progress:
+        progress(0, total, phase)
+
+    def step() -> None:
+        nonlocal done
+        done += 1
+        if progress and (done % _PROGRESS_EVERY == 0 or done == total):
+            progress(done, total, phase)
+
+    return step
+
+
 def _beyond_pairs(
-    policy: Policy, orc: Any, handle: Any, combos: list[dict[str, Any]], report: Report
+    policy: Policy,
+    orc: Any,
+    handle: Any,
+    combos: list[dict[str, Any]],
+    report: Report,
+    progress: Progress | None = None,
 ) -> None:
     """Triples (both questions) and values under every setting, then the spellings."""
     questions = ((RESULT_TYPE, policy.result_type), (CHAIN, policy.chain))
-    for opts in combos:
+    asked = [
+        (opts, triples(policy, len(combos), opts), value_cells(policy, opts)) for opts in combos
+    ]
+    triple_done = _counting(progress, "triples", sum(len(t) for _, t, _ in asked))
+    value_done = None
+    for opts, three, values in asked:
         with orc.answering_many(handle, opts) as many:
             theirs_for = {RESULT_TYPE: many.result_type, CHAIN: many.chain}
-            for ops in triples(policy, len(combos), opts):
+            for ops in three:
+                triple_done()
                 for question, mine_for in questions:
                     mine = mine_for(ops, opts).result
                     try:
@@ -247,7 +275,10 @@ def _beyond_pairs(
                             Mismatch(opts, ops[0], ops[1], mine, theirs, error, question, ops[2:])
                         )
                 report.triples += 1
-            for pair in value_cells(policy, opts):
+            if values and value_done is None:
+                value_done = _counting(progress, "values", sum(len(v) for _, _, v in asked))
+            for pair in values:
+                value_done()  # type: ignore[misc]
                 mine = policy.chain(pair, opts).result
                 try:
                     theirs, error = _ask(many.chain, pair)
@@ -258,7 +289,10 @@ def _beyond_pairs(
                     report.mismatches.append(Mismatch(opts, *pair, mine, theirs, error, VALUE))
                 report.values += 1
     spelled = getattr(orc, "spelling", None)
-    for text in getattr(orc, "SPELLINGS", ()):
+    spellings = getattr(orc, "SPELLINGS", ())
+    spelling_done = _counting(progress, "spellings", len(spellings)) if spellings else None
+    for text in spellings:
+        spelling_done()  # type: ignore[misc]
         try:
             mine = read_dtype(text, policy.notation)
         except UsageError:

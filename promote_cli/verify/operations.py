@@ -84,6 +84,15 @@ def verify_ops(
     views = {name: OperationPolicy(ops, op) for name, op in VOCABULARY.items()}
     operands = getattr(orc, "OPERANDS", lambda found: found)(every_operand(ops))
     report.coverage = getattr(orc, "COVERAGE", "")
+    total = sum(
+        len(cases(view, operands))
+        for opts in combos
+        for name, view in views.items()
+        if ops.under(opts)[name].function is not None
+    )
+    done = 0
+    if progress:
+        progress(0, total, "operations")
     for opts in combos:
         rules = ops.under(opts)
         with orc.calling(handle, opts) as call:
@@ -109,6 +118,9 @@ def verify_ops(
                         report.mismatches.append(
                             OpMismatch(opts, name, case, mine.result, theirs, error)
                         )
+                done += len(asked)  # a function's cases are answered together
+                if progress:
+                    progress(done, total, "operations")
     report.seconds = time.perf_counter() - started
     return report
 
