@@ -121,14 +121,22 @@ def grid(
     right: Sequence[int] = (),
     gap: int = 2,
     label: str = "columns",
+    flow_last: bool = False,
 ) -> str:
     """``rows`` (the first is the header) as aligned columns, trailing spaces trimmed. When
     ``width`` is given and the grid is wider, the columns after the first ``fixed`` are printed
     in blocks that fit, each repeating the first ``fixed`` columns and headed ``columns 3-7 of
     12:`` (``label`` names what is counted), as ``promote table`` prints a wide table. Columns
-    whose index is in ``right`` are right-justified."""
+    whose index is in ``right`` are right-justified. With ``flow_last``, a last column of
+    free text (a list of refusals) is broken at word boundaries under itself instead, when
+    the other columns leave it room."""
     count = max((len(r) for r in rows), default=0)
     widths = [max((cells(r[j]) for r in rows if j < len(r)), default=0) for j in range(count)]
+    base = sum(widths[:-1]) + gap * (count - 1)
+    if flow_last and width is not None and count > 1 and base + widths[-1] > width:
+        if base + NARROWEST // 2 <= width:
+            return _flowing(rows, widths, width - base, gap, right)
+        return _beneath(rows, widths, width, gap, right)
     runs = blocks(widths, fixed, width, gap)
     out: list[str] = []
     shown = count - fixed
@@ -138,10 +146,50 @@ def grid(
                 out.append("")
             out.append(f"{label} {run[0] - fixed + 1}-{run[-1] - fixed + 1} of {shown}:")
         for row in rows:
-            parts = []
-            for j in [*range(fixed), *run]:
-                text = row[j] if j < len(row) else ""
-                pad = " " * (widths[j] - cells(text))
-                parts.append(pad + text if j in right else text + pad)
-            out.append((" " * gap).join(parts).rstrip())
+            out.append(_line(row, [*range(fixed), *run], widths, gap, right))
+    return "\n".join(out) + "\n"
+
+
+def _line(
+    row: Sequence[str], columns: Sequence[int], widths: Sequence[int], gap: int, right: Any
+) -> str:
+    parts = []
+    for j in columns:
+        text = row[j] if j < len(row) else ""
+        pad = " " * (widths[j] - cells(text))
+        parts.append(pad + text if j in right else text + pad)
+    return (" " * gap).join(parts).rstrip()
+
+
+def _flowing(
+    rows: Sequence[Sequence[str]], widths: list[int], room: int, gap: int, right: Any
+) -> str:
+    """The grid with its last column broken into lines of at most ``room`` columns, each
+    continuation starting under the column."""
+    last = len(widths) - 1
+    indent = sum(widths[:last]) + gap * last
+    out = []
+    for row in rows:
+        head = [*row[:last], ""]
+        text = row[last] if last < len(row) else ""
+        parts = wrap(text, room, hang=0) if text else [""]
+        out.append((_line(head, range(last), widths, gap, right) + " " * gap).ljust(indent))
+        out[-1] = (out[-1] + parts[0]).rstrip()
+        out += [(" " * indent + part).rstrip() for part in parts[1:]]
+    return "\n".join(out) + "\n"
+
+
+def _beneath(
+    rows: Sequence[Sequence[str]], widths: list[int], width: int, gap: int, right: Any
+) -> str:
+    """The grid without its last column, whose text (when there is any but ``-``) follows its
+    row on lines of their own, named by the column's header: ``    refuses: bool, ...``."""
+    last = len(widths) - 1
+    name = rows[0][last] if rows and last < len(rows[0]) else ""
+    out = []
+    for n, row in enumerate(rows):
+        out.append(_line(row, range(last), widths, gap, right))
+        text = row[last] if last < len(row) else ""
+        if n and text and text != "-":
+            out += wrap(f"    {name}: {text}", width, hang=2)
     return "\n".join(out) + "\n"

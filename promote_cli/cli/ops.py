@@ -120,7 +120,7 @@ def _one(name: str, option_values, as_json: bool) -> int:
         for op in VOCABULARY.values()
         for r in (rules[op.name],)
     ]
-    click.echo(fit.grid([head, *rows], width, fixed=1), nl=False)
+    click.echo(fit.grid([head, *rows], width, fixed=1, flow_last=True), nl=False)
     used = dict.fromkeys(r.kind for r in rules.values() if r.function)
     click.echo("kinds, applied to the promoted type:")
     for kind in used:
