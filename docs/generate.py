@@ -1,9 +1,10 @@
 """The pages of this site that follow from the policies, written when the build starts (conf.py
 connects ``write`` to ``config-inited``) into ``_generated/``, which git ignores: a page per
-policy, a page per pair of policies, a page per operation of ``promote_cli.ops`` (with the table
-of every policy that declares operations) and the answers the "side by side" page shows. Adding
-a policy to ``promote_cli.policies``, or its ``<name>_ops.py``, adds its pages; nothing here
-names one.
+policy (with the notes in ``frameworks/<name>.md`` when there are some), a page per pair of
+policies, a page per operation of ``promote_cli.ops`` (with the table of every policy that
+declares operations), the guide's figures (``figures.py``) and the answers the "side by side"
+page shows. Adding a policy to ``promote_cli.policies``, or its ``<name>_ops.py``, adds its
+pages; nothing here names one.
 
 A file is rewritten only when its text changes, so an unchanged page is not rebuilt.
 """
@@ -15,6 +16,8 @@ import json
 from importlib import import_module
 from pathlib import Path
 
+import figures
+
 from promote_cli import __version__, api, compare, ops, policies
 from promote_cli.dtypes import CATALOGUE, is_weak
 from promote_cli.engine import Policy
@@ -23,7 +26,9 @@ from promote_cli.graph import has_lattice
 from promote_cli.notations import notation
 from promote_cli.operands import Operand, label
 
-OUT = Path(__file__).resolve().parent / "_generated"
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "_generated"
+NOTES = HERE / "frameworks"  # a framework's notes, by hand: frameworks/<policy>.md
 # Answers are numbered per policy, and a grid of numbers is a string of fixed-width base-64
 # digits in this alphabet: a third of the size of a JSON list.
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
@@ -42,6 +47,22 @@ def escape(text: str) -> str:
 
 def pair_name(a: str, b: str) -> str:
     return f"{a}-vs-{b}"
+
+
+def narrower(policy: Policy) -> str:
+    """The direction in which the policy's lattice is drawn narrower: the page's column is
+    narrower than most lattices are long, and a drawing shrunk to fit is unreadable (wider
+    than the column, it keeps its size and scrolls)."""
+    import re
+
+    from promote_cli import graph
+
+    def width(direction: str) -> float:
+        svg = graph.render(api.request(policy), "svg", direction)
+        found = re.search(r'<svg width="([\d.]+)pt"', svg)
+        return float(found.group(1)) if found else 0.0
+
+    return min(graph.DIRECTIONS, key=width)
 
 
 def option_rows(policy: Policy) -> str:
@@ -78,11 +99,16 @@ def policy_page(policy: Policy, diffs: dict[tuple[str, str], compare.Diff]) -> s
             heading("Lattice", "-"),
             "Each type points to the types directly above it; two types promote to the first"
             " type both reach. Dashed boxes are weak types (Python scalars).\n",
-            f".. promotion-lattice:: {policy.name}\n",
+            f".. promotion-lattice:: {policy.name}\n   :direction: {narrower(policy)}\n",
         ]
     parts += [heading("Options", "-"), option_rows(policy)]
     parts += [heading("Operations", "-"), operations_note(policy)]
     parts += [heading("Where the rules come from, and where they depart", "-"), doc.strip() + "\n"]
+    if (NOTES / f"{policy.name}.md").is_file():
+        parts += [
+            heading("Notes", "-"),
+            f".. include:: ../../frameworks/{policy.name}.md\n   :parser: myst_parser.sphinx_\n",
+        ]
     parts += [heading("Compared with the other policies", "-")]
     for (a, b), d in diffs.items():
         if policy.name in (a, b):
@@ -379,6 +405,7 @@ def write() -> None:
         wanted.add(path)
     put(OUT / "ops" / "index.rst", ops_index(declared, without))
     wanted.add(OUT / "ops" / "index.rst")
+    wanted.update(figures.write(OUT / "figures"))
     data = json.dumps(answers(), ensure_ascii=False, separators=(",", ":"))
     # the JSON for machines, and the same object as a script so the page works from file://
     put(OUT / "static" / "promote-answers.json", data + "\n")

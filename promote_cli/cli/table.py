@@ -57,7 +57,7 @@ from promote_cli.render import FORMATS, MARKS, SUFFIXES, Table, build, render
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     default=None,
     metavar="FILE",
-    help="Render with this jinja2 template instead of ours (same context; see the README):"
+    help="Render with this jinja2 template instead of ours (same context; docs/guide/tables.md):"
     " in jinja2's sandbox, with no access to files or Python beyond the table.",
 )
 @click.option(
