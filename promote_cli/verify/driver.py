@@ -229,13 +229,14 @@ def _ask(fn: Callable[..., str], *args: Any) -> tuple[str | None, str]:
 
 
 def _counting(progress: Progress | None, phase: str, total: int) -> Callable[[], None]:
-    """A step of ``phase`` done: tells ``progress`` now and then, and at the last step."""
+    """A step of ``phase`` done: tells ``progress`` at the first step (the phase begins), now
+    and then, and at the last. A phase with no steps is never heard of."""
     done = 0
-    if progress:
-        progress(0, total, phase)
 
     def step() -> None:
         nonlocal done
+        if progress and done == 0:
+            progress(0, total, phase)
         done += 1
         if progress and (done % _PROGRESS_EVERY == 0 or done == total):
             progress(done, total, phase)
@@ -257,7 +258,7 @@ def _beyond_pairs(
         (opts, triples(policy, len(combos), opts), value_cells(policy, opts)) for opts in combos
     ]
     triple_done = _counting(progress, "triples", sum(len(t) for _, t, _ in asked))
-    value_done = None
+    value_done = _counting(progress, "values", sum(len(v) for _, _, v in asked))
     for opts, three, values in asked:
         with orc.answering_many(handle, opts) as many:
             theirs_for = {RESULT_TYPE: many.result_type, CHAIN: many.chain}
@@ -275,10 +276,8 @@ def _beyond_pairs(
                             Mismatch(opts, ops[0], ops[1], mine, theirs, error, question, ops[2:])
                         )
                 report.triples += 1
-            if values and value_done is None:
-                value_done = _counting(progress, "values", sum(len(v) for _, _, v in asked))
             for pair in values:
-                value_done()  # type: ignore[misc]
+                value_done()
                 mine = policy.chain(pair, opts).result
                 try:
                     theirs, error = _ask(many.chain, pair)
@@ -290,9 +289,9 @@ def _beyond_pairs(
                 report.values += 1
     spelled = getattr(orc, "spelling", None)
     spellings = getattr(orc, "SPELLINGS", ())
-    spelling_done = _counting(progress, "spellings", len(spellings)) if spellings else None
+    spelling_done = _counting(progress, "spellings", len(spellings))
     for text in spellings:
-        spelling_done()  # type: ignore[misc]
+        spelling_done()
         try:
             mine = read_dtype(text, policy.notation)
         except UsageError:
