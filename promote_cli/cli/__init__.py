@@ -177,11 +177,17 @@ def printable(text: str) -> str:
     return "".join(out)
 
 
-def _fail(message: str, code: int) -> int:
+def tell(message: str) -> None:
+    """``promote: MESSAGE`` on stderr, escaped as ``printable`` does; on a terminal, broken at
+    word boundaries to fit it."""
     from promote_cli import fit
 
     line = f"promote: {printable(message)}"
     click.echo("\n".join(fit.wrap(line, fit.terminal_width(sys.stderr))), err=True)
+
+
+def _fail(message: str, code: int) -> int:
+    tell(message)
     return code
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from promote_cli import api, fit, schema
-from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options, printable
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options, printable, tell
 from promote_cli.dtypes import is_weak
 from promote_cli.errors import PromotionError, UsageError
 from promote_cli.notations import Notation, display, read_dtype
@@ -148,7 +148,7 @@ def command(
     else:
         _print_report(report, check_values or strict)
     if done.strict_refused:
-        click.echo("promote: --strict: values would change; nothing was written", err=True)
+        tell("--strict: values would change; nothing was written")
         return EXIT_DIFFERENT
     return EXIT_OK
 

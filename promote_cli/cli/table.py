@@ -17,7 +17,7 @@ import click
 
 from promote_cli import api, textfiles
 from promote_cli.api import shell_quote, shell_split
-from promote_cli.cli import EXIT_OK, _options, printable
+from promote_cli.cli import EXIT_OK, _options, tell
 from promote_cli.cli._report import CheckReport
 from promote_cli.errors import PromoteError, UsageError
 from promote_cli.render import FORMATS, MARKS, SUFFIXES, Table, build, render
@@ -161,7 +161,7 @@ def command(
             )
         report = CheckReport(fix=f"{table.command} -o {shell_quote(str(check))}")
         click.echo(report.compare(check, on_disk, text), nl=False)
-        click.echo(f"promote: {printable(report.summary())}", err=True)
+        tell(report.summary())
         return report.exit_code
     if output is not None:
         textfiles.write(output, text)

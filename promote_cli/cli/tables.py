@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from promote_cli import docsync
-from promote_cli.cli import EXIT_OK, printable
+from promote_cli.cli import EXIT_OK, tell
 from promote_cli.cli._report import CheckReport
 from promote_cli.errors import UsageError
 
@@ -58,15 +58,13 @@ def command(directory: Path, check: bool, force: bool) -> int:
         for name, text in sync.wanted.items():
             click.echo(report.compare(directory / name, sync.on_disk[name], text), nl=False)
         for name in sync.leftovers:
-            click.echo(f"promote: {printable(report.unwanted(directory / name))}", err=True)
-        click.echo(f"promote: {printable(report.summary())}", err=True)
+            tell(report.unwanted(directory / name))
+        tell(report.summary())
         return report.exit_code
     sync.apply(force=force)
     changed = len(sync.changed)
-    click.echo(
-        f"promote: {printable(str(directory))}: {changed} written,"
-        f" {len(sync.wanted) - changed} unchanged"
-        + (f", {len(sync.leftovers)} removed" if sync.leftovers else ""),
-        err=True,
+    tell(
+        f"{directory}: {changed} written, {len(sync.wanted) - changed} unchanged"
+        + (f", {len(sync.leftovers)} removed" if sync.leftovers else "")
     )
     return EXIT_OK
