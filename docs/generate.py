@@ -4,7 +4,7 @@ policy (with the notes in ``frameworks/<name>.md`` when there are some), a page 
 policies, a page per operation of ``promote_cli.ops`` (with the table of every policy that
 declares operations), the front page's landscape (how many answers the policies give for each
 pair of common dtypes), the guide's figures (``figures.py``) and the answers the "side by side"
-page shows. Adding a policy to ``promote_cli.policies``, or its ``<name>_ops.py``, adds its
+page shows. Adding a framework to ``promote_cli.frameworks``, or its ``operations.py``, adds its
 pages; nothing here names one.
 
 A file is rewritten only when its text changes, so an unchanged page is not rebuilt.
@@ -30,7 +30,8 @@ from promote_cli.operands import Operand, label
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "_generated"
-NOTES = HERE / "frameworks"  # a framework's notes, by hand: frameworks/<policy>.md
+# A framework's notes, written by hand beside its rules: promote_cli/frameworks/<name>/notes.md.
+NOTES = "notes.md"
 # Answers are numbered per policy, and a grid of numbers is a string of fixed-width base-64
 # digits in this alphabet: a third of the size of a JSON list.
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
@@ -78,6 +79,14 @@ def option_rows(policy: Policy) -> str:
     return "\n".join(lines) + "\n"
 
 
+def framework_notes(policy: Policy) -> str | None:
+    """The notes the framework's directory keeps beside its rules (``notes.md``), or None."""
+    from importlib.resources import files
+
+    found = files(frameworks.entry(policy.name).package) / NOTES
+    return found.read_text(encoding="utf-8") if found.is_file() else None
+
+
 def policy_directory(policy: Policy) -> str:
     """Where a policy's framework lives in the source tree."""
     return "promote_cli/" + frameworks.entry(policy.name).package.split(".", 1)[1].replace(".", "/")
@@ -112,10 +121,10 @@ def policy_page(policy: Policy, diffs: dict[tuple[str, str], compare.Diff]) -> s
     parts += [heading("Options", "-"), option_rows(policy)]
     parts += [heading("Operations", "-"), operations_note(policy)]
     parts += [heading("Where the rules come from, and where they depart", "-"), doc.strip() + "\n"]
-    if (NOTES / f"{policy.name}.md").is_file():
+    if framework_notes(policy) is not None:  # copied beside the pages by ``write``
         parts += [
             heading("Notes", "-"),
-            f".. include:: ../../frameworks/{policy.name}.md\n   :parser: myst_parser.sphinx_\n",
+            f".. include:: ../notes/{policy.name}.md\n   :parser: myst_parser.sphinx_\n",
         ]
     parts += [heading("Compared with the other policies", "-")]
     for (a, b), d in diffs.items():
@@ -174,7 +183,7 @@ def compare_index(names: list[str], diffs: dict[tuple[str, str], compare.Diff]) 
 
 def operations() -> tuple[dict[str, ops.Operations], dict[str, str]]:
     """Each policy's per-operation rules, and for the policies without any, why: the same
-    question ``promote ops`` asks, so a policy's ``<name>_ops.py`` adds it here."""
+    question ``promote ops`` asks, so a framework's ``operations.py`` adds it here."""
     declared, without = {}, {}
     for name in frameworks.names():
         try:
@@ -509,6 +518,10 @@ def write() -> None:
         path = OUT / "policies" / f"{name}.rst"
         put(path, policy_page(frameworks.get(name), diffs))
         wanted.add(path)
+        notes = framework_notes(frameworks.get(name))
+        if notes is not None:
+            put(OUT / "notes" / f"{name}.md", notes)
+            wanted.add(OUT / "notes" / f"{name}.md")
     for (a, b), d in diffs.items():
         path = OUT / "compare" / f"{pair_name(a, b)}.rst"
         put(path, compare_page(frameworks.get(a), frameworks.get(b), d))

@@ -184,8 +184,9 @@ def test_the_front_page_names_every_framework_and_maps_where_they_agree(site):
 
 def test_every_framework_page_carries_its_notes(site):
     for name in frameworks.names():
-        notes = DOCS / "frameworks" / f"{name}.md"
-        assert notes.is_file(), f"{name} has no docs/frameworks/{name}.md"
+        directory = frameworks.entry(name).package.replace(".", "/")
+        notes = DOCS.parent / directory / "notes.md"
+        assert notes.is_file(), f"{name} has no {directory}/notes.md"
         page = (site / "_generated" / "policies" / f"{name}.html").read_text(encoding="utf-8")
         assert 'id="notes"' in page, name
     page = (site / "_generated" / "policies" / "openvino.html").read_text(encoding="utf-8")
