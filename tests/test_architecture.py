@@ -138,3 +138,27 @@ def test_nothing_below_the_frameworks_imports_one_of_them():
     for name in below:
         taken = {m for m in GRAPH[f"promote_cli.{name}"] if m.startswith("promote_cli.frameworks")}
         assert taken == set(), name
+
+
+def test_every_framework_directory_is_one_registry_line_and_its_entry_names_it():
+    from promote_cli import frameworks
+
+    directories = sorted(
+        p.name for p in (PACKAGE / "frameworks").iterdir() if (p / "__init__.py").is_file()
+    )
+    assert directories == sorted(frameworks.FRAMEWORKS)
+    assert len(frameworks.FRAMEWORKS) == len(set(frameworks.FRAMEWORKS)) == 12
+    for directory, entry in zip(frameworks.FRAMEWORKS, frameworks.entries(), strict=True):
+        assert entry.package == f"promote_cli.frameworks.{directory}", entry.name
+        assert (PACKAGE / "frameworks" / directory / "promotion.py").is_file()
+
+
+def test_no_module_outside_a_framework_directory_names_one_framework_module():
+    # Everything one framework's lives in its directory: outside it, its modules are reached
+    # through the registry only (the registry itself names them by pattern, not by name).
+    own = re.compile(r"promote_cli\.frameworks\.(\w+)\b")
+    for name, taken in GRAPH.items():
+        if name == "promote_cli.frameworks" or name.startswith("promote_cli.frameworks."):
+            continue
+        named = {m for m in taken if own.match(m)}
+        assert named == set(), f"{name} imports {sorted(named)}"
