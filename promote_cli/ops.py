@@ -23,7 +23,7 @@ A declaration is data only: strings, tuples, mappings, ``Kind``s. What is a fram
 (a pair rule other than its policy's, such as TensorFlow's ``tnp`` calling NumPy's
 ``result_type``; a special case decided before the promotion, such as JAX's ``lax.integer_pow``)
 is a small function in that framework's directory (``pairs.py``: ``PAIRS``; ``specials.py``:
-``SPECIALS``), which a rule names by its key; the names are resolved once, on first use.
+``SPECIALS``), which a rule names by its key; each registry is imported once, on first use.
 Declarations that depend on the options (JAX's maps on ``x64``, Keras's rules on its backend)
 are data keyed by the option setting (``BySetting``).
 
@@ -37,8 +37,8 @@ The vocabulary is the array API standard's function names; each framework declar
 own function name (or none: the framework lacks it, and the operation is refused saying so).
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: a NamedTuple's string annotations are each
+# compiled when its class is made, and this module's classes are made on every ``promote op``.
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from functools import cache
@@ -317,7 +317,7 @@ class Operations(NamedTuple):
     def pair_of(self, rule: Rule, op: Operation) -> Pair | None:
         """The pair rule ``rule`` names for ``op`` (None: the policy's own promotion)."""
         name = rule.pair or (self.one_operand_pair if takes_one(op) else "")
-        return own(self.policy.package).pairs[name] if name else None
+        return pairs(self.policy.package)[name] if name else None
 
     def promotion_text(self, rule: Rule, op: Operation) -> str:
         """How ``--explain`` names the promotion ``op`` starts from under ``rule``."""
@@ -325,18 +325,20 @@ class Operations(NamedTuple):
         return found.text if found is not None else f"{self.policy.name}'s promotion"
 
 
-class Own(NamedTuple):
-    """A framework's own functions, as its rules name them: ``PAIRS`` of its ``pairs.py`` and
-    ``SPECIALS`` of its ``specials.py`` (either module may be absent)."""
-
-    pairs: Mapping[str, Pair]
-    specials: Mapping[str, SpecialFunction]
+@cache
+def pairs(package: str) -> Mapping[str, Pair]:
+    """The pair rules of the framework in ``package`` (``PAIRS`` of its ``pairs.py``, if it has
+    one), as its rules name them; imported once."""
+    found: Mapping[str, Pair] = _registry(f"{package}.pairs", "PAIRS")
+    return found
 
 
 @cache
-def own(package: str) -> Own:
-    """The functions the rules of the framework in ``package`` name, imported once."""
-    return Own(_registry(f"{package}.pairs", "PAIRS"), _registry(f"{package}.specials", "SPECIALS"))
+def specials(package: str) -> Mapping[str, SpecialFunction]:
+    """The special cases of the framework in ``package`` (``SPECIALS`` of its ``specials.py``,
+    if it has one), as its rules name them; imported once."""
+    found: Mapping[str, SpecialFunction] = _registry(f"{package}.specials", "SPECIALS")
+    return found
 
 
 def _registry(module: str, attribute: str) -> Mapping[str, Any]:
@@ -480,7 +482,7 @@ def _cells(c: _Cell) -> Outcome | None:
 def _special(c: _Cell) -> Outcome | None:
     if not c.rule.special:
         return None
-    return own(c.ops.policy.package).specials[c.rule.special](c.operands, c.opts)
+    return specials(c.ops.policy.package)[c.rule.special](c.operands, c.opts)
 
 
 def _promote(c: _Cell) -> Outcome | None:
