@@ -24,7 +24,7 @@ from promote_cli.errors import PromotionError
 from promote_cli.operands import Operand
 from promote_cli.verify import measured
 from promote_cli.verify.compare import MISMATCH, judged
-from promote_cli.verify.protocol import PAIR, Gap, Question, Refusal, Result
+from promote_cli.verify.protocol import PAIR, Asks, Gap, Question, Refusal, Result
 
 MEASURED = [e.name for e in frameworks.entries() if not e.oracle]
 
@@ -149,20 +149,11 @@ def test_a_file_reads_back_the_cells_it_was_written_from():
 SAMPLE = 120
 
 
-@pytest.mark.conformance
-@pytest.mark.parametrize("name", MEASURED)
-def test_a_sample_asked_again_gives_the_measured_answers(name):
-    from promote_cli.verify import oracle
-
-    entry = frameworks.entry(name)
+def asked_again(name: str, orc) -> tuple[str, list[str]]:
+    """A sample of each of ``name``'s files asked of ``orc`` again: the version it reports and
+    one line per cell that answers otherwise. ``ImportError`` when it is not installed."""
     found = files(name)
-    orc = oracle(name)
-    assert orc is not None
-    wanted = next(iter(found.values())).version
-    try:
-        handle = orc.load()
-    except ImportError as exc:
-        pytest.skip(f"{name} is not installed ({exc})")
+    handle = orc.load()
     try:
         asked: list[tuple[Question, object, object]] = []
         # File by file, in the enumeration's order: operations after the promotion questions
@@ -180,14 +171,51 @@ def test_a_sample_asked_again_gives_the_measured_answers(name):
         close = getattr(handle, "close", None)
         if callable(close):
             close()
-    if version != wanted:
-        pytest.skip(f"measured on {entry.name} {wanted}; installed: {version}")
     drifted = [
         f"{measured.describe(q)}: measured {measured.said(want)}, now {measured.said(got)}"
         for q, want, got in asked
         if measured.record(want) != measured.record(got)
     ]
+    return version, drifted
+
+
+def other_version(name: str, version: str) -> str | None:
+    """Why a drift test skips: the files were measured on another version (None: the same)."""
+    wanted = next(iter(files(name).values())).version
+    if version == wanted:
+        return None
+    return f"measured on {name} {wanted}; installed: {name} {version}"
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("name", MEASURED)
+def test_a_sample_asked_again_gives_the_measured_answers(name):
+    from promote_cli.verify import oracle
+
+    try:
+        version, drifted = asked_again(name, oracle(name))
+    except ImportError as exc:
+        pytest.skip(f"{name} is not installed ({exc})")
+    why = other_version(name, version)
+    if why:
+        pytest.skip(why)
     assert not drifted, f"{name} {version} answers otherwise:\n" + "\n".join(drifted[:20])
+
+
+def test_a_drift_test_of_another_version_skips_naming_both_and_sees_a_changed_answer():
+    from oracles import stand_in
+
+    # A NumPy that answers as the rules do but reports version 9.9, and one cell otherwise.
+    _, asked, cell = files("numpy")["pairs"].cells[0]
+    fake = stand_in("numpy", wrong={asked.operands: "complex128"})
+    version, drifted = asked_again("numpy", fake)
+    assert other_version("numpy", version) == (
+        "measured on numpy 2.4.6 (ml_dtypes 0.6.0); installed: numpy 9.9"
+    )
+    assert other_version("numpy", "2.4.6 (ml_dtypes 0.6.0)") is None
+    assert (
+        drifted[0] == f"{measured.describe(asked)}: measured {measured.said(cell)}, now complex128"
+    )
 
 
 # --- promote measure, with a stand-in framework ---------------------------------------------
@@ -197,8 +225,6 @@ def test_a_sample_asked_again_gives_the_measured_answers(name):
 def stand_in_numpy(monkeypatch):
     """``promote measure numpy`` asks a stand-in NumPy (``oracles.stand_in``): put(**told)."""
     from oracles import stand_in
-
-    from promote_cli.verify.protocol import Asks
 
     real = frameworks.oracle
 
@@ -230,7 +256,7 @@ def test_measure_writes_files_the_comparison_reads_back(run, tmp_path, stand_in_
 def test_measuring_again_without_a_change_keeps_the_files_and_their_date(
     run, tmp_path, stand_in_numpy
 ):
-    stand_in_numpy()
+    stand_in_numpy(asks=Asks())  # pairs only: what is kept does not depend on the kind
     run("measure", "numpy", "--into", str(tmp_path))
     pairs = tmp_path / "numpy" / "pairs.json"
     dated = pairs.read_text(encoding="utf-8").replace('"measured": "', '"measured": "1999-')
@@ -243,7 +269,7 @@ def test_measuring_again_without_a_change_keeps_the_files_and_their_date(
 def test_a_framework_that_answers_otherwise_is_named_cell_by_cell(run, tmp_path, stand_in_numpy):
     # The stand-in says divide(int8, uint8) is float32 (NumPy: float64).
     divide = ("divide", (Operand("int8"), Operand("uint8")))
-    stand_in_numpy(wrong={divide: "float32"})
+    stand_in_numpy(wrong={divide: "float32"}, asks=Asks(operations=True))
     run("measure", "numpy", "--into", str(tmp_path))
     ops = measured.parse((tmp_path / "numpy" / "operations.json").read_text(encoding="utf-8"))
     found = list(measured.differences(frameworks.get("numpy"), ops, rules_of("numpy")))
