@@ -20,7 +20,8 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 def verify_cells() -> str:
     """The table of what ``promote verify`` checks per policy, from the policies and oracles."""
     from promote_cli import frameworks
-    from promote_cli.verify import cases, oracle
+    from promote_cli.verify import cases
+    from promote_cli.verify.driver import oracle
 
     lines = [
         "| policy | framework (pip) | option settings | operands | cells | triples"

@@ -249,20 +249,25 @@ def _operand(given: DTypeLike, nota: Notation) -> Operand:
 
 
 def _dtype_name(given: Any) -> str | None:
-    """The canonical-style name a framework's dtype object carries, or None."""
-    if isinstance(given, type):  # a scalar type: np.float16, ml_dtypes.bfloat16, jnp.int8
-        root = str(getattr(given, "__module__", "")).partition(".")[0]
-        return given.__name__ if root in ("numpy", "ml_dtypes", "jax") else None
-    root = type(given).__module__.partition(".")[0]
-    text = str(given)
-    if root == "numpy":  # np.dtype("f2"), np.dtype(ml_dtypes.bfloat16)
-        name = getattr(given, "name", None)
-        return name if isinstance(name, str) else None
-    if root == "torch" and text.startswith("torch."):
-        return text
-    if root == "tensorflow":
-        name = getattr(given, "name", None)
-        return name if isinstance(name, str) else None
+    """The canonical-style name a framework's dtype object carries, or None: each framework's
+    entry says how its objects carry it (``Framework.dtype_objects``)."""
+    from promote_cli.framework import CLASS_NAMED, NAME_ATTRIBUTE, PRINTED
+
+    is_class = isinstance(given, type)
+    owner = given if is_class else type(given)
+    root = str(getattr(owner, "__module__", "")).partition(".")[0]
+    for entry in frameworks.entries():
+        for way in entry.dtype_objects:
+            if way.module != root or is_class != (way.how == CLASS_NAMED):
+                continue
+            if way.how == CLASS_NAMED:
+                return given.__name__  # type: ignore[no-any-return]
+            if way.how == NAME_ATTRIBUTE:
+                name = getattr(given, "name", None)
+                if isinstance(name, str):
+                    return name
+            if way.how == PRINTED and str(given).startswith(f"{root}."):
+                return str(given)
     return None
 
 

@@ -115,15 +115,15 @@ class Policy:
     notation_name: ClassVar[str]
     declared_in: ClassVar[Column | Notation]  # the notation its declarations are written in
     dialect: ClassVar[str] = ""  # a notation whose own reader reads first ("numpy": np.dtype)
-    universe: ClassVar[tuple[str, ...]]  # canonical names the policy promotes
+    universe: tuple[str, ...]  # canonical names the policy promotes
     default_types: ClassVar[tuple[str, ...]]  # the default table, in the policy's order
     known_unsupported: ClassVar[Mapping[str, str]] = {}  # type -> why the framework refuses it
     options: ClassVar[tuple[Option, ...]] = ()
     # A bool option -> the types it adds to the universe when true (NumPy's ml_dtypes).
     option_types: ClassVar[Mapping[str, tuple[str, ...]]] = {}
-    categories: ClassVar[frozenset[str]] = frozenset({DIMENSIONED})  # categories that matter
-    properties: ClassVar[frozenset[str]] = frozenset({SYMMETRIC, IDEMPOTENT})
-    compared_with: ClassVar[str | None] = None  # the neighbour its own docs highlight against
+    categories: frozenset[str] = frozenset({DIMENSIONED})  # categories that matter
+    properties: frozenset[str] = frozenset({SYMMETRIC, IDEMPOTENT})
+    compared_with: str | None = None  # the neighbour its own docs highlight against
     file: str | None = None  # the TOML file that declares it (``promote_cli.policyfile``)
 
     def __init_subclass__(cls, framework: Framework | None = None, **kwargs: Any) -> None:
@@ -209,6 +209,18 @@ class Policy:
             return refuse("unsupported", why)
         return op
 
+    def _all_normalised(
+        self, operands: Sequence[Operand], opts: Mapping[str, Any]
+    ) -> list[Operand] | Outcome:
+        """Every operand as the rules see it, or the first refusal."""
+        out = []
+        for op in operands:
+            n = self.normalise(op, opts)
+            if isinstance(n, Outcome):
+                return n
+            out.append(n)
+        return out
+
     def missing_reason(self, dtype: str) -> str:
         """Why the policy refuses ``dtype``, a type outside its universe under the options
         asked; it names the option that would add it."""
@@ -231,11 +243,10 @@ class Policy:
         if self.join is None:
             out = self._fold(operands, opts)
         else:
-            normalised = [self.normalise(op, opts) for op in operands]
-            for n in normalised:
-                if isinstance(n, Outcome):
-                    return n
-            out = self._with_materialised(self.join(normalised, opts), opts)  # type: ignore[arg-type]
+            normalised = self._all_normalised(operands, opts)
+            if isinstance(normalised, Outcome):
+                return normalised
+            out = self._with_materialised(self.join(normalised, opts), opts)
         if out.refused:
             return out
         return self._values_checked(operands, opts) or out
@@ -289,12 +300,12 @@ class Policy:
         each step. ``opts`` must come from ``resolve_options``."""
         if len(operands) < 2:
             raise UsageError("at least two operands are needed")
-        normalised = [self.normalise(op, opts) for op in operands]
-        for n in normalised:
-            if isinstance(n, Outcome):
-                return n
-        left, steps, out = normalised[0], [], None
-        for right in normalised[1:]:  # type: ignore[assignment]
+        normalised = self._all_normalised(operands, opts)
+        if isinstance(normalised, Outcome):
+            return normalised
+        left, steps = normalised[0], []
+        out: Outcome | None = None
+        for right in normalised[1:]:
             if _is_python_scalar(left) and _is_python_scalar(right):
                 summed = _python_sum(left, right)
                 if isinstance(summed, Outcome):
@@ -369,11 +380,13 @@ class Policy:
         return self._promote(a, b, opts)
 
     def _promote(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-        na, nb = self.normalise(a, opts), self.normalise(b, opts)
-        for n in (na, nb):
-            if isinstance(n, Outcome):
-                return n
-        return self._with_materialised(self.decide(na, nb, opts), opts)  # type: ignore[arg-type]
+        na = self.normalise(a, opts)
+        if isinstance(na, Outcome):
+            return na
+        nb = self.normalise(b, opts)
+        if isinstance(nb, Outcome):
+            return nb
+        return self._with_materialised(self.decide(na, nb, opts), opts)
 
 
 # While ``remembering`` runs, each answer of ``Policy.promote`` is kept and given again: a whole
@@ -395,17 +408,6 @@ def remembering() -> Iterator[None]:
         yield
     finally:
         _memo = outer
-
-
-def remembered(key: Any, compute: Callable[[], Any]) -> Any:
-    """``compute()``, kept under ``key`` while ``remembering`` runs (a pure helper of a
-    policy's, such as Keras's ``result_type``)."""
-    if _memo is None:
-        return compute()
-    found = _memo.get(key, _memo)
-    if found is _memo:
-        found = _memo[key] = compute()
-    return found
 
 
 _PYTHON_RANK = ("bool", "int*", "float*", "complex*")

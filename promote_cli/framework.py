@@ -15,6 +15,17 @@ from typing import NamedTuple
 from promote_cli.notations import CANONICAL, Column
 from promote_cli.options import Option
 
+# How a framework's dtype objects carry their name (``promote_cli.promote(np.float16, ...)``),
+# recognised by the module their type comes from, never by importing the framework.
+CLASS_NAMED = "class"  # a scalar type named after its dtype: np.float16, jnp.int8
+NAME_ATTRIBUTE = "name"  # an object whose .name is the dtype's: np.dtype("f2"), tf.float16
+PRINTED = "str"  # an object that prints as module.name: torch.float16
+
+
+class DTypeObjects(NamedTuple):
+    module: str  # the top-level module their type comes from
+    how: str  # CLASS_NAMED, NAME_ATTRIBUTE or PRINTED
+
 
 class Framework(NamedTuple):
     name: str  # the policy's name on the command line: ``--policy array-api``
@@ -23,6 +34,7 @@ class Framework(NamedTuple):
     version: str  # the version its rules were measured on ("" when nothing runs it here)
     notation: str  # the notation its policy reads and prints (its own column's, or canonical)
     prefixes: tuple[str, ...] = ()  # module prefixes a user may paste: np.float16, torch.half
+    dtype_objects: tuple[DTypeObjects, ...] = ()  # its dtype objects the Python API reads
     column: Column | None = None  # the notation it contributes, when it has one of its own
     dialect: str = ""  # a column whose reader its notation reads first ("numpy": np.dtype())
     options: tuple[Option, ...] = ()

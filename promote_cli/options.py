@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from promote_cli.errors import UsageError
@@ -53,3 +53,14 @@ class Option(NamedTuple):
 def format_options(options: Sequence[Option], opts: Mapping[str, Any], nota: Notation) -> str:
     """``x64=true, strict=false`` for the options in ``opts``, dtypes in ``nota``."""
     return ", ".join(f"{o.name}={o.text(opts[o.name], nota)}" for o in options if o.name in opts)
+
+
+def parse_options(values: Iterable[str]) -> dict[str, str]:
+    """``-O NAME=VALUE`` settings, each once (the last one given wins)."""
+    out = {}
+    for item in values:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"-O takes NAME=VALUE, not {item!r}")
+        out[name.strip()] = value.strip()
+    return out

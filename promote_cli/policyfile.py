@@ -52,7 +52,7 @@ from promote_cli.engine import (
 )
 from promote_cli.errors import BadInputError, PolicyDefinitionError, UsageError
 from promote_cli.halftable import REFUSED, HalfTable, TablePolicy
-from promote_cli.lattice import Lattice, LatticePolicy
+from promote_cli.lattice import Lattice, LatticePolicy, declared_lattice
 from promote_cli.notations import Notation, read_dtype
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand, parse
 
@@ -379,7 +379,7 @@ class ExtendedPolicy(Policy):
         return self.parent.decide(a, b, opts)
 
     def lattice_for(self, opts: Mapping[str, Any]) -> Lattice | None:
-        return None if self.cells else self.parent.lattice_for(opts)
+        return None if self.cells else declared_lattice(self.parent, opts)
 
     def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
         return self.parent.materialise(weak, opts)

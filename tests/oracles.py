@@ -10,8 +10,8 @@ from typing import Any
 from promote_cli import frameworks, ops
 from promote_cli.errors import PromotionError
 from promote_cli.operands import Operand
-from promote_cli.verify import oracle
 from promote_cli.verify.compare import policy_answer
+from promote_cli.verify.driver import oracle
 from promote_cli.verify.protocol import (
     OPERATION,
     PAIR,

@@ -24,11 +24,13 @@ def register(m, name: str, like: str = "numpy") -> None:
     m.setitem(sys.modules, entry.package, package)
     m.setitem(sys.modules, f"{entry.package}.promotion", promotion)
     m.setattr(frameworks, "FRAMEWORKS", (*frameworks.FRAMEWORKS, name.replace("-", "_")))
-    frameworks.entries.cache_clear()
-    frameworks.notations.cache_clear()
+    forget()
 
 
 def forget() -> None:
-    """Clear the registry's caches after a registration's context ended."""
+    """Clear what was built from the registry, after a registration or when it ended."""
+    from promote_cli import docset
+
     frameworks.entries.cache_clear()
     frameworks.notations.cache_clear()
+    docset._rendered.cache_clear()

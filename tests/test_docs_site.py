@@ -10,7 +10,6 @@ import io
 import shutil
 import subprocess
 import sys
-import time
 from itertools import combinations
 from pathlib import Path
 
@@ -33,7 +32,6 @@ def site(tmp_path_factory) -> Path:
     if shutil.which("dot") is None:
         pytest.skip("Graphviz's dot is not installed (Debian: apt-get install graphviz)")
     out = tmp_path_factory.mktemp("site") / "html"
-    start = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", str(DOCS), str(out)],
         capture_output=True,
@@ -41,7 +39,6 @@ def site(tmp_path_factory) -> Path:
         timeout=600,
     )
     assert done.returncode == 0 and done.stderr == "", done.stderr
-    assert time.monotonic() - start < 120  # the bar is a minute on the CI machine
     return out
 
 

@@ -190,7 +190,7 @@ def other_version(name: str, version: str) -> str | None:
 @pytest.mark.conformance
 @pytest.mark.parametrize("name", MEASURED)
 def test_a_sample_asked_again_gives_the_measured_answers(name):
-    from promote_cli.verify import oracle
+    from promote_cli.verify.driver import oracle
 
     try:
         version, drifted = asked_again(name, oracle(name))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from registry import forget
 from table_parsers import html_table, markdown_tables, rst_table
 
 from promote_cli import docset, frameworks, ops
@@ -97,7 +98,9 @@ def test_a_policy_appears_in_ops_as_soon_as_it_declares_operations(monkeypatch):
         return real(policy)
 
     monkeypatch.setattr(frameworks, "operations", operations)
+    forget()
     files = documentation_set()
+    forget()
     assert "ops/keras.md" in files and "ops/keras.where.md" in files
     assert "--policy keras --format markdown --op unary,reductions" in files["ops/keras.md"]
     assert "ops/keras.add.md" in listed(files[INDEX])

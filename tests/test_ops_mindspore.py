@@ -13,7 +13,8 @@ from promote_cli import api, frameworks, ops
 from promote_cli.cli import cli
 from promote_cli.errors import PromotionError
 from promote_cli.operands import Operand
-from promote_cli.verify import driver, oracle
+from promote_cli.verify import driver
+from promote_cli.verify.driver import oracle
 from promote_cli.verify.protocol import OPERATION, Asks, Gap, Question, Result, operand_of
 
 REFUSED = None

@@ -16,7 +16,8 @@ from oracles import pair, stand_in
 from promote_cli import frameworks
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 from promote_cli.options import Option
-from promote_cli.verify import driver, oracle
+from promote_cli.verify import driver
+from promote_cli.verify.driver import oracle
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON_SCALARS = {

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import click
 
-from promote_cli.errors import UsageError
+from promote_cli.asking import split_types
+from promote_cli.options import parse_options
+
+__all__ = ["parse_options", "split_types"]
 
 
 class _Listing(click.Option):
@@ -78,28 +81,3 @@ op = click.option(
     " unary; reductions.",
 )
 as_json = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-
-
-def split_types(types: str | None) -> list[str] | None:
-    """The ``--types`` spellings, or None when the option was not given."""
-    if types is None:
-        return None
-    spellings = [t.strip() for t in types.split(",")]
-    if not any(spellings):
-        raise UsageError("--types needs at least one type, e.g. --types float16,bfloat16")
-    if not all(spellings):
-        raise UsageError(
-            f"--types {types!r} has an empty item (type {spellings.index('') + 1}); give a"
-            " comma-separated list such as float16,bfloat16"
-        )
-    return spellings
-
-
-def parse_options(values: Iterable[str]) -> dict[str, str]:
-    out = {}
-    for item in values:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise UsageError(f"-O takes NAME=VALUE, not {item!r}")
-        out[name.strip()] = value.strip()
-    return out

@@ -118,7 +118,7 @@ def command(
     except PromotionError as exc:
         if not as_json:
             raise
-        body = {**_head(req, sources), **schema.refusal(exc), "written": False, "files": []}
+        body = {**_head(req, sources), **schema.raised(exc), "written": False, "files": []}
         click.echo(schema.dumps(body), nl=False)
         return EXIT_DIFFERENT
 

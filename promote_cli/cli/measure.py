@@ -55,7 +55,7 @@ def command(names, every, require, into) -> int:
             try:
                 done = measured.measure(name, into, progress_for(name))
             except ImportError as exc:
-                from promote_cli.verify import install_hint
+                from promote_cli.verify.driver import install_hint
 
                 tail = "; --require was given" if require else ", skipped"
                 hint = install_hint(frameworks.entry(name))

@@ -17,7 +17,6 @@ from promote_cli.notations import display
 from promote_cli.operands import label
 from promote_cli.options import format_options
 from promote_cli.verify import driver
-from promote_cli.verify import oracle as oracle_for
 from promote_cli.verify.function import FunctionOracle
 
 
@@ -70,7 +69,7 @@ def command(names, option_values, as_json, require, oracle, operations) -> int:
         chosen = driver.selected(names)
         pols = {n: frameworks.get(n) for n in chosen if n in frameworks.names()}
         pinned = _check_options(pols, given)
-        load = oracle_for
+        load = driver.oracle
 
     with _progress(enabled=sys.stderr.isatty()) as progress_for:
         reports = [

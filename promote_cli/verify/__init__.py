@@ -8,16 +8,19 @@ policy) and ``promote measure`` (ask, then write the answers down as package dat
 - ``compare``: the policy's answer to a question, and whether a record agrees with it;
 - ``workers``: an oracle that runs in a worker process of its own (``promote_cli.worker``'s
   protocol: JSON lines on the child's stdin, typed records back, a timeout and its exit code);
-- ``driver``: ``promote verify``; ``function``: the user's ``--oracle`` function.
+- ``driver``: ``promote verify``, and ``oracle(name)``, the oracle of a policy;
+  ``function``: the user's ``--oracle`` function; ``measured``: ``promote measure`` and the
+  offline comparison with its files.
 
 This module holds what oracle modules share: turning the framework's exceptions into records
-(``answered``), Python scalars as values, and ``oracle(name)``, the oracle of a policy.
+(``answered``) and Python scalars as values. It imports nothing of the frameworks (they import
+it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from promote_cli.operands import Operand
 from promote_cli.verify.protocol import (
@@ -33,9 +36,6 @@ from promote_cli.verify.protocol import (
     first_line,
     said,
 )
-
-if TYPE_CHECKING:
-    from promote_cli.framework import Framework
 
 # The Python scalar an oracle passes for each Python-scalar operand (P(bool), int, float, complex).
 PYTHON_VALUES = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
@@ -100,41 +100,6 @@ def weak_name(kind: str) -> str:
     return {"int": "int*", "uint": "int*", "float": "float*", "complex": "complex*"}[kind]
 
 
-def oracle(policy: str) -> Oracle | None:
-    """The oracle of the framework ``policy`` names (``frameworks/<name>/oracle.py``, wrapped
-    in its worker when it runs in one), or None when no framework can prove it: its entry
-    says why, or promote registers no such framework (a policy file)."""
-    from promote_cli import frameworks
-    from promote_cli.errors import UsageError
-
-    try:
-        module = frameworks.oracle(policy)
-    except UsageError:
-        return None
-    if module is None:
-        return None
-    if module.RUNS.worker:
-        from promote_cli.verify.workers import WorkerOracle
-
-        return WorkerOracle(module)
-    return module  # type: ignore[no-any-return]
-
-
-def framework_name(entry: Framework) -> str:
-    """What a report names as the framework asked: the package its entry installs
-    (``array-api-strict``, ``tensorflow-cpu``), or the policy's name."""
-    return entry.install.split("[")[0] or entry.name
-
-
-def install_hint(entry: Framework) -> str:
-    """How to install a framework: ``pip install tensorflow-cpu``, and the extra that installs
-    every framework it holds."""
-    hint = f"pip install {entry.install}"
-    if entry.in_extra:
-        hint += " (or pip install 'promote-cli[conformance]' for every framework it holds)"
-    return hint
-
-
 __all__ = [
     "PYTHON_VALUES",
     "Cell",
@@ -149,9 +114,7 @@ __all__ = [
     "Unobservable",
     "answered",
     "chained",
-    "install_hint",
     "no_gap",
-    "oracle",
     "python_result",
     "python_value",
     "weak_name",

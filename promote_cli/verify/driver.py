@@ -16,8 +16,9 @@ from typing import Any
 from promote_cli import frameworks
 from promote_cli.engine import Policy, remembering
 from promote_cli.errors import PromotionError, UsageError
+from promote_cli.framework import Framework
 from promote_cli.operands import Operand
-from promote_cli.verify import framework_name, install_hint, oracle
+from promote_cli.ops import Operations
 from promote_cli.verify.cases import absent, plan
 from promote_cli.verify.cases import option_values as option_values
 from promote_cli.verify.cases import settings as settings
@@ -106,6 +107,47 @@ class Report:
     ops: OpsReport | None = None  # the operations, when asked for
 
 
+def oracle(policy: str) -> Oracle | None:
+    """The oracle of the framework ``policy`` names (``frameworks/<name>/oracle.py``, wrapped
+    in its worker when it runs in one), or None when no framework can prove it: its entry
+    says why, or promote registers no such framework (a policy file)."""
+    try:
+        module = frameworks.oracle(policy)
+    except UsageError:
+        return None
+    if module is None:
+        return None
+    if module.RUNS.worker:
+        from promote_cli.verify.workers import WorkerOracle
+
+        return WorkerOracle(module)
+    found: Oracle = module
+    return found
+
+
+def framework_name(entry: Framework) -> str:
+    """What a report names as the framework asked: the package its entry installs
+    (``array-api-strict``, ``tensorflow-cpu``), or the policy's name."""
+    return entry.install.split("[")[0] or entry.name
+
+
+def install_hint(entry: Framework) -> str:
+    """How to install a framework: ``pip install tensorflow-cpu``, and the extra that installs
+    every framework it holds."""
+    hint = f"pip install {entry.install}"
+    if entry.in_extra:
+        hint += " (or pip install 'promote-cli[conformance]' for every framework it holds)"
+    return hint
+
+
+def declared_operations(policy: Policy) -> Operations | PromotionError:
+    """The operations ``policy`` declares, or the refusal that says why it declares none."""
+    try:
+        return frameworks.operations(policy)
+    except PromotionError as exc:
+        return exc
+
+
 def names() -> tuple[str, ...]:
     """Every policy verify knows of: the registry's."""
     return frameworks.names()
@@ -122,14 +164,14 @@ def verify(
     pinned: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
     *,
-    load_oracle: Callable[[str], Oracle | None] = oracle,
+    load_oracle: Callable[[str], Oracle | None] | None = None,
     operations: bool = False,
 ) -> Report:
     """Compare ``policy`` with its framework over every question; ``pinned`` holds option
     values (parsed, see ``parse_pinned``) held fixed. With ``operations`` every operation of
     the policy is also called. ``load_oracle`` is replaceable for tests."""
     name = policy.name
-    orc = load_oracle(name)
+    orc = (load_oracle or oracle)(name)
     if orc is None:
         return Report(name, NO_FRAMEWORK, note="no installable framework, nothing to verify")
     registered = name in frameworks.names() and policy.file is None
@@ -142,11 +184,11 @@ def verify(
     rules = None
     if operations:
         report.ops = OpsReport()
-        try:
-            rules = frameworks.operations(policy)
-        except PromotionError as exc:
-            report.ops.note = exc.reason
+        declared = declared_operations(policy)
+        if isinstance(declared, PromotionError):
+            report.ops.note = declared.reason
         else:
+            rules = declared
             if not orc.ASKS.operations:
                 report.ops.note = f"the {framework} oracle does not call operations"
                 rules = None

@@ -292,7 +292,7 @@ def directory(entry: Framework) -> Path:
 
 def text(entry: Framework, file: str) -> str | None:
     """A measurement file's text, read as package data (None: there is none)."""
-    found = resources.files(entry.package).joinpath("measured", f"{file}.json")
+    found = resources.files(entry.package).joinpath("measured").joinpath(f"{file}.json")
     if not found.is_file():
         return None
     return found.read_text(encoding="utf-8")
@@ -449,7 +449,7 @@ def measure(
     framework is not installed."""
     from promote_cli import frameworks
     from promote_cli.errors import PromotionError
-    from promote_cli.verify import framework_name, oracle
+    from promote_cli.verify.driver import framework_name, oracle
 
     entry = frameworks.entry(name)
     policy = frameworks.get(name)

@@ -33,13 +33,13 @@ and it has no float16, bfloat16 or float8 types.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from promote_cli.dtypes import get, is_weak
 from promote_cli.engine import Outcome, ref, refuse
 from promote_cli.frameworks.array_api import FRAMEWORK
 from promote_cli.lattice import LatticePolicy
-from promote_cli.operands import PYTHON, Operand
+from promote_cli.operands import PYTHON, Operand, int_value
 
 # Each type and the types directly above it.
 _EDGES = """
@@ -82,7 +82,7 @@ class ArrayApiPolicy(LatticePolicy, framework=FRAMEWORK):
     edges = _EDGES
     universe = TYPES
     default_types = TYPES
-    known_unsupported: Mapping[str, str] = {
+    known_unsupported: ClassVar[Mapping[str, str]] = {
         t: f"the array API standard has no {t} data type"
         for t in ("float16", "bfloat16", "longdouble", "complex32", "clongdouble")
     }
@@ -116,8 +116,8 @@ class ArrayApiPolicy(LatticePolicy, framework=FRAMEWORK):
         self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
     ) -> Outcome | None:
         """A Python int must lie within an integer array type's bounds."""
-        value = scalar.value
-        if scalar.dtype != "int*" or value is None or against is None:
+        value = int_value(scalar)
+        if value is None or against is None:
             return None
         info = get(against)
         if not info.is_integer:

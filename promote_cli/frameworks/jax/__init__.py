@@ -1,6 +1,6 @@
 """JAX: ``jax.numpy``'s type promotion, a lattice with weak types (``promotion.py``)."""
 
-from promote_cli.framework import Framework
+from promote_cli.framework import CLASS_NAMED, DTypeObjects, Framework
 from promote_cli.notations import Column
 from promote_cli.options import Option
 
@@ -12,6 +12,7 @@ FRAMEWORK = Framework(
     version="0.10.2",
     notation="jax",
     prefixes=("jax.numpy", "jnp"),
+    dtype_objects=(DTypeObjects("jax", CLASS_NAMED),),  # jnp.int8
     column=Column(
         "jax",
         "JAX",

@@ -44,7 +44,7 @@ from promote_cli.dtypes import CATALOGUE, get, is_weak
 from promote_cli.engine import Materialised, Outcome, ref, refuse
 from promote_cli.frameworks.jax import FRAMEWORK
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
-from promote_cli.operands import DIMENSIONED, PYTHON, Operand
+from promote_cli.operands import DIMENSIONED, PYTHON, Operand, int_value
 
 SEED_TYPES = (
     "bool",
@@ -180,10 +180,11 @@ class JaxPolicy(LatticePolicy, framework=FRAMEWORK):
         self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
     ) -> Outcome | None:
         """A Python int must fit JAX's default integer (int64 with x64, int32 without)."""
-        if scalar.dtype != "int*" or scalar.value is None or against is None:
+        value = int_value(scalar)
+        if value is None or against is None:
             return None
         bits = 64 if opts["x64"] else 32
-        if -(2 ** (bits - 1)) <= scalar.value < 2 ** (bits - 1):
+        if -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
             return None
         return refuse(
             "value",

@@ -76,7 +76,7 @@ def load() -> Any:
 
         openvino.load()
     warnings.simplefilter("ignore")  # backends warn about devices and experimental dtypes
-    import keras  # type: ignore[import-untyped,import-not-found]
+    import keras
 
     return keras
 
@@ -108,7 +108,7 @@ def _refusals(keras: Any) -> tuple[type[BaseException], ...]:
         NotImplementedError,
     )
     if keras.backend.backend() == "tensorflow":
-        import tensorflow as tf  # type: ignore[import-untyped,import-not-found]
+        import tensorflow as tf
 
         errors += (tf.errors.OpError,)
     return errors

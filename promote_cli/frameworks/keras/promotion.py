@@ -234,7 +234,8 @@ def _jax(a: Operand, b: Operand, backend: str, floatx: str) -> Outcome:
     out = jax.POLICY.promote(made(a), made(b), _X32)
     if out.refused:
         return refuse(out.rule, f"jnp.add without x64: {out.why}")
-    result = _MATERIALISED.get(out.result, out.result)  # type: ignore[arg-type]
+    assert out.result is not None
+    result = _MATERIALISED.get(out.result, out.result)
     return Outcome(result, "jax", f"jnp.add without x64: {out.why}, an array of {ref(result)}")
 
 

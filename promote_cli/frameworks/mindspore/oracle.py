@@ -88,8 +88,8 @@ _NAMES += ("float16", "bfloat16", "float32", "float64", "complex64", "complex128
 
 def load() -> Any:
     with contextlib.redirect_stderr(io.StringIO()):
-        import mindspore as ms  # type: ignore[import-untyped,import-not-found]
-        from mindspore import ops  # type: ignore[import-untyped,import-not-found]
+        import mindspore as ms
+        from mindspore import ops
 
         ms.set_device("CPU")
         ms.runtime.launch_blocking()

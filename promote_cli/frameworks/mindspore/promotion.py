@@ -27,7 +27,7 @@ Where it departs from Ascend (its neighbour): bool x uint16/uint32/uint64 is the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, ref, refuse
@@ -81,7 +81,7 @@ class MindSporePolicy(TablePolicy, framework=FRAMEWORK):
     table = TABLE
     universe = TYPES
     default_types = TYPES
-    known_unsupported: Mapping[str, str] = {
+    known_unsupported: ClassVar[Mapping[str, str]] = {
         "complex32": "MindSpore has no complex32",
         "float8_e4m3fn": _NO_CPU_TENSOR.format(t="float8_e4m3fn"),
         "float8_e5m2": _NO_CPU_TENSOR.format(t="float8_e5m2"),

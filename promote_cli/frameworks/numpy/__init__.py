@@ -1,6 +1,6 @@
 """NumPy (>= 2, NEP 50): ``numpy.promote_types`` and ``numpy.result_type`` (``promotion.py``)."""
 
-from promote_cli.framework import Framework
+from promote_cli.framework import CLASS_NAMED, NAME_ATTRIBUTE, DTypeObjects, Framework
 from promote_cli.frameworks.numpy.spellings import numpy_reading
 from promote_cli.notations import Column
 from promote_cli.options import Option
@@ -14,6 +14,12 @@ FRAMEWORK = Framework(
     # b is int8, B uint8, f16 longdouble, c32 clongdouble: as np.dtype() reads them.
     dialect="numpy",
     prefixes=("numpy", "np"),
+    # np.float16, ml_dtypes.bfloat16 (NumPy's types once ml_dtypes is imported), np.dtype("f2")
+    dtype_objects=(
+        DTypeObjects("numpy", CLASS_NAMED),
+        DTypeObjects("ml_dtypes", CLASS_NAMED),
+        DTypeObjects("numpy", NAME_ATTRIBUTE),
+    ),
     column=Column(
         "numpy",
         "NumPy type codes",

@@ -64,7 +64,7 @@ from promote_cli.dtypes import get, is_weak
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, ref, refuse
 from promote_cli.frameworks.numpy import FRAMEWORK
 from promote_cli.halftable import REFUSED, TablePolicy, mirror
-from promote_cli.operands import PYTHON, Operand
+from promote_cli.operands import PYTHON, Operand, int_value
 
 # numpy.promote_types in NumPy's type codes; row i lists columns 0..i.
 _LOWER_HALF = """
@@ -310,14 +310,15 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
             return Outcome(
                 result, "nep50", f"NEP 50: a Python complex keeps {strong.name}'s precision"
             )
-        result = TABLE.cells[strong.name, _DEFAULT[scalar]]
+        widened = TABLE.cells[strong.name, _DEFAULT[scalar]]
+        assert widened is not None  # NumPy's table refuses no pair
         why = f"NEP 50: a Python {scalar} outranks {kind}; NumPy's default {_DEFAULT[scalar]}"
-        return Outcome(result, "nep50", why)
+        return Outcome(widened, "nep50", why)
 
     def join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
         """``np.result_type`` over all operands at once (``promote_sequence``)."""
         if len(operands) == 2:
-            return self.decide(*operands, opts)
+            return self.decide(operands[0], operands[1], opts)
         # np.result_type passes the dtypes first, then the Python scalars (which it has made
         # arrays): the sequence's order decides which DType leads.
         ordered = sorted(operands, key=lambda op: op.category == PYTHON)
@@ -347,14 +348,14 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
         self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
     ) -> Outcome | None:
         """NumPy 2's conversion of a Python int in an operation (see the module docstring)."""
-        if scalar.dtype != "int*" or scalar.value is None or against is None:
+        value = int_value(scalar)
+        if value is None or against is None:
             return None
         python_int = Operand("int*", PYTHON)
         if against in ML_NUMBER:
             result = self.operate(Operand(against), python_int, opts).result
         else:
             result = self.decide(Operand(against), python_int, opts).result
-        value = scalar.value
         if result is not None and against in ML_NUMBER and not get(result).is_integer:
             if -(2**63) <= value < 2**63:
                 return None

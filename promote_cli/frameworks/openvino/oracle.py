@@ -35,8 +35,8 @@ _NOTATION = ENTRY.declared_in
 
 def load() -> Any:
     with telemetry_declined():
-        import openvino as ov  # type: ignore[import-untyped,import-not-found]
-    from openvino import opset1, opset14  # type: ignore[import-untyped,import-not-found]
+        import openvino as ov
+    from openvino import opset1, opset14
 
     return ov, opset1, opset14
 

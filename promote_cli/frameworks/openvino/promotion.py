@@ -34,7 +34,7 @@ complex types or Python scalars.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, Policy, ref, refuse
@@ -218,7 +218,7 @@ def evaluate(attrs: Attributes, a: Input, b: Input) -> Outcome:
 class OpenVinoPolicy(Policy, framework=FRAMEWORK):
     universe = (*SUPPORTED, DYNAMIC)
     default_types = SUPPORTED
-    known_unsupported: Mapping[str, str] = {
+    known_unsupported: ClassVar[Mapping[str, str]] = {
         t: f"OpenVINO's ConvertPromoteTypes does not support element type {ref(t)}"
         for t in _OTHER_OV_TYPES
     }

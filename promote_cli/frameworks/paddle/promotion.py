@@ -42,7 +42,7 @@ uint16/32/64 tensors, no complex32, and float8 never promotes.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, ref, refuse
@@ -90,7 +90,7 @@ class PaddlePolicy(TablePolicy, framework=FRAMEWORK):
     table = TABLE
     universe = TYPES
     default_types = TYPES
-    known_unsupported: Mapping[str, str] = {
+    known_unsupported: ClassVar[Mapping[str, str]] = {
         t: _NO_CPU_TENSOR.format(t=t) for t in ("uint16", "uint32", "uint64")
     } | {"complex32": "Paddle has no complex32"}
     categories = frozenset({"D", ZERO_D, PYTHON})

@@ -1,7 +1,7 @@
 """TensorFlow: the new type promotion (``flexible_dtypes``), a lattice with weak types
 (``promotion.py``)."""
 
-from promote_cli.framework import Framework
+from promote_cli.framework import NAME_ATTRIBUTE, DTypeObjects, Framework
 from promote_cli.notations import Column
 from promote_cli.options import Option
 
@@ -12,6 +12,7 @@ FRAMEWORK = Framework(
     version="2.21.0",
     notation="tensorflow",
     prefixes=("tf", "tensorflow"),
+    dtype_objects=(DTypeObjects("tensorflow", NAME_ATTRIBUTE),),  # tf.float16
     column=Column(
         "tensorflow",
         "TensorFlow",

@@ -67,8 +67,8 @@ def load() -> Any:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     with _fd2_caught() as caught:
         try:
-            import tensorflow as tf  # type: ignore[import-untyped,import-not-found]
-            from tensorflow.python.framework import flexible_dtypes, ops, weak_tensor  # type: ignore[import-untyped,import-not-found]
+            import tensorflow as tf
+            from tensorflow.python.framework import flexible_dtypes, ops, weak_tensor
 
             tf.zeros([])  # starts the eager context, which logs once more
             half = tf.zeros([2], tf.float16)
@@ -125,7 +125,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
     which is why every operation is asked after every pair). The conversion mode is
     restored afterwards."""
     tf, flexible_dtypes, ops_module, weak_tensor = handle
-    from tensorflow.python import pywrap_tfe  # type: ignore[import-untyped,import-not-found]
+    from tensorflow.python import pywrap_tfe
 
     def tf_dtype(name: str) -> Any:
         try:
@@ -190,7 +190,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         return tf.ones([2], dtype=op.dtype)
 
     def called(q: Question) -> str:
-        import tensorflow.experimental.numpy as tnp  # type: ignore[import-untyped,import-not-found]
+        import tensorflow.experimental.numpy as tnp
 
         fn = getattr(tnp, q.function.removeprefix("tnp."))
         args = [value(x) for x in q.operands]
@@ -223,7 +223,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
     try:
         with _fd2_caught():
             if any(q.kind == OPERATION for q in questions):
-                import tensorflow.experimental.numpy as tnp  # type: ignore[import-untyped,import-not-found]
+                import tensorflow.experimental.numpy as tnp
 
                 tnp.experimental_enable_numpy_behavior(dtype_conversion_mode=opts["mode"])
             else:

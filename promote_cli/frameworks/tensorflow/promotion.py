@@ -45,12 +45,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from promote_cli.engine import Materialised, Outcome, ref, refuse
 from promote_cli.frameworks.tensorflow import FRAMEWORK
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
-from promote_cli.operands import PYTHON, Operand
+from promote_cli.operands import PYTHON, Operand, int_value
 
 # Each type and the types directly above it, in TensorFlow's notation.
 _EDGES = """
@@ -136,7 +136,7 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
     edges = _EDGES
     universe = (*DEFAULT_TYPES, "string")
     default_types = DEFAULT_TYPES
-    known_unsupported: Mapping[str, str] = _OTHER_TF_TYPES
+    known_unsupported: ClassVar[Mapping[str, str]] = _OTHER_TF_TYPES
     categories = frozenset({"D", PYTHON})
 
     def node(self, op: Operand) -> str:
@@ -161,9 +161,7 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
             if (
                 tensor.category != PYTHON
                 and tensor.dtype == "uint64"
-                and scalar.dtype == "int*"
-                and scalar.value is not None
-                and scalar.value < 0
+                and (int_value(scalar) or 0) < 0
             ):
                 return refuse(
                     "operator",
@@ -181,8 +179,8 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
         self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
     ) -> Outcome | None:
         """TensorFlow converts every Python int to int32 first, whatever the tensor."""
-        value = scalar.value
-        if scalar.dtype != "int*" or value is None or -(2**31) <= value < 2**31:
+        value = int_value(scalar)
+        if value is None or -(2**31) <= value < 2**31:
             return None
         return refuse(
             "value",

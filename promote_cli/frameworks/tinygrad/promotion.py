@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 from promote_cli.engine import (
     IDEMPOTENT,
@@ -103,7 +103,7 @@ class TinygradPolicy(LatticePolicy, framework=FRAMEWORK):
     edges = _EDGES
     universe = TYPES
     default_types = TYPES
-    known_unsupported: Mapping[str, str] = {
+    known_unsupported: ClassVar[Mapping[str, str]] = {
         "complex64": "tinygrad has no complex types",
         "complex128": "tinygrad has no complex types",
         "float8_e4m3": "tinygrad's fp8e4m3 (DType name float8_e4m3) is OCP E4M3FN, the"

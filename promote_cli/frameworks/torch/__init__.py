@@ -1,6 +1,6 @@
 """PyTorch: ``torch.promote_types`` and ``torch.result_type``'s categories (``promotion.py``)."""
 
-from promote_cli.framework import Framework
+from promote_cli.framework import PRINTED, DTypeObjects, Framework
 from promote_cli.notations import Column
 
 FRAMEWORK = Framework(
@@ -10,6 +10,7 @@ FRAMEWORK = Framework(
     version="2.13.0",
     notation="torch",
     prefixes=("torch",),
+    dtype_objects=(DTypeObjects("torch", PRINTED),),  # torch.float16
     column=Column(
         "torch",
         "PyTorch",

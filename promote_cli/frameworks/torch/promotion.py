@@ -45,13 +45,13 @@ refused, as uint64 and bool do not promote).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, ref, refuse
 from promote_cli.frameworks.torch import FRAMEWORK
 from promote_cli.halftable import TablePolicy, mirror
-from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
+from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, int_value
 
 # c10's codes for the table's types (bytes per item; complex by component pairs).
 _CODES = {
@@ -117,7 +117,9 @@ TYPES = (
 # The 1- to 7-bit shell types and the packed float4 are storage types: promote_types answers for
 # them, but the default table shows the dtypes PyTorch computes with.
 _SHELL = frozenset(
-    t for t in TYPES if (dtype(t).is_integer and dtype(t).bits < 8) or t == "float4_e2m1fn_x2"
+    t
+    for t in TYPES
+    if (dtype(t).is_integer and (dtype(t).bits or 0) < 8) or t == "float4_e2m1fn_x2"
 )
 DEFAULT_TYPES = tuple(t for t in TYPES if t not in _SHELL)
 _FLOAT8 = frozenset(t for t in DEFAULT_TYPES if dtype(t).is_float and dtype(t).bits == 8)
@@ -225,7 +227,7 @@ def result_type(operands: Sequence[Operand]) -> Outcome:
 
 def _wrapped(op: Operand) -> str:
     """The dtype of a wrapped number: a Python int in [2**63, 2**64) is a uint64 one."""
-    if op.dtype == "int*" and op.value is not None and op.value >= 2**63:
+    if (int_value(op) or 0) >= 2**63:
         return "uint64"
     return _WRAPPED[op.dtype]
 
@@ -242,7 +244,7 @@ class TorchPolicy(TablePolicy, framework=FRAMEWORK):
     table = TABLE
     universe = TYPES
     default_types = DEFAULT_TYPES
-    known_unsupported: Mapping[str, str] = {
+    known_unsupported: ClassVar[Mapping[str, str]] = {
         "float4_e2m1fn": "PyTorch has float4_e2m1fn only packed in pairs (float4_e2m1fn_x2)",
     }
     categories = frozenset({DIMENSIONED, ZERO_D, PYTHON})
@@ -262,8 +264,8 @@ class TorchPolicy(TablePolicy, framework=FRAMEWORK):
         self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
     ) -> Outcome | None:
         """A Python int must fit int64 or uint64 to be wrapped as a number."""
-        value = scalar.value
-        if scalar.dtype != "int*" or value is None or against is None:
+        value = int_value(scalar)
+        if value is None or against is None:
             return None
         if value >= 2**64:
             return refuse(
