@@ -22,6 +22,7 @@ from promote_cli.verify.protocol import (
     Refusal,
     Result,
     in_process,
+    opened,
 )
 
 PAIRS_ONLY = Asks()
@@ -88,13 +89,8 @@ def ask(policy: str, questions: Sequence[Question], **opts: Any) -> list[Cell]:
     """The real framework's records for ``questions`` (its oracle loaded, asked, closed)."""
     orc = oracle(policy)
     assert orc is not None, policy
-    handle = orc.load()
-    try:
+    with opened(orc) as handle:
         return orc.answer(handle, opts, questions)
-    finally:
-        close = getattr(handle, "close", None)
-        if callable(close):
-            close()
 
 
 def pair(policy: str, a: Operand, b: Operand, **opts: Any) -> str:

@@ -24,7 +24,7 @@ from promote_cli.errors import PromotionError
 from promote_cli.operands import Operand
 from promote_cli.verify import measured
 from promote_cli.verify.compare import MISMATCH, judged
-from promote_cli.verify.protocol import PAIR, Asks, Gap, Question, Refusal, Result
+from promote_cli.verify.protocol import PAIR, Asks, Gap, Question, Refusal, Result, opened
 
 MEASURED = [e.name for e in frameworks.entries() if not e.oracle]
 
@@ -153,8 +153,7 @@ def asked_again(name: str, orc) -> tuple[str, list[str]]:
     """A sample of each of ``name``'s files asked of ``orc`` again: the version it reports and
     one line per cell that answers otherwise. ``ImportError`` when it is not installed."""
     found = files(name)
-    handle = orc.load()
-    try:
+    with opened(orc) as handle:
         asked: list[tuple[Question, object, object]] = []
         # File by file, in the enumeration's order: operations after the promotion questions
         # (calling them can change a framework for good: TensorFlow's NumPy behaviour).
@@ -167,10 +166,6 @@ def asked_again(name: str, orc) -> tuple[str, list[str]]:
                 answers = orc.answer(handle, json.loads(key), [q for q, _ in cells])
                 asked += [(q, want, got) for (q, want), got in zip(cells, answers, strict=True)]
         version = orc.version(handle)
-    finally:
-        close = getattr(handle, "close", None)
-        if callable(close):
-            close()
     drifted = [
         f"{measured.describe(q)}: measured {measured.said(want)}, now {measured.said(got)}"
         for q, want, got in asked

@@ -33,6 +33,8 @@ from promote_cli.verify.protocol import (
     VALUE,
     Oracle,
     Question,
+    asking,
+    opened,
 )
 
 VERIFIED, MISMATCH = "verified", "mismatch"
@@ -195,44 +197,25 @@ def verify(
             else:
                 report.ops.absent = absent(rules)
     asked = plan(policy, combos, orc.ASKS, rules)
-    total, done = sum(len(batch.questions) for _, batch in asked), 0
     started = time.perf_counter()
     try:
-        handle = orc.load()
-    except ImportError as exc:
-        report.note = f"{exc or f'{framework} cannot be imported'}; to install it: {_hint(policy)}"
-        return report
-    report.import_seconds = time.perf_counter() - started
-    if progress:
-        progress(0, total)
-    try:
-        for opts, batch in asked:
+        with opened(orc) as handle:
+            report.import_seconds = time.perf_counter() - started
             started = time.perf_counter()
-            cells = orc.answer(handle, opts, batch.questions)
-            if len(cells) != len(batch.questions):
-                raise RuntimeError(
-                    f"the {framework} oracle answered {len(cells)} of"
-                    f" {len(batch.questions)} questions"
-                )
-            with remembering():  # a batch asks the same promotions again and again
-                for q, cell in zip(batch.questions, cells, strict=True):
-                    _record(report, opts, q, judged(policy, rules, opts, q, cell))
-            spent = time.perf_counter() - started
-            if batch.kind == OPERATION:
-                report.ops.seconds += spent  # type: ignore[union-attr]
-            else:
-                report.seconds += spent
-            done += len(batch.questions)
-            if progress:
-                progress(done, total)
-        report.version = orc.version(handle)
-    except ImportError as exc:  # a worker's framework that cannot be imported after all
-        report.note = f"{exc}; to install it: {_hint(policy)}"
+            for opts, batch, cells in asking(orc, handle, asked, progress):
+                with remembering():  # a batch asks the same promotions again and again
+                    for q, cell in zip(batch.questions, cells, strict=True):
+                        _record(report, opts, q, judged(policy, rules, opts, q, cell))
+                spent, started = time.perf_counter() - started, time.perf_counter()
+                if batch.kind == OPERATION:
+                    report.ops.seconds += spent  # type: ignore[union-attr]
+                else:
+                    report.seconds += spent
+            report.version = orc.version(handle)
+    except ImportError as exc:  # at load, or a worker's framework at its first question
+        why = str(exc) or f"{framework} cannot be imported"
+        report.note = f"{why}; to install it: {_hint(policy)}"
         return report
-    finally:
-        close = getattr(handle, "close", None)
-        if callable(close):
-            close()
     report.settings = len(combos)
     wrong = report.mismatches or (report.ops is not None and report.ops.mismatches)
     report.status = MISMATCH if wrong else VERIFIED

@@ -54,6 +54,8 @@ from promote_cli.verify.protocol import (
     Refusal,
     Result,
     Unobservable,
+    asking,
+    opened,
     operand_key,
     operand_of,
 )
@@ -97,23 +99,9 @@ def ask(
     """Every question of the enumeration asked of ``orc``: the framework's version and the
     answered batches, in order. ``ImportError`` when the framework is not installed."""
     asked = plan(policy, settings(policy), orc.ASKS, rules)
-    total, done = sum(len(b.questions) for _, b in asked), 0
-    handle = orc.load()
-    out = []
-    try:
-        for opts, batch in asked:
-            cells = orc.answer(handle, opts, batch.questions)
-            if len(cells) != len(batch.questions):
-                raise RuntimeError(f"answered {len(cells)} of {len(batch.questions)} questions")
-            out.append((opts, batch, cells))
-            done += len(cells)
-            if progress:
-                progress(done, total)
+    with opened(orc) as handle:
+        out = list(asking(orc, handle, asked, progress))
         version = orc.version(handle)
-    finally:
-        close = getattr(handle, "close", None)
-        if callable(close):
-            close()
     return version, out
 
 
@@ -326,7 +314,7 @@ def parse(content: str) -> Measured:
     out: list[tuple[Mapping[str, Any], Question, Cell]] = []
     for setting in doc["settings"]:
         opts = setting["options"]
-        for kind, questions, rows in _asked(setting, valued, width):
+        for kind, questions, rows in _asked(setting, valued):
             found = cells_of(rows)
             if len(found) != len(questions):
                 raise ValueError(f"{kind}: {len(found)} cells for {len(questions)} questions")
@@ -338,7 +326,7 @@ def parse(content: str) -> Measured:
 
 
 def _asked(
-    setting: Mapping[str, Any], valued: Sequence[Operand], width: int
+    setting: Mapping[str, Any], valued: Sequence[Operand]
 ) -> Iterator[tuple[str, list[Question], Sequence[str]]]:
     """The questions of one setting's fields, each with its rows of codes."""
     operands = [operand_of(k) for k in setting.get("operands", ())]

@@ -32,7 +32,8 @@ records, as JSON (``encode``/``decode``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, NamedTuple, Protocol
 
 from promote_cli.operands import PYTHON, Operand, Value, value_text
@@ -136,6 +137,41 @@ class Oracle(Protocol):
     def answer(
         self, handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]
     ) -> list[Cell]: ...
+
+
+@contextmanager
+def opened(orc: Oracle) -> Iterator[Any]:
+    """``orc.load()``'s handle for the block, closed after it when it can be (a worker
+    oracle's processes end). ``ImportError`` when the framework is not installed."""
+    handle = orc.load()
+    try:
+        yield handle
+    finally:
+        close = getattr(handle, "close", None)
+        if callable(close):
+            close()
+
+
+def asking(
+    orc: Oracle,
+    handle: Any,
+    batches: Sequence[tuple[Mapping[str, Any], Any]],
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[tuple[Mapping[str, Any], Any, list[Cell]]]:
+    """Each batch of questions (``cases.plan``'s ``(options, Batch)``) asked of the framework
+    in order, with its records: what ``promote verify`` compares and ``promote measure``
+    writes. ``progress(done, total)`` hears of each batch."""
+    total, done = sum(len(b.questions) for _, b in batches), 0
+    if progress:
+        progress(0, total)
+    for opts, batch in batches:
+        cells = orc.answer(handle, opts, batch.questions)
+        if len(cells) != len(batch.questions):
+            raise RuntimeError(f"an oracle answered {len(cells)} of {len(batch.questions)}")
+        yield opts, batch, cells
+        done += len(cells)
+        if progress:
+            progress(done, total)
 
 
 class Refused(Exception):
