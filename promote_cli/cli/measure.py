@@ -26,10 +26,10 @@ from promote_cli.errors import PromotionError, UsageError
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
     metavar="DIR",
-    help="Write DIR/<framework>/*.json instead of into the package's own directories.",
+    help="Write the files under DIR/<framework>/ instead of the package's own directories.",
 )
 def command(names, every, require, into) -> int:
-    """Ask frameworks every question `promote verify` asks and write the answers down.
+    """Ask frameworks every question promote verify asks and write the answers down.
 
     Pairs under every option setting, the random triples under both n-ary questions, valued
     Python scalars, every case of every operation and NumPy's spellings, with the framework's
