@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from promote_cli.dtypes import WEAK, is_weak
-from promote_cli.errors import PolicyDefinitionError, UsageError
+from promote_cli.errors import PolicyDefinitionError, UsageError, did_you_mean
 from promote_cli.operands import (
     DIMENSIONED,
     PYTHON,
@@ -183,8 +183,10 @@ class Policy:
             )
         if given:
             names = ", ".join(o.name for o in self.options) or "none"
+            unknown = next(iter(given))
             raise UsageError(
-                f"policy {self.name} has no option {next(iter(given))!r} (options: {names})"
+                f"policy {self.name} has no option {unknown!r} (options: {names})"
+                + did_you_mean(unknown, (o.name for o in self.options))
             )
         return out
 

@@ -10,7 +10,10 @@
    (``promote measure --all --require``: every framework must be installed, as the
    ``conformance`` extra and ``torch`` install them);
 4. ``tables/``, the documentation set (``promote tables``);
-5. the README's figures (``benchmarks/readme_figures.py --write``).
+5. the last full ``promote verify`` run, ``docs/verified.json`` (``benchmarks/verified.py
+   --write``: every framework again, the longest step);
+6. the README's figures (``docs/figures.py --write-readme``; the docs site computes its own
+   figures when it is built).
 
 Each step runs as its own process, as a person would type it, and the first that fails stops the
 run with its exit code. A file whose content did not change is left alone (a measurement keeps
@@ -41,8 +44,12 @@ def steps() -> list[tuple[str, list[str]]]:
         ),
         ("tables/", [python, "-m", "promote_cli", "tables"]),
         (
+            "the last full verify run",
+            [python, str(ROOT / "benchmarks" / "verified.py"), "--write"],
+        ),
+        (
             "the README's figures",
-            [python, str(ROOT / "benchmarks" / "readme_figures.py"), "--write"],
+            [python, str(ROOT / "docs" / "figures.py"), "--write-readme"],
         ),
     ]
 

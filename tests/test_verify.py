@@ -18,6 +18,7 @@ from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 from promote_cli.options import Option
 from promote_cli.verify import driver
 from promote_cli.verify.driver import oracle
+from promote_cli.verify.protocol import Asks
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON_SCALARS = {
@@ -28,8 +29,12 @@ PYTHON_SCALARS = {
 }
 
 
-def fake_oracle(policy: str, **told):
-    """A stand-in framework for ``policy`` (``oracles.stand_in``)."""
+def fake_oracle(policy: str, *, every: bool = False, **told):
+    """A stand-in framework for ``policy`` (``oracles.stand_in``); with ``every`` it also
+    answers what verify asks beyond pairs (triples, values, three spellings) and calls the
+    operations, as perfectly."""
+    if every:
+        told["asks"] = Asks(nary=True, operations=True, spellings=("f2", "int8", "nope"))
     return stand_in(policy, **told)
 
 
@@ -158,12 +163,55 @@ def test_a_missing_framework_is_skipped_unless_required(run, install):
 
 
 def test_a_missing_framework_says_how_to_install_it(run, install):
+    from promote_cli.verify import extra_install
+
     install("jax", fake_oracle("jax", missing=True))
     line = run("verify", "jax").stdout.splitlines()[0]
     assert line == (
         "jax: not installed, skipped (No module named 'fakework'; to install it: pip install"
-        " jax (or pip install 'promote-cli[conformance]' for every framework it holds))"
+        f" jax (or every framework at once: {extra_install('conformance')}))"
     )
+    # promote is on no package index: the extra comes from where this promote is, a checkout.
+    assert "promote-cli[" not in line and f"{ROOT}[conformance]" in line
+
+
+@pytest.mark.parametrize(
+    ("origin", "command"),
+    [
+        (
+            {
+                "url": "https://example.org/me/promote",
+                "vcs_info": {"vcs": "git", "commit_id": "abc"},
+            },
+            "pip install 'promote-cli[conformance] @ git+https://example.org/me/promote@abc'",
+        ),
+        ({"url": "file:///src/promote", "dir_info": {}}, "pip install '/src/promote[conformance]'"),
+        (
+            {"url": "file:///src/promote", "dir_info": {"editable": True}},
+            "pip install -e '/src/promote[conformance]'",
+        ),
+        ({}, "pip install '/path/to/promote[conformance]' (a clone of promote)"),
+    ],
+)
+def test_the_extra_is_installed_from_where_promote_came_from(
+    monkeypatch, tmp_path, origin, command
+):
+    """An installed promote (no checkout around it) names the URL or directory pip recorded
+    (PEP 610's direct_url.json), never a package index name."""
+    import json
+    from importlib import metadata
+
+    import promote_cli.verify as verify
+
+    class Dist:
+        def read_text(self, name):
+            return json.dumps(origin) if origin and name == "direct_url.json" else None
+
+    monkeypatch.setattr(metadata, "distribution", lambda name: Dist())
+    monkeypatch.setattr(
+        verify, "__file__", str(tmp_path / "site" / "promote_cli" / "verify" / "x.py")
+    )
+    assert verify.extra_install("conformance") == command
 
 
 def test_every_entry_with_an_oracle_names_the_package_to_install():
@@ -254,11 +302,32 @@ def test_progress_hears_the_total_at_the_end():
     heard = []
     driver.verify(
         frameworks.get("numpy"),
-        progress=lambda done, total: heard.append((done, total)),
+        progress=lambda done, total, phase: heard.append((done, total, phase)),
         load_oracle=lambda name: fake_oracle(name),
     )
     # NumPy's 16 dtypes and 4 Python scalars; with ml_dtypes imported, its 19 types more.
-    assert heard[-1] == (20**2 + 39**2, 20**2 + 39**2)
+    assert heard[-1] == (20**2 + 39**2, 20**2 + 39**2, "pairs")
+
+
+def test_progress_covers_every_phase_not_only_the_pairs():
+    heard = []
+    report = driver.verify(
+        frameworks.get("numpy"),
+        {"ml_dtypes": False},
+        progress=lambda done, total, phase: heard.append((phase, done, total)),
+        load_oracle=lambda name: fake_oracle(name, every=True),
+        operations=True,
+    )
+    assert report.status == driver.VERIFIED, report.mismatches[:3]
+    phases = list(dict.fromkeys(phase for phase, _, _ in heard))
+    assert phases == ["pairs", "triples", "values", "spellings", "operations"]
+    for phase in phases:
+        done, total = [(d, n) for p, d, n in heard if p == phase][-1]
+        assert done == total > 0, phase  # each phase is heard to its end
+    counted = {"triples": report.triples, "values": report.values, "spellings": 3}
+    for phase, n in counted.items():
+        assert [t for p, _, t in heard if p == phase][-1] == n
+    assert [t for p, _, t in heard if p == "operations"][-1] == report.ops.total
 
 
 # --- each oracle asks its framework (values from the frameworks' documentation) -------------

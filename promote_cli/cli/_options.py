@@ -52,7 +52,8 @@ policy_file = click.option(
     "--policy-file",
     default=None,
     metavar="FILE",
-    help="A policy declared in a TOML file (see the README); -p ./FILE.toml does the same.",
+    help="A policy declared in a TOML file (docs/guide/policy-files.md); -p ./FILE.toml"
+    " does the same.",
 )
 options = click.option(
     "-O",

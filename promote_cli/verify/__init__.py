@@ -100,6 +100,42 @@ def weak_name(kind: str) -> str:
     return {"int": "int*", "uint": "int*", "float": "float*", "complex": "complex*"}[kind]
 
 
+def extra_install(extra: str) -> str:
+    """The ``pip install`` command that adds promote's ``extra`` to this promote: from the
+    checkout it runs from (editable when it was installed so), from the Git URL or directory
+    pip installed it from, or, when neither is known, from a clone the user names."""
+    import json
+    import shlex
+    from importlib import metadata
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    checkout = (root / "pyproject.toml").is_file() and 'name = "promote-cli"' in (
+        root / "pyproject.toml"
+    ).read_text(encoding="utf-8", errors="replace")
+    try:
+        found = metadata.distribution("promote-cli").read_text("direct_url.json")
+        origin = json.loads(found or "{}")
+    except (metadata.PackageNotFoundError, ValueError):
+        origin = {}
+    url = origin.get("url", "")
+    editable = bool(origin.get("dir_info", {}).get("editable"))
+    if checkout:
+        installed_here = url.startswith("file://") and Path(url[7:]).resolve() == root
+        flag = "-e " if editable or not installed_here else ""
+        return f"pip install {flag}{shlex.quote(f'{root}[{extra}]')}"
+    if "vcs_info" in origin:
+        vcs = origin["vcs_info"]
+        pinned = f"{vcs.get('vcs', 'git')}+{url}" + (
+            f"@{vcs['commit_id']}" if vcs.get("commit_id") else ""
+        )
+        return f"pip install {shlex.quote(f'promote-cli[{extra}] @ {pinned}')}"
+    if url.startswith("file://"):
+        flag = "-e " if editable else ""
+        return f"pip install {flag}{shlex.quote(f'{url[7:]}[{extra}]')}"
+    return f"pip install '/path/to/promote[{extra}]' (a clone of promote)"
+
+
 __all__ = [
     "PYTHON_VALUES",
     "Cell",
@@ -114,6 +150,7 @@ __all__ = [
     "Unobservable",
     "answered",
     "chained",
+    "extra_install",
     "no_gap",
     "python_result",
     "python_value",

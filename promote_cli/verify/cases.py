@@ -176,14 +176,16 @@ def plan(
     asks: Asks,
     rules: Operations | None = None,
 ) -> list[tuple[Mapping[str, Any], Batch]]:
-    """Everything asked of a framework, in order, each batch with its option setting: the
-    promotion questions under every setting, the spellings once, then (when ``rules`` are given
-    and the oracle calls operations) every operation under every setting. Operations come
-    last because calling them can change a framework for good (TensorFlow's NumPy behaviour
-    stays on once enabled)."""
+    """Everything asked of a framework, in order, each batch with its option setting: a phase
+    at a time (``protocol.PHASES``), each under every setting: the pairs, the triples under
+    both questions, the values, the spellings once, then (when ``rules`` are given and the
+    oracle calls operations) every operation. Operations come last because calling them can change a
+    framework for good (TensorFlow's NumPy behaviour stays on once enabled)."""
+    per = [questions(policy, opts, len(combos), asks) for opts in combos]
     out: list[tuple[Mapping[str, Any], Batch]] = []
-    for opts in combos:
-        out += [(opts, batch) for batch in questions(policy, opts, len(combos), asks)]
+    for kinds in ((PAIR,), (RESULT_TYPE, CHAIN), (VALUE,)):
+        for opts, batches in zip(combos, per, strict=True):
+            out += [(opts, batch) for batch in batches if batch.kind in kinds]
     if asks.spellings:
         out.append((combos[0], spellings(asks)))
     if asks.operations and rules is not None:

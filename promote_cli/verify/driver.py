@@ -19,6 +19,7 @@ from promote_cli.errors import PromotionError, UsageError
 from promote_cli.framework import Framework
 from promote_cli.operands import Operand
 from promote_cli.ops import Operations
+from promote_cli.verify import extra_install
 from promote_cli.verify.cases import absent, plan
 from promote_cli.verify.cases import option_values as option_values
 from promote_cli.verify.cases import settings as settings
@@ -40,7 +41,9 @@ from promote_cli.verify.protocol import (
 VERIFIED, MISMATCH = "verified", "mismatch"
 NOT_INSTALLED, NO_FRAMEWORK = "not-installed", "no-framework"
 
-Progress = Callable[[int, int], None]  # (questions done, questions in total)
+# (done, total, phase): each phase (pairs, triples, values, spellings, operations) counts from
+# 0 to its own total, so a bar shows how far the run is in every phase, not only the pairs.
+Progress = Callable[[int, int, str], None]
 
 
 @dataclass(frozen=True)
@@ -134,11 +137,13 @@ def framework_name(entry: Framework) -> str:
 
 
 def install_hint(entry: Framework) -> str:
-    """How to install a framework: ``pip install tensorflow-cpu``, and the extra that installs
-    every framework it holds."""
+    """How to install a framework: ``pip install tensorflow-cpu``, and the command that
+    installs promote's ``conformance`` extra, every framework it holds, from where this promote
+    came from (promote is on no package index: ``promote-cli[conformance]`` alone would find
+    nothing)."""
     hint = f"pip install {entry.install}"
     if entry.in_extra:
-        hint += " (or pip install 'promote-cli[conformance]' for every framework it holds)"
+        hint += f" (or every framework at once: {extra_install('conformance')})"
     return hint
 
 

@@ -94,7 +94,7 @@ def ask(
     policy: Policy,
     orc: Oracle,
     rules: Operations | None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> tuple[str, list[tuple[Mapping[str, Any], Batch, list[Cell]]]]:
     """Every question of the enumeration asked of ``orc``: the framework's version and the
     answered batches, in order. ``ImportError`` when the framework is not installed."""
@@ -400,23 +400,29 @@ def unmeasured(
 ) -> list[str]:
     """What ``policy`` would be asked that the files do not hold, or hold otherwise, one line
     per file (``measure`` has not run since a type, an option value or an operation was
-    added): the files list the enumeration's questions in its order."""
-    asked: dict[str, list[tuple[Mapping[str, Any], Question]]] = {f: [] for f in FILES}
+    added): each file lists, setting by setting, the enumeration's questions in its order."""
+    asked: dict[str, dict[str, list[Question]]] = {f: {} for f in FILES}
     for opts, batch in plan(policy, settings(policy), asks, rules):
         file = next(f for f, kinds in FILES.items() if batch.kind in kinds)
-        asked[file] += [(opts, q) for q in batch.questions]
+        asked[file].setdefault(json.dumps(opts, sort_keys=True), []).extend(batch.questions)
     out = []
     for file, wanted in asked.items():
         found = measured.get(file)
-        have = [] if found is None else [(o, q) for o, q, _ in found.cells]
+        have: dict[str, list[Question]] = {}
+        for opts, q, _ in found.cells if found is not None else ():
+            have.setdefault(json.dumps(opts, sort_keys=True), []).append(q)
         if have == wanted:
             continue
-        same = (i for i, (w, h) in enumerate(zip(wanted, have, strict=False)) if w != h)
-        first = next(same, min(len(wanted), len(have)))
-        where = wanted[first] if first < len(wanted) else have[first]
+        key = next(
+            (k for k in [*wanted, *have] if wanted.get(k) != have.get(k)), next(iter(wanted))
+        )
+        mine, theirs = wanted.get(key, []), have.get(key, [])
+        same = (i for i, (w, h) in enumerate(zip(mine, theirs, strict=False)) if w != h)
+        first = next(same, min(len(mine), len(theirs)))
+        where = (mine if first < len(mine) else theirs)[first]
         out.append(
-            f"{policy.name}: {file} asks {len(wanted):,} questions, {len(have):,} measured;"
-            f" the first that differs: {describe(where[1])} under {dict(where[0])}"
+            f"{policy.name}: {file} under {key} asks {len(mine):,} questions, {len(theirs):,}"
+            f" measured; the first that differs: {describe(where)}"
             f" (promote measure {policy.name})"
         )
     return out
@@ -430,7 +436,7 @@ def today() -> str:
 
 
 def measure(
-    name: str, into: Path | None = None, progress: Callable[[int, int], None] | None = None
+    name: str, into: Path | None = None, progress: Callable[[int, int, str], None] | None = None
 ) -> str:
     """Measure the framework ``name`` and write its files (under ``into``/<directory> when
     given, else beside its rules); a line saying what was written. ``ImportError`` when the

@@ -48,6 +48,15 @@ PAIR, RESULT_TYPE, CHAIN, VALUE, OPERATION, SPELLING = (
     "spelling",
 )
 KINDS = (PAIR, RESULT_TYPE, CHAIN, VALUE, OPERATION, SPELLING)
+# The phases a run goes through, by the kind of question: what a progress bar names.
+PHASES = {
+    PAIR: "pairs",
+    RESULT_TYPE: "triples",
+    CHAIN: "triples",
+    VALUE: "values",
+    SPELLING: "spellings",
+    OPERATION: "operations",
+}
 
 # The longest message a record keeps: a framework's first line, never its C++ stack.
 MESSAGE = 300
@@ -156,22 +165,30 @@ def asking(
     orc: Oracle,
     handle: Any,
     batches: Sequence[tuple[Mapping[str, Any], Any]],
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> Iterator[tuple[Mapping[str, Any], Any, list[Cell]]]:
     """Each batch of questions (``cases.plan``'s ``(options, Batch)``) asked of the framework
     in order, with its records: what ``promote verify`` compares and ``promote measure``
-    writes. ``progress(done, total)`` hears of each batch."""
-    total, done = sum(len(b.questions) for _, b in batches), 0
-    if progress:
-        progress(0, total)
+    writes. ``progress(done, total, phase)`` hears of each batch, each phase (``PHASES``:
+    pairs, triples, values, spellings, operations) counting from 0 to its own total; a triple,
+    asked both n-ary questions, counts once."""
+    totals: dict[str, int] = {}
+    for _, batch in batches:
+        phase = PHASES[batch.kind]
+        totals[phase] = totals.get(phase, 0) + len(batch.questions)
+    done = dict.fromkeys(totals, 0)
+    share = {p: 2 if p == "triples" else 1 for p in totals}  # questions a unit is
     for opts, batch in batches:
+        phase = PHASES[batch.kind]
+        if progress and done[phase] == 0:
+            progress(0, totals[phase] // share[phase], phase)
         cells = orc.answer(handle, opts, batch.questions)
         if len(cells) != len(batch.questions):
             raise RuntimeError(f"an oracle answered {len(cells)} of {len(batch.questions)}")
         yield opts, batch, cells
-        done += len(cells)
+        done[phase] += len(cells)
         if progress:
-            progress(done, total)
+            progress(done[phase] // share[phase], totals[phase] // share[phase], phase)
 
 
 class Refused(Exception):
