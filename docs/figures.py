@@ -75,7 +75,7 @@ def last_run(run: dict | None = None) -> str:
 def verify_cells() -> str:
     """The table of what ``promote verify`` checks per policy, from the policies and oracles."""
     from promote_cli import frameworks
-    from promote_cli.verify import driver
+    from promote_cli.verify import cases
     from promote_cli.verify.driver import oracle
 
     lines = [
@@ -89,20 +89,22 @@ def verify_cells() -> str:
         if orc is None:
             continue
         pol = frameworks.get(name)
-        combos = driver.settings(pol, {})
+        combos = cases.settings(pol, {})
         settings = len(combos)
         # An option can add operands (NumPy's ml_dtypes): each distinct count, in setting order.
         counts = [len(pol.operands(opts)) for opts in combos]
         ops = " / ".join(str(n) for n in dict.fromkeys(counts))
         cells = sum(n**2 for n in counts)
-        many = hasattr(orc, "answering_many")
-        triples = sum(len(driver.triples(pol, settings, o)) for o in combos) if many else 0
-        values = sum(len(driver.value_cells(pol, o)) for o in combos) if many else 0
-        spellings = len(getattr(orc, "SPELLINGS", ()))
+        many = orc.ASKS.nary
+        budget = cases.budget(settings)
+        triples = sum(len(cases.drawn(pol.operands(o), budget)) for o in combos) if many else 0
+        values = sum(len(cases.with_values(pol.operands(o))) for o in combos) if many else 0
+        spellings = len(orc.ASKS.spellings)
         for i, n in enumerate((cells, triples, values, spellings)):
             totals[i] += n
         lines.append(
-            f"| `{name}` | `{orc.INSTALL}` | {settings} | {ops} | {cells:,} | {triples:,}"
+            f"| `{name}` | `{frameworks.entry(name).install}` | {settings} | {ops} | {cells:,}"
+            f" | {triples:,}"
             f" | {values:,} | {spellings:,} |"
         )
     lines.append("| all | | | | " + " | ".join(f"**{n:,}**" for n in totals) + " |")

@@ -24,7 +24,8 @@ worded in whichever notation the user reads (``Outcome.text(notation)``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from promote_cli.dtypes import WEAK, is_weak
@@ -377,6 +378,15 @@ class Policy:
 
     def promote(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         """The cell for ``a`` x ``b``; ``opts`` must come from ``resolve_options``."""
+        if _memo is not None:
+            key = (self, a, b, *opts.items())
+            found = _memo.get(key)
+            if found is None:
+                found = _memo[key] = self._promote(a, b, opts)
+            return found
+        return self._promote(a, b, opts)
+
+    def _promote(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         na = self.normalise(a, opts)
         if isinstance(na, Outcome):
             return na
@@ -384,6 +394,27 @@ class Policy:
         if isinstance(nb, Outcome):
             return nb
         return self._with_materialised(self.decide(na, nb, opts), opts)
+
+
+# While ``remembering`` runs, each answer of ``Policy.promote`` is kept and given again: a whole
+# verify or the offline comparison asks the same pairs over and over (every chain step, every
+# operation's promotion). A policy is pure, so the answers are the ones it would compute; the
+# memory lasts only as long as the block, so nothing changed outside it (a test's stand-in
+# rule) is ever answered from before.
+_memo: dict[Any, Any] | None = None
+
+
+@contextmanager
+def remembering() -> Iterator[None]:
+    """Keep the policies' answers for the duration of the block."""
+    global _memo
+    outer = _memo
+    if outer is None:
+        _memo = {}
+    try:
+        yield
+    finally:
+        _memo = outer
 
 
 _PYTHON_RANK = ("bool", "int*", "float*", "complex*")

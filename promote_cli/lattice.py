@@ -70,6 +70,13 @@ class Lattice:
                     )
         self.upper = self._close()
         self.rank = {node: i for i, node in enumerate(tie_break)}
+        # The answers below depend on the lattice alone, which never changes once built: each
+        # is computed once (a verify or the offline comparison asks the same bounds again and
+        # again, the chains and explanations of ``explain`` most of all).
+        self._minimal: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._lub: dict[tuple[str, ...], str | None] = {}
+        self._chain: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._explain: dict[tuple[tuple[str, ...], str], str] = {}
         if tie_break:
             self._check_tie_break()
         else:
@@ -117,18 +124,32 @@ class Lattice:
     def lub(self, *nodes: str) -> str | None:
         """The least upper bound, or None when the nodes have no common upper bound; with a
         tie-break order, the first of the minimal common bounds in that order."""
+        if nodes in self._lub:
+            return self._lub[nodes]
         least = self.minimal(*nodes)
         if len(least) > 1:
-            return min(least, key=self.rank.__getitem__)
-        return least[0] if least else None
+            found: str | None = min(least, key=self.rank.__getitem__)
+        else:
+            found = least[0] if least else None
+        self._lub[nodes] = found
+        return found
 
     def minimal(self, *nodes: str) -> list[str]:
         """The minimal common upper bounds: one (the least) unless a tie-break decides."""
-        common = frozenset.intersection(*(self.upper[n] for n in nodes))
-        return [c for c in common if not any(c in self.upper[o] for o in common if o != c)]
+        if nodes not in self._minimal:
+            common = frozenset.intersection(*(self.upper[n] for n in nodes))
+            self._minimal[nodes] = tuple(
+                c for c in common if not any(c in self.upper[o] for o in common if o != c)
+            )
+        return list(self._minimal[nodes])
 
     def chain(self, start: str, top: str) -> list[str]:
         """A shortest path of direct edges from ``start`` up to ``top``."""
+        if (start, top) not in self._chain:
+            self._chain[start, top] = tuple(self._shortest(start, top))
+        return list(self._chain[start, top])
+
+    def _shortest(self, start: str, top: str) -> list[str]:
         paths = {start: [start]}
         todo = deque([start])
         while todo:
@@ -143,8 +164,11 @@ class Lattice:
 
     def explain(self, nodes: Sequence[str], top: str) -> str:
         """``a -> b and c -> b: they meet at b``: each distinct node's chain up to ``top``."""
-        chains = [" -> ".join(map(ref, self.chain(n, top))) for n in dict.fromkeys(nodes)]
-        return f"{' and '.join(chains)}: they meet at {ref(top)}"
+        key = (tuple(nodes), top)
+        if key not in self._explain:
+            chains = [" -> ".join(map(ref, self.chain(n, top))) for n in dict.fromkeys(nodes)]
+            self._explain[key] = f"{' and '.join(chains)}: they meet at {ref(top)}"
+        return self._explain[key]
 
     @cached_property
     def hasse(self) -> tuple[tuple[str, str], ...]:

@@ -219,11 +219,9 @@ def _installed(*modules):
 @pytest.mark.conformance
 def test_the_oracle_calls_every_operation_on_the_numpy_backend_without_a_mismatch():
     _installed("keras")
-    from promote_cli.frameworks.keras import oracle
-    from promote_cli.verify.operations import verify_ops
+    from promote_cli.verify import driver
 
-    combos = [{"backend": "numpy", "floatx": f} for f in FLOATX]
-    report = verify_ops(frameworks.operations(frameworks.get("keras")), oracle, {}, combos)
+    report = driver.verify(frameworks.get("keras"), {"backend": "numpy"}, operations=True).ops
     assert report.mismatches == [], report.mismatches[:5]
     assert len(report.cells) == 39 and report.total == 3 * 25_040
 
@@ -238,10 +236,8 @@ def test_torchs_float8_multiply_is_a_gap_only_with_a_scalar_second():
 @pytest.mark.conformance
 def test_the_oracle_traces_every_operation_on_the_jax_backend_without_a_mismatch():
     _installed("keras", "jax")
-    from promote_cli.frameworks.keras import oracle
-    from promote_cli.verify.operations import verify_ops
+    from promote_cli.verify import driver
 
-    combos = [{"backend": "jax", "floatx": f} for f in FLOATX]
-    report = verify_ops(frameworks.operations(frameworks.get("keras")), oracle, {}, combos)
+    report = driver.verify(frameworks.get("keras"), {"backend": "jax"}, operations=True).ops
     assert report.mismatches == [], report.mismatches[:5]
     assert report.total == 3 * 25_040

@@ -4,17 +4,18 @@ its worker process."""
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
 import pytest
 from click.testing import CliRunner
+from oracles import stand_in
 
 import promote_cli
 from promote_cli import api, frameworks, ops
 from promote_cli.cli import cli
 from promote_cli.errors import PromotionError
-from promote_cli.verify import Refused
-from promote_cli.verify.operations import verify_ops
+from promote_cli.operands import Operand
+from promote_cli.verify import driver
+from promote_cli.verify.driver import oracle
+from promote_cli.verify.protocol import OPERATION, Asks, Gap, Question, Result, operand_of
 
 REFUSED = None
 GAP = "no CPU kernel"  # the dtype rule's answer, but the CPU call raises
@@ -120,32 +121,14 @@ def test_cli_answers_mindspore_operations():
 
 # verify's gap rule, without MindSpore: a missing kernel whose message names the policy's type
 # is a gap, one naming another type is a mismatch.
-class _NamingOracle:
-    FRAMEWORK = "fake"
-
-    def __init__(self, named):
-        self.named = named
-
-    @contextmanager
-    def calling(self, handle, opts):
-        declared = frameworks.operations(frameworks.get("mindspore"))
-
-        def call(function, operation, operands):
-            if operation.name == "exp" and operands[0].dtype == "int64":
-                raise Refused("TypeError: Select CPU operator[Exp] fail!", True, self.named)
-            out = ops.answer(declared, operation.name, operands, opts)[0]
-            if out.refused or out.rule == ops.NO_KERNEL:
-                raise Refused("TypeError: refused", kernel=out.rule == ops.NO_KERNEL)
-            return out.result
-
-        yield call
-
-
 @pytest.mark.parametrize(("named", "mismatches"), [("float32", 0), ("float64", 1), (None, 0)])
 def test_verify_compares_the_type_a_missing_kernel_names(named, mismatches):
-    report = verify_ops(
-        frameworks.operations(frameworks.get("mindspore")), _NamingOracle(named), None, [{}]
-    )
+    exp = ("exp", (Operand("int64"),))
+    told = {exp: Gap("TypeError: Select CPU operator[Exp] fail!", named)}
+    fake = stand_in("mindspore", wrong=told, asks=Asks(operations=True))
+    report = driver.verify(
+        frameworks.get("mindspore"), load_oracle=lambda name: fake, operations=True
+    ).ops
     assert len(report.mismatches) == mismatches
     if mismatches:
         (found,) = report.mismatches
@@ -156,9 +139,19 @@ def test_verify_compares_the_type_a_missing_kernel_names(named, mismatches):
 @pytest.fixture(scope="module")
 def worker():
     pytest.importorskip("mindspore", reason="mindspore is not installed")
-    from promote_cli.frameworks.mindspore import oracle as mindspore
+    orc = oracle("mindspore")
+    handle = orc.load()
+    rules = frameworks.operations(frameworks.get("mindspore"))
 
-    return mindspore.load()
+    def call(op: str, cell: str):
+        operands = tuple(operand_of(key) for key in cell.split())
+        [found] = orc.answer(
+            handle, {}, [Question(OPERATION, operands, op, rules.rule(op).function)]
+        )
+        return found
+
+    yield call
+    handle.close()
 
 
 @pytest.mark.parametrize(
@@ -174,7 +167,7 @@ def worker():
     ],
 )
 def test_the_worker_calls_mindspore(worker, op, cell, want):
-    assert worker["ops"][op][cell] == [want, None, False, None]
+    assert worker(op, cell) == Result(want)
 
 
 @pytest.mark.parametrize(
@@ -187,14 +180,13 @@ def test_the_worker_calls_mindspore(worker, op, cell, want):
     ],
 )
 def test_the_worker_reads_the_type_a_missing_kernel_names(worker, op, cell, named):
-    result, error, kernel, found = worker["ops"][op][cell]
-    assert (result, kernel, found) == (None, True, named)
-    assert error
+    found = worker(op, cell)
+    assert isinstance(found, Gap) and found.dtype == named
+    assert found.message
 
 
-def test_verify_against_mindspore_has_no_mismatch(worker):
-    from promote_cli.frameworks.mindspore import oracle as mindspore
-
-    report = verify_ops(frameworks.operations(frameworks.get("mindspore")), mindspore, worker, [{}])
+def test_verify_against_mindspore_has_no_mismatch():
+    pytest.importorskip("mindspore", reason="mindspore is not installed")
+    report = driver.verify(frameworks.get("mindspore"), operations=True).ops
     assert report.mismatches == []
     assert (report.total, report.total_gaps) == (6211, 862)

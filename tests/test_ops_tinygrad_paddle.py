@@ -161,19 +161,17 @@ PYTHON_SCALARS = {"P(bool)": "bool", "int": "int*", "float": "float*", "complex"
 def caller(policy: str):
     """The oracle's own call of an operation: the framework's dtype name, or "refused" (or
     "refused (no kernel)")."""
-    from promote_cli.verify import Refused
-    from promote_cli.verify.driver import oracle
+    from oracles import ask
 
-    orc = oracle(policy)
-    handle = orc.load()
+    from promote_cli.verify.protocol import OPERATION, Gap, Question, Result
 
     def call(op: str, *operands: str) -> str:
         rule = frameworks.operations(frameworks.get(policy)).rule(op)
-        with orc.calling(handle, {}) as run:
-            try:
-                return run(rule.function, ops.VOCABULARY[op], [operand(x) for x in operands])
-            except Refused as exc:
-                return "refused (no kernel)" if exc.kernel else "refused"
+        asked = Question(OPERATION, tuple(operand(x) for x in operands), op, rule.function)
+        [cell] = ask(policy, [asked])
+        if isinstance(cell, Result):
+            return cell.dtype
+        return "refused (no kernel)" if isinstance(cell, Gap) else "refused"
 
     return call
 

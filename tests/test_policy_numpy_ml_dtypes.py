@@ -8,13 +8,15 @@ answers, and ``a + b`` depends on the order of its operands.
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
 
 from promote_cli import frameworks
-from promote_cli.frameworks.numpy import _ml_measured as _numpy_ml
 from promote_cli.operands import Operand
+
+TABLES = Path(frameworks.__file__).parent / "numpy" / "ml_dtypes.json"
 
 ML = ("-p", "numpy", "-O", "ml_dtypes=true")
 
@@ -81,13 +83,26 @@ def test_the_option_adds_the_19_ml_dtypes_types_to_the_operands():
 
 @pytest.mark.skipif(
     not (importlib.util.find_spec("numpy") and importlib.util.find_spec("ml_dtypes")),
-    reason="numpy and ml_dtypes measure the table",
+    reason="numpy and ml_dtypes answer the tables",
 )
-def test_the_measured_table_is_what_the_installed_numpy_and_ml_dtypes_answer():
-    from promote_cli.frameworks.numpy import ml_gen as numpy_ml_gen
+def test_the_ml_dtypes_tables_are_what_the_numpy_they_were_taken_from_answers():
+    import ml_dtypes
+    import numpy as np
 
-    checked_in = Path(_numpy_ml.__file__).read_text(encoding="utf-8")
-    assert numpy_ml_gen.render() == checked_in, (
-        "promote_cli/policies/_numpy_ml.py is stale (or measured with other versions):"
-        " python -m promote_cli.frameworks.numpy.ml_gen > promote_cli/policies/_numpy_ml.py"
+    from promote_cli.frameworks.numpy import ml_gen
+
+    checked_in = TABLES.read_text(encoding="utf-8")
+    taken = json.loads(checked_in)
+    if (taken["numpy"], taken["ml_dtypes"]) != (np.__version__, ml_dtypes.__version__):
+        pytest.skip(
+            f"the tables were taken from NumPy {taken['numpy']} with ml_dtypes"
+            f" {taken['ml_dtypes']}; installed: NumPy {np.__version__}, ml_dtypes"
+            f" {ml_dtypes.__version__}"
+        )
+    from promote_cli.frameworks.numpy.promotion import ML_NUMBER
+
+    assert ml_gen.numbers() == ML_NUMBER  # the legacy type numbers ml_dtypes registered
+    assert ml_gen.render() == checked_in, (
+        "promote_cli/frameworks/numpy/ml_dtypes.json is not what this NumPy answers:"
+        " python -m promote_cli.frameworks.numpy.ml_gen"
     )

@@ -8,16 +8,17 @@ import json
 import os
 import subprocess
 import sys
-import types
 from pathlib import Path
 
 import pytest
+from oracles import pair, stand_in
 
 from promote_cli import frameworks
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 from promote_cli.options import Option
-from promote_cli.verify import Refused, driver
+from promote_cli.verify import driver
 from promote_cli.verify.driver import oracle
+from promote_cli.verify.protocol import Asks
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON_SCALARS = {
@@ -28,52 +29,13 @@ PYTHON_SCALARS = {
 }
 
 
-def fake_oracle(
-    policy: str, *, wrong=None, options=None, missing=False, asked=None, bug=False, every=False
-):
-    """An oracle module for ``policy`` that is a perfect framework, except: ``wrong`` maps
-    (a, b) to the answer it gives instead ("refused" to raise), ``missing`` makes it not
-    installed, ``asked`` collects every (options, a, b) it is asked, ``bug`` makes it crash.
-    With ``every`` it also answers what verify asks beyond pairs (triples, values, spellings)
-    and calls the operations, as perfectly."""
-    pol = frameworks.get(policy) if policy in frameworks.names() else None
-    wrong = wrong or {}
-
-    def load():
-        if missing:
-            raise ImportError("No module named 'fakework'")
-        return "handle"
-
-    from contextlib import contextmanager
-
-    @contextmanager
-    def answering(handle, opts):
-        assert handle == "handle"
-
-        def answer(a, b):
-            if asked is not None:
-                asked.append((dict(opts), a, b))
-            if bug:
-                raise KeyError("an oracle bug")
-            if (a, b) in wrong:
-                if wrong[a, b] == "refused":
-                    raise Refused(ValueError("no promotion path"))
-                return wrong[a, b]
-            result = pol.promote(a, b, opts).result
-            if result is None:
-                raise Refused(RuntimeError("the framework refuses too"))
-            return result
-
-        yield answer
-
-    module = types.ModuleType(f"fake_oracle_{policy}")
-    module.POLICY, module.FRAMEWORK = policy, "fakework"
-    module.INSTALL, module.IN_CONFORMANCE_EXTRA = "fakework-cpu", True
-    module.OPTIONS = tuple(o.name for o in pol.options) if options is None else options
-    module.load, module.version, module.answering = load, lambda handle: "9.9", answering
+def fake_oracle(policy: str, *, every: bool = False, **told):
+    """A stand-in framework for ``policy`` (``oracles.stand_in``); with ``every`` it also
+    answers what verify asks beyond pairs (triples, values, three spellings) and calls the
+    operations, as perfectly."""
     if every:
-        _answer_everything(module, pol)
-    return module
+        told["asks"] = Asks(nary=True, operations=True, spellings=("f2", "int8", "nope"))
+    return stand_in(policy, **told)
 
 
 def _stand_in(real, entry, module):
@@ -81,49 +43,12 @@ def _stand_in(real, entry, module):
     return lambda name: module if name == entry.name else real(name)
 
 
-def _answer_everything(module, pol):
-    """Give a fake oracle the n-ary questions, spellings and operations, answered by the
-    policy itself."""
-    from contextlib import contextmanager
-
-    from promote_cli import ops
-    from promote_cli.notations import read_dtype
-
-    def said(outcome):
-        if outcome.result is None:
-            raise Refused(RuntimeError("the framework refuses too"))
-        return outcome.result
-
-    @contextmanager
-    def answering_many(handle, opts):
-        yield types.SimpleNamespace(
-            result_type=lambda ops: said(pol.result_type(ops, opts)),
-            chain=lambda ops: said(pol.chain(ops, opts)),
-        )
-
-    def spelling(handle, text):
-        try:
-            return read_dtype(text, frameworks.notation_of(pol))
-        except ValueError as exc:
-            raise Refused(exc) from None
-
-    @contextmanager
-    def calling(handle, opts):
-        declared = frameworks.operations(pol)
-        yield lambda function, operation, case: said(
-            ops.answer(declared, operation.name, case, opts)[0]
-        )
-
-    module.answering_many, module.calling = answering_many, calling
-    module.spelling, module.SPELLINGS = spelling, ("f2", "int8", "nope")
-
-
 @pytest.fixture
 def install(monkeypatch):
-    """install(module): make ``promote verify`` use a fake oracle for module.POLICY."""
+    """install(policy, module): make ``promote verify`` use a fake oracle for ``policy``."""
 
-    def put(module):
-        entry = frameworks.entry(module.POLICY)
+    def put(policy, module):
+        entry = frameworks.entry(policy)
         monkeypatch.setitem(sys.modules, f"{entry.package}.oracle", module)
         monkeypatch.setattr(frameworks, "oracle", _stand_in(frameworks.oracle, entry, module))
 
@@ -196,20 +121,20 @@ def test_a_perfect_framework_agrees_on_every_cell_including_refusals():
 
 def test_a_wrong_cell_is_reported_in_the_policy_notation_and_exits_1(run, install):
     # numpy.promote_types(int8, uint8) is int16 (NumPy's docs); this framework says int32.
-    install(fake_oracle("numpy", wrong={(Operand("int8"), Operand("uint8")): "int32"}))
+    install("numpy", fake_oracle("numpy", wrong={(Operand("int8"), Operand("uint8")): "int32"}))
     result = run("verify", "numpy", "-O", "ml_dtypes=false")
     assert result.exit_code == 1
     assert (
         "  numpy ml_dtypes=false: int8 x uint8 -> promote says int16, framework says int32\n"
         in result.stdout
     )
-    assert "numpy: fakework 9.9, 400 cells in" in result.stdout
+    assert "numpy: numpy 9.9, 400 cells in" in result.stdout
     assert ": 1 mismatch\n" in result.stdout
 
 
 def test_a_framework_refusal_where_promote_answers_is_a_mismatch(run, install):
     # JAX's seed table: u1 x i1 (uint8 x int8) = i2 (int16). Options are printed in the line.
-    install(fake_oracle("jax", wrong={(Operand("uint8"), Operand("int8")): "refused"}))
+    install("jax", fake_oracle("jax", wrong={(Operand("uint8"), Operand("int8")): "refused"}))
     result = run("verify", "jax", "-O", "x64=true", "-O", "strict=false")
     assert result.exit_code == 1
     assert (
@@ -220,7 +145,7 @@ def test_a_framework_refusal_where_promote_answers_is_a_mismatch(run, install):
 
 def test_pinned_options_are_the_only_setting_tried(run, install):
     asked = []
-    install(fake_oracle("jax", asked=asked))
+    install("jax", fake_oracle("jax", asked=asked))
     result = run("verify", "jax", "-O", "x64=false")
     assert result.exit_code == 0, result.output
     assert {opts["x64"] for opts, _, _ in asked} == {False}
@@ -228,7 +153,7 @@ def test_pinned_options_are_the_only_setting_tried(run, install):
 
 
 def test_a_missing_framework_is_skipped_unless_required(run, install):
-    install(fake_oracle("numpy", missing=True))
+    install("numpy", fake_oracle("numpy", missing=True))
     result = run("verify", "numpy")
     assert result.exit_code == 0
     assert result.stdout.startswith("numpy: not installed, skipped (No module named 'fakework';")
@@ -240,11 +165,11 @@ def test_a_missing_framework_is_skipped_unless_required(run, install):
 def test_a_missing_framework_says_how_to_install_it(run, install):
     from promote_cli.verify import extra_install
 
-    install(fake_oracle("jax", missing=True))
+    install("jax", fake_oracle("jax", missing=True))
     line = run("verify", "jax").stdout.splitlines()[0]
     assert line == (
         "jax: not installed, skipped (No module named 'fakework'; to install it: pip install"
-        f" fakework-cpu (or every framework at once: {extra_install('conformance')}))"
+        f" jax (or every framework at once: {extra_install('conformance')}))"
     )
     # promote is on no package index: the extra comes from where this promote is, a checkout.
     assert "promote-cli[" not in line and f"{ROOT}[conformance]" in line
@@ -289,41 +214,43 @@ def test_the_extra_is_installed_from_where_promote_came_from(
     assert verify.extra_install("conformance") == command
 
 
-def test_every_oracle_names_the_package_to_install():
-    from promote_cli.verify.driver import oracle
-
-    wanted = {
-        "jax": "jax",
-        "openvino": "openvino",
-        "array-api": "array-api-strict",
-        "tensorflow": "tensorflow-cpu",
-        "torch": "torch",
-        "numpy": "numpy",
-    }
-    for policy, package in wanted.items():
-        assert package == oracle(policy).INSTALL
+def test_every_entry_with_an_oracle_names_the_package_to_install():
     tomllib = pytest.importorskip("tomllib")
     extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     extra = extra["project"]["optional-dependencies"]["conformance"]
-    for policy in wanted:
-        orc = oracle(policy)
-        listed = any(req.startswith(orc.INSTALL) for req in extra)
-        assert listed == orc.IN_CONFORMANCE_EXTRA, policy
+    for entry in frameworks.entries():
+        if entry.oracle:  # none: its entry says why
+            assert oracle(entry.name) is None
+            continue
+        assert entry.install, entry.name
+        listed = any(req.startswith(entry.install.split("[")[0]) for req in extra)
+        assert listed == entry.in_extra, entry.name
+
+
+def test_an_oracle_module_declares_how_it_runs_and_nothing_of_its_entry():
+    from importlib import import_module
+
+    from promote_cli.verify.protocol import Asks, Runs
+
+    for entry in frameworks.entries():
+        if entry.oracle:
+            continue
+        module = import_module(f"{entry.package}.oracle")
+        assert isinstance(module.RUNS, Runs) and module.RUNS.why, entry.name
+        assert isinstance(module.ASKS, Asks), entry.name
+        assert all(callable(getattr(module, f)) for f in ("load", "version", "answer"))
+        repeated = {"POLICY", "FRAMEWORK", "INSTALL", "IN_CONFORMANCE_EXTRA", "OPTIONS"}
+        assert not repeated & set(vars(module)), entry.name
+        # A worker names what must be installed and the options that need a process each.
+        if module.RUNS.worker:
+            assert module.RUNS.requires, entry.name
+            assert set(module.RUNS.per) <= {o.name for o in entry.options}, entry.name
 
 
 def test_ascend_has_nothing_to_verify_even_when_frameworks_are_required(run):
     result = run("verify", "ascend", "--require")
     assert result.exit_code == 0
     assert result.stdout.startswith("ascend: no installable framework, nothing to verify\n")
-
-
-def test_an_oracle_out_of_step_with_its_policy_options_fails(run, install):
-    install(fake_oracle("jax", options=("x64",)))
-    result = run("verify", "jax")
-    assert result.exit_code == 1
-    assert "jax: the policy's options (strict, x64) are not the ones the oracle sets (x64)" in (
-        result.stdout
-    )
 
 
 @pytest.mark.parametrize(
@@ -341,7 +268,10 @@ def test_usage_errors_exit_2_before_any_framework_is_imported(run, args, message
 
 
 def test_json_lists_each_mismatch_with_canonical_names(run, install):
-    install(fake_oracle("numpy", wrong={(Operand("float16"), Operand("int*", PYTHON)): "float64"}))
+    install(
+        "numpy",
+        fake_oracle("numpy", wrong={(Operand("float16"), Operand("int*", PYTHON)): "float64"}),
+    )
     result = run("verify", "numpy", "--json", "-O", "ml_dtypes=false")
     assert result.exit_code == 1
     doc = json.loads(result.stdout)
@@ -404,12 +334,7 @@ def test_progress_covers_every_phase_not_only_the_pairs():
 
 
 def ask(policy: str, a: Operand, b: Operand, **opts) -> str:
-    orc = oracle(policy)
-    with orc.answering(orc.load(), opts) as answer:
-        try:
-            return answer(a, b)
-        except Refused:
-            return "refused"
+    return pair(policy, a, b, **opts)
 
 
 @pytest.mark.conformance
@@ -656,7 +581,7 @@ def test_tensorflow_logs_nothing_between_the_report_lines():
     assert proc.returncode == 0, proc.stdout
     lines = proc.stdout.splitlines()
     assert len(lines) == 3, proc.stdout
-    assert lines[0].startswith("tensorflow: tensorflow ") and lines[2].startswith("1 of 1 ")
+    assert lines[0].startswith("tensorflow: tensorflow-cpu ") and lines[2].startswith("1 of 1 ")
     assert lines[1].startswith("  tensorflow operations: ")
 
 
@@ -685,7 +610,7 @@ def test_verify_names_kernel_gaps_only_when_there_are_some(capsys):
     from collections import Counter
 
     from promote_cli.cli.verify import _print_ops
-    from promote_cli.verify.operations import OpsReport
+    from promote_cli.verify.driver import OpsReport
 
     def line(gaps: int) -> str:
         report = OpsReport(cells=Counter(add=10, sqrt=5), gaps=Counter(add=gaps), seconds=0.25)

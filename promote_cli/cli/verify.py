@@ -181,9 +181,6 @@ def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
     if report.status == driver.NO_FRAMEWORK:
         _say(f"{name}: {report.note}")
         return
-    if report.status == driver.OPTIONS_DIFFER:
-        _say(f"{name}: {report.note}; update its oracle (not verified)")
-        return
     verdict = (
         "all agree"
         if report.status == driver.VERIFIED

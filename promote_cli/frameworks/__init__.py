@@ -8,9 +8,10 @@ A framework is the directory ``promote_cli/frameworks/<name>/``:
 - ``operations.py``: ``OPERATIONS``, its per-operation rules (unless the entry says why none),
   data only; the code of its own they name by key in ``pairs.py`` (``PAIRS``) and
   ``specials.py`` (``SPECIALS``), when it has any;
-- ``oracle.py``: ``ORACLE``, how ``promote verify`` asks the installed framework (unless the
-  entry says why none);
-- ``measured/``: what its oracle answered, the offline proof of its rules.
+- ``oracle.py``: how ``promote verify`` and ``promote measure`` ask the installed framework
+  (``promote_cli.verify.protocol``: where it runs and why, and one ``answer`` function), unless
+  the entry says why none;
+- ``measured/``: what its oracle answered (``promote measure``), the offline proof of its rules.
 
 Adding a framework is adding a directory and its line below. Everything that lists frameworks
 (the command line's help and ``--policy`` choices, the notations, the documentation set,

@@ -13,8 +13,7 @@ it raises is its refusal. A function takes no options: each option stays at its 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from promote_cli import frameworks
@@ -22,7 +21,15 @@ from promote_cli.engine import Policy
 from promote_cli.errors import BadInputError, UsageError
 from promote_cli.notations import read_dtype
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.verify import Answer, Refused
+from promote_cli.verify.protocol import (
+    Asks,
+    Cell,
+    Question,
+    Refusal,
+    Result,
+    first_line,
+    in_process,
+)
 
 _SCALARS = {"bool": "P(bool)", "int*": "int", "float*": "float", "complex*": "complex"}
 
@@ -35,16 +42,18 @@ def spell(op: Operand) -> str:
 
 
 class FunctionOracle:
-    """The ``Oracle`` protocol (``promote_cli.verify``) around ``module:function``."""
+    """The ``Oracle`` protocol (``promote_cli.verify.protocol``) around ``module:function``:
+    pairs only."""
+
+    RUNS = in_process("the user's own function")
+    ASKS = Asks()
 
     def __init__(self, spec: str, policy: Policy) -> None:
         module, sep, function = spec.partition(":")
         if not sep or not module or not function:
             raise UsageError(f"--oracle takes MODULE:FUNCTION, not {spec!r}")
         self.spec, self.module, self.function = spec, module, function
-        self.POLICY = policy.name
         self.FRAMEWORK = spec
-        self.OPTIONS = tuple(o.name for o in policy.options)
 
     def load(self) -> Callable[..., Any]:
         try:
@@ -65,22 +74,24 @@ class FunctionOracle:
         module = importlib.import_module(self.module)
         return str(getattr(module, "__version__", "")) or "(no __version__)"
 
-    @contextmanager
-    def answering(self, handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
+    def answer(
+        self, handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]
+    ) -> list[Cell]:
         canonical = frameworks.notation("canonical")
-
-        def answer(a: Operand, b: Operand) -> str:
+        out: list[Cell] = []
+        for q in questions:
+            a, b = q.operands
             try:
                 result = handle(spell(a), spell(b))
             except Exception as exc:  # the user's function refuses by raising anything
-                raise Refused(exc) from exc
+                out.append(Refusal(first_line(exc)))
+                continue
             text = str(result).removeprefix("dtype(").strip("')\"")
             try:
-                return read_dtype(text, canonical)
+                out.append(Result(read_dtype(text, canonical)))
             except UsageError:
                 raise BadInputError(
                     f"--oracle {self.spec} returned {result!r} for {spell(a)} x {spell(b)},"
                     " which is not a dtype promote knows"
                 ) from None
-
-        yield answer
+        return out

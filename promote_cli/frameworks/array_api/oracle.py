@@ -13,29 +13,27 @@ library implements by default.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.verify import (
-    PYTHON_VALUES,
-    Answer,
-    Call,
-    Many,
-    Refused,
-    chained,
-    python_result,
-    python_value,
-    refusing,
-    refusing_many,
+from promote_cli.verify import Refused, answered, chained, python_result, python_value
+from promote_cli.verify.protocol import (
+    CHAIN,
+    OPERATION,
+    PAIR,
+    RESULT_TYPE,
+    VALUE,
+    Asks,
+    Cell,
+    Question,
+    in_process,
 )
 
-POLICY = "array-api"
-FRAMEWORK = "array-api-strict"
-INSTALL = "array-api-strict"
-IN_CONFORMANCE_EXTRA = True
-OPTIONS: tuple[str, ...] = ()
+RUNS = in_process("array-api-strict is a small pure-Python library with no global state")
+ASKS = Asks(nary=True, operations=True)
+# matmul reads a Python scalar's .dtype (AttributeError): array-api-strict's refusal.
+REFUSALS = (TypeError, ValueError, OverflowError, AttributeError)
 
 
 def load() -> Any:
@@ -48,34 +46,15 @@ def version(handle: Any) -> str:
     return f"{handle.__version__} (array API {handle.__array_api_version__})"
 
 
-@contextmanager
-def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
+def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) -> list[Cell]:
+    """A pair and ``result_type``: ``xp.result_type`` of dtypes, 0-d arrays and Python
+    scalars; the chain: ``+`` on real arrays of shape ``(2,)`` (a float overflowing to inf
+    warns and is no refusal); an operation: the rule's ``xp`` function on ``xp.ones(2)``,
+    ``xp.ones(())`` and Python scalars. A pure-Python library has no missing kernels."""
     xp = handle
     dtypes = xp.__array_namespace_info__().dtypes()
     names = {dt: name for name, dt in dtypes.items()}
-
-    def operand(op: Operand) -> Any:
-        if op.category == PYTHON:
-            return PYTHON_VALUES[op.dtype]
-        if op.dtype not in dtypes:
-            raise Refused(f"the array API has no dtype {op.dtype}")
-        dt = dtypes[op.dtype]
-        return xp.zeros((), dtype=dt) if op.category == ZERO_D else dt
-
-    @refusing(TypeError, ValueError)
-    def answer(a: Operand, b: Operand) -> str:
-        return names[xp.result_type(operand(a), operand(b))]
-
-    yield answer
-
-
-@contextmanager
-def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
-    """``result_type`` of all operands at once; the chain with ``+`` on real arrays of shape
-    ``(2,)``. A float overflowing to inf warns and is not a refusal."""
-    xp = handle
-    dtypes = xp.__array_namespace_info__().dtypes()
-    names = {dt: name for name, dt in dtypes.items()}
+    condition = xp.ones(2, dtype=xp.bool)
 
     def dtype(op: Operand) -> Any:
         if op.dtype not in dtypes:
@@ -83,48 +62,28 @@ def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
         return dtypes[op.dtype]
 
     def dtype_or_value(op: Operand) -> Any:
-        return python_value(op) if op.category == PYTHON else dtype(op)
-
-    def array_or_value(op: Operand) -> Any:
         if op.category == PYTHON:
             return python_value(op)
-        return xp.zeros(() if op.category == ZERO_D else (2,), dtype=dtype(op))
+        return xp.zeros((), dtype=dtype(op)) if op.category == ZERO_D else dtype(op)
 
-    errors = (TypeError, ValueError, OverflowError)
+    def array_or_value(op: Operand, fill: Any = xp.zeros) -> Any:
+        if op.category == PYTHON:
+            return python_value(op)
+        return fill(() if op.category == ZERO_D else (2,), dtype=dtype(op))
 
-    @refusing_many(*errors)
-    def result_type(ops: Sequence[Operand]) -> str:
-        return names[xp.result_type(*map(dtype_or_value, ops))]
-
-    @refusing_many(*errors)
-    def chain(ops: Sequence[Operand]) -> str:
-        out = chained(ops, array_or_value, lambda a, b: a + b)
-        return names[out.dtype] if hasattr(out, "dtype") else python_result(out)
+    def ask(q: Question) -> str:
+        if q.kind in (PAIR, RESULT_TYPE):
+            return names[xp.result_type(*map(dtype_or_value, q.operands))]
+        if q.kind in (CHAIN, VALUE):
+            out = chained(q.operands, array_or_value, lambda a, b: a + b)
+            return names[out.dtype] if hasattr(out, "dtype") else python_result(out)
+        if q.kind == OPERATION:
+            fn = getattr(xp, q.function.removeprefix("xp."))
+            args = [array_or_value(x, xp.ones) for x in q.operands]
+            out = fn(condition, *args) if q.operation == "where" else fn(*args)
+            return names[out.dtype]
+        raise ValueError(f"array-api-strict's oracle is not asked {q.kind}")
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        yield Many(result_type, chain)
-
-
-@contextmanager
-def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
-    """array-api-strict's functions on ``xp.ones(2)``, ``xp.ones(())`` and Python scalars."""
-    xp = handle
-    dtypes = xp.__array_namespace_info__().dtypes()
-    names = {dt: name for name, dt in dtypes.items()}
-    condition = xp.ones(2, dtype=xp.bool)
-
-    def value(op: Operand) -> Any:
-        if op.category == PYTHON:
-            return PYTHON_VALUES[op.dtype]
-        return xp.ones(() if op.category == ZERO_D else 2, dtype=dtypes[op.dtype])
-
-    # matmul reads a Python scalar's .dtype (AttributeError): array-api-strict's refusal.
-    @refusing(TypeError, ValueError, AttributeError)
-    def call(function: str, operation: Any, operands: Sequence[Operand]) -> str:
-        fn = getattr(xp, function.removeprefix("xp."))
-        args = [value(x) for x in operands]
-        out = fn(condition, *args) if operation.name == "where" else fn(*args)
-        return names[out.dtype]
-
-    yield call
+        return answered(questions, ask, REFUSALS)

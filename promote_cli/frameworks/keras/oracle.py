@@ -1,72 +1,84 @@
-"""The Keras oracle: ``keras.ops.add`` on every backend, each in a process of its own.
+"""The Keras oracle: ``keras.ops`` on every backend, each backend in a worker process of its own.
 
 Keras fixes its backend when it is imported (``KERAS_BACKEND``; its 64-bit narrowing and Python
-scalar types are module constants), so each backend is asked in a fresh Python process running this
-module (``python -m promote_cli.frameworks.keras.oracle BACKEND``). That process sets each
-``floatx`` in turn (``keras.config.set_floatx``), asks every cell of the policy's operands and
-prints the answers as JSON; the parent asks it once per backend and looks the cells up. Keras is
-verified
-on all five backends, so ``load`` wants each of them installed.
+scalar types are module constants), so each backend is asked in a worker of its own
+(``RUNS.per``); each setting's ``floatx`` is set there (``keras.config.set_floatx``) for its
+questions and put back. Keras is verified on all five backends, so each of them must be
+installed.
 
-Operands are ``keras.ops.zeros((2,), t)``, ``keras.ops.zeros((), t)`` and the Python values
-``True``, ``1``, ``1.0``, ``1j``; the answer is ``standardize_dtype`` of ``keras.ops.add(x, y)``.
-A refusal is what the backend raises on making an operand or adding: ``ValueError``,
-``TypeError``, ``KeyError`` (openvino has no complex), ``RuntimeError``, ``NotImplementedError``
-and TensorFlow's ``OpError``.
+A pair: ``standardize_dtype`` of ``keras.ops.add(x, y)`` on ``keras.ops.zeros((2,), t)``,
+``keras.ops.zeros((), t)`` and the Python values ``True``, ``1``, ``1.0``, ``1j``. An operation:
+the rule's ``keras.ops`` function on ``keras.ops.ones`` arrays (``where``'s condition is a bool
+array), eagerly, but on the jax backend by tracing (``_traced``: an eager call compiles an XLA
+program). A refusal is what the backend raises on making an operand or calling: ``ValueError``,
+``TypeError``, ``KeyError`` (openvino has no complex), ``IndexError`` (TensorFlow's matmul of a
+0-d tensor), ``RuntimeError``, ``NotImplementedError`` and TensorFlow's ``OpError``.
 
-``calling`` asks every operation of ``promote_cli.frameworks.keras.operations`` the same way, in a
-second worker per backend (``python -m promote_cli.frameworks.keras.oracle BACKEND ops``), on
-``keras.ops.ones`` arrays (``where``'s condition is a bool array), on every backend under every
-``floatx``: eagerly, but on the jax backend by tracing (``_traced``: an eager call compiles an XLA
-program).
-IndexError (TensorFlow's matmul of a 0-d tensor) is a refusal there too.
-
-Missing CPU kernels are a documented gap, not a refusal; the error names the promoted dtype and
-the oracle answers it: TensorFlow's bool ``add`` ("Value for attr 'T' of bool is not in the list
-of allowed values") and torch's float8 ``add`` ("\\"add_stub\\" not implemented for
-'Float8_e4m3fn'").
+A missing CPU kernel is a gap, not a refusal (``missing_kernel``): the backends' own messages
+(torch's "not implemented for", TensorFlow's "Could not find device for node", XLA's run-time
+failures) and, for ``keras.ops.add``, TensorFlow's registry ("Value for attr 'T' of bool is not
+in the list of allowed values") and torch's "\"add_stub\" not implemented for 'Float8_e4m3fn'",
+which name the sum's dtype: the type the dtype rule gave.
 """
 
 from __future__ import annotations
 
-import json
+import os
 import re
-import sys
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from importlib.util import find_spec
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.ops import cell_key
-from promote_cli.verify import PYTHON_VALUES, Answer, Call, Refused, ask_all, looking_up, worker
+from promote_cli.verify import PYTHON_VALUES, answered
+from promote_cli.verify.protocol import (
+    OPERATION,
+    PAIR,
+    Asks,
+    Cell,
+    Gap,
+    Question,
+    Refusal,
+    Result,
+    first_line,
+    in_worker,
+    said,
+)
 
-POLICY = "keras"
-FRAMEWORK = "keras"
-INSTALL = "keras"
-IN_CONFORMANCE_EXTRA = True
-OPTIONS = ("backend", "floatx")
+RUNS = in_worker(
+    "Keras fixes its backend when it is imported: a process per backend",
+    requires=("keras", "tensorflow", "jax", "torch", "numpy", "openvino"),
+    per=("backend",),
+    env={"KERAS_BACKEND": "{backend}", "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": ""},
+)
+ASKS = Asks(operations=True)
 
-_BACKEND_MODULES = {
-    "tensorflow": "tensorflow",
-    "jax": "jax",
-    "torch": "torch",
-    "numpy": "numpy",
-    "openvino": "openvino",
-}
-_TF_NO_KERNEL = re.compile(r"Value for attr 'T' of (\w+) is not in the list of allowed values")
-_TORCH_NO_KERNEL = re.compile(r"\"add_stub\" not implemented for '(\w+)'")
+_ADD_NO_KERNEL = (
+    re.compile(r"Value for attr 'T' of (\w+) is not in the list of allowed values"),
+    re.compile(r"\"add_stub\" not implemented for '(\w+)'"),
+)
+# The backends' words for a kernel they lack (torch, TensorFlow, XLA).
+_NO_KERNEL = (
+    "not implemented for '",
+    "could not find device for node",
+    "jaxruntimeerror",
+    "invalid integer data type 'v'",
+    "invalid xla primitivetype",
+    "cannot lower jaxpr",
+)
 
 
 def load() -> Any:
-    if find_spec("keras") is None:
-        raise ImportError("No module named 'keras'")
-    missing = [b for b, module in _BACKEND_MODULES.items() if find_spec(module) is None]
-    if missing:
-        raise ImportError(
-            f"Keras is verified on every backend; not installed: {', '.join(missing)}"
-        )
-    return {}  # backend -> the worker's answers, filled on first use
+    """Keras on the backend ``KERAS_BACKEND`` names (this worker's)."""
+    import warnings
+
+    if os.environ.get("KERAS_BACKEND") == "openvino":  # imported first, sending no telemetry
+        from promote_cli.frameworks.openvino import oracle as openvino
+
+        openvino.load()
+    warnings.simplefilter("ignore")  # backends warn about devices and experimental dtypes
+    import keras
+
+    return keras
 
 
 def version(handle: Any) -> str:
@@ -75,48 +87,18 @@ def version(handle: Any) -> str:
     return installed("keras")
 
 
-@contextmanager
-def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
-    backend = opts["backend"]
-    if backend not in handle:
-        handle[backend] = worker(
-            "promote_cli.frameworks.keras.oracle",
-            backend,
-            env={"KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": ""},
-        )
-    yield looking_up(handle[backend][opts["floatx"]])
+def missing_kernel(text: str, question: Question) -> Gap | None:
+    """A backend without the kernel; ``keras.ops.add``'s messages name the sum's dtype."""
+    if question.kind == PAIR or question.operation == "add":
+        for pattern in _ADD_NO_KERNEL:
+            found = pattern.search(text)
+            if found:
+                return Gap(first_line(text), found.group(1).lower())
+    low = text.lower()
+    return Gap(first_line(text)) if any(words in low for words in _NO_KERNEL) else None
 
 
-@contextmanager
-def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
-    backend = opts["backend"]
-    key = f"{backend} ops"
-    if key not in handle:
-        handle[key] = worker(
-            "promote_cli.frameworks.keras.oracle",
-            backend,
-            "ops",
-            env={"KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": ""},
-        )
-    cells = handle[key][opts["floatx"]]
-
-    def call(function: str, operation: Any, operands: Any) -> str:
-        result, error, kernel = cells[_op_key(operation.name, operands)]
-        if result is None:
-            refused = Refused(error or "refused")
-            refused.kernel = bool(kernel)
-            raise refused
-        return result
-
-    yield call
-
-
-def _op_key(name: str, operands: Any) -> str:
-    """An operation cell's key in the worker's answers: ``add D(int8) P(float*)``."""
-    return f"{name} {cell_key(operands)}"
-
-
-def _refusals(backend: str) -> tuple[type[BaseException], ...]:
+def _refusals(keras: Any) -> tuple[type[BaseException], ...]:
     errors: tuple[type[BaseException], ...] = (
         ValueError,
         TypeError,
@@ -125,84 +107,67 @@ def _refusals(backend: str) -> tuple[type[BaseException], ...]:
         RuntimeError,
         NotImplementedError,
     )
-    if backend == "tensorflow":
+    if keras.backend.backend() == "tensorflow":
         import tensorflow as tf
 
         errors += (tf.errors.OpError,)
     return errors
 
 
-def _ops_worker(backend: str) -> dict[str, dict[str, list[Any]]]:
-    """Every operation cell under every floatx, called on Keras on ``backend``."""
-    import warnings
-
-    warnings.simplefilter("ignore")
-    import keras
-
-    from promote_cli.frameworks.keras.operations import OPERATIONS
-    from promote_cli.frameworks.keras.promotion import FLOATX
-    from promote_cli.ops import REDUCTION, UNARY, VOCABULARY
-    from promote_cli.verify import missing_kernel
-    from promote_cli.verify.operations import cases, every_operand
-
-    assert keras.backend.backend() == backend, keras.backend.backend()
-    refusals = _refusals(backend)
+def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) -> list[Cell]:
+    keras = handle
+    backend = keras.backend.backend()
+    if backend != opts["backend"]:
+        raise RuntimeError(f"asked about backend {opts['backend']} in a {backend} worker")
+    refusals = _refusals(keras)
     standard = keras.backend.standardize_dtype
-    ops = OPERATIONS
-    operands = every_operand(ops)
-    before = keras.config.floatx()
-    out = {}
-    for floatx in FLOATX:
-        keras.config.set_floatx(floatx)
-        rules = ops.under({"backend": backend, "floatx": floatx})
-        made: dict[Operand, Any] = {}
+    made: dict[Operand, Any] = {}
 
-        def operand(op: Operand, made: dict[Operand, Any] = made) -> Any:
-            if op.category == PYTHON:
-                return PYTHON_VALUES[op.dtype]
-            if op not in made:
-                made[op] = keras.ops.ones(() if op.category == ZERO_D else (2,), dtype=op.dtype)
-            return made[op]
+    def array(op: Operand, fill: Any) -> Any:
+        return fill(() if op.category == ZERO_D else (2,), dtype=op.dtype)
 
-        condition = keras.ops.ones((2,), dtype="bool")
-        cells: dict[str, list[Any]] = {}
-        for name, rule in rules.items():
-            if rule.function is None:
-                continue
-            fn = getattr(keras.ops, rule.function.removeprefix("keras.ops."))
-            arity = VOCABULARY[name].arity
-            asked = cases(ops, VOCABULARY[name], operands)
+    def value(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return PYTHON_VALUES[op.dtype]
+        if op not in made:
+            made[op] = array(op, keras.ops.ones)
+        return made[op]
 
-            def args(case: Any, arity: str = arity, condition: Any = condition) -> list[Any]:
-                values = [operand(x) for x in case]
-                return [condition, *values] if arity == "where" else values
+    def args(q: Question) -> list[Any]:
+        values = [value(x) for x in q.operands]
+        return [keras.ops.ones((2,), dtype="bool"), *values] if q.operation == "where" else values
 
-            def refused(name: str, case: Any, exc: BaseException) -> list[Any]:
-                text = f"{type(exc).__name__}: {exc}"
-                # TensorFlow's registry refuses; keras.ops.add's bool is a gap, as for pairs.
-                kernel = missing_kernel(text) or (
-                    name == "add" and bool(_TF_NO_KERNEL.search(text))
+    traced: dict[Question, Cell] = {}
+
+    def ask(q: Question) -> str | Cell:
+        if q.kind == PAIR:
+            x, y = (
+                PYTHON_VALUES[op.dtype] if op.category == PYTHON else array(op, keras.ops.zeros)
+                for op in q.operands
+            )
+            return str(standard(keras.ops.add(x, y).dtype))
+        if q.kind != OPERATION:
+            raise ValueError(f"Keras's oracle is not asked {q.kind}")
+        fn = getattr(keras.ops, q.function.removeprefix("keras.ops."))
+        if backend != "jax":
+            return str(standard(fn(*args(q)).dtype))
+        if q not in traced:
+            same = [o for o in questions if o.kind == OPERATION and o.function == q.function]
+            found = _traced(fn, [args(o) for o in same], refusals, len(q.operands) == 1)
+            for o, f in zip(same, found, strict=True):
+                traced[o] = (
+                    missing_kernel(said(f), o) or Refusal(first_line(f))
+                    if isinstance(f, BaseException)
+                    else Result(str(standard(f)))
                 )
-                return [None, str(Refused(exc)), kernel]
+        return traced[q]
 
-            if backend == "jax":
-                unary = arity in (UNARY, REDUCTION)
-                found = _traced(fn, [args(c) for c in asked], refusals, unary)
-                for case, answer in zip(asked, found, strict=True):
-                    cells[_op_key(name, case)] = (
-                        refused(name, case, answer)
-                        if isinstance(answer, BaseException)
-                        else [standard(answer), None, False]
-                    )
-                continue
-            for case in asked:
-                try:
-                    cells[_op_key(name, case)] = [standard(fn(*args(case)).dtype), None, False]
-                except refusals as exc:
-                    cells[_op_key(name, case)] = refused(name, case, exc)
-        out[floatx] = cells
-    keras.config.set_floatx(before)
-    return out
+    before = keras.config.floatx()
+    keras.config.set_floatx(opts["floatx"])
+    try:
+        return answered(questions, ask, refusals, missing_kernel)
+    finally:
+        keras.config.set_floatx(before)
 
 
 def _traced(
@@ -258,59 +223,3 @@ def _traced(
     if lower and alive:
         lowered(alive)
     return found
-
-
-def _worker(backend: str) -> dict[str, dict[str, list[str | None]]]:
-    """Every cell under every floatx, asked of Keras on ``backend`` (this process's)."""
-    import warnings
-
-    warnings.simplefilter("ignore")  # backends warn about devices and experimental dtypes
-    import keras
-
-    from promote_cli.frameworks.keras.promotion import FLOATX, POLICY
-
-    assert keras.backend.backend() == backend, keras.backend.backend()
-    refusals: tuple[type[BaseException], ...] = (
-        ValueError,
-        TypeError,
-        KeyError,
-        RuntimeError,
-        NotImplementedError,
-    )
-    if backend == "tensorflow":
-        import tensorflow as tf
-
-        refusals += (tf.errors.OpError,)
-    standard = keras.backend.standardize_dtype
-    ops = POLICY.operands()
-
-    def operand(op: Operand) -> Any:
-        if op.category == PYTHON:
-            return PYTHON_VALUES[op.dtype]
-        return keras.ops.zeros(() if op.category == ZERO_D else (2,), dtype=op.dtype)
-
-    def answer(a: Operand, b: Operand) -> str:
-        try:
-            return standard(keras.ops.add(operand(a), operand(b)).dtype)
-        except refusals as exc:
-            gap = _TF_NO_KERNEL.search(str(exc)) or _TORCH_NO_KERNEL.search(str(exc))
-            if gap:  # a missing kernel: the error names the promoted dtype
-                return gap.group(1).lower()
-            raise Refused(exc) from exc
-
-    before = keras.config.floatx()
-    out = {}
-    for floatx in FLOATX:
-        keras.config.set_floatx(floatx)
-        out[floatx] = ask_all(ops, answer)
-    keras.config.set_floatx(before)
-    return out
-
-
-if __name__ == "__main__":
-    if sys.argv[1] == "openvino":  # imported first, sending no telemetry (see openvino.load)
-        from promote_cli.frameworks.openvino import oracle as openvino
-
-        openvino.load()
-    ask = _ops_worker if sys.argv[2:] == ["ops"] else _worker
-    json.dump(ask(sys.argv[1]), sys.stdout)

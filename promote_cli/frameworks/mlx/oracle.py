@@ -9,18 +9,16 @@ raises for no pair of its dtypes; a ``ValueError`` would be its refusal.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from promote_cli.operands import PYTHON, Operand
-from promote_cli.verify import PYTHON_VALUES, Answer, Call, Refused, refusing
+from promote_cli.operands import PYTHON
+from promote_cli.verify import PYTHON_VALUES, Refused, answered
+from promote_cli.verify.protocol import OPERATION, PAIR, Asks, Cell, Question, in_process
 
-POLICY = "mlx"
-FRAMEWORK = "mlx"
-INSTALL = "mlx[cpu]"
-IN_CONFORMANCE_EXTRA = True
-OPTIONS: tuple[str, ...] = ()
+RUNS = in_process("MLX is imported once and asked directly on its CPU stream")
+ASKS = Asks(operations=True)
+REFUSALS = (ValueError, RuntimeError, TypeError)
 
 
 def load() -> Any:
@@ -33,46 +31,41 @@ def version(handle: Any) -> str:
     return handle.__version__
 
 
-@contextmanager
-def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
+def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) -> list[Cell]:
+    """A pair: the dtype of ``mx.add(a, b)`` on ``mx.zeros((2,), t)`` and Python values. An
+    operation: MLX's function on ``mx.ones((2,), t)`` and Python scalars, each result
+    ``mx.eval``'d on the CPU so that a missing kernel would show (none does)."""
     mx = handle
 
-    def operand(op: Operand) -> Any:
-        if op.category == PYTHON:
-            return PYTHON_VALUES[op.dtype]
+    def dtype(name: str) -> Any:
         # MLX spells the bool dtype bool_; every other name is the canonical one.
-        found = getattr(mx, "bool_" if op.dtype == "bool" else op.dtype, None)
+        found = getattr(mx, "bool_" if name == "bool" else name, None)
         if not isinstance(found, mx.Dtype):
-            raise Refused(f"MLX has no dtype {op.dtype}")
-        return mx.zeros((2,), dtype=found)
+            raise Refused(f"MLX has no dtype {name}")
+        return found
 
-    @refusing(ValueError)
-    def answer(a: Operand, b: Operand) -> str:
+    def named(out: Any) -> str:
         # str(mx.int8) is "mlx.core.int8"; the bool dtype prints as "mlx.core.bool".
-        return str(mx.add(operand(a), operand(b)).dtype).removeprefix("mlx.core.")
-
-    yield answer
-
-
-@contextmanager
-def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
-    """MLX's functions on ``mx.ones((2,), t)`` and Python scalars, each result ``mx.eval``'d on
-    the CPU so that a missing kernel would show."""
-    mx = handle
-    condition = mx.ones((2,), dtype=mx.bool_)
-
-    def value(op: Operand) -> Any:
-        if op.category == PYTHON:
-            return PYTHON_VALUES[op.dtype]
-        return mx.ones((2,), dtype=getattr(mx, "bool_" if op.dtype == "bool" else op.dtype))
-
-    @refusing(ValueError, RuntimeError, TypeError)
-    def call(function: str, operation: Any, operands: Sequence[Operand]) -> str:
-        fn = getattr(mx, function.removeprefix("mx."))
-        args = [value(x) for x in operands]
-        out = fn(condition, *args) if operation.name == "where" else fn(*args)
-        mx.eval(out)
         return str(out.dtype).removeprefix("mlx.core.")
 
+    def ask(q: Question) -> str:
+        if q.kind == PAIR:
+            a, b = (
+                PYTHON_VALUES[x.dtype] if x.category == PYTHON else mx.zeros((2,), dtype(x.dtype))
+                for x in q.operands
+            )
+            return named(mx.add(a, b))
+        if q.kind == OPERATION:
+            fn = getattr(mx, q.function.removeprefix("mx."))
+            args = [
+                PYTHON_VALUES[x.dtype] if x.category == PYTHON else mx.ones((2,), dtype(x.dtype))
+                for x in q.operands
+            ]
+            condition = mx.ones((2,), dtype=mx.bool_)
+            out = fn(condition, *args) if q.operation == "where" else fn(*args)
+            mx.eval(out)
+            return named(out)
+        raise ValueError(f"MLX's oracle is not asked {q.kind}")
+
     with mx.stream(mx.cpu):
-        yield call
+        return answered(questions, ask, REFUSALS)

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import string
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promote_cli.frameworks.numpy.promotion import ML_TYPES
@@ -25,22 +24,24 @@ from promote_cli.frameworks.numpy.spellings import NUMPY_CODES, NUMPY_NAMES
 from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.verify import (
     PYTHON_VALUES,
-    Answer,
-    Call,
-    Many,
     Refused,
+    answered,
     chained,
     python_result,
     python_value,
-    refusing,
-    refusing_many,
 )
-
-POLICY = "numpy"
-FRAMEWORK = "numpy"
-INSTALL = "numpy"
-IN_CONFORMANCE_EXTRA = False
-OPTIONS: tuple[str, ...] = ("ml_dtypes",)
+from promote_cli.verify.protocol import (
+    CHAIN,
+    OPERATION,
+    PAIR,
+    RESULT_TYPE,
+    SPELLING,
+    VALUE,
+    Asks,
+    Cell,
+    Question,
+    in_process,
+)
 
 _SIZES = (1, 2, 3, 4, 6, 8, 10, 12, 16, 24, 32, 64, 128)
 _CODES = (
@@ -77,7 +78,7 @@ _NAMES = (
         "str_",
     ],
 )
-# What verify asks np.dtype() about: every code bare and with each byte-order prefix, every
+# What np.dtype() is asked about: every code bare and with each byte-order prefix, every
 # name bare and with one. int, float and complex are Python scalar operands in promote.
 SPELLINGS = tuple(
     dict.fromkeys(
@@ -87,6 +88,12 @@ SPELLINGS = tuple(
     )
 )
 
+RUNS = in_process("NumPy imports in a few milliseconds and keeps no global promotion state")
+ASKS = Asks(nary=True, operations=True, spellings=SPELLINGS)
+# NumPy's refusals: DTypePromotionError and UFuncTypeError are TypeErrors; a Python int that does
+# not fit raises OverflowError; some functions raise ValueError for the operands they refuse.
+REFUSALS = (TypeError, ValueError, OverflowError)
+
 
 def load() -> Any:
     import numpy as np
@@ -95,7 +102,61 @@ def load() -> Any:
 
 
 def version(handle: Any) -> str:
-    return handle.__version__
+    """NumPy's version, and ml_dtypes' (its option's answers are theirs together)."""
+    try:
+        import ml_dtypes
+    except ImportError:
+        return str(handle.__version__)
+    return f"{handle.__version__} (ml_dtypes {ml_dtypes.__version__})"
+
+
+def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) -> list[Cell]:
+    """``np.result_type`` of dtypes (a Python scalar as a value, NEP 50's view) for a pair and
+    the n-ary question; real ``a + b`` on arrays of shape ``(2,)`` for the chain (NumPy 2 treats
+    0-d arrays alike; an overflow to inf is no refusal); the operation's ``np`` function on
+    ``np.ones(2, t)``, ``np.ones((), t)`` and Python scalars; ``np.dtype(text)`` for a
+    spelling. NumPy has every kernel: no gaps."""
+    np = handle
+    platform = {np.dtype(np.longdouble): "longdouble", np.dtype(np.clongdouble): "clongdouble"}
+    condition = np.ones(2, bool)
+
+    def name(dt: Any) -> str:
+        return platform.get(dt, dt.name)
+
+    def dtype_or_value(op: Operand) -> Any:
+        return python_value(op) if op.category == PYTHON else _dtype(np, op.dtype, opts)
+
+    def array_or_value(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return python_value(op)
+        return np.zeros(2, _dtype(np, op.dtype, opts))
+
+    def called(q: Question) -> str:
+        fn = getattr(np, q.function.removeprefix("np."))
+        args = [
+            PYTHON_VALUES[x.dtype]
+            if x.category == PYTHON
+            else np.ones(() if x.category == ZERO_D else 2, np.dtype(x.dtype))
+            for x in q.operands
+        ]
+        out = fn(condition, *args) if q.operation == "where" else fn(*args)
+        return name(np.asarray(out).dtype)
+
+    def ask(q: Question) -> str:
+        if q.kind in (PAIR, RESULT_TYPE):
+            return name(np.result_type(*map(dtype_or_value, q.operands)))
+        if q.kind in (CHAIN, VALUE):
+            out = chained(q.operands, array_or_value, lambda a, b: a + b)
+            return name(out.dtype) if isinstance(out, np.ndarray) else python_result(out)
+        if q.kind == OPERATION:
+            return called(q)
+        if q.kind == SPELLING:
+            return _spelling(np, q.text)
+        raise ValueError(f"NumPy's oracle is not asked {q.kind}")
+
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")  # overflow to inf in a cast is not a refusal
+        return answered(questions, ask, REFUSALS)
 
 
 def _dtype(np: Any, name: str, opts: Mapping[str, Any]) -> Any:
@@ -114,37 +175,10 @@ def _dtype(np: Any, name: str, opts: Mapping[str, Any]) -> Any:
         raise Refused(f"NumPy has no dtype {name}") from None
 
 
-@contextmanager
-def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
-    np = handle
-    platform_names = {
-        np.dtype(np.longdouble): "longdouble",
-        np.dtype(np.clongdouble): "clongdouble",
-    }
-
-    def operand(op: Operand) -> Any:
-        if op.category == PYTHON:
-            return PYTHON_VALUES[op.dtype]
-        return _dtype(np, op.dtype, opts)
-
-    @refusing(TypeError)  # numpy.exceptions.DTypePromotionError is a TypeError
-    def answer(a: Operand, b: Operand) -> str:
-        result = np.result_type(operand(a), operand(b))
-        return platform_names.get(result, result.name)
-
-    yield answer
-
-
-def spelling(handle: Any, text: str) -> str:
-    """The numeric type ``np.dtype(text)`` is, or ``Refused`` (NumPy raises or it is not a
+def _spelling(np: Any, text: str) -> str:
+    """The numeric type ``np.dtype(text)`` is, or a refusal (NumPy raises or it is not a
     number)."""
-    np = handle
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            dt = np.dtype(text)
-    except TypeError as exc:
-        raise Refused(exc) from exc
+    dt = np.dtype(text)
     if dt.kind not in "biufc":
         raise Refused(f"np.dtype({text!r}) is {dt}, not a number")
     platform = {
@@ -152,63 +186,3 @@ def spelling(handle: Any, text: str) -> str:
         np.dtype(np.clongdouble).name: "clongdouble",
     }
     return platform.get(dt.newbyteorder("=").name, dt.newbyteorder("=").name)
-
-
-@contextmanager
-def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
-    np = handle
-    platform_names = {
-        np.dtype(np.longdouble): "longdouble",
-        np.dtype(np.clongdouble): "clongdouble",
-    }
-
-    def name(dt: Any) -> str:
-        return platform_names.get(dt, dt.name)
-
-    def dtype_or_value(op: Operand) -> Any:
-        return python_value(op) if op.category == PYTHON else _dtype(np, op.dtype, opts)
-
-    def array_or_value(op: Operand) -> Any:
-        if op.category == PYTHON:
-            return python_value(op)
-        return np.zeros(2, _dtype(np, op.dtype, opts))
-
-    @refusing_many(TypeError, OverflowError)
-    def result_type(ops: Sequence[Operand]) -> str:
-        return name(np.result_type(*map(dtype_or_value, ops)))
-
-    @refusing_many(TypeError, OverflowError)
-    def chain(ops: Sequence[Operand]) -> str:
-        out = chained(ops, array_or_value, lambda a, b: a + b)
-        return name(out.dtype) if isinstance(out, np.ndarray) else python_result(out)
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # overflow to inf in a cast is not a refusal
-        yield Many(result_type, chain)
-
-
-@contextmanager
-def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
-    """NumPy's functions on ``np.ones(2, t)``, ``np.ones((), t)`` and Python scalars."""
-    np = handle
-    platform_names = {
-        np.dtype(np.longdouble): "longdouble",
-        np.dtype(np.clongdouble): "clongdouble",
-    }
-    condition = np.ones(2, bool)
-
-    def value(op: Operand) -> Any:
-        if op.category == PYTHON:
-            return PYTHON_VALUES[op.dtype]
-        return np.ones(() if op.category == ZERO_D else 2, np.dtype(op.dtype))
-
-    @refusing(TypeError, ValueError)
-    def call(function: str, operation: Any, operands: Sequence[Operand]) -> str:
-        fn = getattr(np, function.removeprefix("np."))
-        args = [value(x) for x in operands]
-        out = fn(condition, *args) if operation.name == "where" else fn(*args)
-        result = np.asarray(out).dtype
-        return platform_names.get(result, result.name)
-
-    with np.errstate(all="ignore"):
-        yield call

@@ -18,9 +18,10 @@ its default universe, which is what makes every bfloat16 cell of the JAX page "d
 
 ``-O ml_dtypes=true`` is NumPy once ml_dtypes is imported: its types join the universe as legacy
 *user* DTypes (type numbers from 256, above every builtin one). What NumPy answers about them
-rests on which casts ml_dtypes registers as safe, so it is measured, not derived:
-``numpy_ml_gen`` asks the installed NumPy and ml_dtypes every ordered pair with an ml_dtypes
-type and checks the answers in as ``_numpy_ml`` (the versions recorded there). A pair and
+rests on which casts ml_dtypes registers as safe, so it is taken from NumPy, not derived:
+``ml_gen`` asks the installed NumPy and ml_dtypes every ordered pair with an ml_dtypes type and
+keeps the answers as this policy's data, ``ml_dtypes.json`` (the versions recorded there), read
+on first use. A pair and
 ``np.result_type`` answer from the measured ``np.result_type`` (``np.promote_types`` agrees on
 every pair); ``np.promote_types(bfloat16, float16)`` refuses. Three or more operands run the
 sequence below, where an ml_dtypes DType defers to a higher type number and to a Python
@@ -62,7 +63,6 @@ from typing import Any, ClassVar
 from promote_cli.dtypes import get, is_weak
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, ref, refuse
 from promote_cli.frameworks.numpy import FRAMEWORK
-from promote_cli.frameworks.numpy import _ml_measured as _numpy_ml
 from promote_cli.halftable import REFUSED, TablePolicy, mirror
 from promote_cli.operands import PYTHON, Operand, int_value
 
@@ -122,18 +122,48 @@ TYPE_NUMBER = {
 # The abstract DTypes of Python int, float and complex (a Python bool is the bool DType).
 _ABSTRACT = {"int*": "int", "float*": "float", "complex*": "complex"}
 
-# The ml_dtypes types, legacy *user* DTypes numbered from 256 (so above every builtin one), and
-# NumPy's measured answers about them (``numpy_ml_gen``): np.result_type of a pair, and a + b.
-ML_NUMBER = _numpy_ml.TYPE_NUMBER
+# The ml_dtypes types, legacy *user* DTypes numbered from 256 (so above every builtin one), in
+# the order ml_dtypes registers them (``ml_gen`` checks these against the installed one).
+ML_NUMBER = {
+    "int1": 268,
+    "int2": 270,
+    "int4": 272,
+    "uint1": 269,
+    "uint2": 271,
+    "uint4": 273,
+    "float4_e2m1fn": 266,
+    "float6_e2m3fn": 264,
+    "float6_e3m2fn": 265,
+    "float8_e3m4": 257,
+    "float8_e4m3": 258,
+    "float8_e4m3fn": 260,
+    "float8_e4m3fnuz": 261,
+    "float8_e4m3b11fnuz": 259,
+    "float8_e5m2": 262,
+    "float8_e5m2fnuz": 263,
+    "float8_e8m0fnu": 267,
+    "bfloat16": 256,
+    "complex32": 275,
+}
 ML_TYPES = tuple(ML_NUMBER)
-_MEASURED = f"NumPy {_numpy_ml.NUMPY_VERSION}, ml_dtypes {_numpy_ml.ML_DTYPES_VERSION}"
+# NumPy's answers about them (``ml_dtypes.json``): np.result_type of a pair, and a + b.
+_TABLES = {"RESULT_TYPE": "result_type", "ADD": "add"}
+
+
+@cache
+def _ml_data() -> dict[str, Any]:
+    """``ml_dtypes.json``, read on first use (never at start-up)."""
+    import json
+    from importlib import resources
+
+    return json.loads(resources.files(__package__).joinpath("ml_dtypes.json").read_text("utf-8"))
 
 
 @cache
 def _measured(table: str) -> dict[tuple[str, str], tuple[str | None, str]]:
-    """One measured table (``_numpy_ml``), read on first use: (result, NumPy's reason)."""
+    """One table of ``ml_dtypes.json``, read on first use: (result, NumPy's reason)."""
     cells: dict[tuple[str, str], tuple[str | None, str]] = {}
-    for line in getattr(_numpy_ml, table).strip().splitlines():
+    for line in _ml_data()[_TABLES[table]]:
         a, b, rest = line.split(" ", 2)
         refused = rest.startswith(REFUSED)
         cells[a, b] = (None, rest[2:]) if refused else (rest, "")
@@ -155,7 +185,9 @@ def _ml_cell(table: str, a: str, b: str) -> Outcome:
     )
     if result is None:
         return refuse("ml_dtypes", f"with ml_dtypes imported, {asked} raises {reason}")
-    why = f"with ml_dtypes imported, {asked} gives {ref(result)} ({how}; measured: {_MEASURED})"
+    data = _ml_data()
+    measured = f"NumPy {data['numpy']}, ml_dtypes {data['ml_dtypes']}"
+    why = f"with ml_dtypes imported, {asked} gives {ref(result)} ({how}; measured: {measured})"
     return Outcome(result, "ml_dtypes", why)
 
 

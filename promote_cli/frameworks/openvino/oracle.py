@@ -15,13 +15,20 @@ from typing import Any
 
 from promote_cli.frameworks.openvino import FRAMEWORK as ENTRY
 from promote_cli.operands import DIMENSIONED, ZERO_D, Operand
-from promote_cli.verify import Answer, Many, Refused, refusing, refusing_many
+from promote_cli.verify import Refused, answered
+from promote_cli.verify.protocol import (
+    CHAIN,
+    PAIR,
+    RESULT_TYPE,
+    VALUE,
+    Asks,
+    Cell,
+    Question,
+    in_process,
+)
 
-POLICY = "openvino"
-FRAMEWORK = "openvino"
-INSTALL = "openvino"
-IN_CONFORMANCE_EXTRA = True
-OPTIONS = ("promote_unsafe", "pytorch_scalar_promotion", "u64_integer_promotion_target")
+RUNS = in_process("each cell is a graph node built and dropped; OpenVINO keeps no state")
+ASKS = Asks(nary=True)
 
 _NOTATION = ENTRY.declared_in
 
@@ -53,11 +60,15 @@ def telemetry_declined() -> Iterator[None]:
 
 def version(handle: Any) -> str:
     # get_version() is "2026.4.1-22982-<commit>-releases/2026/4"; the release is enough.
-    return handle[0].get_version().split("-")[0]
+    return str(handle[0].get_version().split("-")[0])
 
 
-@contextmanager
-def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
+def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) -> list[Cell]:
+    """A pair: a ``ConvertPromoteTypes-14`` node over two ``Parameter`` inputs with the option
+    setting as its attributes, and its output type. OpenVINO has no n-ary promotion: both n-ary
+    questions build the graph ``(a + b) + c``, a node per step whose output feeds the next one
+    as a new input of its element type, 0-d only when both inputs of the step were (the shape
+    an elementwise op between the nodes gives)."""
     ov, opset1, opset14 = handle
     read = _NOTATION.spellings()
     target = _NOTATION.label(opts["u64_integer_promotion_target"])
@@ -68,8 +79,7 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
             raise Refused(f"OpenVINO has no element type {op.dtype}")
         return opset1.parameter([] if op.category == ZERO_D else [2], element)
 
-    @refusing(RuntimeError)
-    def answer(a: Operand, b: Operand) -> str:
+    def promoted(a: Operand, b: Operand) -> str:
         node = opset14.convert_promote_types(
             parameter(a),
             parameter(b),
@@ -77,25 +87,20 @@ def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
             opts["pytorch_scalar_promotion"],
             target,
         )
-        return read[node.get_output_element_type(0).get_type_name()]
+        return str(read[node.get_output_element_type(0).get_type_name()])
 
-    yield answer
+    def fold(ops: Sequence[Operand]) -> str:
+        acc = ops[0]
+        for op in ops[1:]:
+            scalar = acc.category == ZERO_D and op.category == ZERO_D
+            acc = Operand(promoted(acc, op), ZERO_D if scalar else DIMENSIONED)
+        return acc.dtype
 
+    def ask(q: Question) -> str:
+        if q.kind == PAIR:
+            return promoted(*q.operands)
+        if q.kind in (RESULT_TYPE, CHAIN, VALUE):
+            return fold(q.operands)
+        raise ValueError(f"OpenVINO's oracle is not asked {q.kind}")
 
-@contextmanager
-def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
-    """OpenVINO has no n-ary promotion: both questions build the graph ``(a + b) + c``, a
-    ConvertPromoteTypes node per step whose output feeds the next one as a new input of its
-    element type, 0-d only when both inputs of the step were (the shape an elementwise op
-    between the nodes gives)."""
-    with answering(handle, opts) as answer:
-
-        @refusing_many(Refused)
-        def fold(ops: Sequence[Operand]) -> str:
-            acc = ops[0]
-            for op in ops[1:]:
-                scalar = acc.category == ZERO_D and op.category == ZERO_D
-                acc = Operand(answer(acc, op), ZERO_D if scalar else DIMENSIONED)
-            return acc.dtype
-
-        yield Many(fold, fold)
+    return answered(questions, ask, (RuntimeError,))

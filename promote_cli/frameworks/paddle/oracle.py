@@ -1,95 +1,67 @@
-"""The PaddlePaddle oracle: the eager ``x + y`` on CPU tensors (dygraph mode), in a process of
-its own.
+"""The PaddlePaddle oracle: the eager ``x + y`` on CPU tensors (dygraph mode), in a worker process
+of its own.
 
-Paddle runs in a fresh Python process (``python -m promote_cli.frameworks.paddle.oracle``) that
-answers every cell of the policy, and every case of every operation ``promote verify`` asks
-(``_operations``), and prints them as JSON; ``load`` starts it, ``answering`` and ``calling``
-look the answers up. Paddle's libraries crash
-(SIGSEGV) a process that has imported TensorFlow, and keep MindSpore from loading in one that
-has imported Paddle.
+Paddle's libraries crash (SIGSEGV) a process that has imported TensorFlow, and keep MindSpore from
+loading in one that has imported Paddle: it runs in a worker of its own (``RUNS``).
 
-Operands are ``paddle.zeros([2], t)``, ``paddle.zeros([], t)`` (0-d) and the Python values
-``True``, ``1``, ``1.0``, ``1j``; the answer is the dtype of ``x + y`` (``paddle.add`` agrees on
-tensors but refuses Python scalars). Two Python scalars are asked of ``paddle.add(x, y)``, which
-raises ``ValueError`` ("argument 'x' (position 0) must be Tensor"). A promotion refusal is a
-``TypeError`` ("(InvalidType) Type promotion only support ...", "Invalid enum data type for
-type promote ...").
+A pair: the dtype of ``x + y`` on ``paddle.zeros([2], t)``, ``paddle.zeros([], t)`` (0-d) and the
+Python values ``True``, ``1``, ``1.0``, ``1j`` (``paddle.add`` agrees on tensors but refuses
+Python scalars). Two Python scalars are asked of ``paddle.add(x, y)``, which raises
+``ValueError`` ("argument 'x' (position 0) must be Tensor"). A promotion refusal is a
+``TypeError`` ("(InvalidType) Type promotion only support ...", "Invalid enum data type for type
+promote ..."). An operation: the rule's function on ``ones([2], t)``/``ones([], t)``
+(``cumsum`` along axis 0, ``where`` with a bool condition), the operator where a Python scalar
+is one of the operands.
 
-Missing CPU kernels are a documented gap, not a refusal: the CPU build has no ``add`` kernel
-for float16 and bfloat16 and no ``scale``/``add`` kernel for the float8 types. Paddle promotes
-first and then looks the kernel up, so its ``RuntimeError`` "(NotFound) The kernel with key (CPU,
-Undefined(AnyLayout), float16) of kernel `add` is not registered" names the promoted dtype; the
-oracle answers that dtype. Any other ``RuntimeError`` is not expected and propagates.
+A missing CPU kernel is a gap, not a refusal: the CPU build has no ``add`` kernel for float16
+and bfloat16 and no ``scale``/``add`` kernel for the float8 types. Paddle promotes first and then
+looks the kernel up, so for ``add`` its ``RuntimeError`` "(NotFound) The kernel with key (CPU,
+Undefined(AnyLayout), float16) of kernel `add` is not registered" names the sum's dtype: the type
+the dtype rule gave.
 """
 
 from __future__ import annotations
 
-import json
 import operator
-import os
 import re
-import sys
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from importlib.util import find_spec
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.ops import cell_key
-from promote_cli.verify import (
-    PYTHON_VALUES,
-    Answer,
-    Call,
-    Refused,
-    ask_all,
-    looking_up,
-    refusing,
-    worker,
+from promote_cli.verify import PYTHON_VALUES, Refused, answered
+from promote_cli.verify.protocol import (
+    OPERATION,
+    PAIR,
+    Asks,
+    Cell,
+    Gap,
+    Question,
+    first_line,
+    in_worker,
 )
 
-POLICY = "paddle"
-FRAMEWORK = "paddle"
-INSTALL = "paddlepaddle"
-IN_CONFORMANCE_EXTRA = True
-OPTIONS: tuple[str, ...] = ()
+RUNS = in_worker(
+    "Paddle's libraries crash a process holding TensorFlow's and keep MindSpore's from loading",
+    requires=("paddle",),
+    # Paddle logs through glog on import and prints C++ stacks into its messages.
+    env={"GLOG_minloglevel": "3", "FLAGS_call_stack_level": "0"},
+)
+ASKS = Asks(operations=True)
+REFUSALS = (TypeError, ValueError, RuntimeError)
 
 _MISSING_KERNEL = re.compile(r"\(NotFound\) The kernel with key \(CPU, [^,]+, (\w+)\) of kernel")
-# Paddle logs through glog on import and prints C++ stacks into its messages.
-_QUIET = {"GLOG_minloglevel": "3", "FLAGS_call_stack_level": "0"}
-
-
-def load() -> Any:
-    if find_spec("paddle") is None:
-        raise ImportError("No module named 'paddle'")
-    answers = worker("promote_cli.frameworks.paddle.oracle", env=_QUIET)
-    if "import_error" in answers:
-        raise ImportError(answers["import_error"])
-    return answers
-
-
-def version(handle: Any) -> str:
-    return handle["version"]
-
-
-@contextmanager
-def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
-    yield looking_up(handle["cells"])
-
-
-@contextmanager
-def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
-    """The worker's answers for every operation (see ``_operations``), looked up."""
-    answers = handle["operations"]
-
-    def call(function: str, operation: Any, operands: Sequence[Operand]) -> str:
-        result, error = answers[operation.name][cell_key(operands)]
-        if result is None:
-            raise Refused(error or "refused")
-        return result
-
-    yield call
-
+_NAMES: tuple[str, ...] = (
+    "bool",
+    "uint8",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "float16",
+    "bfloat16",
+)
+_NAMES += ("float32", "float64", "complex64", "complex128", "float8_e4m3fn", "float8_e5m2")
 
 # A Python scalar is the operator's: paddle.add & co take tensors only.
 _OPERATORS = {
@@ -108,30 +80,59 @@ _OPERATORS = {
 }
 
 
-def _operations(paddle: Any, value: Any, canonical: Any) -> dict[str, Any]:
-    """Every operation of the paddle policy on every case ``promote verify`` asks: the
-    function on ``ones([2], t)``/``ones([], t)`` (``cumsum`` along axis 0, ``where`` with a
-    bool condition), the operator where a Python scalar is one of the operands. A refusal is
-    the first line of the error (a missing kernel's says so)."""
-    from promote_cli import ops
-    from promote_cli.frameworks.paddle.operations import OPERATIONS
-    from promote_cli.verify.operations import cases, every_operand
+def load() -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "No ccache found", about compiling extensions
+        import paddle
+    paddle.set_device("cpu")
+    return paddle
 
-    declared = OPERATIONS
-    operands = every_operand(declared)
+
+def version(handle: Any) -> str:
+    return str(handle.__version__)
+
+
+def missing_kernel(text: str, question: Question) -> Gap | None:
+    """Paddle's unregistered kernel; for ``add`` (a pair asks ``x + y``) its key names the
+    sum's dtype. Another operation's key names the kernel's type, not always its output's."""
+    if "the kernel with key (" not in text.lower():
+        return None
+    found = _MISSING_KERNEL.search(text)
+    add = question.kind == PAIR or question.operation == "add"
+    return Gap(first_line(text), found.group(1) if add and found else None)
+
+
+def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) -> list[Cell]:
+    paddle = handle
+    # paddle.uint16 compares unequal to bfloat16 but prints as it: compare, never print.
+    dtypes = {n: getattr(paddle, n) for n in _NAMES}
     condition = paddle.ones([2], dtype=paddle.bool)
 
-    def run(name: str, function: str, case: Sequence[Operand]) -> str:
-        args = [value(x) for x in case]
-        scalar = any(x.category == PYTHON for x in case)
-        fn = getattr(paddle, function.removeprefix("paddle."))
+    def canonical(found: Any) -> str:
+        return next(n for n, d in dtypes.items() if d == found)
+
+    def tensor(op: Operand, fill: Any) -> Any:
+        if op.category == PYTHON:
+            return PYTHON_VALUES[op.dtype]
+        return fill([] if op.category == ZERO_D else [2], dtype=dtypes[op.dtype])
+
+    def pair(a: Operand, b: Operand) -> str:
+        x, y = tensor(a, paddle.zeros), tensor(b, paddle.zeros)
+        if a.category == b.category == PYTHON:
+            return canonical(paddle.add(x, y).dtype)
+        return canonical((x + y).dtype)
+
+    def called(q: Question) -> str:
+        args = [tensor(x, paddle.ones) for x in q.operands]
+        scalar = any(x.category == PYTHON for x in q.operands)
+        fn = getattr(paddle, q.function.removeprefix("paddle."))
         try:
-            if name == "where":
+            if q.operation == "where":
                 out = fn(condition, *args)
-            elif name == "cumulative_sum":
+            elif q.operation == "cumulative_sum":
                 out = fn(*args, 0)
-            elif scalar and name in _OPERATORS:
-                out = _OPERATORS[name](*args)
+            elif scalar and q.operation in _OPERATORS:
+                out = _OPERATORS[q.operation](*args)
             else:
                 out = fn(*args)
         except AttributeError as exc:  # atan2(x, 1): "'int' object has no attribute 'shape'"
@@ -140,73 +141,11 @@ def _operations(paddle: Any, value: Any, canonical: Any) -> dict[str, Any]:
             raise Refused(exc) from exc
         return canonical(out.dtype)
 
-    answers: dict[str, Any] = {}
-    for name, op in ops.VOCABULARY.items():
-        function = declared.rule(name).function
-        if function is None:
-            continue
-        cells: dict[str, list[str | None]] = {}
-        for case in cases(declared, op, operands):
-            try:
-                cells[cell_key(case)] = [
-                    refusing(TypeError, ValueError, RuntimeError)(run)(name, function, case),
-                    None,
-                ]
-            except Refused as exc:
-                cells[cell_key(case)] = [None, str(exc)]
-        answers[name] = cells
-    return answers
+    def ask(q: Question) -> str:
+        if q.kind == PAIR:
+            return pair(*q.operands)
+        if q.kind == OPERATION:
+            return called(q)
+        raise ValueError(f"Paddle's oracle is not asked {q.kind}")
 
-
-def _worker() -> dict[str, Any]:
-    """Every cell of the policy, asked of Paddle (this process's)."""
-    os.environ.update(_QUIET)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # "No ccache found", about compiling extensions
-            import paddle
-    except ImportError as exc:
-        return {"import_error": str(exc)}
-    from promote_cli.frameworks.paddle.promotion import POLICY
-
-    paddle.set_device("cpu")
-    names = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16")
-    names += ("float32", "float64", "complex64", "complex128", "float8_e4m3fn", "float8_e5m2")
-    # paddle.uint16 compares unequal to bfloat16 but prints as it: compare, never print.
-    dtypes = {n: getattr(paddle, n) for n in names}
-
-    def canonical(found: Any) -> str:
-        return next(n for n, d in dtypes.items() if d == found)
-
-    def operand(op: Operand) -> Any:
-        if op.category == PYTHON:
-            return PYTHON_VALUES[op.dtype]
-        return paddle.zeros([] if op.category == ZERO_D else [2], dtype=dtypes[op.dtype])
-
-    @refusing(TypeError, ValueError)
-    def answer(a: Operand, b: Operand) -> str:
-        x, y = operand(a), operand(b)
-        if a.category == b.category == PYTHON:
-            return canonical(paddle.add(x, y).dtype)
-        try:
-            return canonical((x + y).dtype)
-        except RuntimeError as exc:
-            gap = _MISSING_KERNEL.search(str(exc))
-            if gap is None:
-                raise
-            return gap.group(1)
-
-    def value(op: Operand) -> Any:
-        if op.category == PYTHON:
-            return PYTHON_VALUES[op.dtype]
-        return paddle.ones([] if op.category == ZERO_D else [2], dtype=dtypes[op.dtype])
-
-    return {
-        "version": paddle.__version__,
-        "cells": ask_all(POLICY.operands(), answer),
-        "operations": _operations(paddle, value, canonical),
-    }
-
-
-if __name__ == "__main__":
-    json.dump(_worker(), sys.stdout)
+    return answered(questions, ask, REFUSALS, missing_kernel)

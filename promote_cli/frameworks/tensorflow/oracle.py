@@ -13,6 +13,9 @@ Python scalars are passed as values (``True``, ``1``, ``1.0``, ``1j``: TF's ``i3
 ``c128*``); a weak operand named with a width (``int64*``, when the catalogue has such names) as
 a ``WeakTensor`` of that dtype. A weak result is reported as ``<dtype>*`` when the catalogue has
 that name, else as the kind's weak type (``int*``, ``float*``, ``complex*``).
+
+Operations are ``tf.experimental.numpy``'s functions with NumPy behaviour on; a missing CPU
+kernel says "Could not find device for node" (a gap).
 """
 
 from __future__ import annotations
@@ -27,23 +30,32 @@ from promote_cli.dtypes import get as dtype_info
 from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.verify import (
     PYTHON_VALUES,
-    Answer,
-    Call,
-    Many,
     Refused,
+    answered,
     chained,
     python_result,
     python_value,
-    refusing,
-    refusing_many,
     weak_name,
 )
+from promote_cli.verify.protocol import (
+    CHAIN,
+    OPERATION,
+    PAIR,
+    RESULT_TYPE,
+    VALUE,
+    Asks,
+    Cell,
+    Gap,
+    Question,
+    first_line,
+    in_process,
+)
 
-POLICY = "tensorflow"
-FRAMEWORK = "tensorflow"
-INSTALL = "tensorflow-cpu"
-IN_CONFORMANCE_EXTRA = True
-OPTIONS = ("mode",)
+RUNS = in_process(
+    "its conversion mode is set for each option setting and restored afterwards; TensorFlow"
+    " logs through file descriptor 2, caught while it is imported and called"
+)
+ASKS = Asks(nary=True, operations=True)
 
 
 def load() -> Any:
@@ -98,48 +110,22 @@ def version(handle: Any) -> str:
     return handle[0].__version__
 
 
-@contextmanager
-def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
-    tf, flexible_dtypes, ops, weak_tensor = handle
-
-    def tf_dtype(name: str) -> Any:
-        try:
-            return tf.dtypes.as_dtype(name)
-        except TypeError:
-            raise Refused(f"TensorFlow has no dtype {name}") from None
-
-    def operand(op: Operand) -> Any:
-        if op.category == PYTHON:
-            if op.dtype in PYTHON_VALUES:
-                return PYTHON_VALUES[op.dtype]
-            strong = tf.zeros([], dtype=tf_dtype(op.dtype.removesuffix("*")))
-            return weak_tensor.WeakTensor.from_tensor(strong)
-        if op.category == ZERO_D:
-            return tf.zeros([], dtype=tf_dtype(op.dtype))
-        return tf_dtype(op.dtype)
-
-    @refusing(TypeError, NotImplementedError)
-    def answer(a: Operand, b: Operand) -> str:
-        result, weak = flexible_dtypes.result_type(operand(a), operand(b))
-        if not weak:
-            return result.name
-        named = f"{result.name}*"
-        return named if named in CATALOGUE else weak_name(dtype_info(result.name).kind)
-
-    before = ops.promo_mode_enum_to_string(ops.get_dtype_conversion_mode())
-    ops.set_dtype_conversion_mode(opts["mode"])
-    try:
-        yield answer
-    finally:
-        ops.set_dtype_conversion_mode(before)
+def missing_kernel(text: str, question: Question) -> Gap | None:
+    """TensorFlow's "Could not find device for node" (no CPU kernel registered)."""
+    return Gap(first_line(text)) if "could not find device for node" in text.lower() else None
 
 
-@contextmanager
-def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
-    """``flexible_dtypes.result_type`` of all operands at once; the chain with ``tf.add`` on
-    real tensors of shape ``[2]`` (the ``+`` operator raises ``SystemError`` for ``uint64 +
-    -1``, a TensorFlow bug; ``tf.add`` answers). A weak result is a ``WeakTensor``."""
+def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) -> list[Cell]:
+    """A pair and ``result_type``: ``flexible_dtypes.result_type`` of all operands at once. The
+    chain: ``tf.add`` on real tensors of shape ``[2]`` (the ``+`` operator raises
+    ``SystemError`` for ``uint64 + -1``, a TensorFlow bug; ``tf.add`` answers); a weak result
+    is a ``WeakTensor``. An operation: ``tnp``'s function on ``tf.ones([2])`` (strings:
+    ``["a", "b"]``), Python scalars and 0-d WeakTensors, with NumPy behaviour enabled in the
+    setting's mode (once enabled it stays so in the process; TensorFlow cannot switch it off,
+    which is why every operation is asked after every pair). The conversion mode is
+    restored afterwards."""
     tf, flexible_dtypes, ops_module, weak_tensor = handle
+    from tensorflow.python import pywrap_tfe
 
     def tf_dtype(name: str) -> Any:
         try:
@@ -147,13 +133,15 @@ def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
         except TypeError:
             raise Refused(f"TensorFlow has no dtype {name}") from None
 
-    def weak(op: Operand, shape: list[int]) -> Any:
-        strong = tf.zeros(shape, dtype=tf_dtype(op.dtype.removesuffix("*")))
+    def weak(op: Operand, shape: list[int], fill: Any = tf.zeros) -> Any:
+        strong = fill(shape, dtype=tf_dtype(op.dtype.removesuffix("*")))
         return weak_tensor.WeakTensor.from_tensor(strong)
 
     def dtype_or_value(op: Operand) -> Any:
         if op.category == PYTHON:
             return python_value(op) if op.dtype in PYTHON_VALUES else weak(op, [])
+        if op.category == ZERO_D:  # a pair's 0-d operand is a tensor (none in TF's policy)
+            return tf.zeros([], dtype=tf_dtype(op.dtype))
         return tf_dtype(op.dtype)
 
     def tensor_or_value(op: Operand) -> Any:
@@ -163,11 +151,9 @@ def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
 
     def named(result: Any, weak: bool) -> str:
         if not weak:
-            return result.name
+            return str(result.name)
         text = f"{result.name}*"
         return text if text in CATALOGUE else weak_name(dtype_info(result.name).kind)
-
-    from tensorflow.python import pywrap_tfe
 
     def add(a: Any, b: Any) -> Any:
         if not any(isinstance(x, (tf.Tensor, weak_tensor.WeakTensor)) for x in (a, b)):
@@ -186,75 +172,63 @@ def answering_many(handle: Any, opts: Mapping[str, Any]) -> Iterator[Many]:
                 raise exc.__cause__ from None
             raise
 
-    errors = (TypeError, NotImplementedError, OverflowError, tf.errors.InvalidArgumentError)
-
-    @refusing_many(*errors)
-    def result_type(ops: Sequence[Operand]) -> str:
-        return named(*flexible_dtypes.result_type(*map(dtype_or_value, ops)))
-
-    @refusing_many(*errors)
     def chain(ops: Sequence[Operand]) -> str:
         out = chained(ops, tensor_or_value, add)
         if isinstance(out, weak_tensor.WeakTensor):
             return named(out.dtype, True)
         if isinstance(out, tf.Tensor):
-            return out.dtype.name
+            return str(out.dtype.name)
         return python_result(out)
-
-    before = ops_module.promo_mode_enum_to_string(ops_module.get_dtype_conversion_mode())
-    ops_module.set_dtype_conversion_mode(opts["mode"])
-    # tf.add logs a warning for each promotion the mode refuses before it raises.
-    logger, level = tf.get_logger(), tf.get_logger().level
-    logger.setLevel("ERROR")
-    try:
-        yield Many(result_type, chain)
-    finally:
-        ops_module.set_dtype_conversion_mode(before)
-        logger.setLevel(level)
-
-
-@contextmanager
-def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
-    """``tf.experimental.numpy``'s functions with NumPy behaviour in the setting's mode, on
-    ``tf.ones([2])`` (strings: ``["a", "b"]``), Python scalars and 0-d WeakTensors. NumPy
-    behaviour, once enabled, stays enabled in the process (TensorFlow cannot switch it off);
-    the conversion mode is restored."""
-    tf, _, ops, weak_tensor = handle
-    import tensorflow.experimental.numpy as tnp
-
-    condition = tf.ones([2], dtype=tf.bool)
 
     def value(op: Operand) -> Any:
         if op.category == PYTHON:
             if op.dtype in PYTHON_VALUES:
                 return PYTHON_VALUES[op.dtype]
-            strong = tf.ones([], dtype=op.dtype.removesuffix("*"))
-            return weak_tensor.WeakTensor.from_tensor(strong)
+            return weak(op, [], tf.ones)
         if op.dtype == "string":
             return tf.constant(["a", "b"])
         return tf.ones([2], dtype=op.dtype)
 
+    def called(q: Question) -> str:
+        import tensorflow.experimental.numpy as tnp
+
+        fn = getattr(tnp, q.function.removeprefix("tnp."))
+        args = [value(x) for x in q.operands]
+        condition = tf.ones([2], dtype=tf.bool)
+        out = fn(condition, *args) if q.operation == "where" else fn(*args)
+        strong = not isinstance(out, weak_tensor.WeakTensor)
+        return str(tf.as_dtype(out.dtype).name) + ("" if strong else "*")
+
+    def ask(q: Question) -> str:
+        if q.kind in (PAIR, RESULT_TYPE):
+            return named(*flexible_dtypes.result_type(*map(dtype_or_value, q.operands)))
+        if q.kind in (CHAIN, VALUE):
+            return chain(q.operands)
+        if q.kind == OPERATION:
+            return called(q)
+        raise ValueError(f"TensorFlow's oracle is not asked {q.kind}")
+
     # tnp.matmul of a 0-d WeakTensor fails in tensordot with IndexError: its shape refusal.
-    errors = (TypeError, ValueError, NotImplementedError, IndexError, tf.errors.OpError)
-
-    @refusing(*errors)
-    def call(function: str, operation: Any, operands: Sequence[Operand]) -> str:
-        fn = getattr(tnp, function.removeprefix("tnp."))
-        args = [value(x) for x in operands]
-        out = fn(condition, *args) if operation.name == "where" else fn(*args)
-        weak = isinstance(out, weak_tensor.WeakTensor)
-        return tf.as_dtype(out.dtype).name + ("*" if weak else "")
-
-    before = ops.promo_mode_enum_to_string(ops.get_dtype_conversion_mode())
+    refusals = (
+        *(TypeError, ValueError, NotImplementedError, IndexError, OverflowError),
+        tf.errors.OpError,
+    )
+    before = ops_module.promo_mode_enum_to_string(ops_module.get_dtype_conversion_mode())
     logger = tf.get_logger()
     level = logger.level
-    # tnp warns through Python logging ("Falling back to old semantics") and oneDNN through
-    # fd 2 on the first float16 kernel: neither belongs between verify's report lines.
+    # tf.add and tnp warn through Python logging (a promotion the mode refuses, "Falling back to
+    # old semantics") and oneDNN through fd 2 on the first float16 kernel: neither belongs
+    # between verify's report lines.
     logger.setLevel("ERROR")
     try:
         with _fd2_caught():
-            tnp.experimental_enable_numpy_behavior(dtype_conversion_mode=opts["mode"])
-            yield call
+            if any(q.kind == OPERATION for q in questions):
+                import tensorflow.experimental.numpy as tnp
+
+                tnp.experimental_enable_numpy_behavior(dtype_conversion_mode=opts["mode"])
+            else:
+                ops_module.set_dtype_conversion_mode(opts["mode"])
+            return answered(questions, ask, refusals, missing_kernel)
     finally:
-        ops.set_dtype_conversion_mode(before)
+        ops_module.set_dtype_conversion_mode(before)
         logger.setLevel(level)

@@ -16,19 +16,23 @@ for that pair. tinygrad generates its kernels, so no kernel is missing for any d
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promote_cli.frameworks.tinygrad import FRAMEWORK as ENTRY
-from promote_cli.operands import PYTHON, Operand
-from promote_cli.verify import PYTHON_VALUES, Answer, Call, Refused, refusing
+from promote_cli.operands import PYTHON
+from promote_cli.verify import PYTHON_VALUES, Refused, answered
+from promote_cli.verify.protocol import OPERATION, PAIR, Asks, Cell, Question, in_process
 
-POLICY = "tinygrad"
-FRAMEWORK = "tinygrad"
-INSTALL = "tinygrad"
-IN_CONFORMANCE_EXTRA = True
-OPTIONS: tuple[str, ...] = ()
+RUNS = in_process("tinygrad's tensors stay lazy on its PYTHON device: no compiler, no state")
+ASKS = Asks(operations=True)
+REFUSALS = (RuntimeError,)
+
+# A Python scalar on the left: the reflected operator where the method has no reverse=True.
+_REFLECTED = {"__floordiv__": "__rfloordiv__", "__lt__": "__gt__"}
+_SWAPPED = ("maximum", "minimum", "eq")  # no reflected form: t.maximum(1) (symmetric)
+# Built lazily with a float dtype, refused only when realised (UOp verification).
+_REALISED = ("bitwise_and", "bitwise_left_shift", "bitwise_invert")
 
 
 def load() -> Any:
@@ -53,57 +57,36 @@ def _canonical(dtypes: Any) -> dict[Any, str]:
     return canonical
 
 
-@contextmanager
-def answering(handle: Any, opts: Mapping[str, Any]) -> Iterator[Answer]:
+def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) -> list[Cell]:
+    """A pair: the dtype of a lazy ``x + y`` on ``Tensor.zeros(2, dtype=t)`` and Python values
+    (two Python scalars are asked of ``Tensor.add(x, y)``, which has nothing to work on). An
+    operation: tinygrad's Tensor method on ``Tensor.ones(2, dtype=t)`` and Python scalars; the
+    dtype is the lazy result's, except for the bitwise functions, realised (``.data()``). A
+    Python scalar on the left goes through ``reverse=True`` or the reflected operator.
+    ``AttributeError`` is a refusal only where a Python scalar has nothing to work on (two of
+    them, ``matmul`` of one); anywhere else it is a bug here."""
     Tensor, dtypes, Context = handle
     nota = ENTRY.declared_in
     canonical = _canonical(dtypes)
 
-    def operand(op: Operand) -> Any:
-        if op.category == PYTHON:
-            return PYTHON_VALUES[op.dtype]
-        if op.dtype not in nota.label_map():
-            raise Refused(f"tinygrad has no dtype {op.dtype}")
-        return Tensor.zeros(2, dtype=getattr(dtypes, nota.label(op.dtype)))
+    def value(x: Any, fill: Any) -> Any:
+        if x.category == PYTHON:
+            return PYTHON_VALUES[x.dtype]
+        if x.dtype not in nota.label_map():
+            raise Refused(f"tinygrad has no dtype {x.dtype}")
+        return fill(2, dtype=getattr(dtypes, nota.label(x.dtype)))
 
-    @refusing(RuntimeError)
-    def answer(a: Operand, b: Operand) -> str:
-        x, y = operand(a), operand(b)
-        if a.category == b.category == PYTHON:
+    def pair(q: Question) -> str:
+        x, y = (value(op, Tensor.zeros) for op in q.operands)
+        if all(op.category == PYTHON for op in q.operands):
             try:
                 Tensor.add(x, y)
             except AttributeError as exc:
                 raise Refused(exc) from exc
         return canonical[(x + y).dtype]
 
-    with Context(DEV="PYTHON"):
-        yield answer
-
-
-# A Python scalar on the left: the reflected operator where the method has no reverse=True.
-_REFLECTED = {"__floordiv__": "__rfloordiv__", "__lt__": "__gt__"}
-_SWAPPED = ("maximum", "minimum", "eq")  # no reflected form: t.maximum(1) (symmetric)
-# Built lazily with a float dtype, refused only when realised (UOp verification).
-_REALISED = ("bitwise_and", "bitwise_left_shift", "bitwise_invert")
-
-
-@contextmanager
-def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
-    """tinygrad's Tensor methods on ``Tensor.ones(2, dtype=t)`` and Python scalars; the dtype is
-    the lazy result's, except for the bitwise functions, realised (``.data()``) on the PYTHON
-    device. A Python scalar on the left goes through ``reverse=True`` or the reflected
-    operator; ``matmul``'s refusal of a Python scalar is an ``AttributeError``."""
-    Tensor, dtypes, Context = handle
-    nota = ENTRY.declared_in
-    canonical = _canonical(dtypes)
-
-    def value(op: Operand) -> Any:
-        if op.category == PYTHON:
-            return PYTHON_VALUES[op.dtype]
-        return Tensor.ones(2, dtype=getattr(dtypes, nota.label(op.dtype)))
-
-    def apply(name: str, operation: Any, args: list[Any]) -> Any:
-        if operation.name == "where":
+    def apply(name: str, operation: str, args: list[Any]) -> Any:
+        if operation == "where":
             return Tensor.ones(2, dtype=dtypes.bool).where(*args)
         if isinstance(args[0], Tensor):
             return getattr(Tensor, name)(*args)
@@ -113,18 +96,24 @@ def calling(handle: Any, opts: Mapping[str, Any]) -> Iterator[Call]:
             return getattr(args[1], _REFLECTED[name])(args[0])
         return getattr(Tensor, name)(args[1], args[0], reverse=True)
 
-    @refusing(RuntimeError)
-    def call(function: str, operation: Any, operands: Sequence[Operand]) -> str:
-        args = [value(x) for x in operands]
+    def called(q: Question) -> str:
+        args = [value(x, Tensor.ones) for x in q.operands]
         try:
-            out = apply(function.removeprefix("Tensor."), operation, args)
+            out = apply(q.function.removeprefix("Tensor."), q.operation, args)
         except AttributeError as exc:
-            if operation.name == "matmul" and any(x.category == PYTHON for x in operands):
+            if q.operation == "matmul" and any(x.category == PYTHON for x in q.operands):
                 raise Refused(exc) from exc  # "'int' object has no attribute 'ndim'"
             raise
-        if operation.name in _REALISED:
+        if q.operation in _REALISED:
             out.data()
         return canonical[out.dtype]
 
+    def ask(q: Question) -> str:
+        if q.kind == PAIR:
+            return pair(q)
+        if q.kind == OPERATION:
+            return called(q)
+        raise ValueError(f"tinygrad's oracle is not asked {q.kind}")
+
     with Context(DEV="PYTHON"):
-        yield call
+        return answered(questions, ask, REFUSALS)

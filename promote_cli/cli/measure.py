@@ -1,0 +1,68 @@
+"""``promote measure``: ask the installed frameworks and write their answers down as package data
+(``promote_cli/frameworks/<name>/measured/``), the offline proof of the rules."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from promote_cli import frameworks
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK
+from promote_cli.errors import PromotionError, UsageError
+
+
+@click.command("measure")
+@click.argument("names", nargs=-1, metavar="[FRAMEWORK ...]")
+@click.option("--all", "every", is_flag=True, help="Measure every framework that has an oracle.")
+@click.option(
+    "--require",
+    is_flag=True,
+    help="Fail (exit 1) when a framework is not installed, instead of skipping it.",
+)
+@click.option(
+    "--into",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    metavar="DIR",
+    help="Write the files under DIR/<framework>/ instead of the package's own directories.",
+)
+def command(names, every, require, into) -> int:
+    """Ask frameworks every question promote verify asks and write the answers down.
+
+    Pairs under every option setting, the random triples under both n-ary questions, valued
+    Python scalars, every case of every operation and NumPy's spellings, with the framework's
+    version and the date, as JSON beside the framework's rules: the tests compare every policy
+    with these files without any framework installed. A file whose answers did not change is
+    left as it is. A framework that is not installed is skipped unless --require is given.
+    """
+    from promote_cli.cli.verify import _progress
+    from promote_cli.verify import measured
+
+    if every and names:
+        raise UsageError("give framework names or --all, not both")
+    if not names and not every:
+        raise UsageError("name the frameworks to measure, or give --all")
+    chosen = [e.name for e in frameworks.entries() if not e.oracle] if every else list(names)
+    for name in chosen:
+        entry = frameworks.entry(name)
+        if entry.oracle:
+            raise UsageError(f"{name} has no oracle to measure: {entry.oracle}")
+    failed = False
+    with _progress(enabled=sys.stderr.isatty()) as progress_for:
+        for name in chosen:
+            try:
+                done = measured.measure(name, into, progress_for(name))
+            except ImportError as exc:
+                from promote_cli.verify.driver import install_hint
+
+                tail = "; --require was given" if require else ", skipped"
+                hint = install_hint(frameworks.entry(name))
+                click.echo(f"{name}: not installed{tail} ({exc}; to install it: {hint})")
+                failed = failed or require
+                continue
+            except PromotionError as exc:  # pragma: no cover - a registry without rules
+                raise UsageError(exc.reason) from None
+            click.echo(done)
+    return EXIT_DIFFERENT if failed else EXIT_OK

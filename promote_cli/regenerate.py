@@ -1,0 +1,106 @@
+"""Regenerate every generated file of a source checkout, in the order they depend on each other:
+
+    python -m promote_cli.regenerate
+
+1. ``promote_cli/_catalogue.py``, the dtype catalogue (``catalogue_gen``, from NumPy and
+   ml_dtypes; then ``ruff format``);
+2. ``promote_cli/frameworks/numpy/ml_dtypes.json``, the numpy policy's ``ml_dtypes`` tables
+   (``ml_gen``, from NumPy with ml_dtypes imported);
+3. every framework's measurements, ``promote_cli/frameworks/<name>/measured/*.json``
+   (``promote measure --all --require``: every framework must be installed, as the
+   ``conformance`` extra and ``torch`` install them);
+4. ``tables/``, the documentation set (``promote tables``);
+5. the last full ``promote verify`` run, ``docs/verified.json`` (``benchmarks/verified.py
+   --write``: every framework again, the longest step);
+6. the README's figures (``docs/figures.py --write-readme``; the docs site computes its own
+   figures when it is built).
+
+Each step runs as its own process, as a person would type it, and the first that fails stops the
+run with its exit code. A file whose content did not change is left alone (a measurement keeps
+its date). Then review the diff: a changed measurement that the rules no longer match fails
+``tests/test_measured.py``, naming each cell.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOGUE = ROOT / "promote_cli" / "_catalogue.py"
+
+
+def steps() -> list[tuple[str, list[str]]]:
+    python = sys.executable
+    return [
+        (
+            "the numpy policy's ml_dtypes tables",
+            [python, "-m", "promote_cli.frameworks.numpy.ml_gen"],
+        ),
+        (
+            "every framework's measurements",
+            [python, "-m", "promote_cli", "measure", "--all", "--require"],
+        ),
+        ("tables/", [python, "-m", "promote_cli", "tables"]),
+        (
+            "the last full verify run",
+            [python, str(ROOT / "benchmarks" / "verified.py"), "--write"],
+        ),
+        (
+            "the README's figures",
+            [python, str(ROOT / "docs" / "figures.py"), "--write-readme"],
+        ),
+    ]
+
+
+def catalogue() -> int:
+    """``_catalogue.py`` from ``catalogue_gen``, formatted as CI checks it."""
+    done = subprocess.run(
+        [sys.executable, "-m", "promote_cli.catalogue_gen"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode:
+        sys.stderr.write(done.stderr)
+        return done.returncode
+    if CATALOGUE.read_text(encoding="utf-8") == _formatted(done.stdout):
+        print(f"{CATALOGUE.relative_to(ROOT)}: unchanged")
+        return 0
+    CATALOGUE.write_text(done.stdout, encoding="utf-8")
+    formatted = subprocess.run(["ruff", "format", "--quiet", str(CATALOGUE)], check=False)
+    print(f"wrote {CATALOGUE.relative_to(ROOT)}")
+    return formatted.returncode
+
+
+def _formatted(source: str) -> str:
+    done = subprocess.run(
+        ["ruff", "format", "--quiet", "--stdin-filename", str(CATALOGUE), "-"],
+        input=source,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.stdout if done.returncode == 0 else source
+
+
+def main() -> int:
+    print("== the dtype catalogue", flush=True)
+    code = catalogue()
+    if code:
+        return code
+    for what, command in steps():
+        print(
+            f"== {what}: {' '.join(Path(c).name if c == sys.executable else c for c in command)}",
+            flush=True,
+        )
+        code = subprocess.run(command, cwd=ROOT, check=False).returncode
+        if code:
+            print(f"stopped: {what} exited {code}", file=sys.stderr)
+            return code
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

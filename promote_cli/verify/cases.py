@@ -1,0 +1,194 @@
+"""What is asked of a framework: the one enumeration ``promote verify``, ``promote measure`` and
+the offline comparison with the measurements share.
+
+Under every option setting (``settings``: each option's values, the default first):
+
+- ``pairs``: every ordered pair of the policy's operands under that setting: each type of its
+  universe (an option can add types: NumPy's ``ml_dtypes``) in each category it declares
+  (``D``, ``S`` when 0-d arrays matter, the Python scalars ``P(bool)``, ``int*``, ``float*``,
+  ``complex*`` when they do);
+- ``triples``: drawn from the same operands with ``SEED``, ``TRIPLES`` per policy shared among
+  its settings (every triple when there are fewer), each asked both n-ary questions: the
+  framework's ``result_type`` and the chain ``((a + b) + c)``;
+- ``values``: every array type with each of ``VALUES`` in both orders, asked as the chain (the
+  operation, which is what a value asks);
+- ``operations``: every operation the policy declares a function for, on every case: each array
+  alone for a unary operation or a reduction; every ordered pair for a binary one but two Python
+  scalars (no array to call it on); every pair of ``where``'s two values;
+
+and once, the spellings an oracle asks its framework to read (NumPy's type codes).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from promote_cli.operands import DIMENSIONED, PYTHON, Operand, valued
+from promote_cli.verify.protocol import (
+    CHAIN,
+    OPERATION,
+    PAIR,
+    RESULT_TYPE,
+    SPELLING,
+    VALUE,
+    Asks,
+    Question,
+)
+
+if TYPE_CHECKING:
+    from promote_cli.engine import Policy
+    from promote_cli.ops import Operations
+    from promote_cli.options import Option
+
+SEED = 10
+TRIPLES = 20_000  # per policy, shared among its option settings
+# Python scalar values that fit some types and not others, at every boundary the frameworks
+# check: 8-, 32- and 64-bit, signed and unsigned, and floats that overflow float16/32.
+VALUES = (
+    *(300, -1, 127, 128, -128, -129, 255, 256, 2**31, -(2**31) - 1, 2**32),
+    *(2**63 - 1, 2**63, 2**64 - 1, 2**64, -(2**63), -(2**63) - 1),
+    *(65504.0, 70000.0, 1e39, 1e300, float("inf"), 1e300j, True, False),
+)
+
+
+def option_values(opt: Option) -> tuple[Any, ...]:
+    """The values tried for one option, the default first: both booleans, every choice, every
+    dtype a dtype option accepts (OpenVINO returns each target as it is)."""
+    if opt.kind == "bool":
+        return (opt.default, not opt.default)
+    return (opt.default, *(c for c in opt.choices if c != opt.default))
+
+
+def settings(policy: Policy, pinned: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Every option combination, with ``pinned`` (already parsed) options held fixed."""
+    pinned = pinned or {}
+    axes = [(pinned[o.name],) if o.name in pinned else option_values(o) for o in policy.options]
+    return [
+        {o.name: v for o, v in zip(policy.options, combo, strict=True)}
+        for combo in itertools.product(*axes)
+    ]
+
+
+def budget(settings_count: int) -> int:
+    """How many triples each of ``settings_count`` settings draws."""
+    return max(1, TRIPLES // settings_count)
+
+
+def drawn(operands: Sequence[Operand], count: int) -> list[tuple[Operand, Operand, Operand]]:
+    """Every triple of ``operands`` when there are at most ``count``, else ``count`` drawn with
+    ``SEED`` (the same draw for every setting with as many operands)."""
+    if len(operands) ** 3 <= count:
+        return list(itertools.product(operands, operands, operands))
+    rng = random.Random(SEED)
+    return [
+        (rng.choice(operands), rng.choice(operands), rng.choice(operands)) for _ in range(count)
+    ]
+
+
+def with_values(operands: Sequence[Operand]) -> list[tuple[Operand, Operand]]:
+    """Every array type of ``operands`` with each of ``VALUES``, in both orders (none when
+    there are no Python scalars among them)."""
+    if not any(op.category == PYTHON for op in operands):
+        return []
+    arrays = [op for op in operands if op.category == DIMENSIONED]
+    scalars = [valued(v) for v in VALUES]
+    return [pair for a in arrays for s in scalars for pair in ((a, s), (s, a))]
+
+
+def operation_cases(rules: Operations) -> list[tuple[str, tuple[tuple[Operand, ...], ...]]]:
+    """Every operation of the vocabulary with the cases it is called on: its operands among the
+    policy's (those of ``add`` under the default options), as the docstring above says."""
+    from promote_cli.ops import VOCABULARY, WHERE, operands_of, takes_one
+
+    every = operands_of(rules, VOCABULARY["add"])
+    out = []
+    for name, operation in VOCABULARY.items():
+        cases: list[tuple[Operand, ...]]
+        if takes_one(operation):
+            cases = [(x,) for x in operands_of(rules, operation) if x in every]
+        else:
+            cases = list(itertools.product(every, every))
+            if operation.arity != WHERE:
+                cases = [c for c in cases if not all(x.category == PYTHON for x in c)]
+        out.append((name, tuple(cases)))
+    return out
+
+
+def functions(rules: Operations, opts: Mapping[str, Any]) -> dict[str, str]:
+    """The framework's function for each operation under ``opts`` (those it has)."""
+    under = rules.under(opts)
+    return {name: rule.function for name, rule in under.items() if rule.function is not None}
+
+
+class Batch(NamedTuple):
+    """Questions of one kind under one setting (and one operation), asked together."""
+
+    kind: str
+    questions: list[Question]
+    operation: str = ""
+
+
+def absent(rules: Operations) -> tuple[str, ...]:
+    """The operations the framework has no function for (under the default options)."""
+    return tuple(name for name, rule in rules.rules.items() if rule.function is None)
+
+
+def questions(
+    policy: Policy,
+    opts: Mapping[str, Any],
+    settings_count: int,
+    asks: Asks,
+) -> list[Batch]:
+    """The promotion questions under the setting ``opts``, in the order they are asked: the
+    pairs, then (when the oracle answers them) the triples under both questions and the
+    values."""
+    operands = policy.operands(opts)
+    out = [Batch(PAIR, [Question(PAIR, pair) for pair in itertools.product(operands, operands)])]
+    if asks.nary:
+        triples = drawn(operands, budget(settings_count))
+        out.append(Batch(RESULT_TYPE, [Question(RESULT_TYPE, t) for t in triples]))
+        out.append(Batch(CHAIN, [Question(CHAIN, t) for t in triples]))
+        out.append(Batch(VALUE, [Question(VALUE, pair) for pair in with_values(operands)]))
+    return out
+
+
+def operation_questions(rules: Operations, opts: Mapping[str, Any]) -> list[Batch]:
+    """Every operation's calls under ``opts``, one batch per operation the framework has."""
+    called = functions(rules, opts)
+    return [
+        Batch(OPERATION, [Question(OPERATION, c, name, called[name]) for c in cases], name)
+        for name, cases in operation_cases(rules)
+        if name in called
+    ]
+
+
+def spellings(asks: Asks) -> Batch:
+    """The spellings an oracle asks its framework to read (none for most)."""
+    return Batch(SPELLING, [Question(SPELLING, text=text) for text in asks.spellings])
+
+
+def plan(
+    policy: Policy,
+    combos: Sequence[Mapping[str, Any]],
+    asks: Asks,
+    rules: Operations | None = None,
+) -> list[tuple[Mapping[str, Any], Batch]]:
+    """Everything asked of a framework, in order, each batch with its option setting: a phase
+    at a time (``protocol.PHASES``), each under every setting: the pairs, the triples under
+    both questions, the values, the spellings once, then (when ``rules`` are given and the
+    oracle calls operations) every operation. Operations come last because calling them can change a
+    framework for good (TensorFlow's NumPy behaviour stays on once enabled)."""
+    per = [questions(policy, opts, len(combos), asks) for opts in combos]
+    out: list[tuple[Mapping[str, Any], Batch]] = []
+    for kinds in ((PAIR,), (RESULT_TYPE, CHAIN), (VALUE,)):
+        for opts, batches in zip(combos, per, strict=True):
+            out += [(opts, batch) for batch in batches if batch.kind in kinds]
+    if asks.spellings:
+        out.append((combos[0], spellings(asks)))
+    if asks.operations and rules is not None:
+        for opts in combos:
+            out += [(opts, batch) for batch in operation_questions(rules, opts)]
+    return out

@@ -1,0 +1,123 @@
+"""Whether a framework's record agrees with the policy: one rule for ``promote verify`` (the
+framework asked now) and for the offline comparison (the framework's measured records).
+
+The policy is asked through its public answers only: ``Policy.promote`` for a pair,
+``result_type`` and ``chain`` for the n-ary questions (a value is asked as the chain),
+``ops.answer`` for an operation, and its notation's reader for a spelling.
+
+- Two refusals agree, whatever their reasons; a refusal and a result do not.
+- A kernel gap in a promotion question stands for the dtype its message names (Keras's
+  ``add`` of two bools on TensorFlow: the rule gave bool, the kernel is missing); one that names
+  none cannot show the answer, and neither can an ``Unobservable`` record: not compared.
+- An operation cell the policy marks ``no-kernel`` is a *gap* (neither agreeing nor a mismatch)
+  when the framework raised for want of a kernel, naming no type or the rule's, or gave the
+  rule's dtype; any other answer is a mismatch.
+- A spelling the framework refuses agrees with a policy that reads it as a type outside its
+  universe (``np.dtype("V")`` is no number; promote reads it as nothing NumPy promotes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from promote_cli.engine import Outcome
+from promote_cli.verify.protocol import (
+    CHAIN,
+    OPERATION,
+    PAIR,
+    RESULT_TYPE,
+    SPELLING,
+    VALUE,
+    Cell,
+    Gap,
+    Question,
+    Refusal,
+    Result,
+    Unobservable,
+)
+
+if TYPE_CHECKING:
+    from promote_cli.engine import Policy
+    from promote_cli.ops import Operations
+
+AGREE, GAP, SKIPPED, MISMATCH = "agree", "gap", "skipped", "mismatch"
+
+
+class Verdict(NamedTuple):
+    status: str  # AGREE, GAP, SKIPPED or MISMATCH
+    promote: str | None  # the policy's result (None: it refuses)
+    framework: str | None  # the framework's (None: it raised)
+    error: str = ""  # what the framework said when it raised
+
+
+def policy_answer(
+    policy: Policy, rules: Operations | None, opts: Mapping[str, Any], q: Question
+) -> Outcome:
+    """The policy's outcome for the question ``q`` under ``opts``."""
+    if q.kind == PAIR:
+        a, b = q.operands
+        return policy.promote(a, b, opts)
+    if q.kind == RESULT_TYPE:
+        return policy.result_type(q.operands, opts)
+    if q.kind in (CHAIN, VALUE):
+        return policy.chain(q.operands, opts)
+    if q.kind == OPERATION:
+        assert rules is not None, "an operation asked of a policy without operations"
+        return _ops().answer(rules, q.operation, q.operands, opts)[0]
+    if q.kind == SPELLING:
+        from promote_cli import frameworks
+        from promote_cli.errors import UsageError
+        from promote_cli.notations import read_dtype
+
+        try:
+            read = read_dtype(q.text, frameworks.notation_of(policy))
+        except UsageError as exc:
+            return Outcome(None, "spelling", str(exc))
+        return Outcome(read, "spelling", "")
+    raise ValueError(f"no such question: {q.kind!r}")
+
+
+def verdict(policy: Policy, q: Question, mine: Outcome, cell: Cell) -> Verdict:
+    """How the framework's record ``cell`` stands against the policy's outcome ``mine``."""
+    if isinstance(cell, Unobservable):
+        return Verdict(SKIPPED, mine.result, None, cell.message)
+    if q.kind == OPERATION:
+        if isinstance(cell, Result):
+            theirs, error, kernel = cell.dtype, "", False
+        else:
+            theirs, error = None, cell.message
+            # a missing kernel, unless the framework names a type its rule gave there and
+            # that type is not the policy's
+            kernel = isinstance(cell, Gap) and cell.dtype in (None, mine.result)
+        if mine.rule == _ops().NO_KERNEL and (kernel or theirs == mine.result):
+            return Verdict(GAP, mine.result, theirs, error)
+        status = AGREE if mine.result == theirs else MISMATCH
+        return Verdict(status, mine.result, theirs, error)
+    if isinstance(cell, Gap):
+        if cell.dtype is None:
+            return Verdict(SKIPPED, mine.result, None, cell.message)
+        theirs, error = cell.dtype, ""
+    elif isinstance(cell, Refusal):
+        theirs, error = None, cell.message
+    else:
+        theirs, error = cell.dtype, ""
+    if mine.result == theirs:
+        return Verdict(AGREE, mine.result, theirs, error)
+    if q.kind == SPELLING and theirs is None and mine.result not in policy.universe:
+        return Verdict(AGREE, mine.result, theirs, error)
+    return Verdict(MISMATCH, mine.result, theirs, error)
+
+
+def _ops() -> Any:
+    """``promote_cli.ops``, imported when an operation is first compared."""
+    import promote_cli.ops
+
+    return promote_cli.ops
+
+
+def judged(
+    policy: Policy, rules: Operations | None, opts: Mapping[str, Any], q: Question, cell: Cell
+) -> Verdict:
+    """``verdict`` of the policy's own answer to ``q``."""
+    return verdict(policy, q, policy_answer(policy, rules, opts, q), cell)

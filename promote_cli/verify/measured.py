@@ -1,0 +1,508 @@
+"""Measurements: what each framework answered, checked in beside its rules as package data.
+
+``promote measure NAME`` asks the installed framework every question ``promote verify`` asks
+(``cases.plan``, operations included) and writes the answers, with the framework's version and
+the date, as JSON under ``promote_cli/frameworks/<name>/measured/``, one file per family of
+questions:
+
+- ``pairs.json``: every option setting x every ordered pair of the policy's operands;
+- ``nary.json``: the triples drawn with ``cases.SEED`` (each under ``result_type`` and the
+  chain) and the valued Python scalars, for an oracle that answers them;
+- ``operations.json``: every case of every operation, for an oracle that calls them;
+- ``spellings.json``: what NumPy reads each spelling as.
+
+A file lists its answers once (``answers``: a dtype name, ``["refused"]``, ``["gap"]`` or
+``["gap", dtype]`` for a missing kernel and the type the framework named, ``["unobservable"]``)
+and spells each cell as that answer's code: one character (two when a file has more than 62
+answers) from ``CODES``, a row of them per operand, ``.`` for a case not asked. Operands and
+options are spelled in canonical names (``D(int8)``, ``P(float*)``, ``int:300``). The
+framework's messages are not kept: they change wording between releases, and nothing is
+compared on them (``promote verify`` shows them live). Rendering is deterministic, and a file
+whose answers have not changed keeps its date.
+
+The offline comparison (``differences``) asks the policy every measured question through its
+public answers and returns one line per cell where the rules and the measurement disagree, by
+the same rule as ``promote verify`` (``compare``); ``unmeasured`` lists what the policy would
+ask that was not measured (a type added, an operation declared since).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from promote_cli.operands import DIMENSIONED, PYTHON, Operand
+from promote_cli.operands import valued as valued_operand
+from promote_cli.verify.cases import VALUES, Batch, drawn, plan, settings
+from promote_cli.verify.protocol import (
+    CHAIN,
+    OPERATION,
+    PAIR,
+    RESULT_TYPE,
+    SPELLING,
+    VALUE,
+    Asks,
+    Cell,
+    Gap,
+    Oracle,
+    Question,
+    Refusal,
+    Result,
+    Unobservable,
+    asking,
+    opened,
+    operand_key,
+    operand_of,
+)
+
+if TYPE_CHECKING:
+    from promote_cli.engine import Policy
+    from promote_cli.framework import Framework
+    from promote_cli.ops import Operations
+
+FORMAT = 1
+# The files, and the kinds of question each holds.
+FILES: Mapping[str, tuple[str, ...]] = {
+    "pairs": (PAIR,),
+    "nary": (RESULT_TYPE, CHAIN, VALUE),
+    "operations": (OPERATION,),
+    "spellings": (SPELLING,),
+}
+CODES = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+NOT_ASKED = "."
+_LINE = 100  # codes per line of a long list (triples)
+
+
+class Measured(NamedTuple):
+    """One measurement file: its header and every cell, as asked."""
+
+    framework: str  # the policy's name
+    version: str
+    date: str
+    cells: list[tuple[Mapping[str, Any], Question, Cell]]
+
+
+# --- asking -------------------------------------------------------------------------------
+
+
+def ask(
+    policy: Policy,
+    orc: Oracle,
+    rules: Operations | None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> tuple[str, list[tuple[Mapping[str, Any], Batch, list[Cell]]]]:
+    """Every question of the enumeration asked of ``orc``: the framework's version and the
+    answered batches, in order. ``ImportError`` when the framework is not installed."""
+    asked = plan(policy, settings(policy), orc.ASKS, rules)
+    with opened(orc) as handle:
+        out = list(asking(orc, handle, asked, progress))
+        version = orc.version(handle)
+    return version, out
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def record(cell: Cell) -> str | list[str]:
+    """How a file lists an answer."""
+    if isinstance(cell, Result):
+        return cell.dtype
+    if isinstance(cell, Refusal):
+        return ["refused"]
+    if isinstance(cell, Gap):
+        return ["gap"] if cell.dtype is None else ["gap", cell.dtype]
+    return ["unobservable"]
+
+
+def cell_of(answer: str | list[str]) -> Cell:
+    if isinstance(answer, str):
+        return Result(answer)
+    if answer[0] == "refused":
+        return Refusal("")
+    if answer[0] == "gap":
+        return Gap("", answer[1] if len(answer) > 1 else None)
+    if answer[0] == "unobservable":
+        return Unobservable("")
+    raise ValueError(f"not a measured answer: {answer!r}")
+
+
+def _sort_key(answer: str | list[str]) -> tuple[int, str]:
+    return (0, answer) if isinstance(answer, str) else (1, " ".join(answer))
+
+
+class _Palette:
+    """The answers of one file, each with its code."""
+
+    def __init__(self, cells: Iterator[Cell]) -> None:
+        found = {json.dumps(record(c)): record(c) for c in cells}
+        self.answers = sorted(found.values(), key=_sort_key)
+        self.width = 1 if len(self.answers) <= len(CODES) else 2
+        if len(self.answers) > len(CODES) ** self.width:
+            raise ValueError(f"{len(self.answers)} distinct answers: too many to code")
+        self.code = {json.dumps(a): self._code(i) for i, a in enumerate(self.answers)}
+
+    def _code(self, i: int) -> str:
+        digits = ""
+        for _ in range(self.width):
+            i, digit = divmod(i, len(CODES))
+            digits = CODES[digit] + digits
+        return digits
+
+    def __call__(self, cell: Cell | None) -> str:
+        return NOT_ASKED * self.width if cell is None else self.code[json.dumps(record(cell))]
+
+
+def render(
+    name: str,
+    version: str,
+    date: str,
+    file: str,
+    answered: Sequence[tuple[Mapping[str, Any], Batch, list[Cell]]],
+) -> str | None:
+    """The text of one measurement file (None: the oracle answers none of its questions)."""
+    kinds = FILES[file]
+    mine = [(opts, b, cells) for opts, b, cells in answered if b.kind in kinds]
+    if not mine:
+        return None
+    code = _Palette(c for _, _, cells in mine for c in cells)
+    # Each setting's operands, in the order the pairs ask them (the triples draw from them).
+    operands = {
+        json.dumps(opts, sort_keys=True): list(dict.fromkeys(q.operands[0] for q in b.questions))
+        for opts, b, _ in answered
+        if b.kind == PAIR
+    }
+    by_setting: dict[str, dict[str, Any]] = {}
+    for opts, batch, cells in mine:
+        key = json.dumps(opts, sort_keys=True)
+        setting = by_setting.setdefault(key, {"options": dict(opts)})
+        if batch.kind in (PAIR, RESULT_TYPE) and "operands" not in setting:
+            setting["operands"] = [operand_key(op) for op in operands[key]]
+        if batch.kind == OPERATION and "operands" not in setting:
+            # The operations' operands, in the order the enumeration takes them.
+            seen = [x for o, b, _ in mine if o == opts for q in b.questions for x in q.operands]
+            setting["operands"] = [operand_key(x) for x in dict.fromkeys(seen)]
+        _fill(setting, batch, cells, code)
+    head = {"framework": name, "version": version, "measured": date, "format": FORMAT}
+    head["width"] = code.width
+    lines = ["{"]
+    lines += [f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
+    if file == "nary":
+        valued = [operand_key(valued_operand(v)) for v in VALUES]
+        lines.append(f'  "values": {json.dumps(valued)},')
+    lines.append('  "answers": [')
+    lines += [f"    {json.dumps(a)}," for a in code.answers]
+    lines[-1] = lines[-1].rstrip(",")
+    lines += ["  ],", '  "settings": [']
+    for setting in by_setting.values():
+        lines.append("    {")
+        fields = list(setting.items())
+        for i, (k, v) in enumerate(fields):
+            comma = "," if i < len(fields) - 1 else ""
+            lines += _field(k, v, comma)
+        lines.append("    },")
+    lines[-1] = lines[-1].rstrip(",")
+    lines += ["  ]", "}", ""]
+    return "\n".join(lines)
+
+
+def _field(key: str, value: Any, comma: str) -> list[str]:
+    """One field of a setting: a list of rows one a line, a mapping of such lists nested."""
+    pad = "      "
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        if key in ("operands",):
+            return [f"{pad}{json.dumps(key)}: {json.dumps(value)}{comma}"]
+        rows = [f"{pad}  {json.dumps(v)}," for v in value]
+        rows[-1] = rows[-1].rstrip(",")
+        return [f"{pad}{json.dumps(key)}: [", *rows, f"{pad}]{comma}"]
+    if isinstance(value, dict) and key == "operations":
+        out = [f"{pad}{json.dumps(key)}: {{"]
+        items = list(value.items())
+        for i, (name, op) in enumerate(items):
+            inner = "," if i < len(items) - 1 else ""
+            out.append(f"{pad}  {json.dumps(name)}: {{")
+            out.append(f'{pad}    "function": {json.dumps(op["function"])},')
+            out.append(f'{pad}    "cells": [')
+            rows = [f"{pad}      {json.dumps(r)}," for r in op["cells"]]
+            rows[-1] = rows[-1].rstrip(",")
+            out += rows
+            out += [f"{pad}    ]", f"{pad}  }}{inner}"]
+        out.append(f"{pad}}}{comma}")
+        return out
+    return [f"{pad}{json.dumps(key)}: {json.dumps(value)}{comma}"]
+
+
+def _rows(codes: Sequence[str], size: int) -> list[str]:
+    return ["".join(codes[i : i + size]) for i in range(0, len(codes), size)]
+
+
+def _fill(setting: dict[str, Any], batch: Batch, cells: list[Cell], code: _Palette) -> None:
+    """Put one answered batch into its setting's fields."""
+    qs = batch.questions
+    if batch.kind == PAIR:
+        setting["pairs"] = _rows([code(c) for c in cells], len(setting["operands"]))
+    elif batch.kind == RESULT_TYPE:
+        setting["triples"] = len(qs)
+        setting["result_type"] = _rows([code(c) for c in cells], _LINE)
+    elif batch.kind == CHAIN:
+        setting["chain"] = _rows([code(c) for c in cells], _LINE)
+    elif batch.kind == VALUE:
+        setting["values"] = _rows([code(c) for c in cells], 2 * len(VALUES))
+    elif batch.kind == SPELLING:
+        setting["spellings"] = [f"{code(c)} {q.text}" for q, c in zip(qs, cells, strict=True)]
+    elif batch.kind == OPERATION:
+        index = {operand_of(k): i for i, k in enumerate(setting["operands"])}
+        grid: dict[tuple[int, ...], Cell] = {
+            tuple(index[x] for x in q.operands): c for q, c in zip(qs, cells, strict=True)
+        }
+        n = len(index)
+        if len(qs[0].operands) == 1:
+            rows = ["".join(code(grid.get((j,))) for j in range(n))]
+        else:
+            rows = ["".join(code(grid.get((i, j))) for j in range(n)) for i in range(n)]
+        found = setting.setdefault("operations", {})
+        found[batch.operation] = {"function": qs[0].function, "cells": rows}
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def directory(entry: Framework) -> Path:
+    """Where a framework's measurements live in this checkout (``measure`` writes there)."""
+    import importlib
+
+    return Path(importlib.import_module(entry.package).__file__ or "").parent / "measured"
+
+
+def text(entry: Framework, file: str) -> str | None:
+    """A measurement file's text, read as package data (None: there is none)."""
+    found = resources.files(entry.package).joinpath("measured").joinpath(f"{file}.json")
+    if not found.is_file():
+        return None
+    return found.read_text(encoding="utf-8")
+
+
+def read(entry: Framework, file: str) -> Measured | None:
+    """One measurement file of ``entry``'s framework, parsed (None: there is none)."""
+    found = text(entry, file)
+    return None if found is None else parse(found)
+
+
+def parse(content: str) -> Measured:
+    doc = json.loads(content)
+    if doc.get("format") != FORMAT:
+        raise ValueError(f"measurement format {doc.get('format')!r}, not {FORMAT}")
+    width = doc["width"]
+    answers = {}
+    for i, answer in enumerate(doc["answers"]):
+        digits = ""
+        for _ in range(width):
+            i, digit = divmod(i, len(CODES))
+            digits = CODES[digit] + digits
+        answers[digits] = cell_of(answer)
+
+    def cells_of(rows: Sequence[str]) -> list[Cell | None]:
+        flat = "".join(rows)
+        codes = [flat[i : i + width] for i in range(0, len(flat), width)]
+        return [None if c == NOT_ASKED * width else answers[c] for c in codes]
+
+    valued = [operand_of(k) for k in doc.get("values", ())]
+    out: list[tuple[Mapping[str, Any], Question, Cell]] = []
+    for setting in doc["settings"]:
+        opts = setting["options"]
+        for kind, questions, rows in _asked(setting, valued):
+            found = cells_of(rows)
+            if len(found) != len(questions):
+                raise ValueError(f"{kind}: {len(found)} cells for {len(questions)} questions")
+            out.extend((opts, q, c) for q, c in zip(questions, found, strict=True) if c)
+        for line in setting.get("spellings", ()):
+            c, spelled = line[:width], line[width + 1 :]
+            out.append((opts, Question(SPELLING, text=spelled), answers[c]))
+    return Measured(doc["framework"], doc["version"], doc["measured"], out)
+
+
+def _asked(
+    setting: Mapping[str, Any], valued: Sequence[Operand]
+) -> Iterator[tuple[str, list[Question], Sequence[str]]]:
+    """The questions of one setting's fields, each with its rows of codes."""
+    operands = [operand_of(k) for k in setting.get("operands", ())]
+    if "pairs" in setting:
+        yield PAIR, [Question(PAIR, (a, b)) for a in operands for b in operands], setting["pairs"]
+    if "triples" in setting:
+        triples = drawn(operands, setting["triples"])
+        yield RESULT_TYPE, [Question(RESULT_TYPE, t) for t in triples], setting["result_type"]
+        yield CHAIN, [Question(CHAIN, t) for t in triples], setting["chain"]
+        arrays = [op for op in operands if op.category == DIMENSIONED]
+        if not any(op.category == PYTHON for op in operands):
+            arrays = []  # no Python scalars, no values (``cases.with_values``)
+        pairs = [p for a in arrays for s in valued for p in ((a, s), (s, a))]
+        yield VALUE, [Question(VALUE, p) for p in pairs], setting["values"]
+    for name, op in setting.get("operations", {}).items():
+        rows = op["cells"]
+        cases: list[tuple[Operand, ...]]
+        if len(rows) == 1 and len(operands) > 1:  # a unary operation or a reduction
+            cases = [(x,) for x in operands]
+        else:
+            cases = [(a, b) for a in operands for b in operands]
+        yield OPERATION, [Question(OPERATION, c, name, op["function"]) for c in cases], rows
+
+
+# --- comparing ----------------------------------------------------------------------------
+
+
+def differences(policy: Policy, measured: Measured, rules: Operations | None) -> Iterator[str]:
+    """One line per measured cell where ``policy`` disagrees with the framework."""
+    from promote_cli.engine import remembering
+    from promote_cli.verify.compare import MISMATCH, judged
+
+    with remembering():
+        for opts, q, cell in measured.cells:
+            v = judged(policy, rules, opts, q, cell)
+            if v.status == MISMATCH:
+                yield (
+                    f"{policy.name} {describe(q)} under {dict(opts)}: measured {said(cell)},"
+                    f" rules give {v.promote or 'refused'}"
+                )
+
+
+def said(cell: Cell) -> str:
+    if isinstance(cell, Result):
+        return cell.dtype
+    if isinstance(cell, Gap):
+        return f"a missing kernel ({cell.dtype or 'no type named'})"
+    return "refused" if isinstance(cell, Refusal) else "unobservable"
+
+
+def describe(q: Question) -> str:
+    """A question as a reader would write it: ``int8 x uint8``, ``divide(int8, S(int16))``."""
+    from promote_cli import frameworks
+    from promote_cli.operands import label
+
+    nota = frameworks.notation("canonical")
+    names = [label(op, nota, plain=True) for op in q.operands]
+    if q.kind == PAIR:
+        return " x ".join(names)
+    if q.kind == RESULT_TYPE:
+        return f"result_type({', '.join(names)})"
+    if q.kind in (CHAIN, VALUE):
+        return " + ".join(names)
+    if q.kind == OPERATION:
+        return f"{q.operation}({', '.join(names)})"
+    return f"the spelling {q.text!r}"
+
+
+def unmeasured(
+    policy: Policy, asks: Asks, rules: Operations | None, measured: Mapping[str, Measured]
+) -> list[str]:
+    """What ``policy`` would be asked that the files do not hold, or hold otherwise, one line
+    per file (``measure`` has not run since a type, an option value or an operation was
+    added): each file lists, setting by setting, the enumeration's questions in its order."""
+    asked: dict[str, dict[str, list[Question]]] = {f: {} for f in FILES}
+    for opts, batch in plan(policy, settings(policy), asks, rules):
+        file = next(f for f, kinds in FILES.items() if batch.kind in kinds)
+        asked[file].setdefault(json.dumps(opts, sort_keys=True), []).extend(batch.questions)
+    out = []
+    for file, wanted in asked.items():
+        found = measured.get(file)
+        have: dict[str, list[Question]] = {}
+        for opts, q, _ in found.cells if found is not None else ():
+            have.setdefault(json.dumps(opts, sort_keys=True), []).append(q)
+        if have == wanted:
+            continue
+        key = next(
+            (k for k in [*wanted, *have] if wanted.get(k) != have.get(k)), next(iter(wanted))
+        )
+        mine, theirs = wanted.get(key, []), have.get(key, [])
+        same = (i for i, (w, h) in enumerate(zip(mine, theirs, strict=False)) if w != h)
+        first = next(same, min(len(mine), len(theirs)))
+        where = (mine if first < len(mine) else theirs)[first]
+        out.append(
+            f"{policy.name}: {file} under {key} asks {len(mine):,} questions, {len(theirs):,}"
+            f" measured; the first that differs: {describe(where)}"
+            f" (promote measure {policy.name})"
+        )
+    return out
+
+
+def today() -> str:
+    return datetime.date.today().isoformat()
+
+
+# --- the command --------------------------------------------------------------------------
+
+
+def measure(
+    name: str, into: Path | None = None, progress: Callable[[int, int, str], None] | None = None
+) -> str:
+    """Measure the framework ``name`` and write its files (under ``into``/<directory> when
+    given, else beside its rules); a line saying what was written. ``ImportError`` when the
+    framework is not installed."""
+    from promote_cli import frameworks
+    from promote_cli.errors import PromotionError
+    from promote_cli.verify.driver import framework_name, oracle
+
+    entry = frameworks.entry(name)
+    policy = frameworks.get(name)
+    orc = oracle(name)
+    if orc is None:
+        raise ValueError(f"{name} has no oracle: {entry.oracle}")
+    try:
+        rules = frameworks.operations(policy) if orc.ASKS.operations else None
+    except PromotionError:
+        rules = None
+    version, answered = ask(policy, orc, rules, progress)
+    folder = into / entry.package.rpartition(".")[2] if into is not None else directory(entry)
+    date, changed, size, cells = today(), [], 0, 0
+    for file in FILES:
+        path = folder / f"{file}.json"
+        new = render(name, version, date, file, answered)
+        old = path.read_text(encoding="utf-8") if path.is_file() else None
+        if new is None:
+            if old is not None:
+                path.unlink()
+                changed.append(file)
+            continue
+        if old is not None and _undated(old) == _undated(new):
+            new = old  # the same answers: the file keeps its date
+        else:
+            folder.mkdir(parents=True, exist_ok=True)
+            _replace(path, new)
+            changed.append(file)
+        size += len(new.encode())
+        cells += sum(len(b.questions) for _, b, _ in answered if b.kind in FILES[file])
+    what = f"wrote {', '.join(changed)}" if changed else "unchanged"
+    try:
+        shown = folder.resolve().relative_to(Path.cwd())
+    except ValueError:  # outside the working directory
+        shown = folder
+    return (
+        f"{name}: {framework_name(entry)} {version}, {cells:,} cells"
+        f" ({size:,} bytes) in {shown}: {what}"
+    )
+
+
+def _undated(content: str) -> str:
+    return "\n".join(line for line in content.splitlines() if not line.startswith('  "measured":'))
+
+
+def _replace(path: Path, content: str) -> None:
+    """Write ``path`` whole or not at all (a temporary file renamed over it)."""
+    import os
+    import tempfile
+
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)  # as open() would make it, not mkstemp's 0o600
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+            out.write(content)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise

@@ -1,0 +1,282 @@
+"""The oracle protocol: what ``promote verify`` and ``promote measure`` ask a framework, and the
+typed records it answers.
+
+A *question* (``Question``) is one cell: a pair, a triple under one of the two n-ary questions
+(``result_type``, ``chain``), a valued Python scalar with an array (asked as the chain), an
+operation called on its operands, or a spelling NumPy reads. The questions asked are one
+enumeration (``promote_cli.verify.cases``).
+
+An *answer* is one record per question (``Cell``):
+
+- ``Result(dtype)``: the canonical dtype the framework gave (a weak result as ``float*``);
+- ``Refusal(message)``: the framework raised, by a rule; its message's first line;
+- ``Gap(message, dtype)``: the framework raised for want of a CPU kernel, not by a rule;
+  ``dtype`` is the type its own dtype rule gave, when the message names it;
+- ``Unobservable(message)``: the framework cannot show its answer to this question (PyTorch's
+  n-ary ``addcmul`` takes no Python scalars).
+
+A framework's oracle is the module ``promote_cli/frameworks/<name>/oracle.py``. It declares
+``RUNS`` (in promote's process, or in a worker process of its own, and why) and ``ASKS`` (the
+kinds of question it answers), and three functions: ``load()`` imports the framework (the
+only place it is imported; ``ImportError`` when it is not installed) and returns a handle,
+``version(handle)``, and ``answer(handle, opts, questions)``, the one function that answers
+every kind of question under one option setting, one record each, in order. Only the
+framework's own exceptions become refusals or gaps, and one function per framework tells a
+missing kernel from a refusal; any other exception is a bug in the oracle and stops the run.
+Everything else about the framework (its name, what installs it, its options) is its entry's
+(``promote_cli.frameworks.<name>``).
+
+This module is light on purpose: a worker process and ``promote measure``'s files read the same
+records, as JSON (``encode``/``decode``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, NamedTuple, Protocol
+
+from promote_cli.operands import PYTHON, Operand, Value, value_text
+
+# The kinds of question.
+PAIR, RESULT_TYPE, CHAIN, VALUE, OPERATION, SPELLING = (
+    "pair",
+    "result_type",
+    "chain",
+    "value",
+    "operation",
+    "spelling",
+)
+KINDS = (PAIR, RESULT_TYPE, CHAIN, VALUE, OPERATION, SPELLING)
+# The phases a run goes through, by the kind of question: what a progress bar names.
+PHASES = {
+    PAIR: "pairs",
+    RESULT_TYPE: "triples",
+    CHAIN: "triples",
+    VALUE: "values",
+    SPELLING: "spellings",
+    OPERATION: "operations",
+}
+
+# The longest message a record keeps: a framework's first line, never its C++ stack.
+MESSAGE = 300
+
+
+class Question(NamedTuple):
+    """One cell asked of a framework."""
+
+    kind: str  # one of KINDS
+    operands: tuple[Operand, ...] = ()
+    operation: str = ""  # OPERATION: the vocabulary's name (``divide``)
+    function: str = ""  # OPERATION: the framework's own spelling of it (``np.divide``)
+    text: str = ""  # SPELLING: what is read (``<f4``)
+
+
+class Result(NamedTuple):
+    dtype: str
+
+
+class Refusal(NamedTuple):
+    message: str
+
+
+class Gap(NamedTuple):
+    message: str
+    dtype: str | None = None  # the output type the framework's dtype rule named, if it did
+
+
+class Unobservable(NamedTuple):
+    message: str
+
+
+Cell = Result | Refusal | Gap | Unobservable
+
+
+class Runs(NamedTuple):
+    """Where an oracle runs, and why.
+
+    In promote's process (``worker=False``) unless the framework needs a process to itself: it
+    fixes a global at import (Keras's backend), its libraries clash with another framework's,
+    or its import is too large to keep. A worker oracle's ``requires`` are the modules that
+    must be installed (looked up, not imported, in promote's process); ``per`` names the
+    options whose every value needs a process of its own; ``env`` is added to the worker's
+    environment (``{backend}`` is that option's value); ``timeout`` bounds each request."""
+
+    worker: bool
+    why: str
+    requires: tuple[str, ...] = ()
+    per: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+    timeout: float = 600.0
+
+
+def in_process(why: str) -> Runs:
+    return Runs(False, why)
+
+
+def in_worker(
+    why: str,
+    *,
+    requires: tuple[str, ...],
+    per: tuple[str, ...] = (),
+    env: Mapping[str, str] | None = None,
+    timeout: float = 600.0,
+) -> Runs:
+    return Runs(True, why, requires, per, tuple((env or {}).items()), timeout)
+
+
+class Asks(NamedTuple):
+    """The kinds of question an oracle answers (pairs always)."""
+
+    nary: bool = False  # triples under both n-ary questions, and valued Python scalars
+    operations: bool = False  # every operation the policy declares, called
+    spellings: tuple[str, ...] = ()  # what the framework is asked to read as a dtype (NumPy)
+
+
+class Oracle(Protocol):
+    """A framework's oracle module (or anything shaped like one)."""
+
+    RUNS: Runs
+    ASKS: Asks
+
+    def load(self) -> Any: ...
+
+    def version(self, handle: Any) -> str: ...
+
+    def answer(
+        self, handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]
+    ) -> list[Cell]: ...
+
+
+@contextmanager
+def opened(orc: Oracle) -> Iterator[Any]:
+    """``orc.load()``'s handle for the block, closed after it when it can be (a worker
+    oracle's processes end). ``ImportError`` when the framework is not installed."""
+    handle = orc.load()
+    try:
+        yield handle
+    finally:
+        close = getattr(handle, "close", None)
+        if callable(close):
+            close()
+
+
+def asking(
+    orc: Oracle,
+    handle: Any,
+    batches: Sequence[tuple[Mapping[str, Any], Any]],
+    progress: Callable[[int, int, str], None] | None = None,
+) -> Iterator[tuple[Mapping[str, Any], Any, list[Cell]]]:
+    """Each batch of questions (``cases.plan``'s ``(options, Batch)``) asked of the framework
+    in order, with its records: what ``promote verify`` compares and ``promote measure``
+    writes. ``progress(done, total, phase)`` hears of each batch, each phase (``PHASES``:
+    pairs, triples, values, spellings, operations) counting from 0 to its own total; a triple,
+    asked both n-ary questions, counts once."""
+    totals: dict[str, int] = {}
+    for _, batch in batches:
+        phase = PHASES[batch.kind]
+        totals[phase] = totals.get(phase, 0) + len(batch.questions)
+    done = dict.fromkeys(totals, 0)
+    share = {p: 2 if p == "triples" else 1 for p in totals}  # questions a unit is
+    for opts, batch in batches:
+        phase = PHASES[batch.kind]
+        if progress and done[phase] == 0:
+            progress(0, totals[phase] // share[phase], phase)
+        cells = orc.answer(handle, opts, batch.questions)
+        if len(cells) != len(batch.questions):
+            raise RuntimeError(f"an oracle answered {len(cells)} of {len(batch.questions)}")
+        yield opts, batch, cells
+        done[phase] += len(cells)
+        if progress:
+            progress(done[phase] // share[phase], totals[phase] // share[phase], phase)
+
+
+class Refused(Exception):
+    """Raised inside an oracle for a refusal it words itself ("NumPy has no dtype int4")."""
+
+
+class NotObservable(Exception):
+    """Raised inside an oracle for a question the framework cannot show an answer to."""
+
+
+def first_line(error: BaseException | str) -> str:
+    """A message's first non-empty line (a framework's C++ stack dropped), capped; an
+    exception as ``Type: line``."""
+    text = str(error)
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    line = lines[0] if lines else ""
+    if isinstance(error, BaseException):
+        line = f"{type(error).__name__}: {line}"
+    return line[:MESSAGE]
+
+
+def said(exc: BaseException) -> str:
+    """``Type: message``, every line: what a framework's missing kernel is read from."""
+    return f"{type(exc).__name__}: {exc}"
+
+
+# --- JSON: how a worker and a measurement file spell questions and records -------------------
+
+
+def operand_key(op: Operand) -> str:
+    """``D(int8)``, ``S(int8)``, ``P(float*)``, ``P(bool)``; a valued Python scalar as
+    ``int:300`` (``KIND:VALUE``, as ``promote pair`` reads it)."""
+    if op.value is not None:
+        return f"{type(op.value).__name__}:{value_text(op.value)}"
+    return f"{op.category}({op.dtype})"
+
+
+_KINDS = {"bool": "bool", "int": "int*", "float": "float*", "complex": "complex*"}
+
+
+def operand_of(key: str) -> Operand:
+    """The operand ``operand_key`` spells (canonical names only: no notation is read)."""
+    if key[:2] in ("D(", "S(", "P(") and key.endswith(")"):
+        return Operand(key[2:-1], key[0])
+    kind, _, text = key.partition(":")
+    value: Value
+    if kind == "bool":
+        value = text == "true"
+    elif kind == "int":
+        value = int(text)
+    elif kind == "float":
+        value = float(text)
+    elif kind == "complex":
+        value = complex(text)
+    else:
+        raise ValueError(f"not an operand key: {key!r}")
+    return Operand(_KINDS[kind], PYTHON, value)
+
+
+def encode_question(q: Question) -> list[Any]:
+    return [q.kind, [operand_key(x) for x in q.operands], q.operation, q.function, q.text]
+
+
+def decode_question(data: Sequence[Any]) -> Question:
+    kind, keys, operation, function, text = data
+    return Question(kind, tuple(operand_of(k) for k in keys), operation, function, text)
+
+
+def encode(cell: Cell) -> str | list[str | None]:
+    """A record as JSON: a result as its dtype, else ``["refused", message]``,
+    ``["gap", message, dtype or null]``, ``["unobservable", message]``."""
+    if isinstance(cell, Result):
+        return cell.dtype
+    if isinstance(cell, Refusal):
+        return ["refused", cell.message]
+    if isinstance(cell, Gap):
+        return ["gap", cell.message, cell.dtype]
+    return ["unobservable", cell.message]
+
+
+def decode(data: Any) -> Cell:
+    if isinstance(data, str):
+        return Result(data)
+    tag, message, *rest = data
+    if tag == "refused":
+        return Refusal(message)
+    if tag == "gap":
+        return Gap(message, rest[0] if rest else None)
+    if tag == "unobservable":
+        return Unobservable(message)
+    raise ValueError(f"not a cell record: {data!r}")

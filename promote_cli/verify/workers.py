@@ -1,0 +1,207 @@
+"""An oracle that runs in a worker process of its own (its ``RUNS`` says so, and why).
+
+The worker is ``promote_cli.worker``'s: a child process reading one JSON request a line on its
+stdin and answering each with one typed record; a request that takes longer than the oracle's
+``RUNS.timeout`` is answered ``timed-out`` (the child is killed), and a child that ends answers
+``exited`` with its exit code. The child imports this module and promote's side calls three of
+its functions:
+
+- ``load(module, log)``: point the child's stdout and stderr at the file ``log`` (a framework's
+  banners and C++ logging stay out of promote's output; its last lines explain a failure), import
+  the oracle module, ``load()`` the framework (an ``ImportError`` there means it is not
+  installed) and return its ``version``;
+- ``ask(opts, questions)``: the oracle's ``answer`` to the questions (``protocol.encode_question``)
+  under one option setting, the records (``protocol.encode``) in pages that fit one answer;
+- ``more()``: the next page.
+
+``WorkerOracle`` is promote's side: it follows the ``Oracle`` protocol like an in-process oracle
+module, with a worker per value of the options the oracle names in ``RUNS.per`` (Keras fixes its
+backend at import: one process per backend), each started when first asked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from importlib.util import find_spec
+from types import ModuleType
+from typing import Any
+
+from promote_cli.verify.protocol import (
+    Asks,
+    Cell,
+    Question,
+    Runs,
+    decode,
+    decode_question,
+    encode,
+    encode_question,
+)
+
+_HERE = __name__
+
+# --- the child's side -------------------------------------------------------------------------
+
+_child: dict[str, Any] = {}
+
+
+def load(module: str, log: str) -> str:
+    """Load the oracle ``module``'s framework in this process; its version."""
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+    oracle = importlib.import_module(module)
+    handle = oracle.load()
+    _child.update(oracle=oracle, handle=handle, pending=[])
+    return str(oracle.version(handle))
+
+
+def ask(opts: dict[str, Any], questions: list[Any]) -> list[Any]:
+    """The records of ``questions`` under ``opts``: the first page (``more`` gives the rest)."""
+    oracle = _child["oracle"]
+    cells = oracle.answer(_child["handle"], opts, [decode_question(q) for q in questions])
+    if len(cells) != len(questions):
+        raise RuntimeError(f"{oracle.__name__} answered {len(cells)} of {len(questions)} questions")
+    _child["pending"] = [encode(c) for c in cells]
+    _child["sent"] = 0
+    return more()
+
+
+def more() -> list[Any]:
+    """The next page of records: as many as one answer of the worker holds."""
+    from promote_cli.worker import MAX_TEXT
+
+    pending, sent = _child["pending"], _child["sent"]
+    page: list[Any] = []
+    size = 2
+    while sent < len(pending):
+        size += len(json.dumps(pending[sent])) + 2  # as the worker spells a list: ", "
+        if page and size > MAX_TEXT - 100:
+            break
+        page.append(pending[sent])
+        sent += 1
+    _child["sent"] = sent
+    return page
+
+
+# --- promote's side ---------------------------------------------------------------------------
+
+
+class WorkerFailed(RuntimeError):
+    """A worker oracle did not answer: it raised, ended, crashed or hung. A bug in the oracle or
+    the framework, not a refusal: the run stops, naming the worker, how it ended and what it
+    last logged."""
+
+
+class WorkerOracle:
+    """The ``Oracle`` protocol around an oracle module that runs in worker processes."""
+
+    def __init__(self, module: ModuleType) -> None:
+        self.module = module.__name__
+        self.RUNS: Runs = module.RUNS
+        self.ASKS: Asks = module.ASKS
+
+    def load(self) -> Workers:
+        """What the framework needs, looked up (not imported); no process starts yet."""
+        missing = [name for name in self.RUNS.requires if find_spec(name) is None]
+        if missing:
+            raise ImportError(f"not installed: {', '.join(missing)}")
+        return Workers(self.module, self.RUNS)
+
+    def version(self, handle: Workers) -> str:
+        return handle.version()
+
+    def answer(
+        self, handle: Workers, opts: Mapping[str, Any], questions: Sequence[Question]
+    ) -> list[Cell]:
+        return handle.worker(opts).ask(opts, questions)
+
+
+class Workers:
+    """The workers of one oracle, one per value of its ``per`` options; close them when done."""
+
+    def __init__(self, module: str, runs: Runs) -> None:
+        self.module, self.runs = module, runs
+        self.started: dict[tuple[Any, ...], Child] = {}
+
+    def worker(self, opts: Mapping[str, Any]) -> Child:
+        key = tuple(opts[name] for name in self.runs.per)
+        if key not in self.started:
+            self.started[key] = Child(self.module, self.runs, opts)
+        return self.started[key]
+
+    def version(self) -> str:
+        if not self.started:
+            raise WorkerFailed(f"{self.module}: no worker was asked anything")
+        return next(iter(self.started.values())).version
+
+    def close(self) -> None:
+        for child in self.started.values():
+            child.close()
+        self.started.clear()
+
+
+class Child:
+    """One worker process that has loaded the framework."""
+
+    def __init__(self, module: str, runs: Runs, opts: Mapping[str, Any]) -> None:
+        from promote_cli.worker import Worker
+
+        env = {name: value.format(**opts) for name, value in runs.env}
+        self.name = module + "".join(f" {name}={opts[name]}" for name in runs.per)
+        fd, self.log = tempfile.mkstemp(prefix="promote-worker-", suffix=".log")
+        os.close(fd)
+        self.worker = Worker(_HERE, timeout=runs.timeout, env=env)
+        try:
+            self._checked(self.worker.ready, "starting")
+            opened = self.worker.call("load", module, self.log)
+            if opened.kind == "raised" and opened.error.startswith(_IMPORT_ERRORS):
+                raise ImportError(opened.error.partition(": ")[2])
+            self.version = str(self._checked(opened, "loading the framework").value)
+        except BaseException:
+            self.close()
+            raise
+
+    def ask(self, opts: Mapping[str, Any], questions: Sequence[Question]) -> list[Cell]:
+        asked = [encode_question(q) for q in questions]
+        records = self._checked(self.worker.call("ask", dict(opts), asked), "answering").value
+        while len(records) < len(questions):
+            page = self._checked(self.worker.call("more"), "answering").value
+            if not page:
+                raise WorkerFailed(f"{self.name}: {len(records)} of {len(questions)} answered")
+            records += page
+        return [decode(r) for r in records]
+
+    def close(self) -> None:
+        with contextlib.suppress(AttributeError):
+            self.worker.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self.log)
+
+    def _checked(self, reply: Any, doing: str) -> Any:
+        """``reply`` when the worker answered, else ``WorkerFailed`` saying how it failed."""
+        if reply.ok:
+            return reply
+        if reply.kind == "timed-out":
+            how = f"no answer within {self.worker.timeout:g} s"
+        elif reply.kind == "exited":
+            how = f"it ended with exit code {reply.exit_code}"
+        else:
+            how = reply.error
+        raise WorkerFailed(f"{self.name}, {doing}: {how}{self._last_lines()}")
+
+    def _last_lines(self, count: int = 5) -> str:
+        try:
+            with open(self.log, encoding="utf-8", errors="replace") as log:
+                lines = [line.rstrip() for line in log if line.strip()]
+        except OSError:
+            return ""
+        return "; it last logged: " + " | ".join(lines[-count:]) if lines else ""
+
+
+_IMPORT_ERRORS = ("ImportError:", "ModuleNotFoundError:")

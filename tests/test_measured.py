@@ -1,0 +1,299 @@
+"""Every framework's rules against its checked-in measurements, with no framework installed.
+
+``promote measure`` wrote down what each framework answered (``promote_cli/frameworks/<name>/
+measured/``); here every policy is asked every measured question (pairs under every option
+setting, the triples under both n-ary questions, the valued Python scalars, every case of every
+operation, NumPy's spellings) and each cell where its rules give another answer is named. So a
+wrong rule cell of any framework fails a plain clone's tests. Where the framework is installed
+at the version measured, a sample asked again must give the files' answers (the drift tests,
+``conformance``); with another version they skip, saying which.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import itertools
+import json
+from collections import defaultdict
+
+import pytest
+
+from promote_cli import frameworks
+from promote_cli.errors import PromotionError
+from promote_cli.operands import Operand
+from promote_cli.verify import measured
+from promote_cli.verify.compare import MISMATCH, judged
+from promote_cli.verify.protocol import PAIR, Asks, Gap, Question, Refusal, Result, opened
+
+MEASURED = [e.name for e in frameworks.entries() if not e.oracle]
+
+
+def rules_of(name: str):
+    try:
+        return frameworks.operations(frameworks.get(name))
+    except PromotionError:
+        return None
+
+
+@functools.cache
+def files(name: str) -> dict[str, measured.Measured]:
+    entry = frameworks.entry(name)
+    found = {f: measured.read(entry, f) for f in measured.FILES}
+    return {f: m for f, m in found.items() if m is not None}
+
+
+def asks(name: str):
+    return importlib.import_module(f"{frameworks.entry(name).package}.oracle").ASKS
+
+
+def test_every_framework_with_an_oracle_has_measurements():
+    assert MEASURED == [
+        "jax",
+        "openvino",
+        "numpy",
+        "torch",
+        "tensorflow",
+        "array-api",
+        "mlx",
+        "keras",
+        "tinygrad",
+        "paddle",
+        "mindspore",
+    ]
+    for name in MEASURED:
+        assert "pairs" in files(name), name
+
+
+@pytest.mark.parametrize("name", MEASURED)
+def test_every_measured_cell_is_what_the_rules_give(name):
+    policy, rules = frameworks.get(name), rules_of(name)
+    problems = [
+        line for m in files(name).values() for line in measured.differences(policy, m, rules)
+    ]
+    assert not problems, f"{len(problems)} cells differ:\n" + "\n".join(problems[:40])
+
+
+@pytest.mark.parametrize("name", MEASURED)
+def test_everything_the_policy_is_asked_was_measured(name):
+    # A type, an option value or an operation added since the files were written is a cell no
+    # file holds: measure again.
+    missing = measured.unmeasured(frameworks.get(name), asks(name), rules_of(name), files(name))
+    assert missing == []
+
+
+@pytest.mark.parametrize("name", MEASURED)
+def test_the_measurements_are_of_the_version_the_entry_names(name):
+    found = files(name)
+    versions = {m.version for m in found.values()}
+    assert len(versions) == 1, versions
+    assert versions.pop().split()[0] == frameworks.entry(name).version
+    assert all(m.framework == name for m in found.values())
+
+
+# --- what the comparison says ---------------------------------------------------------------
+
+
+def test_a_measured_cell_the_rules_do_not_give_is_named_with_both_answers():
+    numpy = frameworks.get("numpy")
+    opts = {"ml_dtypes": False}
+    asked = Question(PAIR, (Operand("int8"), Operand("uint8")))
+    wrong = measured.Measured("numpy", "2.4.6", "2026-01-01", [(opts, asked, Result("int32"))])
+    assert list(measured.differences(numpy, wrong, None)) == [
+        "numpy int8 x uint8 under {'ml_dtypes': False}: measured int32, rules give int16"
+    ]
+
+
+def test_a_flipped_rule_cell_fails_the_comparison(monkeypatch):
+    # The numpy policy's table says int8 x uint8 is int16; flip that one cell.
+    numpy = frameworks.get("numpy")
+    cells = dict(numpy.table.cells)
+    cells["int8", "uint8"] = cells["uint8", "int8"] = "int32"
+    monkeypatch.setattr(numpy, "table", numpy.table._replace(cells=cells))
+    assert numpy.promote(Operand("int8"), Operand("uint8"), {"ml_dtypes": False}).result == "int32"
+    found = [
+        line
+        for line in measured.differences(numpy, files("numpy")["pairs"], None)
+        if "int8 x uint8 " in line
+    ]
+    assert found == [
+        "numpy int8 x uint8 under {'ml_dtypes': False}: measured int16, rules give int32",
+        "numpy int8 x uint8 under {'ml_dtypes': True}: measured int16, rules give int32",
+    ]
+
+
+def test_a_refusal_agrees_with_a_refusal_and_a_gap_with_the_no_kernel_rule():
+    torch, rules = frameworks.get("torch"), rules_of("torch")
+    pair = Question(PAIR, (Operand("uint16"), Operand("int8")))
+    assert judged(torch, rules, {}, pair, Refusal("")).status != MISMATCH
+    assert judged(torch, rules, {}, pair, Result("int16")).status == MISMATCH
+    # A promotion question whose kernel is missing stands for the type the message names.
+    assert judged(torch, rules, {}, pair, Gap("", "int16")).status == MISMATCH
+
+
+def test_a_file_reads_back_the_cells_it_was_written_from():
+    numpy = frameworks.get("numpy")
+    found = files("numpy")
+    text = measured.text(frameworks.entry("numpy"), "pairs")
+    assert text is not None
+    doc = json.loads(text)
+    assert (doc["framework"], doc["format"]) == ("numpy", measured.FORMAT)
+    pairs = found["pairs"].cells
+    operands = {json.dumps(o, sort_keys=True): numpy.operands(o) for o, _, _ in pairs}
+    assert len(pairs) == sum(len(ops) ** 2 for ops in operands.values())
+
+
+# --- the drift tests: the installed framework, when it is the version measured --------------
+
+# How many cells of each file are asked again, spread over the file.
+SAMPLE = 120
+
+
+def asked_again(name: str, orc) -> tuple[str, list[str]]:
+    """A sample of each of ``name``'s files asked of ``orc`` again: the version it reports and
+    one line per cell that answers otherwise. ``ImportError`` when it is not installed."""
+    found = files(name)
+    with opened(orc) as handle:
+        asked: list[tuple[Question, object, object]] = []
+        # File by file, in the enumeration's order: operations after the promotion questions
+        # (calling them can change a framework for good: TensorFlow's NumPy behaviour).
+        for m in found.values():
+            sample: dict[str, list] = defaultdict(list)
+            step = max(1, len(m.cells) // SAMPLE)
+            for opts, q, cell in itertools.islice(m.cells, 0, None, step):
+                sample[json.dumps(opts, sort_keys=True)].append((q, cell))
+            for key, cells in sample.items():
+                answers = orc.answer(handle, json.loads(key), [q for q, _ in cells])
+                asked += [(q, want, got) for (q, want), got in zip(cells, answers, strict=True)]
+        version = orc.version(handle)
+    drifted = [
+        f"{measured.describe(q)}: measured {measured.said(want)}, now {measured.said(got)}"
+        for q, want, got in asked
+        if measured.record(want) != measured.record(got)
+    ]
+    return version, drifted
+
+
+def other_version(name: str, version: str) -> str | None:
+    """Why a drift test skips: the files were measured on another version (None: the same)."""
+    wanted = next(iter(files(name).values())).version
+    if version == wanted:
+        return None
+    return f"measured on {name} {wanted}; installed: {name} {version}"
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("name", MEASURED)
+def test_a_sample_asked_again_gives_the_measured_answers(name):
+    from promote_cli.verify.driver import oracle
+
+    try:
+        version, drifted = asked_again(name, oracle(name))
+    except ImportError as exc:
+        pytest.skip(f"{name} is not installed ({exc})")
+    why = other_version(name, version)
+    if why:
+        pytest.skip(why)
+    assert not drifted, f"{name} {version} answers otherwise:\n" + "\n".join(drifted[:20])
+
+
+def test_a_drift_test_of_another_version_skips_naming_both_and_sees_a_changed_answer():
+    from oracles import stand_in
+
+    # A NumPy that answers as the rules do but reports version 9.9, and one cell otherwise.
+    _, asked, cell = files("numpy")["pairs"].cells[0]
+    fake = stand_in("numpy", wrong={asked.operands: "complex128"})
+    version, drifted = asked_again("numpy", fake)
+    assert other_version("numpy", version) == (
+        "measured on numpy 2.4.6 (ml_dtypes 0.6.0); installed: numpy 9.9"
+    )
+    assert other_version("numpy", "2.4.6 (ml_dtypes 0.6.0)") is None
+    assert (
+        drifted[0] == f"{measured.describe(asked)}: measured {measured.said(cell)}, now complex128"
+    )
+
+
+# --- promote measure, with a stand-in framework ---------------------------------------------
+
+
+@pytest.fixture
+def stand_in_numpy(monkeypatch):
+    """``promote measure numpy`` asks a stand-in NumPy (``oracles.stand_in``): put(**told)."""
+    from oracles import stand_in
+
+    real = frameworks.oracle
+
+    def put(**told):
+        told.setdefault("asks", Asks(nary=True, operations=True))
+        module = stand_in("numpy", **told)
+        monkeypatch.setattr(frameworks, "oracle", lambda n: module if n == "numpy" else real(n))
+
+    return put
+
+
+def test_measure_writes_files_the_comparison_reads_back(run, tmp_path, stand_in_numpy):
+    stand_in_numpy()
+    done = run("measure", "numpy", "--into", str(tmp_path))
+    assert done.exit_code == 0, done.output
+    assert done.stdout.startswith("numpy: numpy 9.9, ")
+    assert done.stdout.rstrip().endswith(": wrote pairs, nary, operations")
+    written = sorted(p.name for p in (tmp_path / "numpy").iterdir())
+    assert written == ["nary.json", "operations.json", "pairs.json"]
+    numpy, rules = frameworks.get("numpy"), rules_of("numpy")
+    found = {}
+    for path in (tmp_path / "numpy").iterdir():
+        found[path.stem] = measured.parse(path.read_text(encoding="utf-8"))
+        assert list(measured.differences(numpy, found[path.stem], rules)) == []
+    plain = asks("numpy")._replace(spellings=())
+    assert measured.unmeasured(numpy, plain, rules, found) == []
+
+
+def test_measuring_again_without_a_change_keeps_the_files_and_their_date(
+    run, tmp_path, stand_in_numpy
+):
+    stand_in_numpy(asks=Asks())  # pairs only: what is kept does not depend on the kind
+    run("measure", "numpy", "--into", str(tmp_path))
+    pairs = tmp_path / "numpy" / "pairs.json"
+    dated = pairs.read_text(encoding="utf-8").replace('"measured": "', '"measured": "1999-')
+    pairs.write_text(dated, encoding="utf-8")
+    again = run("measure", "numpy", "--into", str(tmp_path))
+    assert again.stdout.rstrip().endswith(": unchanged")
+    assert pairs.read_text(encoding="utf-8") == dated
+
+
+def test_a_framework_that_answers_otherwise_is_named_cell_by_cell(run, tmp_path, stand_in_numpy):
+    # The stand-in says divide(int8, uint8) is float32 (NumPy: float64).
+    divide = ("divide", (Operand("int8"), Operand("uint8")))
+    stand_in_numpy(wrong={divide: "float32"}, asks=Asks(operations=True))
+    run("measure", "numpy", "--into", str(tmp_path))
+    ops = measured.parse((tmp_path / "numpy" / "operations.json").read_text(encoding="utf-8"))
+    found = list(measured.differences(frameworks.get("numpy"), ops, rules_of("numpy")))
+    assert found == [
+        f"numpy divide(int8, uint8) under {{'ml_dtypes': {flag}}}: measured float32,"
+        " rules give float64"
+        for flag in (False, True)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((), "name the frameworks to measure, or give --all"),
+        (("numpy", "--all"), "give framework names or --all, not both"),
+        (("ascend",), "ascend has no oracle to measure"),
+        (("nosuch",), "unknown policy 'nosuch'"),
+    ],
+)
+def test_measure_usage_errors_exit_2(run, args, message):
+    done = run("measure", *args)
+    assert done.exit_code == 2
+    assert message in done.stderr
+
+
+def test_a_missing_framework_is_skipped_unless_required(run, tmp_path, stand_in_numpy):
+    stand_in_numpy(missing=True)
+    done = run("measure", "numpy", "--into", str(tmp_path))
+    assert (done.exit_code, done.stdout.split(" (")[0]) == (0, "numpy: not installed, skipped")
+    required = run("measure", "numpy", "--require", "--into", str(tmp_path))
+    assert required.exit_code == 1
+    assert not (tmp_path / "numpy").exists()
