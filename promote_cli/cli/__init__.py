@@ -7,14 +7,18 @@ runs; exit codes are assigned here and nowhere else:
 
 from __future__ import annotations
 
+import codecs
+import contextlib
+import io
 import os
 import sys
 from importlib import import_module
+from typing import Any
 
 import click
 
-from promote_cli import __version__
-from promote_cli.errors import BadInputError, PromotionError, UsageError
+from promote_cli import __version__, interrupts
+from promote_cli.errors import BadInputError, PromotionError, UsageError, printable
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -67,20 +71,22 @@ class LazyGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """Run the CLI; every outcome becomes its exit code here, and every error one line on
         stderr (click's usage errors too, in the same ``promote: error:`` form as ours)."""
+        interrupts.begin()
         try:
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            with _encoding_checked(sys.stdout):
+                code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.Exit as exc:
             code = exc.exit_code
-        except click.UsageError as exc:
-            hint = f" (see: {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
-            code = _fail(f"error: {exc.format_message().rstrip('.')}{hint}", EXIT_USAGE)
-        except click.ClickException as exc:
-            code = _fail(f"error: {exc.format_message()}", EXIT_USAGE)
         except BaseException as exc:
             code = _code(exc)
         if not isinstance(code, int):
             code = EXIT_OK
-        _settle()
+        # Run from the console script, the signal handlers stand down once the exit code is
+        # known; a signal whose interrupt was lost on the way (see promote_cli.interrupts) is
+        # reported now rather than swallowed.
+        interrupts.settle()
+        if interrupts.unreported():
+            code = _interrupted()
         if standalone_mode:
             sys.exit(code)
         return code
@@ -92,6 +98,7 @@ class _Interrupted(BaseException):
 
 def _code(exc: BaseException) -> int:
     """The exit code of an error a command raised (after printing its line)."""
+    interrupts.settle()  # the outcome is decided: nothing may cut its report short
     if isinstance(exc, SystemExit):
         raise exc
     if isinstance(exc, BrokenPipeError):
@@ -99,10 +106,17 @@ def _code(exc: BaseException) -> int:
         # devnull so the interpreter's final flush does not complain either.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
-    if isinstance(exc, (KeyboardInterrupt, _Interrupted, click.exceptions.Abort)) or _signalled():
-        # After Ctrl-C or SIGTERM whatever failed is the interruption (an import that
-        # was interrupted raises ImportError, say).
-        return _fail("interrupted", EXIT_INTERRUPTED)
+    if isinstance(exc, (KeyboardInterrupt, _Interrupted, click.exceptions.Abort)):
+        return _interrupted()
+    if interrupts.arrived():
+        # After Ctrl-C or SIGTERM whatever failed is the interruption (an import that was
+        # interrupted raises ImportError, say).
+        return _interrupted()
+    if isinstance(exc, click.UsageError):
+        hint = f" (see: {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
+        return _fail(f"error: {exc.format_message().rstrip('.')}{hint}", EXIT_USAGE)
+    if isinstance(exc, click.ClickException):
+        return _fail(f"error: {exc.format_message()}", EXIT_USAGE)
     if isinstance(exc, PromotionError):
         return _fail(f"refused: {exc.reason}", EXIT_DIFFERENT)
     if isinstance(exc, (UsageError, BadInputError)):
@@ -116,16 +130,45 @@ def _code(exc: BaseException) -> int:
     )
 
 
-def _signalled() -> bool:
-    entry = sys.modules.get("promote_cli.entry")
-    return entry is not None and entry.interrupted()
+def _interrupted() -> int:
+    """Report the interruption: 130 when nothing was written; 0 when it came after a commit
+    had made the outputs final (the line says so)."""
+    line, written = interrupts.interruption()
+    return _fail(line, EXIT_OK if written else EXIT_INTERRUPTED)
 
 
-def _settle() -> None:
-    # Run from the console script, the signal handlers stand down once the exit code is known.
-    entry = sys.modules.get("promote_cli.entry")
-    if entry is not None:
-        entry.settle()
+class _encoding_checked:
+    """Standard output's encoding is the environment's (``PYTHONIOENCODING``, the locale): a
+    character it cannot encode is one line and exit 2 naming the encoding, not a
+    ``UnicodeEncodeError`` (replacing it with ``?`` would corrupt a table redirected to a
+    file). The stream's error handler is put back afterwards."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream if isinstance(stream, io.TextIOWrapper) else None
+
+    def __enter__(self) -> None:
+        if self.stream is not None:
+            self.errors = self.stream.errors
+            self.stream.reconfigure(errors=_UNENCODABLE)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.stream is not None:
+            with contextlib.suppress(Exception):  # a closed or broken stream
+                self.stream.reconfigure(errors=self.errors)
+
+
+def _unencodable(err: UnicodeError) -> tuple[str, int]:
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    what = err.object[err.start : err.end]
+    raise UsageError(
+        f"the output's encoding ({err.encoding}, from PYTHONIOENCODING or the locale) cannot"
+        f" represent {what[:8]!r}; run with PYTHONIOENCODING=utf-8"
+    )
+
+
+_UNENCODABLE = "promote-unencodable"
+codecs.register_error(_UNENCODABLE, _unencodable)
 
 
 @click.group("promote", cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -138,24 +181,6 @@ def cli() -> None:
     promote table --policy jax --format html
     promote convert a.npy b.npy
     """
-
-
-def printable(text: str) -> str:
-    """``text`` with what a terminal would act on or hide escaped as Python does in ``repr``
-    (``\\x1b``, ``\\n``, ``\\u202e``): file names are printed as typed, one line each, and
-    cannot move the cursor, set the title or forge a line; bytes that are not UTF-8 (kept by
-    Python as surrogates) show as ``\\xNN``."""
-    if text.isprintable():
-        return text
-    out = []
-    for ch in text:
-        if ch.isprintable():
-            out.append(ch)
-        elif 0xDC80 <= ord(ch) <= 0xDCFF:  # an undecodable byte of a file name
-            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
-        else:
-            out.append(repr(ch)[1:-1])
-    return "".join(out)
 
 
 def _fail(message: str, code: int) -> int:
