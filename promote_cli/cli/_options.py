@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import click
 
 from promote_cli.errors import UsageError
+
+
+class FileName(click.Path):
+    """``click.Path``, except that a name given as ``''`` (an unset shell variable, say) is
+    refused instead of read as ``Path('')``, which is ``.``, the current directory."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value:
+            self.fail("'' is an empty file name; give one", param, ctx)
+        return super().convert(value, param, ctx)
+
 
 policy = click.option(
     "--policy",
@@ -21,6 +33,7 @@ policy = click.option(
 policy_file = click.option(
     "--policy-file",
     default=None,
+    type=FileName(dir_okay=False),
     metavar="FILE",
     help="A policy declared in a TOML file (see the README); -p ./FILE.toml does the same.",
 )
