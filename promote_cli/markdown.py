@@ -39,7 +39,7 @@ from markdown.util import AtomicString
 
 from promote_cli import compare
 from promote_cli import graph as graphs
-from promote_cli.errors import PromoteError
+from promote_cli.errors import PromoteError, printable
 from promote_cli.render import TABLE_ID, render
 
 LINE = re.compile(r"^::: promote\b(?P<args>.*)$", re.MULTILINE)
@@ -70,7 +70,11 @@ def _parse(verb: str, args: list[str]) -> click.Context:
     commands = {"table": table.command, "graph": graph.command, "diff": diff.command}
     if verb not in commands:
         raise PromoteError(f"no block `promote {verb}`; write table, graph or diff")
-    return commands[verb].make_context(f"promote {verb}", args)
+    # No --help: it would print the command's help into the build and exit.
+    asked = [arg for arg in args if arg in ("-h", "--help")]
+    if asked:
+        raise PromoteError(f"{asked[0]} has no meaning in a page; see `promote {verb} --help`")
+    return commands[verb].make_context(f"promote {verb}", args, help_option_names=[])
 
 
 def _given(ctx: click.Context, name: str) -> bool:
@@ -92,15 +96,23 @@ class PromoteBlockProcessor(BlockProcessor):
         before, after = block[: m.start()].rstrip("\n"), block[m.end() :].lstrip("\n")
         if before:
             self.parser.parseBlocks(parent, [before])
+        # The boundary where a page's block enters: whatever showing it raises is one line
+        # naming the block (a BlockError), never a traceback from the build.
         try:
             words = shlex.split(m.group("args"))
             element = self.element(words)
-        except (ValueError, PromoteError, click.ClickException, click.exceptions.Exit) as exc:
-            message = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
-            raise BlockError(f"`{m.group(0).strip()}`: {message}") from None
-        parent.append(element)
-        if after:
-            blocks.insert(0, after)
+        except click.ClickException as exc:
+            message = exc.format_message()
+        except (ValueError, PromoteError) as exc:
+            message = str(exc)
+        except Exception as exc:
+            message = f"internal error in promote: {type(exc).__name__}: {exc} (please report it)"
+        else:
+            parent.append(element)
+            if after:
+                blocks.insert(0, after)
+            return
+        raise BlockError(printable(f"`{m.group(0).strip()}`: {message}"))
 
     def element(self, words: list[str]) -> etree.Element:
         if not words:
