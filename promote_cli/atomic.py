@@ -616,7 +616,7 @@ def _undo(done: Sequence[tuple[Staged, str | None, bool]]) -> list[Path]:
                 os.rename(kept, s.target.final.name, src_dir_fd=s.dir_fd, dst_dir_fd=s.dir_fd)
             elif renamed and kept is None:  # a new file: it goes again
                 os.unlink(s.target.final.name, dir_fd=s.dir_fd)
-            elif renamed:
+            elif renamed and kept is not None:  # a replaced file: the old one comes back
                 os.replace(kept, s.target.final.name, src_dir_fd=s.dir_fd, dst_dir_fd=s.dir_fd)
         except OSError:
             failed.append(s.target.path)

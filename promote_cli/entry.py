@@ -18,7 +18,7 @@ This module is the console script's: importing it installs the handlers. Importi
 
 # First of all, before even promote's own modules are imported: a handler that only records a
 # signal, for promote_cli.interrupts to take over from (``_signal``: ``signal`` imports enum).
-import _signal
+import _signal  # type: ignore[import-not-found]  # CPython's own, without stubs
 
 _early: list[int] = []
 

@@ -26,7 +26,7 @@ and ``functools`` (30 ms on a cold start), which would come before the handlers.
 
 from __future__ import annotations
 
-import _signal
+import _signal  # type: ignore[import-not-found]  # CPython's own, without stubs
 import sys
 import time
 

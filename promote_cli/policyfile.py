@@ -502,9 +502,9 @@ def _extended(src: _Source, doc: Mapping[str, Any], within: tuple[Path, ...]) ->
         if policies.looks_like_file(name):
             chain = (*within, src.path)
             path = src.path.parent / name  # an absolute name stays itself
-            seen = [os.path.realpath(p) for p in chain]
-            if os.path.realpath(path) in seen:
-                back = chain[seen.index(os.path.realpath(path))]
+            real = [os.path.realpath(p) for p in chain]
+            if os.path.realpath(path) in real:
+                back = chain[real.index(os.path.realpath(path))]
                 raise src.error(
                     f"extends {name}, which is {back}: a cycle"
                     f" ({' -> '.join(map(str, (*chain, back)))})",

@@ -240,7 +240,7 @@ def _answer(request: dict[str, Any], module: Any) -> tuple[dict[str, Any], Any]:
             sys.path[:] = request["path"]
             module = importlib.import_module(request["import"])
             return {"kind": RETURNED, "value": None, "text": module.__name__}, module
-        name = request.get("call", request.get("get"))
+        name = str(request.get("call", request.get("get")))
         try:
             found = getattr(module, name)
         except AttributeError:
