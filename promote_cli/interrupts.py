@@ -136,11 +136,16 @@ def interruption() -> tuple[str, bool]:
     _reported = True
     if not _written:
         return "interrupted", False
+    return f"interrupted after writing {written()}, complete", True
+
+
+def written() -> str:
+    """The files this run's commits wrote, for a line ("a.npy, b.npy"; the first two and how
+    many more of a longer list), or "" when none."""
     names = [printable(str(p)) for p in _written]
-    shown = ", ".join(names)
     if len(names) > 3:
-        shown = f"{', '.join(names[:2])} and {len(names) - 2} more files"
-    return f"interrupted after writing {shown}, complete", True
+        return f"{', '.join(names[:2])} and {len(names) - 2} more files"
+    return ", ".join(names)
 
 
 def settle() -> None:

@@ -108,6 +108,44 @@ def test_an_encoding_that_cannot_show_the_table_is_one_line_and_exit_2():
     assert (fine.returncode, fine.stdout) == (0, "f4 (float32)\n")
 
 
+def test_a_closed_stdout_is_one_line_and_exit_2():
+    done = subprocess.run(
+        [sys.executable, "-m", "promote_cli", "table", "-p", "jax"],
+        env=ENV,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: os.close(1),
+    )
+    assert done.returncode == 2, done.stderr
+    assert one_line(done.stderr) == "promote: error: cannot write to standard output: it is closed"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_stdout_on_a_full_disk_is_one_line_and_after_a_commit_says_what_was_written(tmp_path):
+    a, b = pair(tmp_path)
+    with open("/dev/full", "w") as full:
+        table, converted = (
+            subprocess.run(
+                [sys.executable, "-m", "promote_cli", *map(str, args)],
+                env=ENV,
+                stdout=full,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=120,
+            )
+            for args in (["table", "-p", "jax"], ["convert", a, b])
+        )
+    full_disk = "promote: error: cannot write to standard output (No space left on device)"
+    assert (table.returncode, one_line(table.stderr)) == (2, full_disk)
+    assert converted.returncode == 2
+    assert one_line(converted.stderr) == (
+        f"{full_disk} ({tmp_path}/a.promoted.npy, {tmp_path}/b.promoted.npy written before"
+        " it, complete)"
+    )
+    assert np.load(tmp_path / "a.promoted.npy").dtype == np.float32
+
+
 def test_json_with_a_file_name_that_is_not_utf8_is_valid_utf8(tmp_path):
     a, b = pair(tmp_path)
     odd = Path(os.fsdecode(bytes(tmp_path) + b"/caf\xff.npy"))

@@ -73,7 +73,7 @@ class LazyGroup(click.Group):
         stderr (click's usage errors too, in the same ``promote: error:`` form as ours)."""
         interrupts.begin()
         try:
-            with _encoding_checked(sys.stdout):
+            with _stdout_guarded():
                 code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.Exit as exc:
             code = exc.exit_code
@@ -112,6 +112,10 @@ def _code(exc: BaseException) -> int:
         # After Ctrl-C or SIGTERM whatever failed is the interruption (an import that was
         # interrupted raises ImportError, say).
         return _interrupted()
+    # An error after a commit (stdout on a full disk, as the report is printed) says that the
+    # files were written: the line tells what is on disk.
+    written = interrupts.written()
+    after = f" ({written} written before it, complete)" if written else ""
     if isinstance(exc, click.UsageError):
         hint = f" (see: {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
         return _fail(f"error: {exc.format_message().rstrip('.')}{hint}", EXIT_USAGE)
@@ -120,11 +124,11 @@ def _code(exc: BaseException) -> int:
     if isinstance(exc, PromotionError):
         return _fail(f"refused: {exc.reason}", EXIT_DIFFERENT)
     if isinstance(exc, (UsageError, BadInputError)):
-        return _fail(f"error: {exc}", EXIT_USAGE)
+        return _fail(f"error: {exc}{after}", EXIT_USAGE)
     if os.environ.get("PROMOTE_DEBUG") or not isinstance(exc, Exception):
         raise exc
     return _fail(
-        f"internal error: {type(exc).__name__}: {exc} (set PROMOTE_DEBUG=1 for a"
+        f"internal error: {type(exc).__name__}: {exc}{after} (set PROMOTE_DEBUG=1 for a"
         " traceback, and please report it)",
         EXIT_INTERNAL,
     )
@@ -137,33 +141,98 @@ def _interrupted() -> int:
     return _fail(line, EXIT_OK if written else EXIT_INTERRUPTED)
 
 
-class _encoding_checked:
-    """Standard output's encoding is the environment's (``PYTHONIOENCODING``, the locale): a
-    character it cannot encode is one line and exit 2 naming the encoding, not a
-    ``UnicodeEncodeError`` (replacing it with ``?`` would corrupt a table redirected to a
-    file). The stream's error handler is put back afterwards."""
-
-    def __init__(self, stream: Any) -> None:
-        self.stream = stream if isinstance(stream, io.TextIOWrapper) else None
+class _stdout_guarded:  # lower case: used as a function, ``with _stdout_guarded():``
+    """Standard output is the environment's boundary: its encoding (``PYTHONIOENCODING``, the
+    locale) and the file behind it (closed, or a full disk). Whatever writing to it raises is
+    one line and exit 2, naming the encoding or the error (a reader that went away is not an
+    error: ``BrokenPipeError``, see ``_code``), never a ``UnicodeEncodeError`` or ``OSError``
+    from deep inside (and replacing a character with ``?`` would corrupt a table redirected to
+    a file). The console script's own stdout is swapped for the run for one that says so; any
+    other stream (a test's) keeps its object and only gets the encoding check."""
 
     def __enter__(self) -> None:
-        if self.stream is not None:
-            self.errors = self.stream.errors
-            self.stream.reconfigure(errors=_UNENCODABLE)
+        self.saved, self.errors = sys.stdout, None
+        fd = _fileno(sys.stdout)
+        if sys.stdout is None:  # promote ... >&-
+            sys.stdout = _Closed()
+        elif fd is not None and isinstance(sys.stdout, io.TextIOWrapper):
+            sys.stdout.flush()
+            sys.stdout = io.TextIOWrapper(
+                io.BufferedWriter(_Stdout(fd)),
+                encoding=sys.stdout.encoding,
+                errors=_UNENCODABLE,
+                line_buffering=sys.stdout.line_buffering,
+            )
+        elif isinstance(sys.stdout, io.TextIOWrapper):
+            self.errors = sys.stdout.errors
+            sys.stdout.reconfigure(errors=_UNENCODABLE)
 
-    def __exit__(self, *exc: object) -> None:
-        if self.stream is not None:
+    def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        ours, sys.stdout = sys.stdout, self.saved
+        if self.errors is not None:
             with contextlib.suppress(Exception):  # a closed or broken stream
-                self.stream.reconfigure(errors=self.errors)
+                self.saved.reconfigure(errors=self.errors)
+        elif ours is not self.saved and not isinstance(ours, _Closed):
+            if exc is None or isinstance(exc, click.exceptions.Exit):
+                ours.flush()  # what is still buffered: an error here is the run's, reported
+            else:  # the run failed already, and said so
+                with contextlib.suppress(Exception):
+                    ours.flush()
+
+
+def _fileno(stream: Any) -> int | None:
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+class _Stdout(io.RawIOBase):
+    """File descriptor 1, whose write errors are the environment's, not promote's."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd, self.broken = fd, False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self.fd)
+
+    def write(self, data: Any) -> int:
+        if self.broken:  # said once; what is still buffered goes nowhere
+            return len(data)
+        try:
+            return os.write(self.fd, data)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            self.broken = True
+            raise UsageError(f"cannot write to standard output ({exc.strerror or exc})") from None
+
+
+class _Closed(io.TextIOBase):
+    """Standard output when there is none (``promote ... >&-``): writing to it is an error."""
+
+    encoding = "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise UsageError("cannot write to standard output: it is closed")
 
 
 def _unencodable(err: UnicodeError) -> tuple[str, int]:
     if not isinstance(err, UnicodeEncodeError):
         raise err
-    what = err.object[err.start : err.end]
+    char = err.object[err.start]
     raise UsageError(
         f"the output's encoding ({err.encoding}, from PYTHONIOENCODING or the locale) cannot"
-        f" represent {what[:8]!r}; run with PYTHONIOENCODING=utf-8"
+        f" represent {char!r} (U+{ord(char):04X}); run with PYTHONIOENCODING=utf-8"
     )
 
 
