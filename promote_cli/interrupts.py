@@ -47,6 +47,7 @@ _raised_at = float("-inf")
 _deferring = 0
 _settled = False
 _reported = False
+_recording = False  # a command runs: commits are recorded
 _written: list[Path] = []
 
 
@@ -85,9 +86,10 @@ def _unraisable(info: object) -> None:
 
 
 def begin() -> None:
-    """A new command starts (the CLI's entry): nothing is written or reported yet."""
-    global _reported
-    _reported = False
+    """A command starts (the CLI's entry): nothing is written or reported yet, and commits are
+    recorded (:func:`wrote`) until the outcome is settled."""
+    global _reported, _recording
+    _reported, _recording = False, True
     _written.clear()
 
 
@@ -125,8 +127,10 @@ class deferred:  # lower case: used as ``with deferred():``, like a function
 
 
 def wrote(paths: Sequence[Path]) -> None:
-    """Record that ``paths`` now hold their new content (a commit completed)."""
-    _written.extend(paths)
+    """Record that ``paths`` now hold their new content (a commit completed), while a command
+    runs (a program that calls promote's functions records nothing)."""
+    if _recording:
+        _written.extend(paths)
 
 
 def interruption() -> tuple[str, bool]:
@@ -152,8 +156,9 @@ def settle() -> None:
     """The outcome is decided: every signal from now on is ignored, so the exit code and the
     line printed stay those of what happened (Python would otherwise restore the default
     actions while it shuts down, and a late SIGTERM would kill a process whose work is done)."""
-    global _settled
-    _settled = True
+    global _settled, _recording
+    _recording = False
     if _installed:
+        _settled = True
         for signum in SIGNALS:
             _signal.signal(signum, _signal.SIG_IGN)
