@@ -338,6 +338,12 @@ def test_an_oracle_that_hangs_is_stopped_at_its_timeout(run, oracle_dir):
     assert "no answer within 0.5 s" in usage_error(result)
 
 
+@pytest.mark.parametrize("seconds", ["inf", "nan", "1e308", "0", "-1", "x"])
+def test_a_timeout_a_clock_cannot_count_is_a_usage_error(run, oracle_dir, seconds):
+    result = run("verify", "./tab.toml", "--oracle", "oracles23:chatty", "--timeout", seconds)
+    assert "Invalid value for '--timeout'" in usage_error(result)
+
+
 def test_what_an_oracle_prints_never_reaches_the_json(oracle_dir):
     done = promote(
         "verify",

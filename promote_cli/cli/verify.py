@@ -39,7 +39,8 @@ from promote_cli.verify.function import FunctionOracle
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=float,
+    callback=lambda ctx, param, value: _seconds(value),
     default=None,
     metavar="SECONDS",
     help="With --oracle: how long your module may take to import, and to answer one cell"
@@ -133,6 +134,14 @@ def _reports(
             for n in chosen
         ]
     return reports, pols
+
+
+def _seconds(value: float | None) -> float | None:
+    """``--timeout``: a number of seconds a clock can count (not 0, inf or nan; at most a
+    week)."""
+    if value is not None and not 0 < value <= 7 * 86_400:
+        raise click.BadParameter(f"{value} is not a number of seconds above 0 and at most a week")
+    return value
 
 
 def _verify_json(
