@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 
-from promote_cli import api, policies
+from promote_cli import api, frameworks
 from promote_cli.check import check, table_operands
 
 
@@ -33,8 +33,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=10)
     args = parser.parse_args()
 
-    largest = max(policies.names(), key=lambda n: len(policies.get(n).operands()))
-    ops = table_operands(policies.get(largest), True)
+    largest = max(frameworks.names(), key=lambda n: len(frameworks.get(n).operands()))
+    ops = table_operands(frameworks.get(largest), True)
     promote = shutil.which("promote")
     entry = [promote] if promote else [sys.executable, "-m", "promote_cli"]
     cases = {

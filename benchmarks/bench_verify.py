@@ -14,12 +14,12 @@ import itertools
 import sys
 import time
 
-from promote_cli import policies
+from promote_cli import frameworks
 from promote_cli.verify import driver
 
 
 def policy_alone(name: str) -> float:
-    policy = policies.get(name)
+    policy = frameworks.get(name)
     ops = policy.operands()
     start = time.perf_counter()
     for opts in driver.settings(policy):
@@ -29,11 +29,11 @@ def policy_alone(name: str) -> float:
 
 
 def main() -> None:
-    names = sys.argv[1:] or [n for n in driver.names() if n in policies.names()]
+    names = sys.argv[1:] or [n for n in driver.names() if n in frameworks.names()]
     print(f"{'policy':10s} {'cells':>8s} {'import':>8s} {'verify':>8s} {'alone':>8s} {'ratio':>7s}")
     total = 0.0
     for name in names:
-        report = driver.verify(policies.get(name))
+        report = driver.verify(frameworks.get(name))
         if report.status not in (driver.VERIFIED, driver.MISMATCH):
             print(f"{name:10s} {report.status}")
             continue

@@ -19,8 +19,9 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 def verify_cells() -> str:
     """The table of what ``promote verify`` checks per policy, from the policies and oracles."""
-    from promote_cli import policies
-    from promote_cli.verify import driver, oracle
+    from promote_cli import frameworks
+    from promote_cli.verify import driver
+    from promote_cli.verify.driver import oracle
 
     lines = [
         "| policy | framework (pip) | option settings | operands | cells | triples"
@@ -28,11 +29,11 @@ def verify_cells() -> str:
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     totals = [0, 0, 0, 0]
-    for name in policies.names():
+    for name in frameworks.names():
         orc = oracle(name)
         if orc is None:
             continue
-        pol = policies.get(name)
+        pol = frameworks.get(name)
         combos = driver.settings(pol, {})
         settings = len(combos)
         # An option can add operands (NumPy's ml_dtypes): each distinct count, in setting order.
@@ -96,7 +97,7 @@ def ops_five() -> str:
 def ops_cells() -> str:
     """What ``promote verify`` calls per policy: operations, cells, and the cells the policy
     marks no-kernel (the gaps), from the declarations alone."""
-    from promote_cli import ops, policies
+    from promote_cli import frameworks, ops
     from promote_cli.errors import PromotionError
     from promote_cli.verify import driver
 
@@ -105,31 +106,30 @@ def ops_cells() -> str:
         "| --- | --- | --- | --- | --- |",
     ]
     total = gaps_total = 0
-    for name in policies.names():
-        pol = policies.get(name)
+    for name in frameworks.names():
+        pol = frameworks.get(name)
         try:
-            declared = policies.operations(pol)
+            declared = frameworks.operations(pol)
         except PromotionError:
             continue
         # A setting without rules is not called.
         combos = [o for o in driver.settings(pol, {}) if not isinstance(declared.under(o), str)]
         cells = gaps = called = 0
         for op in ops.VOCABULARY.values():
-            view = ops.OperationPolicy(declared, op)
             if all(declared.under(o)[op.name].function is None for o in combos):  # type: ignore[index]
                 continue
             called += 1
-            if view.unary:
-                cases = [(x,) for x in view.operands()]
+            if ops.takes_one(op):
+                cases = [(x,) for x in ops.operands_of(declared, op)]
             else:
-                found = view.operands()
+                found = ops.operands_of(declared, op)
                 cases = [(a, b) for a in found for b in found]
                 if op.arity != ops.WHERE:
                     cases = [c for c in cases if not all(x.category == "P" for x in c)]
             for opts in combos:
                 for case in cases:
                     cells += 1
-                    gaps += view.result_type(case, opts).rule == ops.NO_KERNEL
+                    gaps += ops.answer(declared, op.name, case, opts)[0].rule == ops.NO_KERNEL
         total, gaps_total = total + cells, gaps_total + gaps
         lines.append(f"| `{name}` | {called} | {len(combos)} | {cells:,} | {gaps:,} |")
     lines.append(f"| all | | | **{total:,}** | **{gaps_total:,}** |")

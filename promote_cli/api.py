@@ -12,14 +12,18 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from promote_cli import policies
-from promote_cli.engine import Matrix, Outcome, Policy, format_options
+from promote_cli import frameworks
+from promote_cli.engine import Matrix, Outcome, Policy
 from promote_cli.engine import matrix as _matrix
 from promote_cli.errors import PromotionError, UsageError
-from promote_cli.notations import NOTATIONS, Notation, read_dtype
+from promote_cli.notations import Notation, read_dtype
 from promote_cli.operands import PYTHON, Operand, label, parse
+from promote_cli.options import format_options
+
+if TYPE_CHECKING:
+    from promote_cli.ops import Asked
 
 # What a spelling may be besides a string: a dtype object (np.float16, torch.bfloat16 ...).
 DTypeLike = Any
@@ -27,30 +31,71 @@ _PYTHON_TYPES = {bool: "bool", int: "int*", float: "float*", complex: "complex*"
 
 
 class Request(NamedTuple):
-    """One question, resolved: ``operands`` None means the policy's default table."""
+    """One question, resolved: ``operands`` None means the policy's default table; ``asked``
+    the operation(s) asked about (``--op``), None for the promotion itself."""
 
     policy: Policy
     notation: Notation
     options: Mapping[str, Any]  # every option of the policy, parsed
     operands: tuple[Operand, ...] | None = None
     chain: bool = False  # the chain question, ((a + b) + c), rather than result_type
+    asked: Asked | None = None
 
     def outcome(self) -> Outcome:
         """The answer for the operands: the framework's own n-ary ``result_type``, or with
-        ``chain`` the left-associated binary operators ``((a + b) + c)`` on real arrays."""
+        ``chain`` the left-associated binary operators ``((a + b) + c)`` on real arrays; with
+        an operation, its output."""
+        if self.asked is not None:
+            return self.explain()[0]
         if self.operands is None:
             raise UsageError("no operands were given")
         if self.chain:
             return self.policy.chain(self.operands, self.options)
         return self.policy.result_type(self.operands, self.options)
 
-    def matrix(self) -> Matrix:
-        """Every pair of the operands (default: the policy's default table)."""
-        return _matrix(self.policy, self.operands, self.operands, self.options)
+    def explain(self) -> tuple[Outcome, Outcome | None]:
+        """The operation's output for the operands, and the promotion it started from (None
+        when it was refused before promoting)."""
+        if self.asked is None:
+            raise UsageError("no operation was asked")
+        if self.operands is None:
+            raise UsageError("no operands were given")
+        return self.asked.answer(self.operands, self.options)
+
+    def cell(self, a: Operand, b: Operand) -> Outcome:
+        """One cell of the request's table: ``a`` x ``b`` promoted, or the operation's output."""
+        if self.asked is not None:
+            return self.asked.cell(a, b, self.options)
+        return self.policy.promote(a, b, self.options)
+
+    def table_operands(self) -> tuple[Operand, ...]:
+        """The operands a table asks about: those given, else the operation's or the policy's
+        whole set."""
+        if self.operands is not None:
+            return self.operands
+        return self.policy.operands() if self.asked is None else self.asked.operands()
+
+    def matrix(self, asked: Sequence[Operand] | None = None) -> Matrix:
+        """Every pair of ``asked`` (default: the operands, else the policy's default table); a
+        table of one-operand operations has one row per operation instead."""
+        if self.asked is not None and self.asked.rows:
+            from promote_cli.ops import row_matrix
+
+            cols = asked if asked is not None else self.table_operands()
+            return row_matrix(self.asked, cols, self.options, self.policy)
+        ops = asked if asked is not None else self.operands
+        if ops is None:
+            ops = tuple(Operand.of(t) for t in self.policy.default_types)
+        return _matrix(self.policy, ops, ops, self.options, self.cell)
+
+    def beside(self, other: Policy) -> Request:
+        """The same question asked of ``other`` at its default options, in this notation."""
+        asked = None if self.asked is None else bind(other, self.asked.spec)
+        return Request(other, self.notation, other.resolve_options(), self.operands, False, asked)
 
     def options_text(self) -> str:
         """``x64=true, strict=false``: every option, dtypes in the request's notation."""
-        return format_options(self.policy, self.options, self.notation)
+        return format_options(self.policy.options, self.options, self.notation)
 
     def changed_options(self) -> list[str]:
         """``NAME=VALUE`` for each option not at its default, as ``-O`` reads it back."""
@@ -65,15 +110,14 @@ class Request(NamedTuple):
         [--types ...] [--notation N] [-O NAME=VALUE ...] TAIL``. Names are spelled as promote
         prints them, so two ways of typing one request give one line."""
         words = ["promote", verb, "--policy", self.policy.spelling, *head]
-        spec = getattr(self.policy, "spec", None)  # an operation, or a list (promote_cli.ops)
-        if spec is not None:
-            words += ["--op", spec]
+        if self.asked is not None:
+            words += ["--op", self.asked.spec]
         if self.operands is not None:
             words += [
                 "--types",
                 ",".join(label(op, self.notation, plain=True) for op in self.operands),
             ]
-        if self.notation is not self.policy.notation:
+        if self.notation != frameworks.notation_of(self.policy):
             words += ["--notation", self.notation.name]
         for setting in self.changed_options():
             words += ["-O", setting]
@@ -141,28 +185,37 @@ def request(
             f" about one {op} call: ask one of them"
         )
     pol = resolve(policy) if isinstance(policy, str) else policy
-    if op is not None:
-        from promote_cli import ops as _ops
-
-        pol = _ops.bind(pol, op)
-    nota = notation if isinstance(notation, Notation) else pol.notation_for(notation)
+    asked = None if op is None else bind(pol, op)
+    if isinstance(notation, Notation):
+        nota = notation
+    else:
+        nota = frameworks.notation(notation) if notation else frameworks.notation_of(pol)
     opts = pol.resolve_options(options, nota)
     ops = None
     if operands is not None:
-        ops = tuple(_operand(op, nota) for op in operands)
-    return Request(pol, nota, opts, ops, chain)
+        ops = tuple(_operand(x, nota) for x in operands)
+    return Request(pol, nota, opts, ops, chain, asked)
+
+
+def bind(policy: Policy, spec: str) -> Asked:
+    """The operations ``spec`` names, as ``policy`` declares them; a refusal when it declares
+    none (``frameworks.operations``)."""
+    from promote_cli import ops
+
+    found = ops.named(spec)
+    return ops.Asked(ops.canonical_spec(spec), found, frameworks.operations(policy))
 
 
 def resolve(name: str) -> Policy:
     """The policy ``name`` stands for: a built-in by name, or the policy a TOML file declares
     when the name is a path (``./mine.toml``, ``docs/policy.toml``)."""
-    if policies.looks_like_file(name):
+    if frameworks.looks_like_file(name):
         from pathlib import Path
 
         from promote_cli import policyfile
 
         return policyfile.load(Path(name))
-    return policies.get(name)
+    return frameworks.get(name)
 
 
 def _operand(given: DTypeLike, nota: Notation) -> Operand:
@@ -190,26 +243,31 @@ def _operand(given: DTypeLike, nota: Notation) -> Operand:
             " tensorflow dtype, or int, float, complex, bool"
         )
     try:
-        return Operand.of(read_dtype(name, NOTATIONS["canonical"]))
+        return Operand.of(read_dtype(name, frameworks.notation("canonical")))
     except UsageError:
         raise UsageError(f"{given!r} is a dtype promote does not know ({name})") from None
 
 
 def _dtype_name(given: Any) -> str | None:
-    """The canonical-style name a framework's dtype object carries, or None."""
-    if isinstance(given, type):  # a scalar type: np.float16, ml_dtypes.bfloat16, jnp.int8
-        root = str(getattr(given, "__module__", "")).partition(".")[0]
-        return given.__name__ if root in ("numpy", "ml_dtypes", "jax") else None
-    root = type(given).__module__.partition(".")[0]
-    text = str(given)
-    if root == "numpy":  # np.dtype("f2"), np.dtype(ml_dtypes.bfloat16)
-        name = getattr(given, "name", None)
-        return name if isinstance(name, str) else None
-    if root == "torch" and text.startswith("torch."):
-        return text
-    if root == "tensorflow":
-        name = getattr(given, "name", None)
-        return name if isinstance(name, str) else None
+    """The canonical-style name a framework's dtype object carries, or None: each framework's
+    entry says how its objects carry it (``Framework.dtype_objects``)."""
+    from promote_cli.framework import CLASS_NAMED, NAME_ATTRIBUTE, PRINTED
+
+    is_class = isinstance(given, type)
+    owner = given if is_class else type(given)
+    root = str(getattr(owner, "__module__", "")).partition(".")[0]
+    for entry in frameworks.entries():
+        for way in entry.dtype_objects:
+            if way.module != root or is_class != (way.how == CLASS_NAMED):
+                continue
+            if way.how == CLASS_NAMED:
+                return given.__name__  # type: ignore[no-any-return]
+            if way.how == NAME_ATTRIBUTE:
+                name = getattr(given, "name", None)
+                if isinstance(name, str):
+                    return name
+            if way.how == PRINTED and str(given).startswith(f"{root}."):
+                return str(given)
     return None
 
 
@@ -217,9 +275,19 @@ def neighbour(policy: Policy, given: str | None) -> Policy | None:
     """The policy a table compares ``policy`` with: ``given`` by name, ``"none"`` for nothing,
     None for the policy's own documentation's choice (JAX's page compares with NumPy)."""
     if given is None:
-        return policies.get(policy.compared_with) if policy.compared_with else None
+        return frameworks.get(policy.compared_with) if policy.compared_with else None
     given = given.strip()
     return None if given.lower() == "none" else resolve(given)
+
+
+def compared(req: Request, given: str | None) -> Request | None:
+    """The same question asked of the policy a table of ``req`` compares with (``neighbour``),
+    at its default options; None when it compares with nothing. A policy's documentation
+    compares its promotion table only: an operation's table is compared when one is named."""
+    if given is None and req.asked is not None:
+        return None
+    other = neighbour(req.policy, given)
+    return None if other is None else req.beside(other)
 
 
 def outcome(

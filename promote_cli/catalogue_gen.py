@@ -112,11 +112,11 @@ def _describe(name: str) -> tuple:
             "complex128": "float64",
             "clongdouble": "longdouble",
         }[name]
-        info = ml_dtypes.finfo(_numpy_dtype(part))
+        component = ml_dtypes.finfo(_numpy_dtype(part))
         note = "platform-dependent layout" if name == "clongdouble" else ""
-        return (name, "complex", dt.itemsize * 8, info.nexp, info.nmant, True, note)
-    info = ml_dtypes.finfo(dt)
-    return (name, "float", info.bits, info.nexp, info.nmant, True, _PLATFORM_NOTE.get(name, ""))
+        return (name, "complex", dt.itemsize * 8, component.nexp, component.nmant, True, note)
+    fl = ml_dtypes.finfo(dt)
+    return (name, "float", fl.bits, fl.nexp, fl.nmant, True, _PLATFORM_NOTE.get(name, ""))
 
 
 def derive() -> tuple[tuple, ...]:

@@ -28,9 +28,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from promote_cli import policies
+from promote_cli import frameworks
 from promote_cli.api import Request, request
-from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, TOTAL, Policy, as_operand
+from promote_cli.engine import (
+    IDEMPOTENT,
+    LATTICE,
+    SYMMETRIC,
+    TOTAL,
+    Cell,
+    Outcome,
+    Policy,
+    as_operand,
+)
+from promote_cli.lattice import declared_lattice
 from promote_cli.lossy import Loss, loss
 from promote_cli.notations import Notation
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand, label
@@ -62,6 +72,8 @@ class Counterexample(NamedTuple):
     operands: tuple[Operand, ...]
     results: tuple[str | None, ...]
     bounds: tuple[str, ...] = ()  # lattice: the minimal upper bounds there are
+    # The answer behind each result: the last pair's outcome, or the refusal that ended it.
+    outcomes: tuple[Outcome, ...] = ()
 
     def text(self, nota: Notation) -> str:
         """``(u2 x i1) x f4 = f8 but u2 x (i1 x f4) = f4``, labels in ``nota``."""
@@ -99,7 +111,7 @@ class Counterexample(NamedTuple):
 class Property(NamedTuple):
     name: str
     holds: bool | None  # None: the question does not apply (no declared order)
-    count: int  # counterexamples
+    failures: int  # counterexamples
     of: int  # cases checked: pairs or triples
     examples: tuple[Counterexample, ...]
     declared: bool  # the policy declares it (through ``OBLIGES``)
@@ -132,16 +144,18 @@ class PairTable:
     as indices: ``cells[i][j]`` is the index of the operand ``i x j`` becomes, and the refusal
     is one more index, ``bottom``, whose row and column are all ``bottom``."""
 
-    def __init__(self, policy: Policy, operands: Sequence[Operand], opts: dict) -> None:
+    def __init__(self, cell: Cell, operands: Sequence[Operand]) -> None:
         ops = list(dict.fromkeys(operands))
         index = {op: i for i, op in enumerate(ops)}
         found: dict[tuple[int, int], int] = {}
+        self.answers: dict[tuple[int, int], Outcome] = {}
         done = 0
         while done < len(ops):  # until the results lead to no new operand
             n = len(ops)
             for i in range(n):
                 for j in range(done if i < done else 0, n):
-                    out = policy.promote(ops[i], ops[j], opts)
+                    out = cell(ops[i], ops[j])
+                    self.answers[i, j] = out
                     if out.refused:
                         found[i, j] = -1
                         continue
@@ -163,6 +177,18 @@ class PairTable:
 
     def result(self, i: int, j: int) -> str | None:
         return self.names[self.cells[i][j]]
+
+    def answer(self, i: int, j: int) -> Outcome:
+        """The policy's outcome for operands ``i`` x ``j``."""
+        return self.answers[i, j]
+
+    def nested(self, i: int, j: int, k: int) -> tuple[Outcome, Outcome]:
+        """What decided ``(i x j) x k`` and ``i x (j x k)``: the refusal of an inner pair, or the
+        outer pair's outcome."""
+        ij, jk = self.cells[i][j], self.cells[j][k]
+        left = self.answers[i, j] if ij == self.bottom else self.answers[ij, k]
+        right = self.answers[j, k] if jk == self.bottom else self.answers[i, jk]
+        return left, right
 
 
 class _Found:
@@ -187,7 +213,7 @@ def check(req: Request, operands: Sequence[Operand], *, limit: int = 5) -> Repor
     """Every property of ``req``'s policy (under its options) over ``operands``; at most
     ``limit`` counterexamples are kept per property (0: all)."""
     policy = req.policy
-    table = PairTable(policy, operands, dict(req.options))
+    table = PairTable(req.cell, operands)
     declared = {p for prop in policy.properties for p in OBLIGES.get(prop, ())}
     keep = limit if limit > 0 else None
     n = table.size
@@ -233,7 +259,8 @@ def _commutative(t: PairTable, found: _Found) -> _Found:
         for j in range(i + 1, t.size):
             ab, ba = t.result(i, j), t.result(j, i)
             if ab != ba:
-                found.add(Counterexample(COMMUTATIVE, (ops[i], ops[j]), (ab, ba)))
+                outcomes = (t.answer(i, j), t.answer(j, i))
+                found.add(Counterexample(COMMUTATIVE, (ops[i], ops[j]), (ab, ba), (), outcomes))
     return found
 
 
@@ -252,7 +279,9 @@ def _associative(t: PairTable, found: _Found) -> _Found:
             for k in range(n):
                 lhs, rhs = names[left[k]], names[right[k]]
                 if lhs != rhs:
-                    found.add(Counterexample(ASSOCIATIVE, (ops[i], ops[j], ops[k]), (lhs, rhs)))
+                    triple = (ops[i], ops[j], ops[k])
+                    outcomes = t.nested(i, j, k) if found.wanted else ()
+                    found.add(Counterexample(ASSOCIATIVE, triple, (lhs, rhs), (), outcomes))
     return found
 
 
@@ -264,7 +293,7 @@ def _idempotent(t: PairTable, found: _Found) -> _Found:
             continue
         aa = t.result(i, i)
         if aa != t.names[i]:
-            found.add(Counterexample(IDEMPOTENT_, (t.operands[i],), (aa,)))
+            found.add(Counterexample(IDEMPOTENT_, (t.operands[i],), (aa,), (), (t.answer(i, i),)))
     return found
 
 
@@ -272,7 +301,8 @@ def _total(t: PairTable, found: _Found) -> _Found:
     for i in range(t.size):
         for j in range(t.size):
             if t.cells[i][j] == t.bottom:
-                found.add(Counterexample(TOTAL_, (t.operands[i], t.operands[j]), (None,)))
+                pair, outcomes = (t.operands[i], t.operands[j]), (t.answer(i, j),)
+                found.add(Counterexample(TOTAL_, pair, (None,), (), outcomes))
     return found
 
 
@@ -298,7 +328,8 @@ def _lattice(t: PairTable, found: _Found, unbounded: list[tuple[Operand, Operand
                 elif common >> r & 1 and not common & ~up[r]:
                     continue
                 least = _minimal(common, up, names) if found.wanted else ()
-                found.add(Counterexample(LATTICE_, (ops[a], ops[b]), (names[r],), least))
+                outcomes = (t.answer(a, b),)
+                found.add(Counterexample(LATTICE_, (ops[a], ops[b]), (names[r],), least, outcomes))
                 break
     return found
 
@@ -316,7 +347,7 @@ def _minimal(common: int, up: list[int], names: Sequence[str | None]) -> tuple[s
 
 def _order(req: Request) -> dict[str, frozenset[str]] | None:
     """The order the policy declares: a lattice policy's upper bounds, else None."""
-    lat = req.policy.lattice_for(req.options)
+    lat = declared_lattice(req.policy, req.options)
     return None if lat is None else lat.upper
 
 
@@ -324,7 +355,7 @@ def _monotone(t: PairTable, upper: dict[str, frozenset[str]], found: _Found) -> 
     """For ``a`` strictly below ``a2`` and every ``b``: ``a x b`` is below ``a2 x b`` (a
     refusal sits above everything: a higher operand may refuse, not the lower one alone)."""
     names, ops, cases = t.names, t.operands, 0
-    nodes = [(i, names[i]) for i in range(t.size) if names[i] in upper]
+    nodes = [(i, a) for i in range(t.size) if (a := names[i]) is not None and a in upper]
     for i, a in nodes:
         for i2, a2 in nodes:
             if a2 == a or a2 not in upper[a]:
@@ -334,7 +365,10 @@ def _monotone(t: PairTable, upper: dict[str, frozenset[str]], found: _Found) -> 
                 low, high = t.result(i, k), t.result(i2, k)
                 if high is None or (low is not None and low in upper and high in upper[low]):
                     continue
-                found.add(Counterexample(MONOTONE, (ops[i], ops[i2], ops[k]), (low, high)))
+                outcomes = (t.answer(i, k), t.answer(i2, k))
+                found.add(
+                    Counterexample(MONOTONE, (ops[i], ops[i2], ops[k]), (low, high), (), outcomes)
+                )
     return found, cases
 
 
@@ -379,7 +413,7 @@ def summary() -> str:
     its types as arrays and, where it has more operands, one with ``--categories``."""
     head = ["policy", "operands", *PROPERTIES, "lossy cells"]
     lines = [SUMMARY_START, "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
-    for name in policies.names():
+    for name in frameworks.names():
         req = request(name)
         arrays = table_operands(req.policy, False)
         every = table_operands(req.policy, True)
@@ -403,5 +437,5 @@ def summary() -> str:
 def _verdict(p: Property) -> str:
     if p.holds is None:
         return "n/a"
-    text = "yes" if p.holds else f"no: {p.count:,} of {p.of:,}"
+    text = "yes" if p.holds else f"no: {p.failures:,} of {p.of:,}"
     return f"**{text}**" if p.declared else text

@@ -7,7 +7,7 @@ differ (two refusals agree, whatever their reasons). Types only one policy knows
 not compared. Everything is printed in one notation, the left request's.
 
 Seen through one-operand operations (``--op sqrt``, ``--op unary``) the grid is not square: one
-row per operation, one column per array type (``ops.row_matrix``), and a cell is ``sqrt(int8)``.
+row per operation, one column per array type (``Request.matrix``), and a cell is ``sqrt(int8)``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from promote_cli import ops, schema
 from promote_cli.api import Request
-from promote_cli.engine import Matrix, Outcome, Policy, differs, matrix
+from promote_cli.engine import Matrix, Outcome, Policy, differs
 from promote_cli.halftable import REFUSED
 from promote_cli.lossy import Loss, loss
 from promote_cli.notations import Notation, display
@@ -36,6 +36,7 @@ class Diff(NamedTuple):
     only_left: tuple[str, ...]  # canonical names in the left universe only
     only_right: tuple[str, ...]
     cells: tuple[CellDiff, ...]
+    op: str | None = None  # what ``--op`` named, when the cells are an operation's outputs
 
     @property
     def identical(self) -> bool:
@@ -65,12 +66,7 @@ def diff(left: Request, right: Request) -> Diff:
         if left.operands is not None
         else tuple(Operand.of(t) for t in shared_types(left.policy, right.policy))
     )
-    if ops.rows(left.policy) is not None:  # one row per operation, the types as columns
-        a = ops.row_matrix(left.policy, asked, left.options)
-        b = ops.row_matrix(right.policy, asked, right.options)
-    else:
-        a = matrix(left.policy, asked, asked, left.options)
-        b = matrix(right.policy, asked, asked, right.options)
+    a, b = left.matrix(asked), right.matrix(asked)
     cells = tuple(
         CellDiff(row, col, a.cell(i, j), b.cell(i, j))
         for i, row in enumerate(a.rows)
@@ -84,6 +80,7 @@ def diff(left: Request, right: Request) -> Diff:
         only_left=tuple(t for t in left.policy.universe if t not in ru),
         only_right=tuple(t for t in right.policy.universe if t not in lu),
         cells=cells,
+        op=None if left.asked is None else left.asked.spec,
     )
 
 
@@ -209,10 +206,9 @@ def _json_losses(c: CellDiff, out: Outcome, nota: Notation) -> list[dict[str, st
 
 def _op_fields(d: Diff) -> dict[str, object]:
     """An operation diff says which (``op``: what ``--op`` named; ``operations``: the rows)."""
-    spec = getattr(d.left.policy, "spec", None)
-    if spec is None:
+    if d.op is None:
         return {}
-    return {"op": spec, **({"operations": list(d.operations)} if d.operations else {})}
+    return {"op": d.op, **({"operations": list(d.operations)} if d.operations else {})}
 
 
 def _json_row(op: Operand, nota: Notation) -> dict[str, str]:

@@ -25,12 +25,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from promote_cli.dtypes import WEAK, is_weak
 from promote_cli.errors import PolicyDefinitionError, UsageError
-from promote_cli.notations import Notation, notation, read_dtype
 from promote_cli.operands import (
     DIMENSIONED,
     PYTHON,
@@ -41,7 +39,9 @@ from promote_cli.operands import (
 )
 
 if TYPE_CHECKING:
-    from promote_cli.lattice import Lattice
+    from promote_cli.framework import Framework
+    from promote_cli.notations import Column, Notation
+    from promote_cli.options import Option
 
 # Properties a policy declares as data; tests/test_properties.py checks each declared one.
 # TOTAL: every pair of the policy's own types promotes (no refusal) under default options.
@@ -102,73 +102,36 @@ def refuse(rule: str, reason: str, unsafe_result: str | None = None) -> Outcome:
     return Outcome(None, rule, reason, unsafe_result)
 
 
-_UNSET = object()
-_TRUE = {"true", "1", "yes", "on"}
-_FALSE = {"false", "0", "no", "off"}
-
-
-class Option(NamedTuple):
-    """A policy option: ``kind`` is ``bool``, ``choice`` or ``dtype`` (read in the policy's
-    notation; ``choices`` then holds the allowed canonical names)."""
-
-    name: str
-    kind: str
-    default: Any
-    help: str
-    choices: tuple[str, ...] = ()
-
-    def parse(self, value: Any, nota: Notation) -> Any:
-        if self.kind == "bool":
-            if isinstance(value, bool):
-                return value
-            text = str(value).strip().lower()
-            if text in _TRUE | _FALSE:
-                return text in _TRUE
-            raise UsageError(f"option {self.name} takes true or false, not {value!r}")
-        if self.kind == "choice":
-            if value in self.choices:
-                return value
-            raise UsageError(
-                f"option {self.name} takes one of {', '.join(self.choices)}, not {value!r}"
-            )
-        canonical = read_dtype(str(value), nota)
-        if canonical not in self.choices:
-            raise UsageError(f"option {self.name} cannot be {value!r} ({canonical})")
-        return canonical
-
-    def text(self, value: Any, nota: Notation) -> str:
-        """``value`` as ``-O`` reads it back: ``true``/``false``, a dtype in ``nota``."""
-        if self.kind == "bool":
-            return "true" if value else "false"
-        return nota.label(value) if self.kind == "dtype" else str(value)
-
-
-def format_options(policy: Policy, opts: Mapping[str, Any], nota: Notation) -> str:
-    """``x64=true, strict=false`` for the options in ``opts``, dtypes in ``nota``."""
-    return ", ".join(
-        f"{o.name}={o.text(opts[o.name], nota)}" for o in policy.options if o.name in opts
-    )
-
-
 class Policy:
     """A framework's promotion rules. Subclasses declare the class attributes and ``decide``;
-    ``decide`` must be pure (options are arguments, never globals)."""
+    ``decide`` must be pure (options are arguments, never globals). A built-in policy names its
+    framework's entry (``class JaxPolicy(LatticePolicy, framework=FRAMEWORK)``), which gives it
+    its name, title, source, notation and options."""
 
     name: ClassVar[str]
     title: ClassVar[str]
     source: ClassVar[str]  # where the rules come from
     notation_name: ClassVar[str]
-    dialect: ClassVar[str] = ""  # "numpy": NumPy's own spellings read first (notations.py)
-    universe: ClassVar[tuple[str, ...]]  # canonical names the policy promotes
+    declared_in: ClassVar[Column | Notation]  # the notation its declarations are written in
+    dialect: ClassVar[str] = ""  # a notation whose own reader reads first ("numpy": np.dtype)
+    universe: tuple[str, ...]  # canonical names the policy promotes
     default_types: ClassVar[tuple[str, ...]]  # the default table, in the policy's order
     known_unsupported: ClassVar[Mapping[str, str]] = {}  # type -> why the framework refuses it
     options: ClassVar[tuple[Option, ...]] = ()
     # A bool option -> the types it adds to the universe when true (NumPy's ml_dtypes).
     option_types: ClassVar[Mapping[str, tuple[str, ...]]] = {}
-    categories: ClassVar[frozenset[str]] = frozenset({DIMENSIONED})  # categories that matter
-    properties: ClassVar[frozenset[str]] = frozenset({SYMMETRIC, IDEMPOTENT})
-    compared_with: ClassVar[str | None] = None  # the neighbour its own docs highlight against
+    categories: frozenset[str] = frozenset({DIMENSIONED})  # categories that matter
+    properties: frozenset[str] = frozenset({SYMMETRIC, IDEMPOTENT})
+    compared_with: str | None = None  # the neighbour its own docs highlight against
     file: str | None = None  # the TOML file that declares it (``promote_cli.policyfile``)
+
+    def __init_subclass__(cls, framework: Framework | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if framework is not None:
+            cls.name, cls.title, cls.source = framework.name, framework.title, framework.source
+            cls.notation_name, cls.dialect = framework.notation, framework.dialect
+            cls.options = framework.options
+            cls.declared_in = framework.declared_in
 
     @property
     def spelling(self) -> str:
@@ -206,26 +169,12 @@ class Policy:
             ops += [Operand("bool", PYTHON), *(Operand(t, PYTHON) for t in weak)]
         return tuple(ops)
 
-    def lattice_for(self, opts: Mapping[str, Any]) -> Lattice | None:
-        """The lattice a ``LATTICE`` policy promotes on under ``opts`` (None: not a lattice)."""
-        return None
-
-    @cached_property
-    def notation(self) -> Notation:
-        own = notation(self.notation_name)
-        return own._replace(dialect=self.dialect) if self.dialect else own
-
-    def notation_for(self, name: str | None) -> Notation:
-        """The notation called ``name``, or the policy's own when none is named."""
-        return notation(name) if name else self.notation
-
     def resolve_options(
         self, given: Mapping[str, Any] | None = None, nota: Notation | None = None
     ) -> dict[str, Any]:
-        """Every option with its value: the given ones parsed (a dtype value in ``nota``,
-        default the policy's own notation), the rest at their defaults."""
+        """Every option with its value: the given ones parsed (a dtype value read in ``nota``;
+        without one, only a canonical name), the rest at their defaults."""
         given = dict(given or {})
-        nota = nota or self.notation
         out = {}
         for opt in self.options:
             out[opt.name] = (
@@ -259,6 +208,18 @@ class Policy:
             return refuse("unsupported", why)
         return op
 
+    def _all_normalised(
+        self, operands: Sequence[Operand], opts: Mapping[str, Any]
+    ) -> list[Operand] | Outcome:
+        """Every operand as the rules see it, or the first refusal."""
+        out = []
+        for op in operands:
+            n = self.normalise(op, opts)
+            if isinstance(n, Outcome):
+                return n
+            out.append(n)
+        return out
+
     def missing_reason(self, dtype: str) -> str:
         """Why the policy refuses ``dtype``, a type outside its universe under the options
         asked; it names the option that would add it."""
@@ -281,11 +242,10 @@ class Policy:
         if self.join is None:
             out = self._fold(operands, opts)
         else:
-            normalised = [self.normalise(op, opts) for op in operands]
-            for n in normalised:
-                if isinstance(n, Outcome):
-                    return n
-            out = self._with_materialised(self.join(normalised, opts), opts)  # type: ignore[arg-type]
+            normalised = self._all_normalised(operands, opts)
+            if isinstance(normalised, Outcome):
+                return normalised
+            out = self._with_materialised(self.join(normalised, opts), opts)
         if out.refused:
             return out
         return self._values_checked(operands, opts) or out
@@ -339,12 +299,12 @@ class Policy:
         each step. ``opts`` must come from ``resolve_options``."""
         if len(operands) < 2:
             raise UsageError("at least two operands are needed")
-        normalised = [self.normalise(op, opts) for op in operands]
-        for n in normalised:
-            if isinstance(n, Outcome):
-                return n
-        left, steps, out = normalised[0], [], None
-        for right in normalised[1:]:  # type: ignore[assignment]
+        normalised = self._all_normalised(operands, opts)
+        if isinstance(normalised, Outcome):
+            return normalised
+        left, steps = normalised[0], []
+        out: Outcome | None = None
+        for right in normalised[1:]:
             if _is_python_scalar(left) and _is_python_scalar(right):
                 summed = _python_sum(left, right)
                 if isinstance(summed, Outcome):
@@ -410,11 +370,13 @@ class Policy:
 
     def promote(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         """The cell for ``a`` x ``b``; ``opts`` must come from ``resolve_options``."""
-        na, nb = self.normalise(a, opts), self.normalise(b, opts)
-        for n in (na, nb):
-            if isinstance(n, Outcome):
-                return n
-        return self._with_materialised(self.decide(na, nb, opts), opts)  # type: ignore[arg-type]
+        na = self.normalise(a, opts)
+        if isinstance(na, Outcome):
+            return na
+        nb = self.normalise(b, opts)
+        if isinstance(nb, Outcome):
+            return nb
+        return self._with_materialised(self.decide(na, nb, opts), opts)
 
 
 _PYTHON_RANK = ("bool", "int*", "float*", "complex*")
@@ -469,17 +431,23 @@ class Matrix(NamedTuple):
         return self.cells[i][j]
 
 
+# What a table's cell asks of two operands: their promotion, or an operation's output.
+Cell = Callable[[Operand, Operand], Outcome]
+
+
 def matrix(
     policy: Policy,
     rows: Sequence[Operand] | None,
     cols: Sequence[Operand] | None,
     opts: Mapping[str, Any],
+    cell: Cell | None = None,
 ) -> Matrix:
-    """Every cell of ``rows`` x ``cols`` (None: the policy's default table); ``opts`` must come
-    from ``resolve_options``."""
+    """Every cell of ``rows`` x ``cols`` (None: the policy's default table), each ``cell(a,
+    b)`` (default: the promotion); ``opts`` must come from ``resolve_options``."""
     r = tuple(rows) if rows is not None else tuple(Operand.of(t) for t in policy.default_types)
     c = tuple(cols) if cols is not None else r
-    cells = tuple(tuple(policy.promote(a, b, opts) for b in c) for a in r)
+    ask = cell or (lambda a, b: policy.promote(a, b, opts))
+    cells = tuple(tuple(ask(a, b) for b in c) for a in r)
     return Matrix(policy, opts, r, c, cells)
 
 

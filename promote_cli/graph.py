@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from promote_cli.dtypes import CATALOGUE, is_weak
 from promote_cli.engine import Policy
 from promote_cli.errors import BadInputError, UsageError
-from promote_cli.lattice import Lattice
+from promote_cli.lattice import Lattice, declared_lattice
 from promote_cli.notations import Notation, display
 
 if TYPE_CHECKING:
@@ -33,11 +33,11 @@ _ORDER = {name: i for i, name in enumerate(CATALOGUE)}
 
 def lattice_of(policy: Policy, opts: Mapping[str, Any]) -> Lattice:
     """The policy's lattice under ``opts`` (resolved), or a usage error naming the lattices."""
-    lat = policy.lattice_for(opts)
+    lat = declared_lattice(policy, opts)
     if lat is None:
-        from promote_cli import policies
+        from promote_cli import frameworks
 
-        have = [n for n in policies.names() if has_lattice(policies.get(n))]
+        have = [n for n in frameworks.names() if has_lattice(frameworks.get(n))]
         raise UsageError(
             f"{policy.name} is not a lattice policy, so it has no lattice to draw"
             f" (lattice policies: {', '.join(have)}); try `promote table --policy {policy.name}`"
@@ -48,7 +48,7 @@ def lattice_of(policy: Policy, opts: Mapping[str, Any]) -> Lattice:
 def has_lattice(policy: Policy) -> bool:
     """Whether the policy promotes on a declared lattice (drawable), whether or not its answers
     are that lattice's least bounds (MLX materialises them, tinygrad breaks ties)."""
-    return policy.lattice_for(policy.resolve_options()) is not None
+    return declared_lattice(policy, policy.resolve_options()) is not None
 
 
 def _key(name: str) -> tuple[int, str]:

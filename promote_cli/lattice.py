@@ -19,11 +19,11 @@ from typing import Any, ClassVar
 
 from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, Outcome, Policy, ref, refuse
 from promote_cli.errors import PolicyDefinitionError
-from promote_cli.notations import Notation
+from promote_cli.notations import Column, Notation
 from promote_cli.operands import Operand
 
 
-def read_edges(text: str, nota: Notation) -> dict[str, tuple[str, ...]]:
+def read_edges(text: str, nota: Column | Notation) -> dict[str, tuple[str, ...]]:
     """The edges a grid declares: each line is a type and the types directly above it, as
     ``nota`` prints them; a line that starts with a space continues the line before it. A type
     alone on its line has nothing above it."""
@@ -157,6 +157,13 @@ class Lattice:
         return tuple(out)
 
 
+def declared_lattice(policy: Policy, opts: Mapping[str, Any]) -> Lattice | None:
+    """The lattice ``policy`` promotes on under ``opts``, or None when it is no lattice (a
+    lattice policy, or a policy file that extends one, declares ``lattice_for``)."""
+    declared = getattr(policy, "lattice_for", None)
+    return None if declared is None else declared(opts)
+
+
 class LatticePolicy(Policy):
     """A policy whose answer is the least upper bound of its operands on a declared lattice.
 
@@ -171,7 +178,7 @@ class LatticePolicy(Policy):
     @cached_property
     def lattice(self) -> Lattice:
         """The declared lattice, read and checked once."""
-        return Lattice(read_edges(self.edges, self.notation))
+        return Lattice(read_edges(self.edges, self.declared_in))
 
     def lattice_for(self, opts: Mapping[str, Any]) -> Lattice:
         return self.lattice

@@ -147,16 +147,16 @@ def candidates(source: str) -> tuple[Value, ...]:
     f = float_format(source)
     assert f is not None, source
     one_ulp = 1 + _pow2(1 - f.precision)
-    values: list[Value] = [Fraction(3, 2)] if f.precision > 1 else []
-    values += [one_ulp, f.max, f.true_min]
+    samples: list[Value] = [Fraction(3, 2)] if f.precision > 1 else []
+    samples += [one_ulp, f.max, f.true_min]
     if f.signed:
-        values += [Fraction(-1), -f.max]
-    values += [NAN] if f.nan else []
-    values += [INF, NEG_INF] if f.inf else []
-    values += [Fraction(0)] if f.zero else []
+        samples += [Fraction(-1), -f.max]
+    samples += [NAN] if f.nan else []
+    samples += [INF, NEG_INF] if f.inf else []
+    samples += [Fraction(0)] if f.zero else []
     if t.kind == "complex":
-        values.append(IMAG)
-    return tuple(dict.fromkeys(values))
+        samples.append(IMAG)
+    return tuple(dict.fromkeys(samples))
 
 
 class Loss(NamedTuple):

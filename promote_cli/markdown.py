@@ -25,19 +25,22 @@ line ``::: promote ...`` is ours.
 
 from __future__ import annotations
 
+import argparse
+import functools
 import html
 import re
 import shlex
+import sys
 import xml.etree.ElementTree as etree
 from dataclasses import replace
-from typing import Any
+from pathlib import Path
+from typing import Any, NoReturn
 
-import click
 from markdown import Extension, Markdown
 from markdown.blockprocessors import BlockProcessor
 from markdown.util import AtomicString
 
-from promote_cli import compare
+from promote_cli import asking, compare
 from promote_cli import graph as graphs
 from promote_cli.errors import PromoteError, printable
 from promote_cli.render import TABLE_ID, render
@@ -46,39 +49,85 @@ LINE = re.compile(r"^::: promote\b(?P<args>.*)$", re.MULTILINE)
 PRIORITY = 95  # above mkdocstrings' ``:::`` processor (75) and every built-in block processor
 
 
-try:  # MkDocs reports its BuildError as one line and stops; anything else gets a traceback
-    from mkdocs.exceptions import BuildError
-
-    _BASES: tuple[type[Exception], ...] = (BuildError, ValueError)
-except ImportError:
-    _BASES = (ValueError,)
-
-BlockError = type(
-    "BlockError",
-    _BASES,
-    {
-        "__doc__": "A ``::: promote`` block promote cannot show: a ValueError (and, when MkDocs is"
-        " installed, its BuildError), whose text names the block."
-    },
-)
+class BlockError(ValueError):
+    """A ``::: promote`` block promote cannot show, whose text names the block. Under MkDocs it
+    is also MkDocs's ``BuildError`` (``_block_error``), which MkDocs reports as one line and
+    stops on; anything else would get a traceback."""
 
 
-def _parse(verb: str, args: list[str]) -> click.Context:
-    """The command ``verb``'s own parse of ``args``."""
-    from promote_cli.cli import diff, graph, table
+@functools.cache
+def _with(build_error: type[Exception]) -> type[Exception]:
+    return type("BlockError", (build_error, BlockError), {"__doc__": BlockError.__doc__})
 
-    commands = {"table": table.command, "graph": graph.command, "diff": diff.command}
-    if verb not in commands:
+
+def _block_error(message: str) -> Exception:
+    # MkDocs has imported its exceptions when it runs the extension; importing them here would
+    # import click (which MkDocs uses) into every Python-Markdown user's process.
+    mkdocs = sys.modules.get("mkdocs.exceptions")
+    build_error = getattr(mkdocs, "BuildError", None)
+    return BlockError(message) if build_error is None else _with(build_error)(message)
+
+
+class _Grammar(argparse.ArgumentParser):
+    """A block's words, read with the flags of the command of the same name (a test keeps the
+    two in step); what cannot be read is a ``PromoteError`` naming the flag, never an exit."""
+
+    def error(self, message: str) -> NoReturn:
+        required = "the following arguments are required: "
+        if message.startswith(required):
+            message = f"Missing argument '{message.removeprefix(required).split(', ')[0]}'"
+        raise PromoteError(message)
+
+
+def _grammar(verb: str) -> _Grammar:
+    g = _Grammar(prog=f"promote {verb}", add_help=False, allow_abbrev=False)
+    g.add_argument("-h", "--help", action="store_true")
+    g.add_argument("-O", "--option", dest="option_values", action="append", default=[])
+    g.add_argument("-n", "--notation")
+    g.add_argument("-f", "--format", dest="fmt")
+    if verb == "diff":
+        g.add_argument("left_name", metavar="POLICY1")
+        g.add_argument("right_name", metavar="POLICY2")
+    else:
+        g.add_argument("-p", "--policy", default="jax")
+        g.add_argument("--policy-file")
+    if verb in ("table", "diff"):
+        g.add_argument("-t", "--types")
+        g.add_argument("--op")
+        g.add_argument("--json", dest="as_json", action="store_true")
+    if verb == "table":
+        g.add_argument("--diff-against")
+        g.add_argument("--template")
+        g.add_argument("-o", "--output")
+        g.add_argument("--check")
+        g.add_argument("--standalone", action="store_true")
+        g.add_argument("--mark", dest="marks", action="append", default=[])
+    if verb == "diff":
+        g.add_argument("--lossy", action="store_true")
+    return g
+
+
+VERBS = ("table", "graph", "diff")
+
+
+def _parse(verb: str, args: list[str]) -> dict[str, Any]:
+    """The block's options, read as the command ``verb`` reads them."""
+    if verb not in VERBS:
         raise PromoteError(f"no block `promote {verb}`; write table, graph or diff")
-    # No --help: it would print the command's help into the build and exit.
-    asked = [arg for arg in args if arg in ("-h", "--help")]
-    if asked:
-        raise PromoteError(f"{asked[0]} has no meaning in a page; see `promote {verb} --help`")
-    return commands[verb].make_context(f"promote {verb}", args, help_option_names=[])
-
-
-def _given(ctx: click.Context, name: str) -> bool:
-    return ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+    found, extra = _grammar(verb).parse_known_args(args)
+    if extra:
+        word = extra[0]
+        raise PromoteError(
+            f"No such option: {word}" if word.startswith("-") else f"unexpected word {word!r}"
+        )
+    p = vars(found)
+    if p["help"]:
+        raise PromoteError("--help has no meaning in a page; write the block's options")
+    if p.get("as_json"):
+        raise PromoteError("a page shows the html table; drop --json")
+    if "policy" in p:
+        p["policy"] = p.pop("policy_file") or p["policy"]
+    return p
 
 
 class PromoteBlockProcessor(BlockProcessor):
@@ -101,8 +150,6 @@ class PromoteBlockProcessor(BlockProcessor):
         try:
             words = shlex.split(m.group("args"))
             element = self.element(words)
-        except click.ClickException as exc:
-            message = exc.format_message()
         except (ValueError, PromoteError) as exc:
             message = str(exc)
         except Exception as exc:
@@ -112,56 +159,50 @@ class PromoteBlockProcessor(BlockProcessor):
             if after:
                 blocks.insert(0, after)
             return
-        raise BlockError(printable(f"`{m.group(0).strip()}`: {message}"))
+        raise _block_error(printable(f"`{m.group(0).strip()}`: {message}"))
 
     def element(self, words: list[str]) -> etree.Element:
         if not words:
             raise PromoteError("say what to show: ::: promote table|graph|diff [options]")
         verb, args = words[0], words[1:]
-        ctx = _parse(verb, args)
-        p = ctx.params
+        p = _parse(verb, args)
         if verb == "table":
-            return self.table(ctx, p)
+            return self.table(p)
         if verb == "graph":
-            return self.graph(ctx, p)
-        return self.diff(ctx, p)
+            return self.graph(p)
+        return self.diff(p)
 
     def raw(self, text: str, cls: str) -> etree.Element:
         box = etree.Element("div", {"class": cls})
         box.text = self.parser.md.htmlStash.store(text)
         return box
 
-    def table(self, ctx: click.Context, p: dict[str, Any]) -> etree.Element:
-        from promote_cli.cli.table import model
-
+    def table(self, p: dict[str, Any]) -> etree.Element:
         for name, flag in (("output", "-o"), ("check", "--check"), ("standalone", "--standalone")):
             if p[name]:
                 raise PromoteError(f"{flag} has no meaning in a page")
         if p["fmt"] not in (None, "html"):
             raise PromoteError("a page shows the html table; drop --format")
-        table = model(
+        template = None if p["template"] is None else Path(p["template"])
+        table = asking.table(
             p["policy"],
             p["types"],
             p["notation"],
             p["diff_against"],
             p["option_values"],
             fmt="html",
-            tail=[] if p["template"] is None else ["--template", str(p["template"])],
+            tail=[] if template is None else ["--template", str(template)],
+            marks=tuple(dict.fromkeys(p["marks"])),
             op=p["op"],
         )
         self.tables += 1
         if self.tables > 1:  # the fragment's stylesheet targets the table's id
             table = replace(table, table_id=f"{TABLE_ID}-{self.tables}")
-        return self.raw(render(table, "html", template=p["template"]), "promotion")
+        return self.raw(render(table, "html", template=template), "promotion")
 
-    def graph(self, ctx: click.Context, p: dict[str, Any]) -> etree.Element:
-        from promote_cli import api
-        from promote_cli.cli._options import parse_options
-
-        req = api.request(
-            p["policy"], notation=p["notation"], options=parse_options(p["option_values"])
-        )
-        fmt = p["fmt"] if _given(ctx, "fmt") else "svg"
+    def graph(self, p: dict[str, Any]) -> etree.Element:
+        req = asking.graph_request(p["policy"], p["notation"], p["option_values"])
+        fmt = p["fmt"] or "svg"
         if fmt == "svg":
             svg = graphs.render(req, "svg")
             return self.raw(svg[svg.index("<svg") :], "promotion-lattice")
@@ -177,12 +218,10 @@ class PromoteBlockProcessor(BlockProcessor):
             return pre
         raise PromoteError(f"a page shows a graph as svg, mermaid or dot, not {fmt}")
 
-    def diff(self, ctx: click.Context, p: dict[str, Any]) -> etree.Element:
-        from promote_cli.cli.diff import requests
-
-        if _given(ctx, "fmt"):
+    def diff(self, p: dict[str, Any]) -> etree.Element:
+        if p["fmt"] is not None:
             raise PromoteError("a page shows the differing cells as a table; drop --format")
-        left, right = requests(
+        left, right = asking.diff_requests(
             p["left_name"], p["right_name"], p["types"], p["option_values"], p["notation"], p["op"]
         )
         d = compare.diff(left, right)

@@ -140,6 +140,14 @@ def value_text(value: Value) -> str:
     return repr(value)
 
 
+def int_value(op: Operand) -> int | None:
+    """The value of a Python int operand that carries one (``int:300``), else None."""
+    value = op.value
+    if op.category != PYTHON or op.dtype != "int*" or not isinstance(value, int):
+        return None
+    return value
+
+
 def python_kind(op: Operand) -> str:
     """A Python scalar's type name: ``bool``, ``int``, ``float`` or ``complex``."""
     return {"bool": "bool", "int*": "int", "float*": "float", "complex*": "complex"}[op.dtype]

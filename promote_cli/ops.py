@@ -140,7 +140,7 @@ KINDS = {
 }
 
 # Why a cell is refused (Outcome.rule), and the one answer that is not a refusal but a gap. A
-# policy without operations refuses as "no-operations" (``policies.operations``).
+# policy without operations refuses as "no-operations" (``frameworks.operations``).
 REFUSES_TYPE, REFUSES_OPERAND, SHAPE, SIGNATURE, ABSENT, SAME_DTYPE = (
     "op-refuses",
     "op-refuses-operand",
@@ -365,74 +365,21 @@ def answer(
     return result, promoted
 
 
-class _SeenThrough(Policy):
-    """A policy seen through its operations: the base policy's declaration (types, options,
-    notation, categories), with the operations' source and no promotion properties."""
-
-    def __init__(self, ops: Operations):
-        base = ops.policy
-        self.base, self.ops = base, ops
-        self.name, self.title, self.source = base.name, base.title, ops.source
-        self.notation_name = base.notation_name
-        self.universe, self.default_types = base.universe, base.default_types
-        self.known_unsupported, self.options = base.known_unsupported, base.options
-        self.categories, self.properties, self.file = base.categories, frozenset(), base.file
-        self.compared_with = None
-
-    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Any:
-        return self.base.materialise(weak, opts)
+def takes_one(op: Operation) -> bool:
+    """A unary operation or a reduction: one array operand."""
+    return op.arity in (UNARY, REDUCTION)
 
 
-class OperationPolicy(_SeenThrough):
-    """A policy seen through one operation: a cell is the operation's output, so the engine's
-    matrix, the table model and the diff work on it unchanged. Unary operations and reductions
-    take one operand (``result_type([a])``); ``promote(a, b)`` is theirs only for binary ones."""
-
-    def __init__(self, ops: Operations, op: Operation):
-        super().__init__(ops)
-        self.operation = op
-
-    @property
-    def rule(self) -> Rule:
-        """The declared rule (the default setting's, where rules depend on the options): its
-        function name holds under every setting."""
-        return self.ops.rule(self.operation.name)
-
-    def rule_under(self, opts: Mapping[str, Any]) -> Rule:
-        """The rule under the option setting ``opts``."""
-        return self.ops.under(opts)[self.operation.name]
-
-    @property
-    def spec(self) -> str:
-        """What ``--op`` names: the operation."""
-        return self.operation.name
-
-    @property
-    def unary(self) -> bool:
-        return self.operation.arity in (UNARY, REDUCTION)
-
-    def explain(
-        self, operands: Sequence[Operand], opts: Mapping[str, Any]
-    ) -> tuple[Outcome, Outcome | None]:
-        """The output, and the promotion it started from."""
-        return answer(self.ops, self.operation.name, operands, opts)
-
-    def result_type(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
-        return self.explain(operands, opts)[0]
-
-    def promote(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-        return self.explain((a,) if self.unary else (a, b), opts)[0]
-
-    def operands(self) -> tuple[Operand, ...]:
-        """The operands the operation is asked about: a unary operation or a reduction takes
-        arrays only."""
-        types = self.ops.types
-        found = tuple(
-            x
-            for x in self.base.operands()
-            if types is None or x.category == PYTHON or x.dtype in types
-        )
-        return tuple(x for x in found if x.category != PYTHON) if self.unary else found
+def operands_of(rules: Operations, op: Operation) -> tuple[Operand, ...]:
+    """The operands ``op`` is asked about under ``rules``: the policy's, but the types no
+    operation takes; a unary operation or a reduction takes arrays only."""
+    types = rules.types
+    found = tuple(
+        x
+        for x in rules.policy.operands()
+        if types is None or x.category == PYTHON or x.dtype in types
+    )
+    return tuple(x for x in found if x.category != PYTHON) if takes_one(op) else found
 
 
 # Group words ``--op`` takes for every one-operand operation of an arity, in vocabulary order.
@@ -455,7 +402,7 @@ def named(spec: str) -> tuple[Operation, ...]:
             found.update((o.name, o) for o in VOCABULARY.values() if o.arity == GROUPS[word])
             continue
         op = operation(word)
-        if op.arity not in (UNARY, REDUCTION):
+        if not takes_one(op):
             raise UsageError(
                 f"--op {spec}: {word} takes two operands; a list of operations (one row each)"
                 f" takes unary operations and reductions only: ask `--op {word}` on its own"
@@ -470,67 +417,62 @@ def canonical_spec(spec: str) -> str:
     return ",".join(dict.fromkeys(w.strip() for w in spec.split(",")))
 
 
-class OperationRows(_SeenThrough):
-    """A policy seen through several one-operand operations at once: a table with one row per
-    operation (``parts``) and one column per array type. It answers no single question:
-    ``result_type`` is a usage error that says to ask one operation."""
+class Asked(NamedTuple):
+    """The operations a request asks about (``--op``), resolved once: one operation, whose
+    output is each answer, or several one-operand operations, one table row each."""
 
-    unary = True
+    spec: str  # as ``--op`` spells it, canonically (``sqrt,exp``; a group word as given)
+    operations: tuple[Operation, ...]
+    rules: Operations  # the policy's declarations
 
-    def __init__(self, ops: Operations, operations: Sequence[Operation], spec: str):
-        super().__init__(ops)
-        self.spec = spec
-        self.parts = tuple(OperationPolicy(ops, op) for op in operations)
+    @property
+    def one(self) -> Operation | None:
+        """The operation asked, when the request names exactly one (not a list or a group)."""
+        if len(self.operations) == 1 and self.spec not in GROUPS:
+            return self.operations[0]
+        return None
 
-    def _one(self) -> UsageError:
-        return UsageError(
-            f"--op {self.spec} names {len(self.parts)} operations, one row each of"
-            " `promote table --op`; ask about one operation at a time"
-        )
+    @property
+    def rows(self) -> bool:
+        """Whether a table's rows are operations (one-operand ones), not operands."""
+        return self.one is None or takes_one(self.operations[0])
 
-    def explain(
-        self, operands: Sequence[Operand], opts: Mapping[str, Any]
+    def single(self) -> Operation:
+        """The one operation asked; a list answers no single question (a usage error)."""
+        if self.one is None:
+            raise UsageError(
+                f"--op {self.spec} names {len(self.operations)} operations, one row each of"
+                " `promote table --op`; ask about one operation at a time"
+            )
+        return self.one
+
+    def rule(self, op: Operation, opts: Mapping[str, Any]) -> Rule:
+        """The rule of ``op`` under the option setting ``opts``."""
+        return self.rules.under(opts)[op.name]
+
+    def answer(
+        self, operands: Sequence[Operand], opts: Mapping[str, Any], op: Operation | None = None
     ) -> tuple[Outcome, Outcome | None]:
-        raise self._one()
+        """The output of ``op`` (default: the one asked) and the promotion it started from."""
+        return answer(self.rules, (op or self.single()).name, operands, opts)
 
-    def result_type(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
-        raise self._one()
-
-    def promote(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-        raise self._one()
+    def cell(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        """A table cell of the one operation: ``op(a)`` or ``op(a, b)``."""
+        op = self.single()
+        return self.answer((a,) if takes_one(op) else (a, b), opts, op)[0]
 
     def operands(self) -> tuple[Operand, ...]:
-        return self.parts[0].operands()
+        """The operands a table of these operations asks about by default."""
+        return operands_of(self.rules, self.operations[0])
 
 
-def bind(policy: Policy, spec: str) -> OperationPolicy | OperationRows:
-    """``policy`` seen through the operation ``spec`` names, or through the one-operand
-    operations a list names (see :func:`named`); a refusal when it has no operations."""
-    from promote_cli import policies
-
-    found = named(spec)
-    if len(found) == 1 and spec.strip() not in GROUPS:
-        return OperationPolicy(policies.operations(policy), found[0])
-    return OperationRows(policies.operations(policy), found, canonical_spec(spec))
-
-
-def rows(policy: Policy) -> tuple[OperationPolicy, ...] | None:
-    """The one-operand operations a table of ``policy`` has as rows (one for a unary operation
-    or a reduction, several for a list), or None when its rows are operands (a promotion table,
-    a binary operation's, ``where``'s)."""
-    if isinstance(policy, OperationRows):
-        return policy.parts
-    if isinstance(policy, OperationPolicy) and policy.unary:
-        return (policy,)
-    return None
-
-
-def row_matrix(policy: Policy, cols: Sequence[Operand], opts: Mapping[str, Any]) -> Matrix:
-    """The table of a one-operand ``policy`` (see :func:`rows`): one row per operation (an
-    ``Operand`` of category ``op`` named after it), one column per array operand of ``cols``,
-    each cell the operation's output for an array of that type."""
-    parts = rows(policy) or ()
+def row_matrix(
+    asked: Asked, cols: Sequence[Operand], opts: Mapping[str, Any], policy: Policy
+) -> Matrix:
+    """A table of one-operand operations: one row per operation (an ``Operand`` of category
+    ``op`` named after it), one column per array operand of ``cols``, each cell the
+    operation's output for an array of that type."""
     arrays = tuple(x for x in cols if x.category != PYTHON)
-    cells = tuple(tuple(p.result_type((c,), opts) for c in arrays) for p in parts)
-    heads = tuple(Operand(p.operation.name, ROW) for p in parts)
+    cells = tuple(tuple(asked.answer((c,), opts, op)[0] for c in arrays) for op in asked.operations)
+    heads = tuple(Operand(op.name, ROW) for op in asked.operations)
     return Matrix(policy, opts, heads, arrays, cells)

@@ -47,7 +47,7 @@ from pathlib import Path
 from types import FunctionType
 from typing import Any, TypeVar
 
-from promote_cli import policies
+from promote_cli import frameworks
 from promote_cli.dtypes import is_weak
 from promote_cli.engine import (
     IDEMPOTENT,
@@ -68,8 +68,8 @@ from promote_cli.errors import (
     printable,
 )
 from promote_cli.halftable import REFUSED, HalfTable, TablePolicy
-from promote_cli.lattice import Lattice, LatticePolicy
-from promote_cli.notations import Notation, notation, read_dtype
+from promote_cli.lattice import Lattice, LatticePolicy, declared_lattice
+from promote_cli.notations import Notation, read_dtype
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand, parse
 
 if sys.version_info >= (3, 11):
@@ -235,7 +235,7 @@ def _answers_for_its_file(cls: _P) -> _P:
 
 def _notation(src: _Source, doc: Mapping[str, Any], default: str) -> Notation:
     try:
-        return notation(doc.get("notation", default))
+        return frameworks.notation(doc.get("notation", default))
     except UsageError as exc:
         raise src.error(str(exc), "notation") from None
 
@@ -488,7 +488,7 @@ class ExtendedPolicy(Policy):
         return self.parent.decide(a, b, opts)
 
     def lattice_for(self, opts: Mapping[str, Any]) -> Lattice | None:
-        return None if self.cells else self.parent.lattice_for(opts)
+        return None if self.cells else declared_lattice(self.parent, opts)
 
     def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
         return self.parent.materialise(weak, opts)
@@ -499,7 +499,7 @@ def _extended(src: _Source, doc: Mapping[str, Any], within: tuple[Path, ...]) ->
     if not isinstance(name, str):
         raise src.error('extends names a policy: extends = "jax"', "extends")
     try:
-        if policies.looks_like_file(name):
+        if frameworks.looks_like_file(name):
             chain = (*within, src.path)
             path = src.path.parent / name  # an absolute name stays itself
             real = [os.path.realpath(p) for p in chain]
@@ -514,7 +514,7 @@ def _extended(src: _Source, doc: Mapping[str, Any], within: tuple[Path, ...]) ->
                 raise src.error(f"extends more than {MAX_EXTENDS} files deep", "extends")
             parent = _load(path, chain)
         else:
-            parent = policies.get(name)
+            parent = frameworks.get(name)
     except UsageError as exc:
         raise src.error(str(exc), "extends") from None
     nota = _notation(src, doc, parent.notation_name)

@@ -20,11 +20,11 @@ from typing import Any
 
 from promote_cli import __version__, ops
 from promote_cli.api import Request
-from promote_cli.engine import Outcome, Policy, differs
+from promote_cli.engine import Outcome, differs
 from promote_cli.errors import BadInputError, UsageError
 from promote_cli.halftable import REFUSED
 from promote_cli.lossy import loss
-from promote_cli.notations import Notation, collides, misreadings
+from promote_cli.notations import Notation
 from promote_cli.operands import PYTHON, Operand, label
 from promote_cli.schema import SCHEMA, dumps
 
@@ -210,14 +210,15 @@ class Table:
 
 def build(
     req: Request,
-    diff_against: Policy | None = None,
+    diff_against: Request | None = None,
     command: str = "",
     marks: Sequence[str] = (),
 ) -> Table:
     """The table model of ``req`` (its operands, or the policy's default table).
 
-    A cell differs when ``diff_against`` (at its default options) gives another answer there or
-    has none (it lacks a type or refuses) while the policy answers; two refusals agree. With
+    A cell differs when ``diff_against`` (the same question of another policy, ``Request.beside``)
+    gives another answer there or has none (it lacks a type or refuses) while the policy
+    answers; two refusals agree. With
     ``"lossy"`` in ``marks`` a cell is marked lossy when its result cannot hold every value of
     an array input (``promote_cli.lossy``).
     """
@@ -225,14 +226,9 @@ def build(
     if unknown:
         raise UsageError(f"--mark {unknown[0]}: can mark {', '.join(MARKS)}")
     policy, nota = req.policy, req.notation
-    parts = ops.rows(policy)  # one-operand operations: one row each, the types as columns
-    unary = parts is not None
-    if unary:
-        m = ops.row_matrix(policy, req.operands or policy.operands(), req.options)
-    else:
-        m = req.matrix()
-    other_opts = diff_against.resolve_options() if diff_against else {}
-    other_parts = ops.rows(diff_against) if unary and diff_against is not None else None
+    # One-operand operations: one row each, the types as columns.
+    unary = req.asked is not None and req.asked.rows
+    m = req.matrix()
     legend: dict[str, LegendEntry] = {}
 
     def header(op: Operand) -> Header:
@@ -247,7 +243,10 @@ def build(
             text = nota.label(canonical)
             misleads = _misleads(canonical, nota)
             legend[canonical] = LegendEntry(
-                text, canonical, misleads, misreadings(text, canonical) if misleads else ""
+                text,
+                canonical,
+                misleads,
+                nota.family.misreadings(text, canonical) if misleads else "",
             )
 
     columns = tuple(header(c) for c in m.cols)
@@ -259,10 +258,11 @@ def build(
             out = m.cell(i, j)
             if diff_against is None:
                 other = None
-            elif other_parts is not None:
-                other = other_parts[i].result_type((b,), other_opts)
+            elif unary and diff_against.asked is not None:
+                op = diff_against.asked.operations[i]
+                other = diff_against.asked.answer((b,), diff_against.options, op)[0]
             else:
-                other = diff_against.promote(a, b, other_opts)
+                other = diff_against.cell(a, b)
             cell = _cell(out, other, nota)
             if "lossy" in marks and not out.refused and not unary:
                 cell = _mark_lossy(cell, a, b, nota)
@@ -271,16 +271,16 @@ def build(
                 note(out.result)  # type: ignore[arg-type]
         rows.append(Row(row_header, tuple(cells)))
     return Table(
-        **_what(policy, parts),
+        **_what(req),
         policy=policy.name,
         title=policy.title,
-        source=policy.source,
+        source=policy.source if req.asked is None else req.asked.rules.source,
         notation=nota.name,
         notation_description=nota.description,
         options=dict(m.options),
         options_text=req.options_text(),
-        diff_against=diff_against.name if diff_against else None,
-        diff_title=diff_against.title if diff_against else None,
+        diff_against=diff_against.policy.name if diff_against else None,
+        diff_title=diff_against.policy.title if diff_against else None,
         columns=columns,
         rows=tuple(rows),
         legend=tuple(legend.values()),
@@ -289,17 +289,16 @@ def build(
     )
 
 
-def _what(policy: Policy, parts: Sequence[ops.OperationPolicy] | None) -> dict[str, Any]:
+def _what(req: Request) -> dict[str, Any]:
     """What the table is, for its legend and heading: a promotion table, one operation's
     (rows x1, columns x2), or one row per one-operand operation (columns: the array's type)."""
-    spec = getattr(policy, "spec", None)
-    if spec is None:
-        return {"heading": f"{policy.title} type promotion"}
-    title = policy.title
-    views = parts or (policy,)
-    functions = tuple((v.operation.name, v.rule.function) for v in views)  # type: ignore[attr-defined]
-    what = {"op": spec, "functions": functions, "refuses": "the call"}
-    if parts is None:  # a binary operation or where: x1 by x2
+    title, asked = req.policy.title, req.asked
+    if asked is None:
+        return {"heading": f"{title} type promotion"}
+    # The declared rules (the default setting's) name the functions under every setting.
+    functions = tuple((op.name, asked.rules.rules[op.name].function) for op in asked.operations)
+    what = {"op": asked.spec, "functions": functions, "refuses": "the call"}
+    if not asked.rows:  # a binary operation or where: x1 by x2
         name, function = functions[0]
         values = " (the values; the condition is a bool array)" if name == "where" else ""
         returns = f"what {function} returns" if function else f"refused: {title} has no {name}"
@@ -310,10 +309,10 @@ def _what(policy: Policy, parts: Sequence[ops.OperationPolicy] | None) -> dict[s
             "description": f"Each cell is {returns} for x1 of the row's type and x2 of the"
             f" column's type{values}",
         }
-    if len(parts) == 1:
+    if asked.one is not None:
         name, function = functions[0]
         returns = f"what {function} returns" if function else f"refused: {title} has no {name}"
-        defaults = " with default arguments" if parts[0].operation.arity == ops.REDUCTION else ""
+        defaults = " with default arguments" if asked.one.arity == ops.REDUCTION else ""
         return {
             **what,
             "heading": f"What {function} returns" if function else f"{title} has no {name}",
@@ -344,7 +343,7 @@ def _mark_lossy(cell: Cell, a: Operand, b: Operand, nota: Notation) -> Cell:
 
 def _misleads(canonical: str, nota: Notation) -> bool:
     text = nota.label(canonical)
-    return text != canonical and collides(text)
+    return text != canonical and nota.family.collides(text)
 
 
 def _cell(out: Outcome, other: Outcome | None, nota: Notation) -> Cell:

@@ -50,14 +50,32 @@ def operand(op: Operand, nota: Notation) -> dict[str, Any]:
 
 
 def outcome(out: Outcome, nota: Notation) -> dict[str, Any]:
+    """A result or a refusal: the one shape every command gives an answer."""
+    if out.refused:
+        return refusal(out.rule, out.text(nota), out.unsafe_result)
     return {
         "result": out.result,
         "label": None if out.result is None else nota.label(out.result),
-        "refused": out.refused,
+        "refused": False,
         "rule": out.rule,
         "reason": out.text(nota),
         "unsafe_result": out.unsafe_result,
         "materialised": materialised(out),
+    }
+
+
+def refusal(rule: str, reason: str, unsafe_result: str | None = None) -> dict[str, Any]:
+    """A refusal, wherever it is reported (a cell, a conversion, a framework's error): the
+    outcome shape with ``result`` null and ``refused`` true; ``rule`` says which rule refused
+    (``framework`` for what a framework raised) and ``reason`` why, in the run's notation."""
+    return {
+        "result": None,
+        "label": None,
+        "refused": True,
+        "rule": rule,
+        "reason": reason,
+        "unsafe_result": unsafe_result,
+        "materialised": None,
     }
 
 
@@ -66,17 +84,11 @@ def materialised(out: Outcome) -> str | None:
     return None if out.materialised is None else out.materialised.dtype
 
 
-def refusal(exc: PromotionError) -> dict[str, Any]:
-    """A refusal raised rather than returned (``promote convert``'s): the outcome shape."""
-    return {
-        "result": None,
-        "label": None,
-        "refused": True,
-        "rule": exc.rule or "npy",
-        "reason": exc.reason,
-        "unsafe_result": exc.unsafe_result,
-        "materialised": None,
-    }
+def raised(exc: PromotionError) -> dict[str, Any]:
+    """A refusal raised rather than returned (``promote convert``'s): the same shape."""
+    if not exc.rule:
+        raise ValueError(f"a refusal without a rule: {exc.reason}")
+    return refusal(exc.rule, exc.reason, exc.unsafe_result)
 
 
 def side(policy: Policy, options: dict[str, Any]) -> dict[str, Any]:

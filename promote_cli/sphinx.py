@@ -47,9 +47,7 @@ from docutils.parsers.rst import directives
 from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
-from promote_cli import __version__, api, compare, graph
-from promote_cli.cli import diff as diff_command
-from promote_cli.cli import table as table_command
+from promote_cli import __version__, asking, compare, graph
 from promote_cli.errors import PromoteError, printable
 from promote_cli.render import TABLE_ID, Cell, Table, legend_lines, render
 
@@ -176,7 +174,7 @@ class PromotionTable(_PromoteDirective):
     }
 
     def nodes(self) -> list[nodes.Node]:
-        table = table_command.model(
+        table = asking.table(
             self.arguments[0],
             self.options.get("types"),
             self.options.get("notation"),
@@ -209,12 +207,8 @@ class PromotionLattice(_PromoteDirective):
     def nodes(self) -> list[nodes.Node]:
         from sphinx.ext.graphviz import graphviz
 
-        from promote_cli.cli._options import parse_options
-
-        req = api.request(
-            self.arguments[0],
-            notation=self.options.get("notation"),
-            options=parse_options(settings(self.options.get("options"))),
+        req = asking.graph_request(
+            self.arguments[0], self.options.get("notation"), settings(self.options.get("options"))
         )
         node = graphviz()
         node["code"] = graph.render(req, "dot")
@@ -238,7 +232,7 @@ class PromotionDiff(_PromoteDirective):
     }
 
     def nodes(self) -> list[nodes.Node]:
-        left, right = diff_command.requests(
+        left, right = asking.diff_requests(
             self.arguments[0],
             self.arguments[1],
             self.options.get("types"),

@@ -7,4 +7,4 @@ from promote_cli import api, render
 
 def table_for(policy, types=None, *, notation=None, diff_against=None, command="", **options):
     req = api.request(policy, notation=notation, options=options, operands=types)
-    return render.build(req, api.neighbour(req.policy, diff_against), command)
+    return render.build(req, api.compared(req, diff_against), command)

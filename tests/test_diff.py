@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from seeds import ascend_table, jax_table
 
+from promote_cli import frameworks
 from promote_cli.api import request
 from promote_cli.compare import diff, shared_types
-from promote_cli.notations import NOTATIONS
-from promote_cli.policies import get
+from promote_cli.frameworks import get
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,7 +42,7 @@ def test_ascend_departs_from_pytorch_in_exactly_the_26_cells_the_seeds_name(run)
     assert (data["cells_compared"], data["cells_differing"]) == (256, 26)
     # Ascend's side of each cell is the seed table's cell.
     _, seed = ascend_table()
-    label = NOTATIONS["ascend"].label
+    label = frameworks.notation("ascend").label
     for d in data["differences"]:
         cell = seed[label(d["row"]["canonical"]), label(d["col"]["canonical"])]
         assert (d["left"]["label"] or "×") == cell
@@ -61,7 +61,7 @@ def test_jax_departs_from_numpy_where_the_jax_page_marks_cells_green(run):
     # The page marks (class="d") the cells where jnp.promote_types differs from
     # numpy.promote_types, and every bf cell (NumPy has no bfloat16): drop those.
     _, cells = jax_table()
-    read = NOTATIONS["jax"].spellings()
+    read = frameworks.notation("jax").spellings()
     expected = {
         (read[r], read[c]) for (r, c), (_, green) in cells.items() if green and "bf" not in (r, c)
     }

@@ -144,3 +144,15 @@ def test_bad_blocks_raise_one_clear_error(block, message):
 
 def test_other_triple_colon_lines_are_left_alone():
     assert convert("::: mkdocstrings.target\n") == "<p>::: mkdocstrings.target</p>"
+
+
+@pytest.mark.parametrize("verb", ["table", "graph", "diff"])
+def test_a_block_reads_the_flags_of_the_command_of_its_name(verb):
+    from importlib import import_module
+
+    from promote_cli.markdown import _grammar
+
+    command = import_module(f"promote_cli.cli.{verb}").command
+    flags = {o for p in command.params for o in (*p.opts, *p.secondary_opts) if o.startswith("-")}
+    grammar = {o for action in _grammar(verb)._actions for o in action.option_strings}
+    assert grammar == flags | {"-h", "--help"}  # a block reads --help to refuse it

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from promote_cli import catalogue_gen
+from promote_cli import catalogue_gen, frameworks
 from promote_cli._catalogue import ROWS
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.errors import UsageError
-from promote_cli.notations import NOTATIONS, collides, display, read_dtype
+from promote_cli.notations import display, read_dtype
 from promote_cli.operands import Operand, parse
 
 
@@ -105,36 +105,36 @@ def test_catalogue_facts(name, kind, bits, exponent, mantissa):
     ],
 )
 def test_reading_spellings(spelling, notation, canonical):
-    assert read_dtype(spelling, NOTATIONS[notation]) == canonical
+    assert read_dtype(spelling, frameworks.notation(notation)) == canonical
 
 
 def test_a_spelling_two_other_notations_disagree_on_is_refused_not_guessed():
     with pytest.raises(UsageError, match=r"'i8' is ambiguous.*int64 in jax.*int8 in openvino"):
-        read_dtype("i8", NOTATIONS["ascend"])
+        read_dtype("i8", frameworks.notation("ascend"))
 
 
 def test_unknown_names_suggest_the_closest():
     with pytest.raises(UsageError, match=r"unknown dtype 'flaot16'.*did you mean 'float16'"):
-        read_dtype("flaot16", NOTATIONS["canonical"])
+        read_dtype("flaot16", frameworks.notation("canonical"))
 
 
 @pytest.mark.parametrize("label", ["i8", "u8", "i4", "u4", "i2", "u2", "u1", "i1", "f8", "f4",
                                    "c8", "c4", "s8"])  # fmt: skip
 def test_every_colliding_short_spelling_is_flagged(label):
-    assert collides(label)
+    assert frameworks.notations().collides(label)
 
 
 @pytest.mark.parametrize("label", ["f16", "bf16", "f32", "bf", "f2", "boolean", "c64", "s16"])
 def test_unambiguous_labels_are_not_flagged(label):
-    assert not collides(label)
+    assert not frameworks.notations().collides(label)
 
 
 def test_display_adds_the_canonical_name_only_where_it_could_mislead():
-    assert display("int64", NOTATIONS["jax"]) == "i8 (int64)"
-    assert display("int8", NOTATIONS["openvino"]) == "i8 (int8)"
-    assert display("float16", NOTATIONS["openvino"]) == "f16"
-    assert display("bfloat16", NOTATIONS["jax"]) == "bf"
-    assert display("int4", NOTATIONS["jax"]) == "int4"
+    assert display("int64", frameworks.notation("jax")) == "i8 (int64)"
+    assert display("int8", frameworks.notation("openvino")) == "i8 (int8)"
+    assert display("float16", frameworks.notation("openvino")) == "f16"
+    assert display("bfloat16", frameworks.notation("jax")) == "bf"
+    assert display("int4", frameworks.notation("jax")) == "int4"
 
 
 @pytest.mark.parametrize(
@@ -150,7 +150,7 @@ def test_display_adds_the_canonical_name_only_where_it_could_mislead():
     ],
 )
 def test_operand_categories(spelling, operand):
-    assert parse(spelling, NOTATIONS["openvino"]) == operand
+    assert parse(spelling, frameworks.notation("openvino")) == operand
 
 
 @pytest.mark.parametrize(
@@ -163,4 +163,4 @@ def test_operand_categories(spelling, operand):
 )
 def test_malformed_operands(spelling, message):
     with pytest.raises(UsageError, match=message):
-        parse(spelling, NOTATIONS["jax"])
+        parse(spelling, frameworks.notation("jax"))

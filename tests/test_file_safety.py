@@ -7,11 +7,11 @@ import os
 import stat
 import subprocess
 import sys
-import types
 from pathlib import Path
 
 import numpy as np
 import pytest
+from registry import forget, register
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -135,29 +135,15 @@ def test_tables_keeps_the_users_files_that_carry_the_marker(run, tmp_path, table
     assert run("tables", str(tmp_path), "--check").exit_code == 0
 
 
-def retire(m, policies) -> None:
-    """Register one more policy, "retired" (NumPy's rules under another name)."""
-    module = types.ModuleType("retired_policy")
-    module.POLICY = type("Retired", (type(policies.get("numpy")),), {"name": "retired"})()
-    m.setitem(sys.modules, "retired_policy", module)
-    m.setitem(policies._MODULES, "retired", "retired_policy")
-
-
 def test_tables_removes_the_files_of_its_previous_set_it_no_longer_writes(
     run, tmp_path, monkeypatch
 ):
-    from promote_cli import policies
-
     # A set with one more policy, "retired", whose files the next set no longer has (as
     # when a policy is renamed).
     with monkeypatch.context() as m:
-        retired_module = types.ModuleType("retired_policy")
-        retired_module.POLICY = type(
-            "Retired", (type(policies.get("numpy")),), {"name": "retired"}
-        )()
-        m.setitem(sys.modules, "retired_policy", retired_module)
-        m.setitem(policies._MODULES, "retired", "retired_policy")
+        register(m, "retired")
         assert run("tables", str(tmp_path)).exit_code == 0
+    forget()
     retired = [tmp_path / f"retired{suffix}" for suffix in (".html", ".md", ".rst")]
     assert all(p.is_file() for p in retired)
     mine = users_files(run, tmp_path)
@@ -176,16 +162,10 @@ def test_tables_removes_the_files_of_its_previous_set_it_no_longer_writes(
 
 
 def test_tables_keeps_a_listed_file_the_user_has_replaced(run, tmp_path, monkeypatch):
-    from promote_cli import policies
-
     with monkeypatch.context() as m:
-        retired_module = types.ModuleType("retired_policy")
-        retired_module.POLICY = type(
-            "Retired", (type(policies.get("numpy")),), {"name": "retired"}
-        )()
-        m.setitem(sys.modules, "retired_policy", retired_module)
-        m.setitem(policies._MODULES, "retired", "retired_policy")
+        register(m, "retired")
         assert run("tables", str(tmp_path)).exit_code == 0
+    forget()
     (tmp_path / "retired.md").write_text("now my own page\n", encoding="utf-8")
     assert run("tables", str(tmp_path)).exit_code == 0
     assert (tmp_path / "retired.md").read_text(encoding="utf-8") == "now my own page\n"

@@ -1,10 +1,10 @@
 import pytest
 
+from promote_cli import frameworks
 from promote_cli.errors import PolicyDefinitionError
+from promote_cli.frameworks import get
 from promote_cli.halftable import TablePolicy, mirror
-from promote_cli.notations import NOTATIONS
 from promote_cli.operands import Operand
-from promote_cli.policies import get
 
 READ = {"a": "int8", "b": "int16", "c": "float32"}
 
@@ -29,13 +29,13 @@ def test_a_row_of_the_wrong_length_is_a_policy_definition_error():
         mirror("a a\nb b\n", READ)
 
 
-JAX = NOTATIONS["jax"]
+JAX = frameworks.notation("jax")
 
 
 class _Tiny(TablePolicy):
     name = title = source = "tiny"
     notation_name = "jax"
-    table = mirror("i1  i1\ni2  i2  i2\nf4  ×   f4  f4\n", NOTATIONS["jax"].by_label())
+    table = mirror("i1  i1\ni2  i2  i2\nf4  ×   f4  f4\n", frameworks.notation("jax").by_label())
     universe = default_types = table.order
     crossed_reason = "tiny refuses {a} with {b}"
     outside_reason = "tiny has no {odd}"
@@ -43,7 +43,7 @@ class _Tiny(TablePolicy):
 
 def test_table_lookup_gives_the_stored_cell_with_the_policys_reason():
     out = _Tiny().lookup("int16", "int8")
-    assert (out.result, out.rule, out.text(_Tiny().notation)) == (
+    assert (out.result, out.rule, out.text(frameworks.notation_of(_Tiny()))) == (
         "int16",
         "table",
         "i2 x i1 = i2 in the table",
@@ -55,7 +55,7 @@ def test_table_lookup_refuses_a_crossed_pair_with_the_policys_reason():
         out = _Tiny().lookup(a, b)
         assert out.refused and out.rule == "table"
         assert (
-            out.text(_Tiny().notation)
+            out.text(frameworks.notation_of(_Tiny()))
             == f"tiny refuses {'i1 with f4' if a == 'int8' else 'f4 with i1'}"
         )
 
@@ -63,7 +63,9 @@ def test_table_lookup_refuses_a_crossed_pair_with_the_policys_reason():
 def test_table_lookup_refuses_a_type_outside_the_table_naming_it():
     out = _Tiny().lookup("int8", "float64")
     assert (
-        out.refused and out.rule == "unsupported" and out.text(_Tiny().notation) == "tiny has no f8"
+        out.refused
+        and out.rule == "unsupported"
+        and out.text(frameworks.notation_of(_Tiny())) == "tiny has no f8"
     )
 
 
@@ -72,7 +74,7 @@ def test_ascend_refuses_a_crossed_cell_in_its_own_words_and_notation():
     out = pol.promote(Operand("uint16"), Operand("float32"), pol.resolve_options())
     assert out.refused and out.rule == "table"
     assert (
-        out.text(pol.notation)
+        out.text(frameworks.notation_of(pol))
         == "aclnn cannot deduce a common type for u16 and f32 (× in the deduction table)"
     )
 
@@ -82,4 +84,6 @@ def test_torch_refuses_a_type_its_table_lacks_as_an_internal_assertion():
     pol = get("torch")
     out = pol.promote(Operand("int3"), Operand("int8"), pol.resolve_options())
     assert out.refused and out.rule == "unsupported"
-    assert out.text(pol.notation).startswith("int3 is not in PyTorch's promotion table")
+    assert out.text(frameworks.notation_of(pol)).startswith(
+        "int3 is not in PyTorch's promotion table"
+    )

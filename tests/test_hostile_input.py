@@ -469,7 +469,7 @@ def test_a_help_flag_in_a_mkdocs_block_is_refused_not_printed(capsys):
     for flag in ("--help", "-h"):
         with pytest.raises(BlockError) as caught:
             markdown.markdown(f"::: promote table {flag}\n", extensions=["promote_cli.markdown"])
-        assert f"{flag} has no meaning in a page" in str(caught.value)
+        assert "--help has no meaning in a page" in str(caught.value)
         assert "\n" not in str(caught.value)
     assert "Usage:" not in capsys.readouterr().out
 

@@ -11,7 +11,10 @@ HEAD = {"schema", "command"}
 OPERAND = {"label", "canonical", "category"}
 OUTCOME = {"result", "label", "refused", "rule", "reason", "unsafe_result", "materialised"}
 # Names an earlier version used for the same facts: none may come back.
-RETIRED = {"refusal", "explanation", "result_label", "row_canonical", "col_canonical", "why"}
+RETIRED = {
+    *("refusal", "explanation", "result_label", "row_canonical", "col_canonical", "why"),
+    "framework_error",  # a framework's refusal is an outcome like any other
+}
 
 
 def walk(node, path="$"):
@@ -36,17 +39,31 @@ def check_vocabulary(doc: dict, command: str) -> None:
             assert set(obj) >= OUTCOME, f"{path} is an outcome without {OUTCOME - set(obj)}"
             assert obj["refused"] == (obj["result"] is None), path
             assert isinstance(obj["reason"], str) and obj["reason"], path
+            assert isinstance(obj["rule"], str) and obj["rule"], f"{path}: a rule names who decided"
+        for key, value in obj.items():
+            # An answer is an outcome object, never a bare null or a marker standing for one.
+            assert value not in ("×", "refused"), f"{path}.{key} spells a refusal as {value!r}"
+            if key == "results":
+                assert all(isinstance(x, dict) and "refused" in x for x in value), f"{path}.results"
 
 
 COMMANDS = {
     "pair": ["pair", "S(i64)", "D(u8)", "-p", "openvino", "--json"],
     "pair-result": ["pair", "int", "f2", "bf", "--json"],
-    "table": ["table", "-p", "openvino", "-t", "f16,bf16,i8", "-f", "json"],
-    "diff": ["diff", "jax", "numpy", "-t", "b1,u1,i1,f2,f4,bf", "-f", "json"],
+    "op": ["op", "divide", "int8", "uint8", "-p", "torch", "--json"],
+    "op-refused": ["op", "mean", "int32", "-p", "array-api", "--json"],
+    "ops": ["ops", "--json"],
+    "table": ["table", "-p", "openvino", "-t", "f16,bf16,i8", "--json"],
+    "table-format": ["table", "-p", "openvino", "-t", "f16,bf16,i8", "-f", "json"],
+    "diff": ["diff", "jax", "numpy", "-t", "b1,u1,i1,f2,f4,bf", "--json"],
+    "diff-format": ["diff", "jax", "numpy", "-t", "b1,u1,i1,f2,f4,bf", "-f", "json"],
     "policies": ["policies", "--json"],
     "verify": ["verify", "ascend", "--json"],
     "check": ["check", "torch", "-t", "int32,bfloat16,S(int8),int", "--json"],
+    # Its associative examples are refused on one side: each result is an outcome.
+    "check-refused": ["check", "jax", "-t", "i1,u8,float4_e2m1fn", "--json"],
 }
+EXIT = {"convert-refused": 1, "op-refused": 1, "diff": 1, "diff-format": 1, "check-refused": 1}
 
 
 @pytest.fixture
@@ -68,7 +85,7 @@ def test_every_command_speaks_the_one_json_vocabulary(case, run, npy_pair):
         "convert-refused": ["convert", npy_pair[0], npy_pair[2], "-p", "openvino", "--json"],
     }[case]
     result = run(*args)
-    assert result.exit_code == (1 if case in ("convert-refused", "diff") else 0), result.stderr
+    assert result.exit_code == EXIT.get(case, 0), result.stderr
     doc = json.loads(result.stdout)
     check_vocabulary(doc, args[0])
 
@@ -86,3 +103,27 @@ def test_the_checker_rejects_a_retired_name():
         check_vocabulary({"schema": 1, "command": "pair", "refusal": "no"}, "pair")
     with pytest.raises(AssertionError, match="outcome without"):
         check_vocabulary({"schema": 1, "command": "pair", "x": {"refused": True}}, "pair")
+
+
+def test_every_command_that_prints_json_takes_json(run):
+    from promote_cli.cli import COMMANDS as ALL
+
+    printing = {"pair", "op", "ops", "policies", "table", "diff", "check", "verify", "convert"}
+    for name in ALL:
+        helped = run(name, "--help").stdout
+        assert ("--json" in helped) == (name in printing), name
+
+
+def test_a_check_counterexample_gives_the_refusal_behind_a_refused_result(run):
+    doc = json.loads(run("check", "jax", "-t", "i1,u8,float4_e2m1fn", "--json").stdout)
+    [example, *_] = doc["properties"]["associative"]["examples"]
+    left, right = example["results"]
+    # (i1 x u8) x float4_e2m1fn: i1 x u8 meets at f8, which JAX will not promote with float4.
+    assert left["refused"] and left["rule"] == "lattice" and "float4_e2m1fn" in left["reason"]
+    assert right == {**right, "refused": False, "result": "float4_e2m1fn"}
+
+
+def test_conflicting_json_and_format_are_a_usage_error(run):
+    for args in (("table", "-p", "jax", "-f", "html"), ("diff", "jax", "numpy", "-f", "table")):
+        result = run(*args, "--json")
+        assert result.exit_code == 2 and "two formats" in result.stderr, args

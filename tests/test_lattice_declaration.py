@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from promote_cli import frameworks
 from promote_cli.errors import PolicyDefinitionError
+from promote_cli.frameworks import get
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
-from promote_cli.notations import NOTATIONS
 from promote_cli.operands import Operand
-from promote_cli.policies import get
 
-JAX = NOTATIONS["jax"]
+JAX = frameworks.notation("jax")
 
 
 def test_a_grid_in_jax_notation_reads_to_canonical_edges():
@@ -89,14 +89,14 @@ def test_no_upper_bound_is_the_policys_refusal(name, a, b, rule, why):
         assert out.result == a
         return
     assert out.refused and out.rule == rule
-    assert why in out.text(pol.notation)
+    assert why in out.text(frameworks.notation_of(pol))
 
 
 def test_the_bound_is_explained_by_each_chain_in_the_policys_notation():
     pol = get("jax")
     out = pol.promote(Operand("uint8"), Operand("int8"), pol.resolve_options())
     assert out.result == "int16"
-    assert out.text(pol.notation) == "u1 -> i2 and i1 -> i2: they meet at i2"
+    assert out.text(frameworks.notation_of(pol)) == "u1 -> i2 and i1 -> i2: they meet at i2"
     # The same outcome read by someone who asked in canonical names:
-    canonical = NOTATIONS["canonical"]
+    canonical = frameworks.notation("canonical")
     assert out.text(canonical) == "uint8 -> int16 and int8 -> int16: they meet at int16"

@@ -10,11 +10,10 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from promote_cli import api, policies
+from promote_cli import api, frameworks
 from promote_cli.check import check, table_operands
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.lossy import IMAG, NAN, fits, float_format, loss
-from promote_cli.notations import notation
 
 
 def np_dtype(name: str) -> np.dtype:
@@ -106,7 +105,7 @@ def test_the_example_value_is_a_value_of_the_source_that_the_target_changes():
 
 
 def test_pytorch_users_257_and_numpy_int32_into_float32():
-    canonical = notation("canonical")
+    canonical = frameworks.notation("canonical")
     assert loss("int32", "bfloat16").text(canonical) == "int32 257 -> bfloat16 256"
     assert loss("int32", "float32").text(canonical) == "int32 2**24 + 1 -> float32 16777216"
     assert loss("int16", "float32") is None  # 16-bit integers fit float32's 24-bit significand
@@ -117,7 +116,7 @@ def test_pytorch_users_257_and_numpy_int32_into_float32():
     assert loss("float8_e5m2", "float8_e4m3fn").value != NAN  # rounding shows first
 
 
-@pytest.mark.parametrize("name", policies.names())
+@pytest.mark.parametrize("name", frameworks.names())
 def test_every_policys_lossy_cells_among_small_inputs_agree_with_brute_force(name):
     req = api.request(name)
     report = check(req, table_operands(req.policy, True), limit=0)

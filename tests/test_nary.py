@@ -9,9 +9,10 @@ import sys
 
 import pytest
 
+from promote_cli import frameworks
 from promote_cli.api import outcome, promote_many
 from promote_cli.errors import PromotionError, UsageError
-from promote_cli.notations import NOTATIONS, read_dtype
+from promote_cli.notations import read_dtype
 from promote_cli.operands import PYTHON, Operand, parse
 
 
@@ -79,12 +80,12 @@ def test_a_chain_explains_each_step():
     ],
 )
 def test_valued_python_scalars_are_read(spelling, want):
-    assert parse(spelling, NOTATIONS["canonical"]) == want
+    assert parse(spelling, frameworks.notation("canonical")) == want
 
 
 def test_a_malformed_value_is_a_usage_error():
     with pytest.raises(UsageError, match="not a Python int literal"):
-        parse("int:3.5", NOTATIONS["canonical"])
+        parse("int:3.5", frameworks.notation("canonical"))
 
 
 @pytest.mark.parametrize(
@@ -130,7 +131,7 @@ def test_tensorflow_refuses_a_negative_int_with_uint64_in_either_order_and_mode(
     assert ask(["uint64", "int:1"], "tensorflow", chain=True) == "uint64"
 
 
-NUMPY = NOTATIONS["numpy"]
+NUMPY = frameworks.notation("numpy")
 
 
 @pytest.mark.parametrize(
@@ -171,8 +172,8 @@ def test_numpy_shaped_spellings_numpy_refuses_are_usage_errors(spelling):
 
 
 def test_other_notations_keep_their_reading():
-    assert read_dtype("b", NOTATIONS["tensorflow"]) == "bool"
-    assert read_dtype("f16", NOTATIONS["openvino"]) == "float16"
+    assert read_dtype("b", frameworks.notation("tensorflow")) == "bool"
+    assert read_dtype("f16", frameworks.notation("openvino")) == "float16"
 
 
 def test_openvino_dynamic_is_an_input_and_a_target():
@@ -185,7 +186,7 @@ def test_openvino_dynamic_is_an_input_and_a_target():
             promote_unsafe=True,
             u64_integer_promotion_target=target,
         )
-        assert got == read_dtype(target, NOTATIONS["openvino"])
+        assert got == read_dtype(target, frameworks.notation("openvino"))
 
 
 def test_the_acceptance_commands_as_a_user_types_them():

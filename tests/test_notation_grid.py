@@ -1,18 +1,22 @@
-"""The notation grid: one row per catalogued type, one column per notation, no column that
-reads one label two ways; and the one place that says whether a type is weak."""
+"""The notations: each framework's column names each type once, no alias contradicts a label,
+and one label means different types in different columns (the collision promote guards
+against); and the one place that says whether a type is weak."""
 
 from __future__ import annotations
 
 import pytest
 
+from promote_cli import frameworks
 from promote_cli.dtypes import CATALOGUE, WEAK, get, is_weak
 from promote_cli.errors import PolicyDefinitionError
-from promote_cli.notations import _GRID, NOTATIONS, _notations
+from promote_cli.notations import Column
+
+NAMES = frameworks.notations().names()
 
 
-@pytest.mark.parametrize("name", list(NOTATIONS))
+@pytest.mark.parametrize("name", NAMES)
 def test_no_label_in_a_column_names_two_types(name):
-    nota = NOTATIONS[name]
+    nota = frameworks.notation(name)
     seen: dict[str, str] = {}
     for canonical in CATALOGUE:
         printed = nota.label(canonical)
@@ -21,9 +25,9 @@ def test_no_label_in_a_column_names_two_types(name):
         )
 
 
-@pytest.mark.parametrize("name", list(NOTATIONS))
+@pytest.mark.parametrize("name", NAMES)
 def test_no_alias_in_a_column_contradicts_a_label(name):
-    nota = NOTATIONS[name]
+    nota = frameworks.notation(name)
     labels = nota.by_label()
     for alias, canonical in nota.aliases.items():
         assert labels.get(alias, canonical) == canonical, (
@@ -31,33 +35,34 @@ def test_no_alias_in_a_column_contradicts_a_label(name):
         )
 
 
-def test_the_grid_has_a_row_for_every_catalogued_type_in_catalogue_order():
-    rows = [line.split()[0] for line in _GRID.strip().splitlines()[1:]]
-    assert rows == list(CATALOGUE)
+def test_every_framework_column_is_a_notation_and_canonical_comes_first():
+    columns = [e.column.name for e in frameworks.entries() if e.column is not None]
+    assert ("canonical", *columns) == NAMES
+    assert "numpy" in NAMES and "jax" in NAMES and "openvino" in NAMES
 
 
 def test_one_label_means_different_types_in_different_columns():
-    # The collision the grid exists to show: JAX and NumPy count bytes, OpenVINO and
+    # The collision the notations guard against: JAX and NumPy count bytes, OpenVINO and
     # TensorFlow bits, Ascend writes signed integers with an "s".
-    assert NOTATIONS["jax"].by_label()["i8"] == "int64"
-    assert NOTATIONS["numpy"].by_label()["i8"] == "int64"
-    assert NOTATIONS["openvino"].by_label()["i8"] == "int8"
-    assert NOTATIONS["tensorflow"].by_label()["i8"] == "int8"
-    assert NOTATIONS["ascend"].by_label()["s8"] == "int8"
-    assert NOTATIONS["numpy"].by_label()["c8"] == "complex64"
-    assert NOTATIONS["jax"].by_label()["c8"] == "complex128"
+    assert frameworks.notation("jax").by_label()["i8"] == "int64"
+    assert frameworks.notation("numpy").by_label()["i8"] == "int64"
+    assert frameworks.notation("openvino").by_label()["i8"] == "int8"
+    assert frameworks.notation("tensorflow").by_label()["i8"] == "int8"
+    assert frameworks.notation("ascend").by_label()["s8"] == "int8"
+    assert frameworks.notation("numpy").by_label()["c8"] == "complex64"
+    assert frameworks.notation("jax").by_label()["c8"] == "complex128"
 
 
-def test_equals_sign_is_the_canonical_name_and_dash_is_no_label():
-    assert NOTATIONS["torch"].labels["complex32"] == "complex32"
-    assert "complex32" not in NOTATIONS["jax"].labels
-    assert NOTATIONS["jax"].label("complex32") == "complex32"  # printed by its canonical name
+def test_a_name_alone_is_the_canonical_name_and_a_missing_type_has_no_label():
+    assert frameworks.notation("torch").labels["complex32"] == "complex32"
+    assert "complex32" not in frameworks.notation("jax").labels
+    assert frameworks.notation("jax").label("complex32") == "complex32"  # its canonical name
 
 
-def test_a_grid_row_with_a_missing_cell_is_a_policy_definition_error():
-    grid = "canonical  jax  numpy\nint8  i1  i1\nint16  i2\n"
-    with pytest.raises(PolicyDefinitionError, match="row int16"):
-        _notations(grid, "")
+def test_a_label_line_that_names_no_catalogued_type_is_a_policy_definition_error():
+    column = Column("tiny", "Tiny", "a test's notation", labels="int8 i1\nint99 i99\n")
+    with pytest.raises(PolicyDefinitionError, match="label line 2"):
+        column.label_map()
 
 
 @pytest.mark.parametrize(

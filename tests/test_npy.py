@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from numpy.lib import format as npformat
 
-from promote_cli import npy, policies
+from promote_cli import frameworks, npy
 from promote_cli.api import Request
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.errors import BadInputError, PromotionError, UsageError
@@ -434,7 +434,7 @@ def _usable(name: str) -> bool:
 @st.composite
 def conversions(draw):
     """A policy, two of its types (holdable in .npy) and a result it does not refuse."""
-    pol = policies.get(draw(st.sampled_from(policies.names())))
+    pol = frameworks.get(draw(st.sampled_from(frameworks.names())))
     types = [t for t in pol.universe if _usable(t)]
     a, b = draw(st.sampled_from(types)), draw(st.sampled_from(types))
     return pol, a, b
@@ -518,7 +518,7 @@ def test_streamed_outputs_equal_np_load_astype_bit_for_bit(
         header = npy.read_header(path)
         sources.append(npy.Source(header, npy.data_dtype(header, explicit[-1], "--dtype")))
     try:
-        result = npy.result_type(Request(pol, pol.notation, opts), sources).result
+        result = npy.result_type(Request(pol, frameworks.notation_of(pol), opts), sources).result
         jobs = npy.plan(
             sources, result, [work / "0.out.npy", work / "1.out.npy"], skip_unchanged=False
         )

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 import promote_cli
-from promote_cli import ops, policies
+from promote_cli import frameworks, ops
 from promote_cli.cli import cli
 from promote_cli.errors import PromotionError, UsageError
 
@@ -111,17 +111,19 @@ def test_openvino_and_ascend_refuse_operations_saying_why():
             promote_cli.promote_many(["float16"], policy=name, op="sqrt")
 
 
-def test_every_policy_either_declares_operations_or_says_why_not():
-    from promote_cli.policies import _OPERATIONS, NO_OPERATIONS
+def test_every_framework_either_declares_operations_or_says_why_not():
+    from importlib.util import find_spec
 
-    assert sorted(policies.names()) == sorted([*_OPERATIONS, *NO_OPERATIONS])
-    assert set(_OPERATIONS).isdisjoint(NO_OPERATIONS)
+    for entry in frameworks.entries():
+        declared = find_spec(f"{entry.package}.operations") is not None
+        assert declared != bool(entry.operations), entry.name
+    assert frameworks.entry("openvino").operations and frameworks.entry("ascend").operations
 
 
 def test_every_policy_with_operations_declares_every_operation():
-    for name in policies.names():
+    for name in frameworks.names():
         try:
-            declared = policies.operations(policies.get(name))
+            declared = frameworks.operations(frameworks.get(name))
         except PromotionError:
             continue
         assert set(declared.rules) == set(ops.VOCABULARY), name

@@ -8,9 +8,10 @@ from __future__ import annotations
 import os
 
 import pytest
+from registry import forget
 from table_parsers import html_table, markdown_tables, rst_table
 
-from promote_cli import docset, ops, policies
+from promote_cli import docset, frameworks, ops
 from promote_cli.docset import INDEX, LIST_HEAD, documentation_set, listed
 from promote_cli.errors import PromotionError
 
@@ -71,33 +72,35 @@ def test_the_index_links_each_policys_operation_files(generated):
     assert len(tables) == 2
     by_policy = {row[0][0]: row for row in tables[1].rows}
     assert [name for name in by_policy if name in WITH_OPERATIONS] == list(WITH_OPERATIONS)
-    assert set(by_policy) == set(policies.names()) - set(without_operations())
+    assert set(by_policy) == set(frameworks.names()) - set(without_operations())
     assert by_policy["torch"][4][0] == "html · md · rst"
     assert by_policy["torch"][5][0].split(" · ") == BINARY_AND_WHERE
 
 
 def without_operations() -> list[str]:
     found = []
-    for name in policies.names():
+    for name in frameworks.names():
         try:
-            policies.operations(policies.get(name))
+            frameworks.operations(frameworks.get(name))
         except PromotionError:
             found.append(name)
     return found
 
 
 def test_a_policy_appears_in_ops_as_soon_as_it_declares_operations(monkeypatch):
-    # What a <name>_ops.py landing does: policies.operations answers for that policy.
-    declared = policies.operations(policies.get("numpy"))
-    real = policies.operations
+    # What a <name>_ops.py landing does: frameworks.operations answers for that policy.
+    declared = frameworks.operations(frameworks.get("numpy"))
+    real = frameworks.operations
 
     def operations(policy):
         if policy.name == "keras":
             return declared._replace(policy=policy)
         return real(policy)
 
-    monkeypatch.setattr(policies, "operations", operations)
+    monkeypatch.setattr(frameworks, "operations", operations)
+    forget()
     files = documentation_set()
+    forget()
     assert "ops/keras.md" in files and "ops/keras.where.md" in files
     assert "--policy keras --format markdown --op unary,reductions" in files["ops/keras.md"]
     assert "ops/keras.add.md" in listed(files[INDEX])
@@ -154,4 +157,4 @@ def test_an_ops_symlink_is_refused_before_anything_is_written(run, tmp_path):
 
 
 def test_operation_files_is_none_for_a_policy_without_operations():
-    assert docset.operation_files(policies.get("ascend")) is None
+    assert docset.operation_files(frameworks.get("ascend")) is None

@@ -10,7 +10,7 @@ import importlib.util
 import pytest
 
 import promote_cli
-from promote_cli import ops, policies
+from promote_cli import frameworks, ops
 from promote_cli.errors import PromotionError
 
 REFUSED = None
@@ -204,7 +204,7 @@ def test_tensorflows_bool_add_is_a_gap_as_for_pairs_other_registry_refusals_refu
 
 
 def test_keras_names_its_own_functions():
-    rules = policies.operations(policies.get("keras")).rules
+    rules = frameworks.operations(frameworks.get("keras")).rules
     assert rules["remainder"].function == "keras.ops.mod"
     assert rules["cumulative_sum"].function == "keras.ops.cumsum"
     assert all(r.function and r.function.startswith("keras.ops.") for r in rules.values())
@@ -219,11 +219,11 @@ def _installed(*modules):
 @pytest.mark.conformance
 def test_the_oracle_calls_every_operation_on_the_numpy_backend_without_a_mismatch():
     _installed("keras")
-    from promote_cli.verify import keras as oracle
+    from promote_cli.frameworks.keras import oracle
     from promote_cli.verify.operations import verify_ops
 
     combos = [{"backend": "numpy", "floatx": f} for f in FLOATX]
-    report = verify_ops(policies.get("keras"), oracle, {}, combos)
+    report = verify_ops(frameworks.operations(frameworks.get("keras")), oracle, {}, combos)
     assert report.mismatches == [], report.mismatches[:5]
     assert len(report.cells) == 39 and report.total == 3 * 25_040
 
@@ -238,10 +238,10 @@ def test_torchs_float8_multiply_is_a_gap_only_with_a_scalar_second():
 @pytest.mark.conformance
 def test_the_oracle_traces_every_operation_on_the_jax_backend_without_a_mismatch():
     _installed("keras", "jax")
-    from promote_cli.verify import keras as oracle
+    from promote_cli.frameworks.keras import oracle
     from promote_cli.verify.operations import verify_ops
 
     combos = [{"backend": "jax", "floatx": f} for f in FLOATX]
-    report = verify_ops(policies.get("keras"), oracle, {}, combos)
+    report = verify_ops(frameworks.operations(frameworks.get("keras")), oracle, {}, combos)
     assert report.mismatches == [], report.mismatches[:5]
     assert report.total == 3 * 25_040

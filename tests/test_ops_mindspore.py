@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import promote_cli
-from promote_cli import api, ops, policies
+from promote_cli import api, frameworks, ops
 from promote_cli.cli import cli
 from promote_cli.errors import PromotionError
 from promote_cli.verify import Refused
@@ -128,12 +128,12 @@ class _NamingOracle:
 
     @contextmanager
     def calling(self, handle, opts):
-        declared = policies.operations(policies.get("mindspore"))
+        declared = frameworks.operations(frameworks.get("mindspore"))
 
         def call(function, operation, operands):
             if operation.name == "exp" and operands[0].dtype == "int64":
                 raise Refused("TypeError: Select CPU operator[Exp] fail!", True, self.named)
-            out = ops.OperationPolicy(declared, operation).result_type(operands, opts)
+            out = ops.answer(declared, operation.name, operands, opts)[0]
             if out.refused or out.rule == ops.NO_KERNEL:
                 raise Refused("TypeError: refused", kernel=out.rule == ops.NO_KERNEL)
             return out.result
@@ -143,7 +143,9 @@ class _NamingOracle:
 
 @pytest.mark.parametrize(("named", "mismatches"), [("float32", 0), ("float64", 1), (None, 0)])
 def test_verify_compares_the_type_a_missing_kernel_names(named, mismatches):
-    report = verify_ops(policies.get("mindspore"), _NamingOracle(named), None, [{}])
+    report = verify_ops(
+        frameworks.operations(frameworks.get("mindspore")), _NamingOracle(named), None, [{}]
+    )
     assert len(report.mismatches) == mismatches
     if mismatches:
         (found,) = report.mismatches
@@ -154,7 +156,7 @@ def test_verify_compares_the_type_a_missing_kernel_names(named, mismatches):
 @pytest.fixture(scope="module")
 def worker():
     pytest.importorskip("mindspore", reason="mindspore is not installed")
-    from promote_cli.verify import mindspore
+    from promote_cli.frameworks.mindspore import oracle as mindspore
 
     return mindspore.load()
 
@@ -191,8 +193,8 @@ def test_the_worker_reads_the_type_a_missing_kernel_names(worker, op, cell, name
 
 
 def test_verify_against_mindspore_has_no_mismatch(worker):
-    from promote_cli.verify import mindspore
+    from promote_cli.frameworks.mindspore import oracle as mindspore
 
-    report = verify_ops(policies.get("mindspore"), mindspore, worker, [{}])
+    report = verify_ops(frameworks.operations(frameworks.get("mindspore")), mindspore, worker, [{}])
     assert report.mismatches == []
     assert (report.total, report.total_gaps) == (6211, 862)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import promote_cli
-from promote_cli import ops, policies
+from promote_cli import frameworks, ops
 from promote_cli.operands import PYTHON, ZERO_D, Operand
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -161,13 +161,14 @@ PYTHON_SCALARS = {"P(bool)": "bool", "int": "int*", "float": "float*", "complex"
 def caller(policy: str):
     """The oracle's own call of an operation: the framework's dtype name, or "refused" (or
     "refused (no kernel)")."""
-    from promote_cli.verify import Refused, oracle
+    from promote_cli.verify import Refused
+    from promote_cli.verify.driver import oracle
 
     orc = oracle(policy)
     handle = orc.load()
 
     def call(op: str, *operands: str) -> str:
-        rule = policies.operations(policies.get(policy)).rule(op)
+        rule = frameworks.operations(frameworks.get(policy)).rule(op)
         with orc.calling(handle, {}) as run:
             try:
                 return run(rule.function, ops.VOCABULARY[op], [operand(x) for x in operands])

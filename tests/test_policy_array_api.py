@@ -8,9 +8,10 @@ import itertools
 import pytest
 
 from promote_cli import PromotionError, promote, promote_many
+from promote_cli.frameworks import get
 from promote_cli.operands import DIMENSIONED, ZERO_D, Operand
-from promote_cli.policies import get
-from promote_cli.verify import Refused, oracle
+from promote_cli.verify import Refused
+from promote_cli.verify.driver import oracle
 
 # The standard's type codes ("not part of the standard"; they keep its tables readable).
 CODES = {

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from promote_cli import PromotionError, policies, promote
-from promote_cli.policies.keras import BACKENDS, FLOATX
+from promote_cli import PromotionError, frameworks, promote
+from promote_cli.frameworks.keras.promotion import BACKENDS, FLOATX
 
 
 @pytest.mark.parametrize(
@@ -61,7 +61,7 @@ def test_keras_refusals_say_why(a, b, backend, says):
 
 
 def test_keras_defaults_are_keras_own_and_every_backend_and_floatx_is_an_option():
-    keras = policies.get("keras")
+    keras = frameworks.get("keras")
     assert keras.resolve_options() == {"backend": "tensorflow", "floatx": "float32"}
     options = {o.name: o.choices for o in keras.options}
     assert (
@@ -79,7 +79,7 @@ def test_keras_defaults_are_keras_own_and_every_backend_and_floatx_is_an_option(
 
 
 def test_zero_d_tensors_matter_only_on_the_torch_backend():
-    keras = policies.get("keras")
+    keras = frameworks.get("keras")
     for backend in BACKENDS:
         opts = keras.resolve_options({"backend": backend})
         differ = [

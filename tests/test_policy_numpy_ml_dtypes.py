@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from promote_cli import policies
+from promote_cli import frameworks
+from promote_cli.frameworks.numpy import _ml_measured as _numpy_ml
 from promote_cli.operands import Operand
-from promote_cli.policies import _numpy_ml
 
 ML = ("-p", "numpy", "-O", "ml_dtypes=true")
 
@@ -72,7 +72,7 @@ def test_without_the_option_numpy_has_no_ml_dtypes_types(run):
 
 
 def test_the_option_adds_the_19_ml_dtypes_types_to_the_operands():
-    numpy = policies.get("numpy")
+    numpy = frameworks.get("numpy")
     plain, with_ml = numpy.operands(), numpy.operands({"ml_dtypes": True})
     assert len(plain) == 20 and len(with_ml) == 39
     assert Operand("bfloat16") in with_ml and Operand("int4") in with_ml
@@ -84,10 +84,10 @@ def test_the_option_adds_the_19_ml_dtypes_types_to_the_operands():
     reason="numpy and ml_dtypes measure the table",
 )
 def test_the_measured_table_is_what_the_installed_numpy_and_ml_dtypes_answer():
-    from promote_cli.policies import numpy_ml_gen
+    from promote_cli.frameworks.numpy import ml_gen as numpy_ml_gen
 
     checked_in = Path(_numpy_ml.__file__).read_text(encoding="utf-8")
     assert numpy_ml_gen.render() == checked_in, (
         "promote_cli/policies/_numpy_ml.py is stale (or measured with other versions):"
-        " python -m promote_cli.policies.numpy_ml_gen > promote_cli/policies/_numpy_ml.py"
+        " python -m promote_cli.frameworks.numpy.ml_gen > promote_cli/policies/_numpy_ml.py"
     )

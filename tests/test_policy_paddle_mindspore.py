@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from promote_cli import PromotionError, promote, promote_many
-from promote_cli.policies import ascend, mindspore
+from promote_cli.frameworks.ascend import promotion as ascend
+from promote_cli.frameworks.mindspore import promotion as mindspore
 
 
 @pytest.mark.parametrize(

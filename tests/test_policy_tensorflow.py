@@ -8,8 +8,8 @@ import itertools
 import pytest
 
 from promote_cli import PromotionError, promote, promote_many
-from promote_cli.policies import get
-from promote_cli.policies.tensorflow import POLICY, all_only
+from promote_cli.frameworks import get
+from promote_cli.frameworks.tensorflow.promotion import POLICY, all_only
 
 # The guide's examples, in its notation; the result is the same in both modes unless noted.
 GUIDE = [

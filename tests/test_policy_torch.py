@@ -8,7 +8,7 @@ import itertools
 import pytest
 
 from promote_cli import PromotionError, promote, promote_many
-from promote_cli.policies.torch import DEFAULT_TYPES, TABLE
+from promote_cli.frameworks.torch.promotion import DEFAULT_TYPES, TABLE
 
 # "Type promotion" examples of PyTorch's Tensor Attributes page (int_tensor is int32,
 # long_zerodim a 0-d int64, 5 a Python int ...), and the two of torch.result_type's page.

@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from promote_cli import policies
+from promote_cli import frameworks
 from promote_cli.api import outcome
 from promote_cli.engine import IDEMPOTENT, LATTICE, SYMMETRIC, TOTAL, Outcome, matrix
+from promote_cli.frameworks.jax.promotion import JaxPolicy
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.policies.jax import JaxPolicy
 from promote_cli.verify.driver import settings as option_settings
 
-POLICIES = [policies.get(n) for n in policies.names()]
+POLICIES = [frameworks.get(n) for n in frameworks.names()]
 
 
 def operands(pol):
@@ -58,7 +58,7 @@ def test_the_symmetry_check_catches_a_policy_asymmetric_only_for_python_scalars(
 
 
 def test_the_symmetry_check_catches_a_policy_asymmetric_only_for_0d_arrays():
-    torch = policies.get("torch")
+    torch = frameworks.get("torch")
 
     class Lopsided(type(torch)):
         def decide(self, a, b, opts):
@@ -104,7 +104,7 @@ def test_idempotent(pol):
 
 
 def test_jax_without_x64_narrows_even_a_type_with_itself():
-    pol = policies.get("jax")
+    pol = frameworks.get("jax")
     opts = pol.resolve_options({"x64": False})
     assert pol.promote(Operand("int64"), Operand("int64"), opts).result == "int32"
     assert pol.promote(Operand("complex128"), Operand("complex128"), opts).result == "complex64"

@@ -34,11 +34,11 @@ def test_readme_block_is_what_the_generator_prints(name):
 
 
 def test_the_verify_table_counts_every_cell_verify_compares():
-    from promote_cli import policies
+    from promote_cli import frameworks
     from promote_cli.verify import driver
 
     table = FIGURES.verify_cells()
-    jax = policies.get("jax")
+    jax = frameworks.get("jax")
     # 4 option settings (x64 x strict) of 36 operands (32 types and 4 Python scalars), squared.
     assert len(driver.settings(jax, {})) == 4 and len(jax.operands()) == 36
     assert "| `jax` | `jax` | 4 | 36 | 5,184 |" in table

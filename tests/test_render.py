@@ -19,10 +19,9 @@ from model import table_for
 from seeds import ascend_table, jax_table
 from table_parsers import html_table, markdown_tables, rst_table
 
-from promote_cli import api, policies, render
+from promote_cli import api, frameworks, render
 from promote_cli.engine import Policy
 from promote_cli.errors import BadInputError
-from promote_cli.notations import NOTATIONS, Notation
 from promote_cli.operands import Operand
 
 REPO = Path(__file__).resolve().parents[1]
@@ -122,16 +121,18 @@ def test_jax_markdown_bolds_exactly_the_seed_green_cells_with_a_legend():
 # --- rst ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", policies.names())
+@pytest.mark.parametrize("name", frameworks.names())
 def test_rst_renders_with_docutils_without_a_single_message(name):
-    pol = policies.get(name)
+    pol = frameworks.get(name)
     table = rst_table(render.render(table_for(name), "rst"))
     assert table.messages == ""
     n = len(pol.default_types)
     assert len(table.header) == n + 1 and len(table.rows) == n
     assert all(len(r) == n + 1 for r in table.rows)
     assert table.stub_columns == 1
-    assert [r[0][0] for r in table.rows] == [pol.notation.label(t) for t in pol.default_types]
+    assert [r[0][0] for r in table.rows] == [
+        frameworks.notation_of(pol).label(t) for t in pol.default_types
+    ]
 
 
 def test_jax_rst_bolds_exactly_the_seed_green_cells():
@@ -232,12 +233,13 @@ HOSTILE = {
 
 @pytest.fixture
 def hostile_table() -> render.Table:
-    labels = {**NOTATIONS["jax"].labels, **HOSTILE}
-    nota = Notation("hostile", "labels chosen to break every format", labels, {})
-    pol = policies.get("jax")
+    jax = frameworks.notation("jax")
+    labels = {**jax.labels, **HOSTILE}
+    nota = jax._replace(name="hostile", description="labels that break formats", labels=labels)
+    pol = frameworks.get("jax")
     types = [Operand(t) for t in ("int8", "int16", "float32")]
     req = api.request(pol, notation=nota, operands=types)
-    return render.build(req, diff_against=policies.get("numpy"))
+    return render.build(req, diff_against=req.beside(frameworks.get("numpy")))
 
 
 def test_html_escapes_hostile_labels(hostile_table):

@@ -11,19 +11,18 @@ from seeds import (
     openvino_ir_examples,
 )
 
-from promote_cli import PromotionError, promote
+from promote_cli import PromotionError, frameworks, promote
 from promote_cli.api import outcome
 from promote_cli.engine import matrix
-from promote_cli.notations import NOTATIONS
+from promote_cli.frameworks import get
 from promote_cli.operands import Operand
-from promote_cli.policies import get
 
 
 def _grid_diff(policy: str, header, expected) -> list[str]:
     """Per-cell differences between the policy's default matrix and a seed table."""
     pol = get(policy)
     m = matrix(pol, None, None, pol.resolve_options())
-    label = NOTATIONS[pol.notation_name].label
+    label = frameworks.notation(pol.notation_name).label
     assert [label(op.dtype) for op in m.rows] == header, "rows are in the seed's order"
     problems = []
     for i, row in enumerate(m.rows):
@@ -128,7 +127,7 @@ def test_openvino_pytorch_scalar_example_of_mixed_kinds_ignores_the_ranks():
 
 
 def test_openvino_attribute_defaults_are_the_spec_defaults():
-    from promote_cli.policies.openvino import Attributes
+    from promote_cli.frameworks.openvino.promotion import Attributes
 
     spec = openvino_attribute_defaults()
     target = OV[spec["u64_integer_promotion_target"]]

@@ -390,7 +390,7 @@ def test_importing_promote_installs_no_handler():
 def test_a_signal_during_promote_tables_changes_nothing_or_everything(tmp_path):
     """The set is one commit: a signal amid its renames lets it finish (every file written,
     and said so); one while it keeps backups changes nothing. (Two policies' set, to be quick.)"""
-    few = "import promote_cli.policies as p; p.names = lambda: ('jax', 'numpy')"
+    few = "import promote_cli.frameworks as f; f.FRAMEWORKS = ('jax', 'numpy')"
     directory = tmp_path / "t"
     done = drive(["tables", str(directory)], "replace", 3, "SIGTERM", prelude=few)
     assert done.returncode == 0, done.stderr

@@ -210,14 +210,13 @@ def test_help_lists_both_commands(run):
 def test_option_help_names_every_policy_and_notation(run):
     """The --policy and --notation help is written by hand (start-up stays light): it must keep
     up with the registry and the notation grid."""
-    from promote_cli import policies
-    from promote_cli.notations import NOTATIONS
+    from promote_cli import frameworks
 
     out = " ".join(run("table", "--help").stdout.split())
     policy_help = out.partition("Whose rules:")[2].partition("--policy-file")[0]
     notation_help = out.partition("in this notation")[2].partition("-O, --option")[0]
-    assert [n for n in policies.names() if n not in policy_help] == []
-    assert [n for n in NOTATIONS if n not in notation_help] == []
+    assert [n for n in frameworks.names() if n not in policy_help] == []
+    assert [n for n in frameworks.notations().names() if n not in notation_help] == []
 
 
 # --- promote tables ----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from table_parsers import html_table, markdown_tables, rst_table
 
-from promote_cli import __version__, policies
+from promote_cli import __version__, frameworks
 from promote_cli.docset import INDEX, documentation_set
 
 REPO = Path(__file__).resolve().parents[1]
@@ -45,8 +45,8 @@ def test_every_checked_in_file_is_fresh(generated):
 
 
 def test_every_policy_has_its_three_files_and_they_parse(generated):
-    for name in policies.names():
-        n = len(policies.get(name).default_types)
+    for name in frameworks.names():
+        n = len(frameworks.get(name).default_types)
         _, cells = html_table(generated[f"{name}.html"])
         assert len(cells) == n * n, name
         (md,) = markdown_tables(generated[f"{name}.md"])
@@ -57,7 +57,7 @@ def test_every_policy_has_its_three_files_and_they_parse(generated):
 
 def test_index_links_every_file_and_states_version_and_options(generated):
     table = markdown_tables(generated[INDEX])[0]  # the policies; the operations come next
-    assert [row[0][0] for row in table.rows] == list(policies.names())
+    assert [row[0][0] for row in table.rows] == list(frameworks.names())
     assert f"promote {__version__}" in generated[INDEX]
     jax_row = next(r for r in table.rows if r[0][0] == "jax")
     assert "x64=true, strict=false" in [text for text, _ in jax_row]

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from promote_cli import api, policies
+from promote_cli import api, frameworks
 from promote_cli.dtypes import is_weak
 from promote_cli.engine import Materialised
 
@@ -67,8 +67,8 @@ def test_table_json_cells_and_term_legend_say_it(run):
 def test_every_weak_result_of_every_policy_is_materialised_as_a_strong_type_of_its_kind():
     from promote_cli.dtypes import get
 
-    for name in policies.names():
-        pol = policies.get(name)
+    for name in frameworks.names():
+        pol = frameworks.get(name)
         settings = [{}] + [{o.name: v} for o in pol.options if o.kind == "bool" for v in (0, 1)]
         for given in settings:
             opts = pol.resolve_options(given)
@@ -100,7 +100,7 @@ def test_jax_materialises_weak_results_as_its_policy_says(x64):
     import jax
     from jax._src import dtypes as jax_dtypes
 
-    pol = policies.get("jax")
+    pol = frameworks.get("jax")
     opts = pol.resolve_options({"x64": x64})
     scalars = {"int*": 1, "float*": 1.0, "complex*": 1j}
     before = jax.config.jax_enable_x64

@@ -2,12 +2,40 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 from typing import Any
 
 import click
 
-from promote_cli.errors import UsageError
+from promote_cli.asking import split_types
+from promote_cli.options import parse_options
+
+__all__ = ["parse_options", "split_types"]
+
+
+class _Listing(click.Option):
+    """An option whose help names what the registry lists, asked only when help is shown (so
+    that no framework's entry is read on the way to an answer)."""
+
+    def __init__(self, *args: Any, listing: Callable[[], str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.listing = listing
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        self.help = (self.help or "").replace("{listing}", self.listing())
+        return super().get_help_record(ctx)
+
+
+def _policies() -> str:
+    from promote_cli import frameworks
+
+    return ", ".join(frameworks.names())
+
+
+def _notations() -> str:
+    from promote_cli import frameworks
+
+    return ", ".join(frameworks.notations().names())
 
 
 class FileName(click.Path):
@@ -23,12 +51,12 @@ class FileName(click.Path):
 policy = click.option(
     "--policy",
     "-p",
+    cls=_Listing,
+    listing=_policies,
     default="jax",
     show_default=True,
     metavar="NAME",
-    help="Whose rules: jax, openvino, ascend, numpy, torch, tensorflow, array-api, mlx, keras,"
-    " tinygrad, paddle, mindspore (see `promote policies`), or a TOML policy file"
-    " (./mine.toml).",
+    help="Whose rules: {listing} (see `promote policies`), or a TOML policy file (./mine.toml).",
 )
 policy_file = click.option(
     "--policy-file",
@@ -48,10 +76,11 @@ options = click.option(
 notation = click.option(
     "--notation",
     "-n",
+    cls=_Listing,
+    listing=_notations,
     default=None,
     metavar="NAME",
-    help="Read and print dtypes in this notation (default: the policy's own): canonical, jax,"
-    " numpy, openvino, ascend, torch, tensorflow, mlx, tinygrad, paddle, mindspore.",
+    help="Read and print dtypes in this notation (default: the policy's own): {listing}.",
 )
 op = click.option(
     "--op",
@@ -63,28 +92,3 @@ op = click.option(
     " unary; reductions.",
 )
 as_json = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-
-
-def split_types(types: str | None) -> list[str] | None:
-    """The ``--types`` spellings, or None when the option was not given."""
-    if types is None:
-        return None
-    spellings = [t.strip() for t in types.split(",")]
-    if not any(spellings):
-        raise UsageError("--types needs at least one type, e.g. --types float16,bfloat16")
-    if not all(spellings):
-        raise UsageError(
-            f"--types {types!r} has an empty item (type {spellings.index('') + 1}); give a"
-            " comma-separated list such as float16,bfloat16"
-        )
-    return spellings
-
-
-def parse_options(values: Iterable[str]) -> dict[str, str]:
-    out = {}
-    for item in values:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise UsageError(f"-O takes NAME=VALUE, not {item!r}")
-        out[name.strip()] = value.strip()
-    return out

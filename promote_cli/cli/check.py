@@ -119,7 +119,7 @@ def as_text(report: Report, limit: int) -> str:
         elif p.holds:
             verdict = f"holds{declared}: all {p.of:,} {_unit(name)}"
         else:
-            verdict = f"FAILS{declared}: {p.count:,} of {p.of:,} {_unit(name)}"
+            verdict = f"FAILS{declared}: {p.failures:,} of {p.of:,} {_unit(name)}"
         lines.append(f"{name:<12} {verdict}")
         if p.note and p.holds is not None:
             lines.append(f"  ({p.note})")
@@ -156,14 +156,14 @@ def as_dict(report: Report, categories: bool) -> dict[str, Any]:
             p.name: {
                 "holds": p.holds,
                 "declared": p.declared,
-                "count": p.count,
+                "count": p.failures,
                 "of": p.of,
                 "note": p.note or None,
                 "examples": [
                     {
                         "text": e.text(nota),
                         "operands": [schema.operand(op, nota) for op in e.operands],
-                        "results": list(e.results),
+                        "results": [schema.outcome(out, nota) for out in e.outcomes],
                     }
                     for e in p.examples
                 ],

@@ -18,8 +18,8 @@ from promote_cli import api, schema
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options, printable
 from promote_cli.dtypes import is_weak
 from promote_cli.errors import PromotionError, UsageError
+from promote_cli.frameworks import notation as get_notation
 from promote_cli.notations import Notation, display, read_dtype
-from promote_cli.notations import notation as get_notation
 
 # Inputs at least this big get a progress bar (on a terminal only).
 PROGRESS_BYTES = 64 << 20
@@ -120,7 +120,7 @@ def command(
     except PromotionError as exc:
         if not as_json:
             raise
-        body = {**_head(req, sources), **schema.refusal(exc), "written": False, "files": []}
+        body = {**_head(req, sources), **schema.raised(exc), "written": False, "files": []}
         click.echo(schema.dumps(body), nl=False)
         return EXIT_DIFFERENT
 

@@ -4,59 +4,10 @@ from __future__ import annotations
 
 import click
 
-from promote_cli import api
+from promote_cli import asking
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.compare import FORMATS, diff
-from promote_cli.engine import Policy
 from promote_cli.errors import UsageError
-
-SIDES = ("left", "right")
-
-
-def split_options(values: tuple[str, ...], left: Policy, right: Policy) -> tuple[dict, dict]:
-    """``-O NAME=VALUE`` goes to each side that has the option, ``-O left:NAME=VALUE`` (or
-    ``right:``) to one side only."""
-    given = _options.parse_options(values)
-    out: tuple[dict, dict] = ({}, {})
-    for key, value in given.items():
-        side, sep, name = key.partition(":")
-        if sep:
-            if side not in SIDES:
-                raise UsageError(f"-O {key}={value}: the prefix must be left: or right:")
-            out[SIDES.index(side)][name] = value
-            continue
-        owners = [i for i, pol in enumerate((left, right)) if key in {o.name for o in pol.options}]
-        if not owners:
-            raise UsageError(
-                f"-O {key}: neither {left.name} nor {right.name} has that option"
-                " (see `promote policies`)"
-            )
-        for i in owners:
-            out[i][key] = value
-    return out
-
-
-def requests(
-    left_name: str,
-    right_name: str,
-    types: str | None,
-    option_values: tuple[str, ...],
-    notation: str | None,
-    op: str | None = None,
-) -> tuple[api.Request, api.Request]:
-    """Both sides of ``promote diff`` from its options as typed (also what the Sphinx directive
-    and the Markdown block ask for): the right side is printed in the left's notation."""
-    left_pol, right_pol = api.resolve(left_name), api.resolve(right_name)
-    left_opts, right_opts = split_options(option_values, left_pol, right_pol)
-    left = api.request(
-        left_pol,
-        notation=notation,
-        options=left_opts,
-        operands=_options.split_types(types),
-        op=op,
-    )
-    right = api.request(right_pol, notation=left.notation, options=right_opts, op=op)
-    return left, right
 
 
 @click.command("diff")
@@ -86,7 +37,8 @@ def requests(
     is_flag=True,
     help="Say, for each differing cell, which side's result loses values of which input.",
 )
-def command(left_name, right_name, fmt, types, option_values, notation, op, lossy) -> int:
+@_options.as_json
+def command(left_name, right_name, fmt, types, option_values, notation, op, lossy, as_json) -> int:
     """Show the cells where POLICY1 and POLICY2 give different answers.
 
     Exit 0 when they agree on every cell, 1 when they differ (for CI). -O NAME=VALUE sets an
@@ -102,7 +54,12 @@ def command(left_name, right_name, fmt, types, option_values, notation, op, loss
     promote diff numpy torch --op sqrt             # sqrt(int8): float16 vs float32 ...
     promote diff numpy mlx --op reductions -f table
     """
-    left, right = requests(left_name, right_name, types, option_values, notation, op)
+    if as_json:
+        given = click.get_current_context().get_parameter_source("fmt")
+        if given is not click.core.ParameterSource.DEFAULT and fmt != "json":
+            raise UsageError(f"--json and --format {fmt} ask for two formats; give one")
+        fmt = "json"
+    left, right = asking.diff_requests(left_name, right_name, types, option_values, notation, op)
     d = diff(left, right)
     click.echo(FORMATS[fmt](d, left.notation, lossy), nl=False)
     return EXIT_OK if d.identical else EXIT_DIFFERENT

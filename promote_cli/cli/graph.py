@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from promote_cli import api
+from promote_cli import asking
 from promote_cli.cli import EXIT_OK, _options
 from promote_cli.graph import FORMATS, render
 
@@ -36,6 +36,6 @@ def command(policy, policy_file, fmt, option_values, notation) -> int:
     promote graph -p jax -O x64=false | dot -Tpng > jax-x32.png
     """
     policy = policy_file or policy
-    req = api.request(policy, notation=notation, options=_options.parse_options(option_values))
+    req = asking.graph_request(policy, notation, option_values)
     click.echo(render(req, fmt), nl=False)
     return EXIT_OK

@@ -40,8 +40,10 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
         operands=operands,
         op=name,
     )
-    pol, nota = req.policy, req.notation
-    out, promoted = pol.explain(req.operands, req.options)  # type: ignore[union-attr]
+    pol, nota, asked = req.policy, req.notation, req.asked
+    assert asked is not None and req.operands is not None
+    out, promoted = req.explain()
+    op = asked.single()
     if as_json:
         from promote_cli import schema
 
@@ -51,8 +53,8 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
         ]
         body = {
             **schema.head("op", req),
-            "op": pol.operation.name,  # type: ignore[attr-defined]
-            "function": pol.rule.function,  # type: ignore[attr-defined]
+            "op": op.name,
+            "function": asked.rules.rule(op.name).function,
             "operands": inputs,
             **schema.outcome(out, nota),
         }
@@ -60,7 +62,7 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
         return EXIT_DIFFERENT if out.refused else EXIT_OK
     verdict = "refused" if out.refused else _result(out, nota)
     if explain:
-        rule = pol.rule_under(req.options)  # type: ignore[attr-defined]
+        rule = asked.rule(op, req.options)
         call = f"{name}({', '.join(label(x, nota) for x in req.operands)})"
         click.echo(f"policy: {pol.name} ({req.options_text() or 'no options'})")
         click.echo(f"operation: {name} = {rule.function or 'absent'} (kind: {rule.kind})")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from promote_cli import policies
+from promote_cli import frameworks
 from promote_cli.cli import EXIT_OK, _options
 from promote_cli.errors import PromotionError
 from promote_cli.ops import VOCABULARY
@@ -16,10 +16,10 @@ def command(as_json) -> int:
     """List the operations (array API names) and each policy's own function for them
     ("-" where the framework has none). openvino and ascend define no operations."""
     columns, without = {}, {}
-    for name in policies.names():
-        pol = policies.get(name)
+    for name in frameworks.names():
+        pol = frameworks.get(name)
         try:
-            columns[name] = policies.operations(pol).rules
+            columns[name] = frameworks.operations(pol).rules
         except PromotionError as exc:
             without[name] = exc.reason
     if as_json:

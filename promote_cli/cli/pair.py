@@ -8,7 +8,7 @@ from promote_cli import api
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.engine import worded
 from promote_cli.errors import UsageError
-from promote_cli.notations import ambiguous, display
+from promote_cli.notations import display
 from promote_cli.operands import inner, label
 
 
@@ -73,10 +73,10 @@ def command(operands, policy, policy_file, option_values, notation, as_json, cha
     misread = [
         f"{s} as {op.dtype}"
         for s, op in zip(operands, req.operands, strict=True)
-        if ambiguous(inner(s))
+        if nota.family.ambiguous(inner(s))
     ]
     if misread:
-        where = f"{nota.name} notation{', NumPy type codes' if nota.dialect == 'numpy' else ''}"
+        where = f"{nota.name} notation{', ' + nota.reader_title if nota.reader_title else ''}"
         click.echo(f"note: read {', '.join(misread)} ({where})", err=True)
     if explain:
         click.echo(f"policy: {req.policy.name} ({req.options_text() or 'no options'})")

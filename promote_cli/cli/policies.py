@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import click
 
-from promote_cli import policies
+from promote_cli import frameworks
 from promote_cli.cli import _options
 from promote_cli.engine import Policy
 
 
 def describe(pol: Policy) -> dict:
-    label = pol.notation.label
+    nota = frameworks.notation_of(pol)
+    label = nota.label
     return {
         "name": pol.name,
         "title": pol.title,
@@ -37,7 +38,7 @@ def describe(pol: Policy) -> dict:
 @_options.as_json
 def command(as_json: bool) -> int:
     """List the policies with their types, operand categories and options."""
-    pols = [policies.get(n) for n in policies.names()]
+    pols = [frameworks.get(n) for n in frameworks.names()]
     if as_json:
         from promote_cli import schema
 
@@ -56,6 +57,6 @@ def command(as_json: bool) -> int:
         )
         click.echo(f"  types ({len(d['types'])}): {' '.join(t['label'] for t in d['types'])}")
         for o in pol.options:
-            click.echo(f"  -O {o.name}={o.text(o.default, pol.notation)}  {o.help}")
+            click.echo(f"  -O {o.name}={o.text(o.default, frameworks.notation_of(pol))}  {o.help}")
         click.echo()
     return 0

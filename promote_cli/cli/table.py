@@ -6,18 +6,16 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
 import click
 
-from promote_cli import api, textfiles
+from promote_cli import asking, textfiles
 from promote_cli.api import shell_quote
 from promote_cli.cli import EXIT_OK, _options, printable
 from promote_cli.cli._report import CheckReport
 from promote_cli.errors import UsageError
-from promote_cli.render import FORMATS, MARKS, SUFFIXES, Table, build, render
+from promote_cli.render import FORMATS, MARKS, SUFFIXES, render
 
 
 @click.command("table")
@@ -82,6 +80,7 @@ from promote_cli.render import FORMATS, MARKS, SUFFIXES, Table, build, render
     help="A second highlight: lossy marks the cells whose result cannot hold every value of"
     " an input (outlined in html, † elsewhere), with a legend line.",
 )
+@_options.as_json
 def command(
     policy,
     policy_file,
@@ -96,6 +95,7 @@ def command(
     standalone,
     marks,
     op,
+    as_json,
 ) -> int:
     """Print POLICY's promotion table: rows are the first operand, columns the second.
     With --op, an operation's output dtypes: a binary one's rows are x1, columns x2; unary
@@ -113,6 +113,10 @@ def command(
     """
     if output is not None and check is not None:
         raise UsageError("give -o FILE or --check FILE, not both")
+    if as_json:
+        if fmt not in (None, "json"):
+            raise UsageError(f"--json and --format {fmt} ask for two formats; give one")
+        fmt = "json"
     if output is not None and output.endswith(("/", os.sep)):
         raise UsageError(f"-o {output} names a directory; give a file name")
     target = Path(output) if output is not None else check
@@ -132,7 +136,7 @@ def command(
     marks = tuple(dict.fromkeys(marks))
     for mark in marks:
         tail += ["--mark", mark]
-    table = model(
+    table = asking.table(
         policy_file or policy,
         types,
         notation,
@@ -163,63 +167,8 @@ def command(
     return EXIT_OK
 
 
-def model(
-    policy: str,
-    types: str | None,
-    notation: str | None,
-    diff_against: str | None,
-    option_values: Iterable[str],
-    *,
-    fmt: str | None = None,
-    tail: Sequence[str] = (),
-    marks: Sequence[str] = (),
-    op: str | None = None,
-) -> Table:
-    """The table model ``promote table`` renders, from its options as typed (also what the
-    Sphinx directive and the Markdown block ask for); its command names ``--format fmt``."""
-    req, other = _resolved(policy, types, notation, diff_against, option_values, op)
-    head = ["--format", fmt] if fmt else []
-    given = [] if diff_against is None else ["--diff-against", other.name if other else "none"]
-    command = req.command("table", *head, tail=[*given, *tail])
-    return build(req, other, command=command, marks=marks)
-
-
-def _resolved(
-    policy: str,
-    types: str | None,
-    notation: str | None,
-    diff_against: str | None,
-    option_values: Iterable[str],
-    op: str | None = None,
-) -> tuple[api.Request, Any]:
-    """The request and the compared policy (or None), resolved once from the options as typed."""
-    req = api.request(
-        policy,
-        notation=notation,
-        options=_options.parse_options(option_values),
-        operands=_options.split_types(types),
-        op=op,
-    )
-    _distinct(req, types)
-    other = api.neighbour(req.policy, diff_against)
-    if op is not None and other is not None:
-        from promote_cli import ops
-
-        other = ops.bind(other, op)
-    return req, other
-
-
 def _format_of(path: Path | None) -> str | None:
     if path is None:
         return None
     name = path.name.removesuffix(".j2").removesuffix(".jinja")
     return SUFFIXES.get(Path(name).suffix.lower())
-
-
-def _distinct(req: api.Request, types: str | None) -> None:
-    """A row listed twice would be a table with a repeated row: say which spelling did it."""
-    seen = set()
-    for spelling, op in zip(_options.split_types(types) or (), req.operands or (), strict=True):
-        if op in seen:
-            raise UsageError(f"--types lists {spelling!r} ({op.dtype}) twice")
-        seen.add(op)

@@ -10,14 +10,14 @@ from typing import Any
 
 import click
 
-from promote_cli import api, policies, schema
+from promote_cli import api, frameworks, schema
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
-from promote_cli.engine import Policy, format_options
+from promote_cli.engine import Policy
 from promote_cli.errors import PromoteError, UsageError, printable
 from promote_cli.notations import display
 from promote_cli.operands import label
+from promote_cli.options import format_options
 from promote_cli.verify import driver, function
-from promote_cli.verify import oracle as oracle_for
 from promote_cli.verify.function import FunctionOracle
 
 
@@ -113,13 +113,13 @@ def _reports(
         mine = FunctionOracle(oracle, pol, timeout=timeout or function.TIMEOUT)
         load = lambda name: mine  # noqa: E731
     else:
-        files = [n for n in names if policies.looks_like_file(n)]
+        files = [n for n in names if frameworks.looks_like_file(n)]
         if files:
             raise UsageError(f"{files[0]}: a policy file has no framework; add --oracle M:F")
         chosen = driver.selected(names)
-        pols = {n: policies.get(n) for n in chosen if n in policies.names()}
+        pols = {n: frameworks.get(n) for n in chosen if n in frameworks.names()}
         pinned = _check_options(pols, given)
-        load = oracle_for
+        load = driver.oracle
 
     with contextlib.ExitStack() as stack:
         if oracle is not None:
@@ -129,8 +129,6 @@ def _reports(
             driver.verify(
                 pols[n], pinned[n], progress_for(n), load_oracle=load, operations=operations
             )
-            if n in pols
-            else driver.waiting(n)
             for n in chosen
         ]
     return reports, pols
@@ -205,11 +203,11 @@ def _progress(enabled: bool) -> Iterator[Any]:
 
 
 def _labels(pol: Policy):
-    nota = pol.notation
+    nota = frameworks.notation_of(pol)
     return (
         lambda op: label(op, nota),
         lambda result: display(result, nota) if result is not None else "refused",
-        lambda opts: format_options(pol, opts, nota),
+        lambda opts: format_options(pol.options, opts, nota),
     )
 
 
@@ -222,11 +220,8 @@ def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
     if report.status == driver.NO_FRAMEWORK:
         click.echo(f"{name}: {report.note}")
         return
-    if report.status == driver.NO_POLICY:
-        click.echo(f"{name}: {report.note}, skipped")
-        return
     if report.status == driver.OPTIONS_DIFFER:
-        click.echo(f"{name}: {report.note}; update promote_cli/verify/ (not verified)")
+        click.echo(f"{name}: {report.note}; update its oracle (not verified)")
         return
     verdict = (
         "all agree"
@@ -336,13 +331,15 @@ def _as_json(report: driver.Report, pol: Policy | None, require: bool) -> dict[s
         "operations": None if report.ops is None else _ops_json(report.ops, pol),
     }
     if report.mismatches:
+        assert pol is not None
+        nota = frameworks.notation_of(pol)
         out["mismatches"] = [
             {
                 "question": m.question,
                 "options": dict(m.options),
-                "a": schema.operand(m.a, pol.notation),
-                "b": schema.operand(m.b, pol.notation),
-                "more": [schema.operand(op, pol.notation) for op in m.more],
+                "a": schema.operand(m.a, nota),
+                "b": schema.operand(m.b, nota),
+                "more": [schema.operand(op, nota) for op in m.more],
                 "promote": m.promote,
                 "framework": m.framework,
                 "framework_error": m.framework_error or None,
@@ -353,6 +350,7 @@ def _as_json(report: driver.Report, pol: Policy | None, require: bool) -> dict[s
 
 
 def _ops_json(ops: Any, pol: Policy | None) -> dict[str, Any]:
+    nota = None if pol is None else frameworks.notation_of(pol)
     return {
         "cells": dict(ops.cells),
         "gaps": dict(ops.gaps),
@@ -363,7 +361,7 @@ def _ops_json(ops: Any, pol: Policy | None) -> dict[str, Any]:
             {
                 "options": dict(m.options),
                 "op": m.op,
-                "operands": [schema.operand(x, pol.notation) for x in m.operands],  # type: ignore[union-attr]
+                "operands": [schema.operand(x, nota) for x in m.operands],  # type: ignore[union-attr]
                 "promote": m.promote,
                 "framework": m.framework,
                 "framework_error": m.framework_error or None,

@@ -21,6 +21,9 @@ from numpy.lib import format as npformat
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.errors import PromotionError, UsageError
 
+# The refusal's rule when the promoted type cannot be written to a .npy file.
+NO_NPY_DTYPE = "no-npy-dtype"
+
 _ML_DTYPES = frozenset(
     name for name, entry in CATALOGUE.items() if entry.numpy and hasattr(ml_dtypes, name)
 )
@@ -34,7 +37,8 @@ def numpy_dtype(canonical: str) -> np.dtype:
         note = f" ({entry.note})" if entry is not None and entry.note else ""
         raise PromotionError(
             f"{canonical}{note} has no NumPy or ml_dtypes representation, so no .npy file can"
-            " hold it"
+            " hold it",
+            rule=NO_NPY_DTYPE,
         )
     if canonical in _ML_DTYPES:
         return np.dtype(getattr(ml_dtypes, canonical))
@@ -42,7 +46,8 @@ def numpy_dtype(canonical: str) -> np.dtype:
         return np.dtype(canonical)
     except TypeError:  # an ml_dtypes type this (older) ml_dtypes lacks
         raise PromotionError(
-            f"{canonical} needs a newer ml_dtypes than the installed {ml_dtypes.__version__}"
+            f"{canonical} needs a newer ml_dtypes than the installed {ml_dtypes.__version__}",
+            rule=NO_NPY_DTYPE,
         ) from None
 
 

@@ -36,25 +36,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from importlib import import_module
 from typing import Any, NamedTuple, Protocol
 
 from promote_cli.operands import Operand
-
-# policy name -> oracle module; a policy missing here has no installable framework (ascend).
-ORACLES = {
-    "jax": "promote_cli.verify.jax",
-    "numpy": "promote_cli.verify.numpy",
-    "openvino": "promote_cli.verify.openvino",
-    "torch": "promote_cli.verify.torch",
-    "tensorflow": "promote_cli.verify.tensorflow",
-    "array-api": "promote_cli.verify.array_api",
-    "mlx": "promote_cli.verify.mlx",
-    "tinygrad": "promote_cli.verify.tinygrad",
-    "paddle": "promote_cli.verify.paddle",
-    "mindspore": "promote_cli.verify.mindspore",
-    "keras": "promote_cli.verify.keras",
-}
 
 Answer = Callable[[Operand, Operand], str]
 AnswerMany = Callable[[Sequence[Operand]], str]
@@ -124,12 +108,6 @@ class Oracle(Protocol):
     def version(self, handle: Any) -> str: ...
 
     def answering(self, handle: Any, opts: Mapping[str, Any]) -> AbstractContextManager[Answer]: ...
-
-
-def oracle(policy: str) -> Oracle | None:
-    """The oracle module for ``policy``, or None when no framework can prove it."""
-    module = ORACLES.get(policy)
-    return import_module(module) if module else None  # type: ignore[return-value]
 
 
 def install_hint(orc: Oracle) -> str:

@@ -25,21 +25,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from promote_cli import policies
-from promote_cli.engine import Option, Policy
-from promote_cli.errors import UsageError
+from promote_cli import frameworks
+from promote_cli.engine import Policy
+from promote_cli.errors import PromotionError, UsageError
 from promote_cli.notations import read_dtype
 from promote_cli.operands import DIMENSIONED, Operand, valued
-from promote_cli.verify import Oracle, Refused, Unobservable, install_hint, oracle
+from promote_cli.ops import Operations
+from promote_cli.options import Option
+from promote_cli.verify import Oracle, Refused, Unobservable, install_hint
 from promote_cli.verify.operations import OpsReport, verify_ops
 
 VERIFIED, MISMATCH = "verified", "mismatch"
-NOT_INSTALLED, NO_FRAMEWORK, NO_POLICY, OPTIONS_DIFFER = (
-    "not-installed",
-    "no-framework",
-    "no-policy",
-    "options-differ",
-)
+NOT_INSTALLED, NO_FRAMEWORK, OPTIONS_DIFFER = "not-installed", "no-framework", "options-differ"
 
 # How often the progress callback hears about it: often enough to move, rarely enough to be free.
 _PROGRESS_EVERY = 256
@@ -93,12 +90,27 @@ class Report:
     ops: OpsReport | None = None  # the operations, when asked for
 
 
-def names() -> tuple[str, ...]:
-    """Every policy verify knows of: the registry's, then oracles still waiting for a policy."""
-    from promote_cli.verify import ORACLES
+def oracle(policy: str) -> Oracle | None:
+    """The oracle of the framework ``policy`` names (``frameworks/<name>/oracle.py``), or None
+    when no framework can prove it: its entry says why, or promote registers no such framework
+    (a policy file)."""
+    try:
+        return frameworks.oracle(policy)  # type: ignore[no-any-return]
+    except UsageError:
+        return None
 
-    registered = policies.names()
-    return (*registered, *(n for n in ORACLES if n not in registered))
+
+def declared_operations(policy: Policy) -> Operations | PromotionError:
+    """The operations ``policy`` declares, or the refusal that says why it declares none."""
+    try:
+        return frameworks.operations(policy)
+    except PromotionError as exc:
+        return exc
+
+
+def names() -> tuple[str, ...]:
+    """Every policy verify knows of: the registry's."""
+    return frameworks.names()
 
 
 def option_values(opt: Option) -> tuple[Any, ...]:
@@ -121,9 +133,8 @@ def settings(policy: Policy, pinned: Mapping[str, Any] | None = None) -> list[di
 
 def parse_pinned(policy: Policy, given: Mapping[str, str]) -> dict[str, Any]:
     """The ``-O`` values that belong to ``policy``, parsed in its notation."""
-    return {
-        o.name: o.parse(given[o.name], policy.notation) for o in policy.options if o.name in given
-    }
+    nota = frameworks.notation_of(policy)
+    return {o.name: o.parse(given[o.name], nota) for o in policy.options if o.name in given}
 
 
 def verify(
@@ -131,14 +142,14 @@ def verify(
     pinned: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
     *,
-    load_oracle: Callable[[str], Oracle | None] = oracle,
+    load_oracle: Callable[[str], Oracle | None] | None = None,
     operations: bool = False,
 ) -> Report:
     """Compare ``policy`` with its framework over every cell; ``pinned`` holds option values
     (parsed, see ``parse_pinned``) held fixed. With ``operations`` every operation of the
     policy is also called (``verify.operations``). ``load_oracle`` is replaceable for tests."""
     name = policy.name
-    orc = load_oracle(name)
+    orc = (load_oracle or oracle)(name)
     if orc is None:
         return Report(name, NO_FRAMEWORK, note="no installable framework, nothing to verify")
     report = Report(name, NOT_INSTALLED, framework=orc.FRAMEWORK)
@@ -188,7 +199,7 @@ def verify(
         _beyond_pairs(policy, orc, handle, combos, report)
     report.seconds = time.perf_counter() - started
     if operations:
-        report.ops = verify_ops(policy, orc, handle, combos)
+        report.ops = verify_ops(declared_operations(policy), orc, handle, combos)
     wrong = report.mismatches or (report.ops is not None and report.ops.mismatches)
     report.status = MISMATCH if wrong else VERIFIED
     return report
@@ -260,7 +271,7 @@ def _beyond_pairs(
     spelled = getattr(orc, "spelling", None)
     for text in getattr(orc, "SPELLINGS", ()):
         try:
-            mine = read_dtype(text, policy.notation)
+            mine = read_dtype(text, frameworks.notation_of(policy))
         except UsageError:
             mine = None
         theirs, error = _ask(spelled, handle, text)
@@ -286,10 +297,5 @@ def selected(requested: Sequence[str]) -> list[str]:
     known = names()
     for name in requested:
         if name not in known:
-            policies.get(name)  # raises the registry's usage error, with its suggestion
+            frameworks.get(name)  # raises the registry's usage error, with its suggestion
     return list(dict.fromkeys(requested))
-
-
-def waiting(name: str) -> Report:
-    """The report for an oracle whose policy promote does not have yet."""
-    return Report(name, NO_POLICY, note=f"promote has no {name!r} policy yet")

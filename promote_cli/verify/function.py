@@ -22,9 +22,10 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+from promote_cli import frameworks
 from promote_cli.engine import Policy
 from promote_cli.errors import BadInputError, UsageError
-from promote_cli.notations import notation, read_dtype
+from promote_cli.notations import read_dtype
 from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.verify import Answer, Refused
 from promote_cli.worker import EXITED, RAISED, TIMED_OUT, Reply, Worker
@@ -93,7 +94,7 @@ class FunctionOracle:
 
     @contextmanager
     def answering(self, handle: Worker, opts: Mapping[str, Any]) -> Iterator[Answer]:
-        canonical = notation("canonical")
+        canonical = frameworks.notation("canonical")
 
         def answer(a: Operand, b: Operand) -> str:
             asked = f"{spell(a)} x {spell(b)}"

@@ -18,18 +18,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from promote_cli import policies
-from promote_cli.engine import Policy
 from promote_cli.errors import PromotionError
 from promote_cli.operands import PYTHON, Operand
 from promote_cli.ops import (
     NO_KERNEL,
-    REDUCTION,
-    UNARY,
     VOCABULARY,
     WHERE,
-    OperationPolicy,
+    Operation,
     Operations,
+    answer,
+    operands_of,
+    takes_one,
 )
 from promote_cli.verify import Refused
 
@@ -66,35 +65,38 @@ class OpsReport:
 
 
 def verify_ops(
-    policy: Policy, orc: Any, handle: Any, combos: list[dict[str, Any]], progress: Any = None
+    declared: Operations | PromotionError,
+    orc: Any,
+    handle: Any,
+    combos: list[dict[str, Any]],
+    progress: Any = None,
 ) -> OpsReport:
-    """Every operation of ``policy`` under each option setting in ``combos``, asked of the
-    framework through ``orc.calling``."""
+    """Every operation ``declared`` (a policy's operations, or the refusal that says why it
+    has none) under each option setting in ``combos``, asked of the framework through
+    ``orc.calling``."""
     report = OpsReport()
-    try:
-        ops = policies.operations(policy)
-    except PromotionError as exc:
-        report.note = exc.reason
+    if isinstance(declared, PromotionError):
+        report.note = declared.reason
         return report
+    ops = declared
     if not hasattr(orc, "calling"):
         report.note = f"the {orc.FRAMEWORK} oracle does not call operations"
         return report
     started = time.perf_counter()
     report.absent = tuple(n for n, r in ops.rules.items() if r.function is None)
-    views = {name: OperationPolicy(ops, op) for name, op in VOCABULARY.items()}
     operands = getattr(orc, "OPERANDS", lambda found: found)(every_operand(ops))
     report.coverage = getattr(orc, "COVERAGE", "")
     for opts in combos:
         rules = ops.under(opts)
         with orc.calling(handle, opts) as call:
-            for name, view in views.items():
+            for name, operation in VOCABULARY.items():
                 rule = rules[name]
                 if rule.function is None:
                     continue
-                asked = cases(view, operands)
-                answers = _ask(call, rule.function, view.operation, asked)
+                asked = cases(ops, operation, operands)
+                answers = _ask(call, rule.function, operation, asked)
                 for case, found in zip(asked, answers, strict=True):
-                    mine = view.result_type(case, opts)
+                    mine = answer(ops, name, case, opts)[0]
                     if isinstance(found, Refused):
                         theirs, error = None, str(found)
                         # a missing kernel is a gap, unless the framework names a type its
@@ -116,18 +118,20 @@ def verify_ops(
 def every_operand(ops: Operations) -> tuple[Operand, ...]:
     """The operands the operations of ``ops`` are asked about (its policy's, but the types no
     operation takes)."""
-    return OperationPolicy(ops, VOCABULARY["add"]).operands()
+    return operands_of(ops, VOCABULARY["add"])
 
 
-def cases(view: OperationPolicy, operands: Sequence[Operand]) -> list[tuple[Operand, ...]]:
+def cases(
+    ops: Operations, operation: Operation, operands: Sequence[Operand]
+) -> list[tuple[Operand, ...]]:
     """The calls ``promote verify`` makes of one operation, among ``operands``: each array
     alone for a unary operation or a reduction; every ordered pair for a binary one but two
     Python scalars (no array to call it on); every pair of ``where``'s two values. The worker
     oracles (Keras, Paddle, MindSpore) answer exactly these."""
-    if view.operation.arity in (UNARY, REDUCTION):
-        return [(x,) for x in view.operands() if x in operands]
+    if takes_one(operation):
+        return [(x,) for x in operands_of(ops, operation) if x in operands]
     pairs = list(itertools.product(operands, operands))
-    if view.operation.arity == WHERE:
+    if operation.arity == WHERE:
         return pairs
     return [c for c in pairs if not all(x.category == PYTHON for x in c)]
 

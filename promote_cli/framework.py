@@ -1,0 +1,54 @@
+"""What a framework declares about itself: its registry entry.
+
+Each directory ``promote_cli/frameworks/<name>/`` holds one framework: its entry
+(``__init__.py``: a ``Framework``, plain data), its promotion rules (``promotion.py``), its
+operation rules (``operations.py``), its oracle (``oracle.py``) and its measurements
+(``measured/``). The registry (``promote_cli.frameworks``) is the list of those directories;
+the command line's help, ``--policy`` choices, notations, the documentation set and ``promote
+verify`` all read the entries, and nothing else lists frameworks.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from promote_cli.notations import CANONICAL, Column
+from promote_cli.options import Option
+
+# How a framework's dtype objects carry their name (``promote_cli.promote(np.float16, ...)``),
+# recognised by the module their type comes from, never by importing the framework.
+CLASS_NAMED = "class"  # a scalar type named after its dtype: np.float16, jnp.int8
+NAME_ATTRIBUTE = "name"  # an object whose .name is the dtype's: np.dtype("f2"), tf.float16
+PRINTED = "str"  # an object that prints as module.name: torch.float16
+
+
+class DTypeObjects(NamedTuple):
+    module: str  # the top-level module their type comes from
+    how: str  # CLASS_NAMED, NAME_ATTRIBUTE or PRINTED
+
+
+class Framework(NamedTuple):
+    name: str  # the policy's name on the command line: ``--policy array-api``
+    title: str  # how prose names it: "Array API standard"
+    source: str  # where the rules come from, one line
+    version: str  # the version its rules were measured on ("" when nothing runs it here)
+    notation: str  # the notation its policy reads and prints (its own column's, or canonical)
+    prefixes: tuple[str, ...] = ()  # module prefixes a user may paste: np.float16, torch.half
+    dtype_objects: tuple[DTypeObjects, ...] = ()  # its dtype objects the Python API reads
+    column: Column | None = None  # the notation it contributes, when it has one of its own
+    dialect: str = ""  # a column whose reader its notation reads first ("numpy": np.dtype())
+    options: tuple[Option, ...] = ()
+    install: str = ""  # what ``pip install`` names for its oracle ("tensorflow-cpu")
+    in_extra: bool = False  # whether the ``conformance`` extra installs it
+    oracle: str = ""  # why it has no oracle ("" when it has one: ``oracle.py``)
+    operations: str = ""  # why it declares no operations ("" when it does: ``operations.py``)
+
+    @property
+    def declared_in(self) -> Column:
+        """The column its rules are written in: its own, or the canonical names."""
+        return self.column or CANONICAL
+
+    @property
+    def package(self) -> str:
+        """Its directory's module path: ``promote_cli.frameworks.array_api``."""
+        return f"promote_cli.frameworks.{self.name.replace('-', '_')}"

@@ -1,0 +1,137 @@
+"""The registry: every framework promote knows, one directory each.
+
+A framework is the directory ``promote_cli/frameworks/<name>/``:
+
+- ``__init__.py``: its entry, a ``promote_cli.framework.Framework`` (name, title, source, the
+  version measured, what installs it, its notation's column, its options), plain data;
+- ``promotion.py``: ``POLICY``, its promotion rules;
+- ``operations.py``: ``OPERATIONS``, its per-operation rules (unless the entry says why none);
+- ``oracle.py``: ``ORACLE``, how ``promote verify`` asks the installed framework (unless the
+  entry says why none);
+- ``measured/``: what its oracle answered, the offline proof of its rules.
+
+Adding a framework is adding a directory and its line below. Everything that lists frameworks
+(the command line's help and ``--policy`` choices, the notations, the documentation set,
+``promote verify``) reads this list; each module is imported only when asked for.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from promote_cli.errors import PromotionError, UsageError
+
+if TYPE_CHECKING:
+    from promote_cli.engine import Policy
+    from promote_cli.framework import Framework
+    from promote_cli.notations import Notation, Notations
+    from promote_cli.ops import Operations
+
+# One line per framework: its directory, in the order every listing shows them.
+FRAMEWORKS = (
+    "jax",
+    "openvino",
+    "ascend",
+    "numpy",
+    "torch",
+    "tensorflow",
+    "array_api",
+    "mlx",
+    "keras",
+    "tinygrad",
+    "paddle",
+    "mindspore",
+)
+
+
+@cache
+def entries() -> tuple[Framework, ...]:
+    """Every framework's entry, in the registry's order."""
+    return tuple(import_module(f"{__name__}.{directory}").FRAMEWORK for directory in FRAMEWORKS)
+
+
+def names() -> tuple[str, ...]:
+    """Every policy name, in the registry's order."""
+    return tuple(e.name for e in entries())
+
+
+def entry(name: str) -> Framework:
+    """The entry of the framework called ``name`` (its policy's name); an unknown name is a
+    usage error with a suggestion."""
+    directory = name.replace("-", "_")
+    if directory in FRAMEWORKS and "_" not in name:
+        found: Framework = import_module(f"{__name__}.{directory}").FRAMEWORK
+        if found.name == name:
+            return found
+    for found in entries():
+        if found.name == name:
+            return found
+    import difflib
+
+    known = names()
+    by_case = {n.lower(): n for n in known}
+    close = [by_case[name.lower()]] if name.lower() in by_case else []
+    close = close or difflib.get_close_matches(name, known, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise UsageError(f"unknown policy {name!r} (policies: {', '.join(known)}){hint}")
+
+
+def get(name: str) -> Policy:
+    """The policy called ``name``; an unknown name is a usage error with a suggestion."""
+    return import_module(f"{entry(name).package}.promotion").POLICY
+
+
+def operations(policy: Policy) -> Operations:
+    """The per-operation rules of ``policy``; a policy without any is a refusal that says why."""
+    if policy.file is not None:
+        why = f"{policy.file} is a policy file, which declares promotion only"
+    else:
+        try:
+            found = entry(policy.name)
+        except UsageError:  # a policy promote does not register (a test's stand-in)
+            why = "promote declares none for it"
+        else:
+            if not found.operations:
+                return import_module(f"{found.package}.operations").OPERATIONS
+            why = found.operations
+    raise PromotionError(f"{policy.title} has no per-operation rules: {why}", rule="no-operations")
+
+
+def oracle(name: str) -> Any:
+    """The oracle that asks framework ``name`` itself (``promote verify``), or None when it has
+    none (its entry says why)."""
+    found = entry(name)
+    if found.oracle:
+        return None
+    return import_module(f"{found.package}.oracle")
+
+
+@cache
+def notations() -> Notations:
+    """Every notation: the canonical names, then each framework's own column."""
+    from promote_cli.notations import CANONICAL, CANONICAL_PREFIXES, Notations
+
+    found = entries()
+    columns = [CANONICAL, *(e.column for e in found if e.column is not None)]
+    prefixes = [p for e in found for p in e.prefixes]
+    return Notations(columns, (*prefixes, *CANONICAL_PREFIXES))
+
+
+def notation(name: str) -> Notation:
+    """The notation called ``name``; an unknown name is a usage error."""
+    return notations().get(name)
+
+
+def notation_of(policy: Policy) -> Notation:
+    """The notation ``policy`` reads and prints: its own, read with its framework's dialect
+    (``-p numpy`` reads NumPy's type codes as np.dtype() does)."""
+    own = notation(policy.notation_name)
+    return own.reading_like(notation(policy.dialect)) if policy.dialect else own
+
+
+def looks_like_file(name: str) -> bool:
+    """A policy named by a path (``./mine.toml``, ``docs/policy.toml``) rather than by name:
+    ``promote_cli.policyfile`` reads it."""
+    return "/" in name or name.endswith(".toml")

@@ -1,0 +1,110 @@
+"""The array API standard's operations, as array-api-strict 2.6 enforces them (API 2025.12).
+
+Each function of the standard states its output dtype and the dtype categories it accepts;
+array-api-strict refuses the rest ("Only floating-point dtypes are allowed in sqrt"). There is
+no int-to-float kind at all: ``divide``, ``sqrt``, ``exp``, ``log``, ``sin``, ``atan2`` and
+``mean`` refuse integers and bools. ``sum``, ``prod`` and ``cumulative_sum`` accumulate an
+integer in the default integer of its signedness (int64, uint64); ``argmax`` is int64.
+Measured on array-api-strict 2.6.1 over every operand pair (arrays, Python scalars on either
+side) and checked by ``promote verify``.
+
+Where array-api-strict departs from the standard, this follows array-api-strict and says so:
+``matmul`` promotes with NumPy's rule, not the standard's (``matmul(int8, float32)`` is float32,
+where ``xp.result_type`` refuses; a bool operand is refused); ``maximum``, ``minimum`` and
+``less`` check the categories of their *array* operands only, so ``maximum(float32 array, 1j)``
+is complex64. ``where`` refuses two Python scalars. Nothing is refused for want of a kernel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from promote_cli.engine import Outcome, refuse
+from promote_cli.frameworks.array_api.promotion import POLICY
+from promote_cli.frameworks.numpy import promotion as numpy_policy
+from promote_cli.operands import DIMENSIONED, PYTHON, Operand
+from promote_cli.ops import (
+    ACCUMULATE,
+    ALWAYS_BOOL,
+    COMPLEX_TO_FLOAT,
+    INDEX,
+    SIGNATURE,
+    Maps,
+    Operations,
+    Rule,
+)
+
+MAPS = Maps(
+    inexact={},  # the standard never turns an integer into a float
+    accumulate={"int": "int64", "uint": "uint64"},
+    real={"complex64": "float32", "complex128": "float64"},
+    index="int64",
+    default_float="float64",
+)
+
+
+def _one_array(
+    operands: Sequence[Operand], ops: Operations, opts: Mapping[str, Any]
+) -> Outcome | None:
+    if all(x.category == PYTHON for x in operands):
+        return refuse(SIGNATURE, "xp.where takes at most one Python scalar (two scalars)")
+    return None
+
+
+_INTEGRAL = ("bool", "int", "uint")
+_REAL = ("bool", "complex")  # "real numeric": no bool, no complex
+RULES = {
+    "add": Rule("xp.add", refuses=("bool",)),
+    "subtract": Rule("xp.subtract", refuses=("bool",)),
+    "multiply": Rule("xp.multiply", refuses=("bool",)),
+    "divide": Rule("xp.divide", refuses=_INTEGRAL),
+    "floor_divide": Rule("xp.floor_divide", refuses=_REAL),
+    "remainder": Rule("xp.remainder", refuses=_REAL),
+    "pow": Rule("xp.pow", refuses=("bool",)),
+    "maximum": Rule("xp.maximum", refuses_operand=_REAL),
+    "minimum": Rule("xp.minimum", refuses_operand=_REAL),
+    "equal": Rule("xp.equal", ALWAYS_BOOL),
+    "less": Rule("xp.less", ALWAYS_BOOL, refuses_operand=_REAL),
+    "logical_and": Rule("xp.logical_and", ALWAYS_BOOL, refuses=("int", "uint", "float", "complex")),
+    "bitwise_and": Rule("xp.bitwise_and", refuses=("float", "complex")),
+    "bitwise_left_shift": Rule("xp.bitwise_left_shift", refuses=("bool", "float", "complex")),
+    "atan2": Rule("xp.atan2", refuses=(*_INTEGRAL, "complex")),
+    "matmul": Rule(
+        "xp.matmul",
+        refuses_operand=("bool",),
+        categories=frozenset({DIMENSIONED}),
+        pair=numpy_policy.POLICY.promote,
+        pair_name="NumPy's promote_types (array-api-strict's matmul)",
+    ),
+    "negative": Rule("xp.negative", refuses=("bool",)),
+    "abs": Rule("xp.abs", COMPLEX_TO_FLOAT, refuses=("bool",)),
+    "sqrt": Rule("xp.sqrt", refuses=_INTEGRAL),
+    "exp": Rule("xp.exp", refuses=_INTEGRAL),
+    "log": Rule("xp.log", refuses=_INTEGRAL),
+    "sin": Rule("xp.sin", refuses=_INTEGRAL),
+    "floor": Rule("xp.floor", refuses=_REAL),
+    "ceil": Rule("xp.ceil", refuses=_REAL),
+    "round": Rule("xp.round", refuses=("bool",)),
+    "sign": Rule("xp.sign", refuses=("bool",)),
+    "square": Rule("xp.square", refuses=("bool",)),
+    "logical_not": Rule("xp.logical_not", ALWAYS_BOOL, refuses=("int", "uint", "float", "complex")),
+    "bitwise_invert": Rule("xp.bitwise_invert", refuses=("float", "complex")),
+    "real": Rule("xp.real", COMPLEX_TO_FLOAT, refuses=("bool",)),
+    "imag": Rule("xp.imag", COMPLEX_TO_FLOAT, refuses=("bool", "int", "uint", "float")),
+    "isnan": Rule("xp.isnan", ALWAYS_BOOL, refuses=("bool",)),
+    "sum": Rule("xp.sum", ACCUMULATE, refuses=("bool",)),
+    "prod": Rule("xp.prod", ACCUMULATE, refuses=("bool",)),
+    "mean": Rule("xp.mean", refuses=_INTEGRAL),
+    "max": Rule("xp.max", refuses=_REAL),
+    "argmax": Rule("xp.argmax", INDEX, refuses=_REAL),
+    "cumulative_sum": Rule("xp.cumulative_sum", ACCUMULATE, refuses=("bool",)),
+    "where": Rule("xp.where", special=_one_array),
+}
+
+OPERATIONS = Operations(
+    POLICY,
+    lambda opts: MAPS,
+    RULES,
+    "the array API standard (2025.12) as array-api-strict 2.6 enforces it, measured",
+)

@@ -1,0 +1,236 @@
+"""JAX: ``jax.numpy`` type promotion, a lattice.
+
+Source: JAX's "Type promotion semantics" page (the seed's 15x15 table of
+``jnp.promote_types``) and the lattice in ``jax/_src/dtypes.py`` (JAX 0.10.2), which also covers
+what the page does not: int1/int2/int4 and their unsigned kin, the float4/float6/float8 families
+(no edges above them, so JAX refuses to promote them with anything but themselves, bool and
+weak scalars), and the weak types ``i*``, ``f*``, ``c*`` of Python scalars.
+
+Options: ``x64`` (default true, as the seed table assumes) and ``strict``
+(``jax_numpy_dtype_promotion='strict'``). With ``x64=false`` the answer is what JAX computes
+without 64-bit mode: the x32 lattice (uint32 x int32 -> int32 rather than int64) and 64-bit
+64-bit inputs and results narrowed to 32 bits, as ``jnp.result_type`` does.
+
+Where it departs from its neighbours: unlike NumPy it never lets an integer widen a float
+(i8 x f2 = f2, where NumPy gives float64), and uint64 x int meets at the weak float node.
+JAX's ``result_type`` marks such a result weakly typed even when both inputs were strong;
+``jnp.promote_types`` (and the seed table) report the plain dtype, and so does this policy for
+two strong operands. A weak result is reported (``float*``) only when an operand was weak.
+A Python ``bool`` is not weak in JAX: ``P(bool)`` is the ``bool`` dtype. 0-d arrays are not
+special.
+
+The two n-ary questions: ``jnp.result_type(a, b, c)`` is the least upper bound of all operands
+at once; a chain ``(a + b) + c`` is a fold in which each intermediate array keeps JAX's weak
+flag (``uint64 + int8`` is a weakly typed float64 array, so ``(u8 + i1) + f2`` is float16, as
+the bound is), so the two differ only where two Python scalars meet in Python first:
+``True + True + bool_array`` is int64 (the Python int 2 is weak) while ``result_type(True,
+True, bool)`` is bool, and under strict promotion ``True + True + int8`` is int8 where
+``result_type(True, True, int8)`` raises.
+
+Python scalar values: JAX converts a Python int to its default integer, int64 with x64 and
+int32 without, and raises ``OverflowError`` when it does not fit, whatever the array's dtype;
+it never checks the value against the array's dtype (``uint8 + 300`` wraps silently to uint8,
+though JAX's docs once said it raises). ``jnp.result_type`` never looks at values: a valued
+operand asks about the operation, so promote refuses in both questions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from promote_cli.dtypes import CATALOGUE, get, is_weak
+from promote_cli.engine import Materialised, Outcome, ref, refuse
+from promote_cli.frameworks.jax import FRAMEWORK
+from promote_cli.lattice import Lattice, LatticePolicy, read_edges
+from promote_cli.operands import DIMENSIONED, PYTHON, Operand, int_value
+
+SEED_TYPES = (
+    "bool",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "bfloat16",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+)
+
+# Each type and the types directly above it, in JAX's notation (types it has no short label
+# for under their canonical names), as jax/_src/dtypes.py declares them with x64 on.
+_EDGES = """
+b1     i*
+i*     u1 i1 int1 int2 int4 uint1 uint2 uint4
+u1     i2 u2
+u2     i4 u4
+u4     i8 u8
+u8     f*
+i1     i2
+i2     i4
+i4     i8
+i8     f*
+f*     float4_e2m1fn float6_e2m3fn float6_e3m2fn float8_e3m4 float8_e4m3 float8_e8m0fnu
+       float8_e4m3b11fnuz float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz bf f2 c*
+bf     f4
+f2     f4
+f4     f8 c4
+f8     c8
+c*     c4
+c4     c8
+c8
+int1
+int2
+int4
+uint1
+uint2
+uint4
+float4_e2m1fn
+float6_e2m3fn
+float6_e3m2fn
+float8_e3m4
+float8_e4m3
+float8_e8m0fnu
+float8_e4m3b11fnuz
+float8_e4m3fn
+float8_e4m3fnuz
+float8_e5m2
+float8_e5m2fnuz
+"""
+# Without x64, JAX avoids forming a 64-bit type from 32-bit inputs.
+_X32_EDGES = """
+u4     i4 u8
+"""
+
+_STANDARD = read_edges(_EDGES, FRAMEWORK.declared_in)
+# JAX's types are the lattice's nodes, in catalogue order; the weak ones are Python scalars.
+_STRONG = tuple(t for t in CATALOGUE if t in _STANDARD and not is_weak(t))
+
+
+def _strict_edges() -> dict[str, tuple[str, ...]]:
+    """jax_numpy_dtype_promotion='strict': each weak type sits directly under every strong type
+    of its kind (and the weak complex under the weak float's complex types); no strong type is
+    above another."""
+    ints = tuple(t for t in _STRONG if get(t).is_integer)
+    floats = tuple(t for t in _STRONG if get(t).is_float)
+    return {
+        "int*": ("float*", *ints),
+        "float*": ("complex*", *floats),
+        "complex*": ("complex64", "complex128"),
+        **{t: () for t in _STRONG},
+    }
+
+
+@cache
+def lattice(x64: bool = True, strict: bool = False) -> Lattice:
+    """The lattice for an option setting (x64 does not change the strict lattice)."""
+    if strict:
+        return Lattice(_strict_edges())
+    if x64:
+        return Lattice(_STANDARD)
+    return Lattice({**_STANDARD, **read_edges(_X32_EDGES, FRAMEWORK.declared_in)})
+
+
+# Without x64 JAX computes in 32 bits: a 64-bit result is narrowed.
+_X32 = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
+# A weak node reached from two strong inputs is materialised as JAX's default type.
+_DEFAULT = {"int*": "int64", "float*": "float64", "complex*": "complex128"}
+
+
+class JaxPolicy(LatticePolicy, framework=FRAMEWORK):
+    edges = _EDGES
+    universe = (*_STRONG, "int*", "float*", "complex*")
+    default_types = SEED_TYPES
+    categories = frozenset({"D", PYTHON})
+    compared_with = "numpy"  # the page greens the cells where numpy.promote_types differs
+
+    def lattice_for(self, opts: Mapping[str, Any]) -> Lattice:
+        return lattice(bool(opts["x64"]), bool(opts["strict"]))
+
+    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
+        """A weak type becomes JAX's default type of its kind (``jnp.asarray(1.0)``): 64-bit
+        with x64, 32-bit without."""
+        if opts["x64"]:
+            return Materialised(_DEFAULT[weak], "with x64")
+        return Materialised(_X32[_DEFAULT[weak]], "without x64")
+
+    def join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
+        """The least upper bound of all operands at once, as ``jnp.result_type`` computes it.
+
+        A binary result that JAX marks weakly typed (uint64 x int8 meets at ``f*``) takes part
+        in a further promotion as weak, so an n-ary result is not a fold of reported pairs."""
+        return self.least_bound(operands, opts)
+
+    def carried(self, a: Operand, b: Operand, out: Outcome, opts: Mapping[str, Any]) -> Operand:
+        """The array ``a + b`` gave keeps JAX's weak flag, which ``result_type`` sets whenever
+        the bound is a weak node, also for two strong inputs (``uint64 + int8``)."""
+        top = self.lattice_for(opts).lub(*self.nodes([a, b], opts))
+        if top is not None and is_weak(top):
+            return Operand(top, DIMENSIONED)
+        return super().carried(a, b, out, opts)
+
+    def check_value(
+        self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
+    ) -> Outcome | None:
+        """A Python int must fit JAX's default integer (int64 with x64, int32 without)."""
+        value = int_value(scalar)
+        if value is None or against is None:
+            return None
+        bits = 64 if opts["x64"] else 32
+        if -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
+            return None
+        return refuse(
+            "value",
+            f"JAX raises OverflowError: Python int {scalar.value} too large to convert to"
+            f" int{bits}, JAX's default integer {'with' if opts['x64'] else 'without'} x64",
+        )
+
+    def nodes(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> list[str]:
+        # P(int) is "int*"; a Python bool is the bool dtype. Without x64 JAX truncates 64-bit
+        # inputs to 32 bits before promoting them.
+        nodes = [self.node(op) for op in operands]
+        return nodes if opts["x64"] else [_X32.get(n, n) for n in nodes]
+
+    def bounded(
+        self, lat: Lattice, nodes: Sequence[str], top: str, opts: Mapping[str, Any]
+    ) -> Outcome:
+        result = top
+        if is_weak(top) and not any(is_weak(n) for n in nodes):
+            result = _DEFAULT[top]
+        if not opts["x64"]:
+            result = _X32.get(result, result)
+        why = lat.explain(nodes, top)
+        if result != top:
+            why += f", which JAX materialises as {ref(result)}"
+        return Outcome(result, "lattice", why)
+
+    def why_unbounded(
+        self, nodes: Sequence[str], operands: Sequence[Operand], opts: Mapping[str, Any]
+    ) -> str:
+        if opts["strict"]:
+            return (
+                f"{' and '.join(map(ref, dict.fromkeys(nodes)))} have no implicit promotion"
+                " path under jax_numpy_dtype_promotion='strict'; cast explicitly"
+            )
+        for t in (get(n) for n in nodes if not is_weak(n)):
+            if t.is_float and t.bits < 16:  # type: ignore[operator]
+                return (
+                    f"{t.bits}-bit floats such as {ref(t.name)} do not promote implicitly in JAX;"
+                    " cast explicitly"
+                )
+            if t.is_integer and t.bits < 8:  # type: ignore[operator]
+                return (
+                    f"1-, 2- and 4-bit integers such as {ref(t.name)} do not promote"
+                    " implicitly in JAX"
+                )
+        return super().why_unbounded(nodes, operands, opts)
+
+
+POLICY = JaxPolicy()

@@ -1,0 +1,35 @@
+"""Keras 3: ``keras.ops.add`` on each backend, and ``keras.backend.result_type``'s lattice
+(``promotion.py``)."""
+
+from promote_cli.framework import Framework
+from promote_cli.options import Option
+
+BACKENDS = ("tensorflow", "jax", "torch", "numpy", "openvino")
+FLOATX = ("float32", "float16", "bfloat16")
+
+FRAMEWORK = Framework(
+    name="keras",
+    title="Keras 3",
+    source="keras.ops.add per backend; keras.backend.result_type's lattice (Keras 3.15.1)",
+    version="3.15.1",
+    notation="canonical",
+    prefixes=("keras",),
+    options=(
+        Option(
+            "backend",
+            "choice",
+            "tensorflow",
+            "KERAS_BACKEND: tensorflow (Keras's default), jax, torch, numpy or openvino",
+            choices=BACKENDS,
+        ),
+        Option(
+            "floatx",
+            "choice",
+            "float32",
+            "keras.config.floatx(): the width of weak results (float32, float16, bfloat16)",
+            choices=FLOATX,
+        ),
+    ),
+    install="keras",
+    in_extra=True,
+)

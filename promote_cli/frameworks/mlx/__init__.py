@@ -1,0 +1,38 @@
+"""MLX: ``mlx.core``'s promotion, JAX's lattice with weak bounds materialised
+(``promotion.py``)."""
+
+from promote_cli.framework import Framework
+from promote_cli.notations import Column
+
+FRAMEWORK = Framework(
+    name="mlx",
+    title="MLX",
+    source="mlx.core.add / mlx.core.result_type (MLX 0.32.4), measured on CPU",
+    version="0.32.4",
+    notation="mlx",
+    prefixes=("mlx.core", "mx"),
+    column=Column(
+        "mlx",
+        "MLX",
+        "MLX's dtype names (mlx.core.int8, mlx.core.bool_), the canonical names",
+        labels="""
+bool
+int8
+int16
+int32
+int64
+uint8
+uint16
+uint32
+uint64
+bfloat16
+float16
+float32
+float64
+complex64
+""",
+        aliases="bool bool_",
+    ),
+    install="mlx[cpu]",
+    in_extra=True,
+)

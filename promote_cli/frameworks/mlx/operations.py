@@ -1,0 +1,95 @@
+"""MLX's operations: one rule per function of the vocabulary (MLX 0.32, CPU).
+
+Measured on MLX 0.32.4 on ``mx.cpu`` (every result ``mx.eval``'d) over every operand pair
+(arrays, Python scalars on either side) and checked by ``promote verify``. Every function
+promotes with the mlx policy (``mx.add``'s rule) and applies its kind. MLX keeps integer and
+bool types where others convert: ``floor``, ``round``, ``abs``, ``sign`` and ``square`` of an int
+or a bool keep it, ``pow(bool, bool)`` is bool; only ``divide``, ``atan2``, ``sqrt``, ``exp``,
+``log``, ``sin`` and ``mean`` make an integer float32 (int64 too). ``sum`` and ``prod`` widen bool,
+8- and 16-bit integers to int32/uint32 and keep 32- and 64-bit ones; ``cumsum`` widens only bool
+(to int32); ``argmax`` is uint32. ``left_shift`` of bools is uint8. ``matmul`` refuses integer
+and bool results ("[matmul] Only inexact types are supported") and takes no Python scalar.
+Refusals are rules (no missing CPU kernel was seen). Not modelled: a reduction of a 0-d array
+does not accumulate (``sum`` of a 0-d uint8 is uint8), since 0-d arrays are not a category of
+the mlx policy.
+"""
+
+from __future__ import annotations
+
+from promote_cli.frameworks.mlx.promotion import POLICY
+from promote_cli.operands import DIMENSIONED
+from promote_cli.ops import (
+    ACCUMULATE,
+    ALWAYS_BOOL,
+    COMPLEX_TO_FLOAT,
+    INDEX,
+    INT_TO_FLOAT,
+    Maps,
+    Operations,
+    Rule,
+)
+
+MAPS = Maps(
+    inexact={"bool": "float32", "int": "float32", "uint": "float32"},
+    accumulate={
+        "bool": "int32",
+        "int8": "int32",
+        "int16": "int32",
+        "uint8": "uint32",
+        "uint16": "uint32",
+        "int32": "int32",
+        "int64": "int64",
+        "uint32": "uint32",
+        "uint64": "uint64",
+    },
+    real={"complex64": "float32"},
+    index="uint32",
+    default_float="float32",
+)
+_BITWISE = ("float", "complex")
+
+RULES = {
+    "add": Rule("mx.add"),
+    "subtract": Rule("mx.subtract"),
+    "multiply": Rule("mx.multiply"),
+    "divide": Rule("mx.divide", INT_TO_FLOAT),
+    "floor_divide": Rule("mx.floor_divide"),
+    "remainder": Rule("mx.remainder", refuses=("complex",)),
+    "pow": Rule("mx.power"),
+    "maximum": Rule("mx.maximum"),
+    "minimum": Rule("mx.minimum"),
+    "equal": Rule("mx.equal", ALWAYS_BOOL),
+    "less": Rule("mx.less", ALWAYS_BOOL),
+    "logical_and": Rule("mx.logical_and", ALWAYS_BOOL),
+    "bitwise_and": Rule("mx.bitwise_and", refuses=_BITWISE),
+    "bitwise_left_shift": Rule("mx.left_shift", refuses=_BITWISE, overrides={"bool": "uint8"}),
+    "atan2": Rule("mx.arctan2", INT_TO_FLOAT, refuses=("complex",)),
+    "matmul": Rule(
+        "mx.matmul", refuses=("bool", "int", "uint"), categories=frozenset({DIMENSIONED})
+    ),
+    "negative": Rule("mx.negative", refuses=("bool",)),
+    "abs": Rule("mx.abs", COMPLEX_TO_FLOAT),
+    "sqrt": Rule("mx.sqrt", INT_TO_FLOAT),
+    "exp": Rule("mx.exp", INT_TO_FLOAT),
+    "log": Rule("mx.log", INT_TO_FLOAT),
+    "sin": Rule("mx.sin", INT_TO_FLOAT),
+    "floor": Rule("mx.floor", refuses=("complex",)),
+    "ceil": Rule("mx.ceil", refuses=("complex",)),
+    "round": Rule("mx.round"),
+    "sign": Rule("mx.sign"),
+    "square": Rule("mx.square"),
+    "logical_not": Rule("mx.logical_not", ALWAYS_BOOL),
+    "bitwise_invert": Rule("mx.bitwise_invert", refuses=_BITWISE),
+    "real": Rule("mx.real", COMPLEX_TO_FLOAT),
+    "imag": Rule("mx.imag", COMPLEX_TO_FLOAT),
+    "isnan": Rule("mx.isnan", ALWAYS_BOOL),
+    "sum": Rule("mx.sum", ACCUMULATE),
+    "prod": Rule("mx.prod", ACCUMULATE),
+    "mean": Rule("mx.mean", INT_TO_FLOAT),
+    "max": Rule("mx.max"),
+    "argmax": Rule("mx.argmax", INDEX),
+    "cumulative_sum": Rule("mx.cumsum", overrides={"bool": "int32"}),
+    "where": Rule("mx.where"),
+}
+
+OPERATIONS = Operations(POLICY, lambda opts: MAPS, RULES, "MLX 0.32 on the CPU, measured")

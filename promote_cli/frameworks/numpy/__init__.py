@@ -1,0 +1,58 @@
+"""NumPy (>= 2, NEP 50): ``numpy.promote_types`` and ``numpy.result_type`` (``promotion.py``)."""
+
+from promote_cli.framework import CLASS_NAMED, NAME_ATTRIBUTE, DTypeObjects, Framework
+from promote_cli.frameworks.numpy.spellings import numpy_reading
+from promote_cli.notations import Column
+from promote_cli.options import Option
+
+FRAMEWORK = Framework(
+    name="numpy",
+    title="NumPy",
+    source="numpy.promote_types / numpy.result_type (NumPy 2, NEP 50)",
+    version="2.4.6",
+    notation="canonical",
+    # b is int8, B uint8, f16 longdouble, c32 clongdouble: as np.dtype() reads them.
+    dialect="numpy",
+    prefixes=("numpy", "np"),
+    # np.float16, ml_dtypes.bfloat16 (NumPy's types once ml_dtypes is imported), np.dtype("f2")
+    dtype_objects=(
+        DTypeObjects("numpy", CLASS_NAMED),
+        DTypeObjects("ml_dtypes", CLASS_NAMED),
+        DTypeObjects("numpy", NAME_ATTRIBUTE),
+    ),
+    column=Column(
+        "numpy",
+        "NumPy type codes",
+        "NumPy type codes: kind letter + item size in bytes (c8 = complex64, g = longdouble)",
+        labels="""
+bool         b1
+int8         i1
+int16        i2
+int32        i4
+int64        i8
+uint8        u1
+uint16       u2
+uint32       u4
+uint64       u8
+float16      f2
+float32      f4
+float64      f8
+longdouble   g
+complex64    c8
+complex128   c16
+clongdouble  G
+""",
+        aliases="bool ?",
+        reader=numpy_reading,
+    ),
+    options=(
+        Option(
+            "ml_dtypes",
+            "bool",
+            False,
+            "answer as NumPy does once ml_dtypes is imported: its types (bfloat16, float8_*,"
+            " int4 ...) join the universe, as measured (NumPy 2.4.6, ml_dtypes 0.6.0)",
+        ),
+    ),
+    install="numpy",
+)

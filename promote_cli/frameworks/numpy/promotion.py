@@ -1,0 +1,357 @@
+"""NumPy (>= 2, NEP 50): ``numpy.promote_types`` and ``numpy.result_type``, a table policy.
+
+Source: NumPy 2's promotion of its own dtypes (the table below, in NumPy's type codes) and
+NEP 50 for Python scalars. NumPy's promotion is *not* a lattice: it is not associative
+(``(int8 x uint8) x float16 = float32`` but ``int8 x (uint8 x float16) = float16``), so it is
+stored as a table; the table is symmetric and only its lower half is kept.
+
+Python scalars (NEP 50) are weak: one of a kind no higher than the array's keeps the array's
+dtype (``int8 + int = int8``, ``float16 + float = float16``); a higher kind takes NumPy's
+default of that kind (``int8 + float = float64``), except that a complex scalar keeps a float's
+precision (``float32 + complex = complex64``). A Python ``bool`` is the ``bool`` dtype. 0-d
+arrays are not special in NumPy 2.
+
+Where it departs from its neighbours: integers widen floats (``int16 x float16 = float32``,
+``int64 x float16 = float64``, where JAX and PyTorch keep the float), ``uint64 x int*`` is
+``float64``, and it has ``longdouble``; the ml_dtypes types (bfloat16, float8 ...) are outside
+its default universe, which is what makes every bfloat16 cell of the JAX page "different".
+
+``-O ml_dtypes=true`` is NumPy once ml_dtypes is imported: its types join the universe as legacy
+*user* DTypes (type numbers from 256, above every builtin one). What NumPy answers about them
+rests on which casts ml_dtypes registers as safe, so it is measured, not derived:
+``numpy_ml_gen`` asks the installed NumPy and ml_dtypes every ordered pair with an ml_dtypes
+type and checks the answers in as ``_numpy_ml`` (the versions recorded there). A pair and
+``np.result_type`` answer from the measured ``np.result_type`` (``np.promote_types`` agrees on
+every pair); ``np.promote_types(bfloat16, float16)`` refuses. Three or more operands run the
+sequence below, where an ml_dtypes DType defers to a higher type number and to a Python
+scalar's abstract DType, and an abstract DType meets an ml_dtypes one through the measured pair
+(``abstractdtypes.c`` tries a small type of its kind, then the default). The chain is real
+``a + b``, the ufunc's search for a loop both inputs cast to safely, measured too: it answers
+pairs ``result_type`` refuses (``float16 + bfloat16`` is float32), depends on the order
+(``float8_e3m4 + int4`` is float8_e3m4, ``int4 + float8_e3m4`` int4) and keeps a Python float
+at float32 (``bf16_array + 1.0`` is float32, ``np.result_type(bfloat16, 1.0)`` float64).
+A Python int joins an ml_dtypes integer as int8 (``int4 + 300`` raises as ``int8 + 300``
+does) and raises TypeError with an ml_dtypes float when it is outside the C long range.
+
+Three or more operands (``np.result_type(a, b, c)``) are *not* a fold of pairs: NumPy's
+``PyArray_PromoteDTypeSequence`` (``numpy/_core/src/multiarray/common_dtype.c``) lets the
+operand of the highest legacy type number (float16 ranks above every other builtin type)
+promote each of the others, then joins those results; the Python scalars are abstract DTypes
+that take part in the same sequence, after the dtypes (``np.result_type`` passes its dtype
+arguments first, then the Python scalars it has made arrays). ``join`` reimplements it
+(``int8, uint8, float16`` gives float16 where a fold gives float32; ``P(bool), int, uint8``
+gives uint8). The chain question,
+``(a + b) + c`` on real arrays, is a fold of the binary rule with two Python scalars added in
+Python first (``True + True`` is the int 2), so the two questions differ.
+
+Python scalar values (``int:300``): NumPy 2 raises in the operation when a Python int does not
+fit the integer dtype it is converted to, the result of the array and the scalar (``uint8 +
+300``: "Python integer 300 out of bounds for uint8"; ``bool`` arrays give int64), and any int
+outside [-2**63, 2**63) raises "Python int too large to convert to C long" there (uint64
+accepts up to 2**64 - 1); float results never raise (inf with a warning).
+``np.result_type(uint8, 300)`` itself never looks at the value (it says uint8): a valued
+operand asks about the operation, so promote refuses in both questions, with NumPy's reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any, ClassVar
+
+from promote_cli.dtypes import get, is_weak
+from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, ref, refuse
+from promote_cli.frameworks.numpy import FRAMEWORK
+from promote_cli.frameworks.numpy import _ml_measured as _numpy_ml
+from promote_cli.halftable import REFUSED, TablePolicy, mirror
+from promote_cli.operands import PYTHON, Operand, int_value
+
+# numpy.promote_types in NumPy's type codes; row i lists columns 0..i.
+_LOWER_HALF = """
+b1   b1
+u1   u1   u1
+u2   u2   u2   u2
+u4   u4   u4   u4   u4
+u8   u8   u8   u8   u8   u8
+i1   i1   i2   i4   i8   f8   i1
+i2   i2   i2   i4   i8   f8   i2   i2
+i4   i4   i4   i4   i8   f8   i4   i4   i4
+i8   i8   i8   i8   i8   f8   i8   i8   i8   i8
+f2   f2   f2   f4   f8   f8   f2   f4   f8   f8   f2
+f4   f4   f4   f4   f8   f8   f4   f4   f8   f8   f4   f4
+f8   f8   f8   f8   f8   f8   f8   f8   f8   f8   f8   f8   f8
+g    g    g    g    g    g    g    g    g    g    g    g    g    g
+c8   c8   c8   c8   c16  c16  c8   c8   c16  c16  c8   c8   c16  G    c8
+c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  G    c16  c16
+G    G    G    G    G    G    G    G    G    G    G    G    G    G    G    G    G
+"""
+
+# NumPy's default type of each kind a Python scalar can be.
+_DEFAULT = {"int": "int64", "float": "float64", "complex": "complex128"}
+_COMPLEX_OF = {
+    "float16": "complex64",
+    "float32": "complex64",
+    "float64": "complex128",
+    "longdouble": "clongdouble",
+}
+
+
+TABLE = mirror(_LOWER_HALF, FRAMEWORK.declared_in.by_label())
+TYPES = TABLE.order
+
+# NumPy's legacy type numbers on 64-bit Linux (int64 is NPY_LONG, 7); float16 (NPY_HALF, 23)
+# was added last and so ranks above every other builtin type in the n-ary sequence.
+TYPE_NUMBER = {
+    "bool": 0,
+    "int8": 1,
+    "uint8": 2,
+    "int16": 3,
+    "uint16": 4,
+    "int32": 5,
+    "uint32": 6,
+    "int64": 7,
+    "uint64": 8,
+    "float32": 11,
+    "float64": 12,
+    "longdouble": 13,
+    "complex64": 14,
+    "complex128": 15,
+    "clongdouble": 16,
+    "float16": 23,
+}
+# The abstract DTypes of Python int, float and complex (a Python bool is the bool DType).
+_ABSTRACT = {"int*": "int", "float*": "float", "complex*": "complex"}
+
+# The ml_dtypes types, legacy *user* DTypes numbered from 256 (so above every builtin one), and
+# NumPy's measured answers about them (``numpy_ml_gen``): np.result_type of a pair, and a + b.
+ML_NUMBER = _numpy_ml.TYPE_NUMBER
+ML_TYPES = tuple(ML_NUMBER)
+_MEASURED = f"NumPy {_numpy_ml.NUMPY_VERSION}, ml_dtypes {_numpy_ml.ML_DTYPES_VERSION}"
+
+
+@cache
+def _measured(table: str) -> dict[tuple[str, str], tuple[str | None, str]]:
+    """One measured table (``_numpy_ml``), read on first use: (result, NumPy's reason)."""
+    cells: dict[tuple[str, str], tuple[str | None, str]] = {}
+    for line in getattr(_numpy_ml, table).strip().splitlines():
+        a, b, rest = line.split(" ", 2)
+        refused = rest.startswith(REFUSED)
+        cells[a, b] = (None, rest[2:]) if refused else (rest, "")
+    return cells
+
+
+def _key(op: Operand) -> str:
+    """An operand as the measured tables key it: a Python bool is ``P(bool)``."""
+    return "P(bool)" if op.category == PYTHON and op.dtype == "bool" else op.dtype
+
+
+def _ml_cell(table: str, a: str, b: str) -> Outcome:
+    """The measured answer for keys ``a``, ``b`` (one an ml_dtypes type) as an outcome."""
+    result, reason = _measured(table)[a, b]
+    asked, how = (
+        ("np.result_type(a, b)", "the casts ml_dtypes registers as safe")
+        if table == "RESULT_TYPE"
+        else ("a + b on arrays", "the ufunc's search for a loop both inputs cast to safely")
+    )
+    if result is None:
+        return refuse("ml_dtypes", f"with ml_dtypes imported, {asked} raises {reason}")
+    why = f"with ml_dtypes imported, {asked} gives {ref(result)} ({how}; measured: {_MEASURED})"
+    return Outcome(result, "ml_dtypes", why)
+
+
+def _common(cls: str, other: str) -> str | None:
+    """``cls.__common_dtype__(other)`` for builtin and abstract DTypes; None for NotImplemented.
+    A builtin type defers to a higher type number (``default_builtin_common_dtype``); the
+    abstract ones answer as ``abstractdtypes.c`` does."""
+    if cls in ML_NUMBER:
+        # legacy_userdtype_common_dtype_function: defer to a Python scalar's abstract DType
+        # and to a higher type number; else the answer ml_dtypes' safe casts give.
+        if other in _ABSTRACT or ML_NUMBER[cls] < ML_NUMBER.get(other, 0):
+            return None
+        return _measured("RESULT_TYPE")[cls, other][0]
+    if other in ML_NUMBER:
+        if cls in TYPE_NUMBER:  # a builtin DType defers to a higher type number
+            return None
+        # An abstract DType tries a small type of its kind, then the default (its fallback
+        # for legacy user DTypes): the measured np.result_type of the pair.
+        return _measured("RESULT_TYPE")[other, cls][0]
+    if cls in TYPE_NUMBER:
+        if other in TYPE_NUMBER:
+            return None if TYPE_NUMBER[other] > TYPE_NUMBER[cls] else TABLE.cells[cls, other]
+        return _with_python(cls, _ABSTRACT[other])
+    kind = _ABSTRACT[cls]
+    if other in TYPE_NUMBER:
+        strong = get(other).kind
+        if kind == "int":
+            return _DEFAULT["int"] if strong == "bool" else None
+        return _DEFAULT[kind] if strong in ("bool", "int", "uint") else None
+    ranks = ("int", "float", "complex")
+    return cls if ranks.index(kind) >= ranks.index(_ABSTRACT[other]) else None
+
+
+def _with_python(strong: str, kind: str) -> str | None:
+    """A builtin DType's common DType with a Python scalar's abstract one (None: defer)."""
+    own = get(strong).kind
+    if kind == "int":
+        return strong if own != "bool" else None
+    if kind == "float":
+        return strong if own in ("float", "complex") else None
+    if own == "complex":
+        return strong
+    return _COMPLEX_OF.get(strong)
+
+
+def _common_dtype(a: str, b: str) -> str | None:
+    """``PyArray_CommonDType``: ask ``a``, then ``b``; None when neither knows."""
+    if a == b:
+        return a
+    out = _common(a, b)
+    return out if out is not None else _common(b, a)
+
+
+def _reduce(dts: list[str | None], length: int) -> str | None:
+    """``reduce_dtypes_to_most_knowledgeable``: pairs from both ends; the more knowledgeable
+    of each pair moves to the front, a fully known one is dropped."""
+    half = length // 2
+    result = None
+    for low in range(half):
+        high = length - 1 - low
+        same = dts[high] == dts[low]
+        result = dts[low] if same else _common(dts[low], dts[high])  # type: ignore[arg-type]
+        if result is None:
+            dts[low], dts[high] = dts[high], dts[low]
+        elif result == dts[low]:
+            dts[high] = None
+    if length == 2:
+        return result
+    return _reduce(dts, length - half)
+
+
+def promote_sequence(dtypes: Sequence[str]) -> tuple[str, str] | str:
+    """``PyArray_PromoteDTypeSequence``: the common DType of all ``dtypes`` (abstract ones
+    included) and the main DType that decided, or the DType that could not be promoted."""
+    dts: list[str | None] = list(dtypes)
+    result = _reduce(dts, len(dts))
+    main = dts[0]
+    assert main is not None
+    start = 1 if result is None else 2
+    for other in dts[start:]:
+        if other is None:
+            continue
+        promoted = _common(main, other)
+        if promoted is None:
+            return other
+        result = promoted if result is None else _common_dtype(result, promoted)
+        if result is None:
+            return other
+    return (result or main, main)
+
+
+class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
+    table = TABLE
+    universe = TYPES
+    default_types = TYPES
+    categories = frozenset({"D", PYTHON})
+    properties = frozenset({SYMMETRIC, IDEMPOTENT, TOTAL})
+    cell_reason = "numpy.promote_types"
+    option_types: ClassVar[Mapping[str, tuple[str, ...]]] = {"ml_dtypes": ML_TYPES}
+
+    def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        if a.dtype in ML_NUMBER or b.dtype in ML_NUMBER:
+            return _ml_cell("RESULT_TYPE", _key(a), _key(b))
+        weak_a, weak_b = is_weak(a.dtype), is_weak(b.dtype)
+        if not (weak_a or weak_b):
+            return self.lookup(a.dtype, b.dtype)
+        if weak_a and weak_b:
+            kind = max(get(a.dtype), get(b.dtype), key=lambda t: t.rank).kind
+            return Outcome(_DEFAULT[kind], "nep50", f"two Python scalars: NumPy's default {kind}")
+        strong, weak = (get(b.dtype), get(a.dtype)) if weak_a else (get(a.dtype), get(b.dtype))
+        kind, scalar = strong.kind, weak.kind
+        if strong.rank >= weak.rank:
+            why = (
+                f"NEP 50: a Python {scalar} does not change the dtype of an array of"
+                f" {ref(strong.name)}"
+            )
+            return Outcome(strong.name, "nep50", why)
+        if scalar == "complex" and kind == "float":
+            result = _COMPLEX_OF[strong.name]
+            return Outcome(
+                result, "nep50", f"NEP 50: a Python complex keeps {strong.name}'s precision"
+            )
+        widened = TABLE.cells[strong.name, _DEFAULT[scalar]]
+        assert widened is not None  # NumPy's table refuses no pair
+        why = f"NEP 50: a Python {scalar} outranks {kind}; NumPy's default {_DEFAULT[scalar]}"
+        return Outcome(widened, "nep50", why)
+
+    def join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
+        """``np.result_type`` over all operands at once (``promote_sequence``)."""
+        if len(operands) == 2:
+            return self.decide(operands[0], operands[1], opts)
+        # np.result_type passes the dtypes first, then the Python scalars (which it has made
+        # arrays): the sequence's order decides which DType leads.
+        ordered = sorted(operands, key=lambda op: op.category == PYTHON)
+        found = promote_sequence([op.dtype for op in ordered])
+        if isinstance(found, str):
+            return refuse(
+                "sequence",
+                f"NumPy cannot promote {ref(found)} with the others: no common DType",
+            )
+        result, main = found
+        result = _DEFAULT.get(_ABSTRACT.get(result, ""), result)
+        named = f"a Python {_ABSTRACT[main]}" if main in _ABSTRACT else ref(main)
+        why = (
+            f"np.result_type promotes the sequence at once: {named}, the most knowledgeable"
+            " DType, promotes each operand and those results are joined (not a fold of pairs)"
+        )
+        return Outcome(result, "sequence", why)
+
+    def operate(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        """``a + b``: with an ml_dtypes type, the ufunc's loop search as measured (it differs
+        from np.result_type and depends on the order); else ``promote``."""
+        if a.dtype in ML_NUMBER or b.dtype in ML_NUMBER:
+            return _ml_cell("ADD", _key(a), _key(b))
+        return self.promote(a, b, opts)
+
+    def check_value(
+        self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
+    ) -> Outcome | None:
+        """NumPy 2's conversion of a Python int in an operation (see the module docstring)."""
+        value = int_value(scalar)
+        if value is None or against is None:
+            return None
+        python_int = Operand("int*", PYTHON)
+        if against in ML_NUMBER:
+            result = self.operate(Operand(against), python_int, opts).result
+        else:
+            result = self.decide(Operand(against), python_int, opts).result
+        if result is not None and against in ML_NUMBER and not get(result).is_integer:
+            if -(2**63) <= value < 2**63:
+                return None
+            return refuse(
+                "value",
+                f"ml_dtypes raises TypeError: expected number, got int (a Python int outside"
+                f" the C long range meets {ref(against)})",
+            )
+        if result is None or not get(result).is_integer:
+            return None
+        bits = get(result).bits or 0
+        low, high = (
+            (0, 2**bits - 1)
+            if get(result).kind == "uint"
+            else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+        )
+        if low <= value <= high:
+            return None
+        unsigned_64 = result == "uint64" and -(2**63) <= value < 0
+        if not unsigned_64 and not -(2**63) <= value < 2**63:
+            why = "Python int too large to convert to C long"
+        else:
+            why = f"Python integer {value} out of bounds for {result}"
+        return refuse(
+            "value",
+            f"NumPy raises OverflowError: {why} (np.result_type, which never looks at values,"
+            f" would say {ref(result)})",
+        )
+
+
+POLICY = NumpyPolicy()

@@ -1,0 +1,59 @@
+"""TensorFlow: the new type promotion (``flexible_dtypes``), a lattice with weak types
+(``promotion.py``)."""
+
+from promote_cli.framework import NAME_ATTRIBUTE, DTypeObjects, Framework
+from promote_cli.notations import Column
+from promote_cli.options import Option
+
+FRAMEWORK = Framework(
+    name="tensorflow",
+    title="TensorFlow",
+    source="flexible_dtypes (TensorFlow 2.21) and the TF-NumPy type promotion guide",
+    version="2.21.0",
+    notation="tensorflow",
+    prefixes=("tf", "tensorflow"),
+    dtype_objects=(DTypeObjects("tensorflow", NAME_ATTRIBUTE),),  # tf.float16
+    column=Column(
+        "tensorflow",
+        "TensorFlow",
+        "TensorFlow's type-promotion guide: kind + bits (b = bool, i8 = int8, c128 ="
+        " complex128); i32*, i64*, f32*, f64*, c128* are weak types (Python scalars,"
+        " WeakTensors)",
+        labels="""
+bool         b
+int8         i8
+int16        i16
+int32        i32
+int64        i64
+uint8        u8
+uint16       u16
+uint32       u32
+uint64       u64
+bfloat16     bf16
+float16      f16
+float32      f32
+float64      f64
+complex64    c64
+complex128   c128
+string
+int32*       i32*
+int64*       i64*
+float32*     f32*
+float64*     f64*
+complex128*  c128*
+""",
+        # TensorFlow's own source names bool _b8.
+        aliases="bool b8",
+    ),
+    options=(
+        Option(
+            "mode",
+            "choice",
+            "all",
+            "dtype_conversion_mode: all, or safe (refuses precision loss and bit-widening)",
+            choices=("all", "safe"),
+        ),
+    ),
+    install="tensorflow-cpu",
+    in_extra=True,
+)

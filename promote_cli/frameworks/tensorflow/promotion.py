@@ -1,0 +1,217 @@
+"""TensorFlow: the new type promotion (``dtype_conversion_mode`` 'all' or 'safe'), a lattice.
+
+Source: TensorFlow's ``tensorflow/python/framework/flexible_dtypes.py`` (checked against
+TensorFlow 2.21), which ``tf.experimental.numpy.experimental_enable_numpy_behavior(
+dtype_conversion_mode=...)`` switches on, and the "TF-NumPy Type Promotion" guide. The module
+stores a promotion table that marks each cell SAFE or ALL; the guide draws the lattice the
+table was generated from. This policy declares the lattice's direct edges below (its least
+upper bounds reproduce every cell of TensorFlow's table; ``tests/test_policy_tensorflow.py``
+checks that) and keeps the ALL-only marks as data.
+
+Weak types are nodes of the lattice, one per kind and width as TensorFlow spells them: ``i32*``,
+``i64*``, ``f32*``, ``f64*``, ``c128*`` (there is no ``c64*``). A Python ``int`` is ``i32*``, a
+``float`` ``f32*``, a ``complex`` ``c128*``, a Python ``bool`` the ``bool`` dtype; a Python int
+(``int:VALUE``) outside int32's range raises ``OverflowError`` in TensorFlow, in
+``result_type`` and in the operators alike, whatever the tensor's dtype; inside it no value is
+checked (``uint8 + 300`` is uint8). A result can be weak even from two strong inputs
+(``u64 x i8 = f64*``), as TensorFlow returns it. An n-ary promotion is a left fold, as
+``flexible_dtypes.result_type`` computes it (in ``safe`` mode the first disallowed step
+raises). Tensors of rank 0 are not special.
+
+The chain question, ``(a + b) + c`` with ``+`` or ``tf.add``: the same fold with weak
+intermediates (WeakTensors) and two Python scalars added in Python first, plus two refusals of
+the operator that ``result_type`` does not have: ``tensor + True`` raises ("Cannot convert True
+to EagerTensor of dtype uint8") for uint8, uint16, uint32, int8, int16, bfloat16 and
+complex64 tensors, although ``result_type`` answers the tensor's dtype, and ``AddV2`` has no
+bool kernel, so bool + bool raises. And a negative Python int with a uint64 tensor raises
+("OverflowError: can't convert negative int to unsigned"), in either order and either mode, as
+a fresh process shows it. (Within one process TensorFlow caches the tensors it makes of Python
+scalars, and a later call can then answer uint64 where the first raised; the oracle empties
+that cache before each call, so it measures what a program sees the first time.)
+
+Option ``mode``: ``all`` (default) allows every cell; ``safe`` refuses the cells TensorFlow marks
+ALL, the promotions it calls risky (precision loss or bit-widening, ``i32 x f32``,
+``i8 x u32``). Types outside the table (TensorFlow's int2/int4/uint2/uint4, float4, float8 and
+quantized types) make
+``result_type`` raise; ``string`` promotes only with itself.
+
+Where it departs from its neighbours: JAX's lattice with widths on the weak types — a Python
+int is 32-bit, so ``i8 x i32* = i8`` as in JAX but ``i64* x f32* = f32*`` and an integer with
+``f32*`` meets at ``f64*`` (``i8 x f32* = f64*``, where JAX gives ``f*``); no float8 types; and a
+safe mode that refuses where JAX and PyTorch widen silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any, ClassVar
+
+from promote_cli.engine import Materialised, Outcome, ref, refuse
+from promote_cli.frameworks.tensorflow import FRAMEWORK
+from promote_cli.lattice import Lattice, LatticePolicy, read_edges
+from promote_cli.operands import PYTHON, Operand, int_value
+
+# Each type and the types directly above it, in TensorFlow's notation.
+_EDGES = """
+b      i32*
+i32*   i64*
+i64*   u8 i8 f32*
+u8     i16 u16
+u16    i32 u32
+u32    i64 u64
+u64    f64*
+i8     i16
+i16    i32
+i32    i64
+i64    f64*
+f32*   f64*
+f64*   bf16 f16 c128*
+bf16   f32
+f16    f32
+f32    f64 c64
+f64    c128
+c128*  c64
+c64    c128
+c128
+string
+"""
+
+# The cells TensorFlow marks ALL (refused in safe mode): each type, then the types it meets
+# only in 'all' mode. The marks are symmetric; each pair is listed once.
+_ALL_ONLY = """
+u8    i8 f32*
+u16   i8 i16 bf16 f16 f32*
+u32   i8 i16 i32 bf16 f16 f32 c64 f32*
+u64   i8 i16 i32 i64 bf16 f16 f32 f64 c64 c128 f32* f64* c128*
+i8    f32*
+i16   bf16 f16 f32*
+i32   bf16 f16 f32 c64 f32*
+i64   bf16 f16 f32 f64 c64 c128 f32* f64* c128*
+bf16  f16 c128*
+f16   c128*
+f32   c128*
+f64   c64
+"""
+
+# A Python scalar's weak type.
+_PYTHON = {"int*": "int32*", "float*": "float32*", "complex*": "complex128*"}
+_OTHER_TF_TYPES = {
+    t: f"TensorFlow's promotion table has no {t}; result_type raises (cast explicitly)"
+    for t in (
+        "int2",
+        "int4",
+        "uint2",
+        "uint4",
+        "float4_e2m1fn",
+        "float8_e4m3fn",
+        "float8_e4m3fnuz",
+        "float8_e4m3b11fnuz",
+        "float8_e5m2",
+        "float8_e5m2fnuz",
+    )
+}
+# TensorFlow's table order: strong types, then the weak ones.
+_TABLE_ORDER = """
+b u8 u16 u32 u64 i8 i16 i32 i64 bf16 f16 f32 f64 c64 c128
+i32* i64* f32* f64* c128*
+"""
+# Tensors ``tensor + True`` cannot convert a Python bool to (the operator raises).
+_NO_PYTHON_BOOL = frozenset(("uint8", "uint16", "uint32", "int8", "int16", "bfloat16", "complex64"))
+_READ = FRAMEWORK.declared_in.by_label()
+DEFAULT_TYPES = tuple(_READ[t] for t in _TABLE_ORDER.split())
+
+
+@cache
+def all_only() -> frozenset[frozenset[str]]:
+    """The unordered pairs TensorFlow allows only with dtype_conversion_mode='all'."""
+    return frozenset(
+        frozenset((a, b))
+        for a, above in read_edges(_ALL_ONLY, FRAMEWORK.declared_in).items()
+        for b in above
+    )
+
+
+class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
+    edges = _EDGES
+    universe = (*DEFAULT_TYPES, "string")
+    default_types = DEFAULT_TYPES
+    known_unsupported: ClassVar[Mapping[str, str]] = _OTHER_TF_TYPES
+    categories = frozenset({"D", PYTHON})
+
+    def node(self, op: Operand) -> str:
+        return _PYTHON.get(op.dtype, op.dtype)
+
+    def operate(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        """``a + b``: ``result_type`` unless a Python bool cannot be converted to the tensor's
+        dtype or both are bool (``AddV2`` has no bool kernel)."""
+        for scalar, tensor in ((a, b), (b, a)):
+            if (
+                scalar.category == PYTHON
+                and scalar.dtype == "bool"
+                and tensor.category != PYTHON
+                and tensor.dtype in _NO_PYTHON_BOOL
+            ):
+                return refuse(
+                    "operator",
+                    f"TensorFlow raises TypeError: Cannot convert True to EagerTensor of dtype"
+                    f" {ref(tensor.dtype)} (result_type would say {ref(tensor.dtype)})",
+                )
+        for scalar, tensor in ((a, b), (b, a)):
+            if (
+                tensor.category != PYTHON
+                and tensor.dtype == "uint64"
+                and (int_value(scalar) or 0) < 0
+            ):
+                return refuse(
+                    "operator",
+                    f"TensorFlow raises OverflowError: can't convert negative int to unsigned"
+                    f" ({scalar.value} with a {ref('uint64')} tensor)",
+                )
+        out = self.promote(a, b, opts)
+        if out.result == "bool":
+            return refuse(
+                "operator", "TensorFlow's AddV2 has no bool kernel: + raises for bool inputs"
+            )
+        return out
+
+    def check_value(
+        self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
+    ) -> Outcome | None:
+        """TensorFlow converts every Python int to int32 first, whatever the tensor."""
+        value = int_value(scalar)
+        if value is None or -(2**31) <= value < 2**31:
+            return None
+        return refuse(
+            "value",
+            f"TensorFlow raises OverflowError: Python int {value} too large to convert to np.int32",
+        )
+
+    def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
+        """A weak type carries its width: a WeakTensor of ``f64*`` has dtype float64, and
+        ``tf.constant`` of it is a float64 tensor, in either mode."""
+        return Materialised(weak.removesuffix("*"))
+
+    def bounded(
+        self, lat: Lattice, nodes: Sequence[str], top: str, opts: Mapping[str, Any]
+    ) -> Outcome:
+        if opts["mode"] == "safe" and frozenset(nodes) in all_only():
+            return refuse(
+                "safe-mode",
+                f"{' x '.join(map(ref, nodes))} -> {ref(top)} risks precision loss or"
+                " bit-widening; dtype_conversion_mode='safe' disallows it"
+                f" (mode=all gives {ref(top)})",
+                unsafe_result=top,
+            )
+        return super().bounded(lat, nodes, top, opts)
+
+    def why_unbounded(
+        self, nodes: Sequence[str], operands: Sequence[Operand], opts: Mapping[str, Any]
+    ) -> str:
+        return (
+            f"TensorFlow does not convert between {' and '.join(map(ref, nodes))}"
+            " implicitly (convert explicitly)"
+        )
+
+
+POLICY = TensorFlowPolicy()

@@ -1,0 +1,173 @@
+"""tinygrad's operations: one rule per function of the vocabulary (tinygrad 0.14.0).
+
+Measured on tinygrad 0.14.0 over every operand pair of the tinygrad policy (tensors of its 17
+types, Python scalars on either side) and checked by ``promote verify``. The output dtype is the
+``.dtype`` of the lazy result: tinygrad decides it when it builds the graph. The bitwise
+functions are the exception: a float AND or XOR is built lazily with the float dtype and refused
+only when it is realised ("UOp verification failed"), so they were realised (``.data()`` on the
+PYTHON device, which needs no compiler); those refusals are rules, not missing kernels.
+
+Every function promotes with ``least_upper_dtype`` (the tinygrad policy) and applies its kind.
+tinygrad's default float (``dtypes.default_float``, float32) is the float of every integer:
+``div``, ``sqrt``, ``exp``, ``log``, ``sin`` and ``mean`` make a bool or an integer float32.
+``sum`` and ``cumsum`` accumulate bool, 8- and 16-bit integers in int32/uint32 and keep 32- and
+64-bit ones (``sum_acc_dtype``); ``prod`` does not accumulate (``prod`` of uint8 is uint8);
+``argmax`` is int32. A weak result stays weak, as in the policy (``uint64 / int64`` is
+``float*``). Quirks, each a consequence of how the method is written:
+
+- ``div`` of a bool with a Python int (promoted ``int*``) is float32, not ``float*``: the weak
+  int is cast to the default float before dividing;
+- ``//`` and ``%`` of two bools are float32: a bool is not an integer for ``div``'s integer
+  path, so it divides as floats (``div(rounding_mode="floor")``);
+- ``floor`` and ``ceil`` of a bool are ``int*`` and ``round`` of a bool or an integer is
+  ``float*``: they compute with Python constants (``b - 1``, ``x + 0.5``);
+- ``neg``, ``abs``, ``sign``, ``square`` and ``pow`` of bools are bool (``neg`` is
+  ``logical_not``);
+- ``1 << t`` keeps the Python int's ``int*`` (a shift keeps its left operand's type) and is
+  refused when realised unless ``t`` is uint32 (the shift amount must have the shifted type or
+  uint32); ``t << 1`` is the tensor's type.
+
+Operands and spellings. A Python scalar on the left is the reflected operator's (``1 + t`` is
+``t.__radd__(1)``, the method with ``reverse=True``); ``maximum`` and ``minimum`` have no
+reflected form and are asked as ``t.maximum(1)`` (the same dtype: they are symmetric);
+``1 == t`` and ``1 < t`` are ``t == 1`` and ``t > 1``. ``matmul`` takes tensors only. tinygrad
+has no ``logical_and`` (``&`` on bools is ``bitwise_and``), no ``atan2`` and no complex types
+(no ``real``/``imag``): those are refused as absent. Not modelled: values (``t ** -1`` of an
+integer tensor raises "base needs to be float"; operations are checked on types only).
+tinygrad generates its kernels, so no kernel is missing; the PYTHON device's emulator cannot run
+``pow`` of two integer tensors, which is why the dtypes are read lazily.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from promote_cli.dtypes import get as dtype
+from promote_cli.engine import Outcome, ref, refuse
+from promote_cli.frameworks.tinygrad.promotion import POLICY, TYPES
+from promote_cli.operands import DIMENSIONED, PYTHON, Operand
+from promote_cli.ops import (
+    ACCUMULATE,
+    ALWAYS_BOOL,
+    INDEX,
+    INT_TO_FLOAT,
+    REFUSES_TYPE,
+    Maps,
+    Operations,
+    Rule,
+)
+
+MAPS = Maps(
+    inexact={"bool": "float32", "int": "float32", "uint": "float32"},  # dtypes.default_float
+    accumulate={
+        "bool": "int32",
+        "int8": "int32",
+        "int16": "int32",
+        "uint8": "uint32",
+        "uint16": "uint32",
+        "int32": "int32",
+        "uint32": "uint32",
+        "int64": "int64",
+        "uint64": "uint64",
+    },
+    real={},
+    index="int32",
+    default_float="float32",
+)
+_INTEGRAL = tuple(t for t in TYPES if dtype(t).kind in ("bool", "int", "uint"))
+_BOOL_AS_FLOAT = {"bool": "float32"}  # a bool takes div's float path
+_REVERSE = "a Python scalar on the left is the reflected operator's (reverse=True): the same rule"
+_SWAPPED = "no reflected form: a Python scalar on the left is asked as t.{}(1), the same dtype"
+
+
+def _shift(operands: Sequence[Operand], ops: Operations, opts: Mapping[str, Any]) -> Outcome | None:
+    """``1 << t``: a shift keeps its left operand's type, here the weak int; realising checks
+    that the shift amount has that type or uint32, so only a uint32 tensor passes."""
+    left, right = operands
+    if left.category != PYTHON or left.dtype != "int*" or right.dtype not in _INTEGRAL:
+        return None
+    if right.dtype == "uint32":
+        return Outcome(
+            "int*",
+            "shift-left-operand",
+            f"a shift keeps its left operand's type: a Python int stays {ref('int*')}",
+            materialised=POLICY.materialise("int*", opts),
+        )
+    if right.dtype == "bool":
+        return None  # bool and int* promote to int* anyway
+    return refuse(
+        REFUSES_TYPE,
+        f"1 << t keeps the Python int's {ref('int*')}, and tinygrad refuses it when realised:"
+        f" a shift amount must have the shifted type or uint32, not {ref(right.dtype)}",
+    )
+
+
+def _values(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """``cond.where(x, y)``: the policy's promotion, and two Python scalars promote with each
+    other (``where(c, 1, 2.0)`` is ``float*``; no tinygrad binary function takes two)."""
+    if a.category == b.category == PYTHON:
+        for x in (a, b):
+            seen = POLICY.normalise(x, opts)
+            if isinstance(seen, Outcome):
+                return seen
+        return POLICY.least_bound([a, b], opts)
+    return POLICY.promote(a, b, opts)
+
+
+RULES = {
+    "add": Rule("Tensor.add", note=_REVERSE),
+    "subtract": Rule("Tensor.sub", note=_REVERSE),
+    "multiply": Rule("Tensor.mul", note=_REVERSE),
+    "divide": Rule("Tensor.div", INT_TO_FLOAT, overrides={"int*": "float32"}, note=_REVERSE),
+    "floor_divide": Rule(
+        "Tensor.__floordiv__",
+        overrides=_BOOL_AS_FLOAT,
+        note="x // y, div(rounding_mode='floor'); tinygrad 0.14 has no idiv method",
+    ),
+    "remainder": Rule("Tensor.mod", overrides=_BOOL_AS_FLOAT, note=_REVERSE),
+    "pow": Rule("Tensor.pow", note=_REVERSE),
+    "maximum": Rule("Tensor.maximum", note=_SWAPPED.format("maximum")),
+    "minimum": Rule("Tensor.minimum", note=_SWAPPED.format("minimum")),
+    "equal": Rule("Tensor.eq", ALWAYS_BOOL, note="1 == t is t == 1"),
+    "less": Rule("Tensor.__lt__", ALWAYS_BOOL, note="x < y (no lt method); 1 < t is t > 1"),
+    "logical_and": Rule(None, note="tinygrad has no logical_and; & on bool tensors is bitwise_and"),
+    "bitwise_and": Rule("Tensor.bitwise_and", refuses=("float",), note=_REVERSE),
+    "bitwise_left_shift": Rule(
+        "Tensor.lshift", refuses=("bool", "float"), special=_shift, note=_REVERSE
+    ),
+    "atan2": Rule(None, note="tinygrad 0.14 has no atan2"),
+    "matmul": Rule("Tensor.matmul", categories=frozenset({DIMENSIONED})),
+    "negative": Rule("Tensor.neg"),
+    "abs": Rule("Tensor.abs"),
+    "sqrt": Rule("Tensor.sqrt", INT_TO_FLOAT),
+    "exp": Rule("Tensor.exp", INT_TO_FLOAT),
+    "log": Rule("Tensor.log", INT_TO_FLOAT),
+    "sin": Rule("Tensor.sin", INT_TO_FLOAT),
+    "floor": Rule("Tensor.floor", overrides={"bool": "int*"}),
+    "ceil": Rule("Tensor.ceil", overrides={"bool": "int*"}),
+    "round": Rule("Tensor.round", overrides=dict.fromkeys(_INTEGRAL, "float*")),
+    "sign": Rule("Tensor.sign"),
+    "square": Rule("Tensor.square"),
+    "logical_not": Rule("Tensor.logical_not", ALWAYS_BOOL),
+    "bitwise_invert": Rule("Tensor.bitwise_not", refuses=("float",)),
+    "real": Rule(None, note="tinygrad has no complex types"),
+    "imag": Rule(None, note="tinygrad has no complex types"),
+    "isnan": Rule("Tensor.isnan", ALWAYS_BOOL),
+    "sum": Rule("Tensor.sum", ACCUMULATE),
+    "prod": Rule("Tensor.prod"),
+    "mean": Rule("Tensor.mean", INT_TO_FLOAT),
+    "max": Rule("Tensor.max"),
+    "argmax": Rule("Tensor.argmax", INDEX),
+    "cumulative_sum": Rule("Tensor.cumsum", ACCUMULATE),
+    "where": Rule(
+        "Tensor.where",
+        pair=_values,
+        pair_name="least_upper_dtype of the two values",
+        note="cond.where(x, y); two Python scalars promote with each other",
+    ),
+}
+
+OPERATIONS = Operations(
+    POLICY, lambda opts: MAPS, RULES, "tinygrad 0.14.0's Tensor methods, measured"
+)

@@ -1,0 +1,59 @@
+"""PyTorch: ``torch.promote_types`` and ``torch.result_type``'s categories (``promotion.py``)."""
+
+from promote_cli.framework import PRINTED, DTypeObjects, Framework
+from promote_cli.notations import Column
+
+FRAMEWORK = Framework(
+    name="torch",
+    title="PyTorch",
+    source="torch.promote_types / torch.result_type (torch 2.13, c10 promoteTypes)",
+    version="2.13.0",
+    notation="torch",
+    prefixes=("torch",),
+    dtype_objects=(DTypeObjects("torch", PRINTED),),  # torch.float16
+    column=Column(
+        "torch",
+        "PyTorch",
+        "PyTorch's dtype names (torch.float16 is float16, torch.complex32 is complex32); its"
+        " aliases half, double, long, short, cfloat, cdouble, chalf are read too",
+        labels="""
+bool
+int1
+int2
+int4
+int8
+int16
+int32
+int64
+uint1
+uint2
+uint4
+uint8
+uint16
+uint32
+uint64
+float8_e4m3fn
+float8_e4m3fnuz
+float8_e5m2
+float8_e5m2fnuz
+float8_e8m0fnu
+bfloat16
+float16
+float32
+float64
+complex32
+complex64
+complex128
+uint3
+uint6
+int3
+int5
+int6
+int7
+uint5
+uint7
+float4_e2m1fn_x2
+""",
+    ),
+    install="torch",
+)

@@ -1,0 +1,138 @@
+"""PyTorch's operations: one rule per function of the vocabulary (torch 2.13, CPU).
+
+Measured on torch 2.13 (CPU) over every operand pair (tensors, 0-d tensors, Python scalars on
+either side) and checked by ``promote verify``. Every function promotes with
+``torch.result_type`` (the categories of the torch policy) and applies the kind PyTorch itself
+declares (``ELEMENTWISE_TYPE_PROMOTION_KIND`` in ``torch/_prims_common``): ``true_divide``,
+``atan2``, ``sqrt``, ``exp``, ``log``, ``sin`` make a bool or an integer the default dtype
+(float32); ``abs``, ``real``, ``imag`` make complex32/64/128 float16/32/64; ``sum``, ``prod``,
+``cumsum`` accumulate every bool and integer, unsigned ones included, in int64; ``argmax`` is
+int64. ``mean`` refuses a bool or an integer ("could not infer output dtype"), ``square`` of a
+bool is int64, ``subtract`` refuses any bool operand, a Python bool included.
+
+Departures from the functions' signatures: ``torch.add(1, t)`` raises TypeError (a Python scalar
+only goes second), so a Python scalar on the left is answered as the operator ``1 + t`` (its
+``__radd__``) computes it: the same dtype. ``maximum``, ``minimum``, ``logical_and``, ``atan2``
+and ``matmul`` take no Python scalar at all; ``matmul`` takes no 0-d tensor and does not promote
+(two dtypes raise "expected both vectors to have same dtype").
+
+Missing CPU kernels (NotImplementedError "... not implemented for 'UInt16'") are gaps, not
+rules: the promotion and the kind are defined (the ``meta`` device answers them), only the CPU
+has no loop. uint16/32/64 have kernels for few functions, the float8 types for almost none,
+complex32 for some; ``promote`` answers the kind's dtype there and marks it ``no-kernel``.
+Where a whole kind lacks a kernel (bitwise functions of floats, rounding of complex) the kernel
+is never coming: those are refusals.
+"""
+
+from __future__ import annotations
+
+from promote_cli.frameworks.torch.promotion import DEFAULT_TYPES, POLICY
+from promote_cli.operands import DIMENSIONED, ZERO_D
+from promote_cli.ops import (
+    ACCUMULATE,
+    ALWAYS_BOOL,
+    COMPLEX_TO_FLOAT,
+    INDEX,
+    INT_TO_FLOAT,
+    Maps,
+    Operations,
+    Rule,
+)
+
+MAPS = Maps(
+    inexact={"bool": "float32", "int": "float32", "uint": "float32"},  # the default dtype
+    accumulate={"bool": "int64", "int": "int64", "uint": "int64"},
+    real={"complex32": "float16", "complex64": "float32", "complex128": "float64"},
+    index="int64",
+    default_float="float32",
+)
+_WIDE_UNSIGNED = ("uint16", "uint32", "uint64")
+_FLOAT8 = (
+    "float8_e4m3fn",
+    "float8_e4m3fnuz",
+    "float8_e5m2",
+    "float8_e5m2fnuz",
+    "float8_e8m0fnu",
+)
+# Missing CPU kernels, the common patterns (see the module docstring).
+_NONE_UF = (*_WIDE_UNSIGNED, *_FLOAT8)  # neither wide unsigned nor float8 kernels
+_NONE_FC = (*_FLOAT8, "complex32")  # no float8 nor complex32 kernels
+_ALL_GAPS = (*_WIDE_UNSIGNED, *_FLOAT8, "complex32")
+_ARRAYS = frozenset({DIMENSIONED, ZERO_D})  # no Python scalar: "must be Tensor, not int"
+_LEFT_SCALAR = "a Python scalar on the left is the operator's (1 + t): the same dtype"
+
+RULES = {
+    "add": Rule("torch.add", no_kernel=_NONE_UF, note=_LEFT_SCALAR),
+    "subtract": Rule(
+        "torch.sub", refuses_operand=("bool", "P(bool)"), no_kernel=_NONE_UF, note=_LEFT_SCALAR
+    ),
+    "multiply": Rule("torch.mul", no_kernel=_FLOAT8, note=_LEFT_SCALAR),
+    "divide": Rule("torch.true_divide", INT_TO_FLOAT, no_kernel=_NONE_FC, note=_LEFT_SCALAR),
+    "floor_divide": Rule(
+        "torch.floor_divide", refuses=("complex",), no_kernel=("bool", *_NONE_UF), note=_LEFT_SCALAR
+    ),
+    "remainder": Rule(
+        "torch.remainder", refuses=("complex",), no_kernel=("bool", *_NONE_UF), note=_LEFT_SCALAR
+    ),
+    "pow": Rule("torch.pow", no_kernel=("bool", *_ALL_GAPS), note=_LEFT_SCALAR),
+    "maximum": Rule("torch.maximum", refuses=("complex",), no_kernel=_NONE_UF, categories=_ARRAYS),
+    "minimum": Rule("torch.minimum", refuses=("complex",), no_kernel=_NONE_UF, categories=_ARRAYS),
+    "equal": Rule("torch.eq", ALWAYS_BOOL, note=_LEFT_SCALAR),
+    "less": Rule(
+        "torch.lt", ALWAYS_BOOL, refuses=("complex",), no_kernel=_NONE_UF, note=_LEFT_SCALAR
+    ),
+    "logical_and": Rule("torch.logical_and", ALWAYS_BOOL, no_kernel=_ALL_GAPS, categories=_ARRAYS),
+    "bitwise_and": Rule("torch.bitwise_and", refuses=("float", "complex"), note=_LEFT_SCALAR),
+    "bitwise_left_shift": Rule(
+        "torch.bitwise_left_shift",
+        refuses=("float", "complex"),
+        no_kernel=("bool", *_WIDE_UNSIGNED),
+        note=_LEFT_SCALAR,
+    ),
+    "atan2": Rule(
+        "torch.atan2", INT_TO_FLOAT, refuses=("complex",), no_kernel=_FLOAT8, categories=_ARRAYS
+    ),
+    "matmul": Rule(
+        "torch.matmul",
+        same_dtype=True,
+        no_kernel=("bool", *_ALL_GAPS),
+        categories=frozenset({DIMENSIONED}),
+    ),
+    "negative": Rule("torch.neg", refuses=("bool",), no_kernel=_NONE_UF),
+    "abs": Rule(
+        "torch.abs", COMPLEX_TO_FLOAT, no_kernel=("bool", *_WIDE_UNSIGNED, "float8_e8m0fnu")
+    ),
+    "sqrt": Rule("torch.sqrt", INT_TO_FLOAT, no_kernel=_NONE_FC),
+    "exp": Rule("torch.exp", INT_TO_FLOAT, no_kernel=_NONE_FC),
+    "log": Rule("torch.log", INT_TO_FLOAT, no_kernel=_NONE_FC),
+    "sin": Rule("torch.sin", INT_TO_FLOAT, no_kernel=_NONE_FC),
+    "floor": Rule("torch.floor", refuses=("complex",), no_kernel=("bool", *_FLOAT8)),
+    "ceil": Rule("torch.ceil", refuses=("complex",), no_kernel=("bool", *_FLOAT8)),
+    "round": Rule("torch.round", refuses=("complex",), no_kernel=("bool", *_FLOAT8)),
+    "sign": Rule("torch.sign", refuses=("complex",), no_kernel=_NONE_UF),
+    "square": Rule("torch.square", overrides={"bool": "int64"}, no_kernel=_ALL_GAPS),
+    "logical_not": Rule("torch.logical_not", ALWAYS_BOOL, no_kernel=_ALL_GAPS),
+    "bitwise_invert": Rule(
+        "torch.bitwise_not", refuses=("float", "complex"), no_kernel=_WIDE_UNSIGNED
+    ),
+    "real": Rule("torch.real", COMPLEX_TO_FLOAT),
+    "imag": Rule("torch.imag", COMPLEX_TO_FLOAT, refuses=("bool", "int", "uint", "float")),
+    "isnan": Rule("torch.isnan", ALWAYS_BOOL),
+    "sum": Rule("torch.sum", ACCUMULATE, no_kernel=_NONE_FC),
+    "prod": Rule("torch.prod", ACCUMULATE, no_kernel=_NONE_FC),
+    "mean": Rule("torch.mean", refuses=("bool", "int", "uint"), no_kernel=_NONE_FC),
+    "max": Rule("torch.amax", refuses=("complex",), no_kernel=_NONE_UF),
+    "argmax": Rule("torch.argmax", INDEX, refuses=("bool", "complex"), no_kernel=_NONE_UF),
+    "cumulative_sum": Rule("torch.cumsum", ACCUMULATE, no_kernel=_NONE_FC, note="dim=0"),
+    "where": Rule("torch.where"),
+}
+
+OPERATIONS = Operations(
+    POLICY,
+    lambda opts: MAPS,
+    RULES,
+    "torch 2.13's functions on the CPU, measured",
+    types=DEFAULT_TYPES,
+    outside="PyTorch's 1- to 7-bit integers and packed float4 are storage types: no function"
+    " computes with them",
+)

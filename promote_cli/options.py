@@ -1,0 +1,66 @@
+"""A policy's options: what ``-O name=value`` sets, declared in each framework's entry."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from promote_cli.errors import UsageError
+from promote_cli.notations import Notation, read_dtype
+
+_TRUE = {"true", "1", "yes", "on"}
+_FALSE = {"false", "0", "no", "off"}
+
+
+class Option(NamedTuple):
+    """A policy option: ``kind`` is ``bool``, ``choice`` or ``dtype`` (read in the policy's
+    notation; ``choices`` then holds the allowed canonical names)."""
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+
+    def parse(self, value: Any, nota: Notation | None) -> Any:
+        """``value`` as this option holds it; a dtype is read in ``nota`` (None: only a
+        canonical name is read, as a program passes it)."""
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in _TRUE | _FALSE:
+                return text in _TRUE
+            raise UsageError(f"option {self.name} takes true or false, not {value!r}")
+        if self.kind == "choice":
+            if value in self.choices:
+                return value
+            raise UsageError(
+                f"option {self.name} takes one of {', '.join(self.choices)}, not {value!r}"
+            )
+        canonical = str(value) if nota is None else read_dtype(str(value), nota)
+        if canonical not in self.choices:
+            raise UsageError(f"option {self.name} cannot be {value!r} ({canonical})")
+        return canonical
+
+    def text(self, value: Any, nota: Notation) -> str:
+        """``value`` as ``-O`` reads it back: ``true``/``false``, a dtype in ``nota``."""
+        if self.kind == "bool":
+            return "true" if value else "false"
+        return nota.label(value) if self.kind == "dtype" else str(value)
+
+
+def format_options(options: Sequence[Option], opts: Mapping[str, Any], nota: Notation) -> str:
+    """``x64=true, strict=false`` for the options in ``opts``, dtypes in ``nota``."""
+    return ", ".join(f"{o.name}={o.text(opts[o.name], nota)}" for o in options if o.name in opts)
+
+
+def parse_options(values: Iterable[str]) -> dict[str, str]:
+    """``-O NAME=VALUE`` settings, each once (the last one given wins)."""
+    out = {}
+    for item in values:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"-O takes NAME=VALUE, not {item!r}")
+        out[name.strip()] = value.strip()
+    return out

@@ -1,0 +1,164 @@
+"""The shape of the package: no import circles (counting modules imported by a name passed to
+``import_module``), one framework per directory, and the plugins below the command line."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "promote_cli"
+
+
+def module_names() -> dict[str, Path]:
+    out = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = module_names()
+
+
+def _pattern(node: ast.JoinedStr, here: str) -> re.Pattern[str]:
+    """An f-string module name as a pattern: ``f"{__name__}.{directory}"`` in the registry
+    matches each of its direct subpackages, ``f"{x.package}.oracle"`` every oracle."""
+    parts = []
+    if node.values and not isinstance(node.values[0], ast.Constant):
+        # A name computed from a variable: one of this package's own modules.
+        first = node.values[0].value  # type: ignore[attr-defined]
+        if not (isinstance(first, ast.Name) and first.id == "__name__"):
+            parts.append(re.escape(here) + r"\.")
+    for value in node.values:
+        if isinstance(value, ast.Constant):
+            parts.append(re.escape(str(value.value)))
+        elif isinstance(value.value, ast.Name) and value.value.id == "__name__":
+            parts.append(re.escape(here))
+        else:
+            parts.append(r"[\w.]+")
+    return re.compile("".join(parts) + "$")
+
+
+def imports(name: str, path: Path) -> set[str]:
+    """Every module of the package that ``name`` imports, anywhere in it (functions and
+    ``TYPE_CHECKING`` blocks included), and those a call of ``import_module`` names."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            # ``from pkg import sub`` imports the submodule; ``from mod import name`` the module.
+            subs = {f"{node.module}.{alias.name}" for alias in node.names} & MODULES.keys()
+            found.update(subs)
+            if len(subs) < len(node.names):
+                found.add(node.module)
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "import_module":
+            arg = node.args[0] if node.args else None
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                found.add(arg.value)
+            elif isinstance(arg, ast.JoinedStr):
+                pattern = _pattern(arg, name)
+                found.update(m for m in MODULES if pattern.match(m))
+    return {m for m in found if m in MODULES and m != name}
+
+
+GRAPH = {name: imports(name, path) for name, path in MODULES.items()}
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_module_imports_one_that_imports_it_back():
+    assert circles(GRAPH) == []
+
+
+def test_the_circle_finder_finds_a_circle_through_import_module():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert circles(graph) == [["a", "b", "c"]]
+    registry = GRAPH["promote_cli.frameworks"]
+    # The registry names its frameworks' modules only through import_module.
+    assert "promote_cli.frameworks.jax.promotion" in registry
+    assert "promote_cli.frameworks.keras.oracle" in registry
+
+
+@pytest.mark.parametrize("module", ["promote_cli.sphinx", "promote_cli.markdown"])
+def test_the_docs_plugins_import_no_command_line_and_no_click(module):
+    assert not any(m.startswith("promote_cli.cli") for m in GRAPH[module])
+    done = subprocess.run(
+        [sys.executable, "-c", f"import {module}, sys; assert 'click' not in sys.modules"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_nothing_below_the_frameworks_imports_one_of_them():
+    # The registry and the code above it import frameworks; the catalogue, notations,
+    # operands, options and the engine never do.
+    below = ("dtypes", "_catalogue", "notations", "operands", "options", "engine", "errors")
+    for name in below:
+        taken = {m for m in GRAPH[f"promote_cli.{name}"] if m.startswith("promote_cli.frameworks")}
+        assert taken == set(), name
+
+
+def test_every_framework_directory_is_one_registry_line_and_its_entry_names_it():
+    from promote_cli import frameworks
+
+    directories = sorted(
+        p.name for p in (PACKAGE / "frameworks").iterdir() if (p / "__init__.py").is_file()
+    )
+    assert directories == sorted(frameworks.FRAMEWORKS)
+    assert len(frameworks.FRAMEWORKS) == len(set(frameworks.FRAMEWORKS)) == 12
+    for directory, entry in zip(frameworks.FRAMEWORKS, frameworks.entries(), strict=True):
+        assert entry.package == f"promote_cli.frameworks.{directory}", entry.name
+        assert (PACKAGE / "frameworks" / directory / "promotion.py").is_file()
+
+
+def test_no_module_outside_a_framework_directory_names_one_framework_module():
+    # Everything one framework's lives in its directory: outside it, its modules are reached
+    # through the registry only (the registry itself names them by pattern, not by name).
+    own = re.compile(r"promote_cli\.frameworks\.(\w+)\b")
+    for name, taken in GRAPH.items():
+        if name == "promote_cli.frameworks" or name.startswith("promote_cli.frameworks."):
+            continue
+        named = {m for m in taken if own.match(m)}
+        assert named == set(), f"{name} imports {sorted(named)}"
