@@ -169,7 +169,7 @@ class _stdout_guarded:  # lower case: used as a function, ``with _stdout_guarded
 
     def __exit__(self, kind: object, exc: object, tb: object) -> None:
         ours, sys.stdout = sys.stdout, self.saved
-        if self.errors is not None:
+        if self.errors is not None and isinstance(self.saved, io.TextIOWrapper):
             with contextlib.suppress(Exception):  # a closed or broken stream
                 self.saved.reconfigure(errors=self.errors)
         elif ours is not self.saved and not isinstance(ours, _Closed):
