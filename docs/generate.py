@@ -1,19 +1,25 @@
 """The pages of this site that follow from the policies, written when the build starts (conf.py
 connects ``write`` to ``config-inited``) into ``_generated/``, which git ignores: a page per
-policy, a page per pair of policies, a page per operation of ``promote_cli.ops`` (with the table
-of every policy that declares operations) and the answers the "side by side" page shows. Adding
-a policy to ``promote_cli.policies``, or its ``<name>_ops.py``, adds its pages; nothing here
-names one.
+policy (with the notes in ``frameworks/<name>.md`` when there are some), a page per pair of
+policies, a page per operation of ``promote_cli.ops`` (with the table of every policy that
+declares operations), the front page's landscape (how many answers the policies give for each
+pair of common dtypes), the guide's figures (``figures.py``) and the answers the "side by side"
+page shows. Adding a framework to ``promote_cli.frameworks``, or its ``operations.py``, adds its
+pages; nothing here names one.
 
 A file is rewritten only when its text changes, so an unchanged page is not rebuilt.
 """
 
 from __future__ import annotations
 
+import html
 import itertools
 import json
 from importlib import import_module
 from pathlib import Path
+from urllib.parse import urlencode
+
+import figures
 
 from promote_cli import __version__, api, compare, frameworks, ops
 from promote_cli.dtypes import CATALOGUE, is_weak
@@ -22,7 +28,10 @@ from promote_cli.errors import PromotionError
 from promote_cli.graph import has_lattice
 from promote_cli.operands import Operand, label
 
-OUT = Path(__file__).resolve().parent / "_generated"
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "_generated"
+# A framework's notes, written by hand beside its rules: promote_cli/frameworks/<name>/notes.md.
+NOTES = "notes.md"
 # Answers are numbered per policy, and a grid of numbers is a string of fixed-width base-64
 # digits in this alphabet: a third of the size of a JSON list.
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
@@ -43,6 +52,22 @@ def pair_name(a: str, b: str) -> str:
     return f"{a}-vs-{b}"
 
 
+def narrower(policy: Policy) -> str:
+    """The direction in which the policy's lattice is drawn narrower: the page's column is
+    narrower than most lattices are long, and a drawing shrunk to fit is unreadable (wider
+    than the column, it keeps its size and scrolls)."""
+    import re
+
+    from promote_cli import graph
+
+    def width(direction: str) -> float:
+        svg = graph.render(api.request(policy), "svg", direction)
+        found = re.search(r'<svg width="([\d.]+)pt"', svg)
+        return float(found.group(1)) if found else 0.0
+
+    return min(graph.DIRECTIONS, key=width)
+
+
 def option_rows(policy: Policy) -> str:
     if not policy.options:
         return "None: the policy has no options.\n"
@@ -52,6 +77,14 @@ def option_rows(policy: Policy) -> str:
         default = o.text(o.default, frameworks.notation_of(policy))
         lines += [f"   * - ``{o.name}``", f"     - ``{default}``", f"     - {o.help}"]
     return "\n".join(lines) + "\n"
+
+
+def framework_notes(policy: Policy) -> str | None:
+    """The notes the framework's directory keeps beside its rules (``notes.md``), or None."""
+    from importlib.resources import files
+
+    found = files(frameworks.entry(policy.name).package) / NOTES
+    return found.read_text(encoding="utf-8") if found.is_file() else None
 
 
 def policy_directory(policy: Policy) -> str:
@@ -83,11 +116,16 @@ def policy_page(policy: Policy, diffs: dict[tuple[str, str], compare.Diff]) -> s
             heading("Lattice", "-"),
             "Each type points to the types directly above it; two types promote to the first"
             " type both reach. Dashed boxes are weak types (Python scalars).\n",
-            f".. promotion-lattice:: {policy.name}\n",
+            f".. promotion-lattice:: {policy.name}\n   :direction: {narrower(policy)}\n",
         ]
     parts += [heading("Options", "-"), option_rows(policy)]
     parts += [heading("Operations", "-"), operations_note(policy)]
     parts += [heading("Where the rules come from, and where they depart", "-"), doc.strip() + "\n"]
+    if framework_notes(policy) is not None:  # copied beside the pages by ``write``
+        parts += [
+            heading("Notes", "-"),
+            f".. include:: ../notes/{policy.name}.md\n   :parser: myst_parser.sphinx_\n",
+        ]
     parts += [heading("Compared with the other policies", "-")]
     for (a, b), d in diffs.items():
         if policy.name in (a, b):
@@ -145,7 +183,7 @@ def compare_index(names: list[str], diffs: dict[tuple[str, str], compare.Diff]) 
 
 def operations() -> tuple[dict[str, ops.Operations], dict[str, str]]:
     """Each policy's per-operation rules, and for the policies without any, why: the same
-    question ``promote ops`` asks, so a policy's ``<name>_ops.py`` adds it here."""
+    question ``promote ops`` asks, so a framework's ``operations.py`` adds it here."""
     declared, without = {}, {}
     for name in frameworks.names():
         try:
@@ -284,6 +322,115 @@ def _op_section(op: ops.Operation, name: str, declared_ops: ops.Operations) -> l
     return [*parts, f".. promotion-table:: {name}\n   :op: {op.name}\n"]
 
 
+# The front page's matrix: the dtypes at least this share of the policies know.
+COMMON = 0.5
+MOST = 5  # colour classes: 1, 2, 3, 4 and "5 or more" answers
+
+
+def common_types() -> list[str]:
+    """The array dtypes at least half the policies know, in the catalogue's order: the rows and
+    columns of the landscape."""
+    names = frameworks.names()
+    counts: dict[str, int] = {}
+    for name in names:
+        for t in frameworks.get(name).universe:
+            if not is_weak(t):
+                counts[t] = counts.get(t, 0) + 1
+    return [t for t in CATALOGUE if counts.get(t, 0) >= COMMON * len(names)]
+
+
+def landscape_answers(
+    types: list[str],
+) -> dict[tuple[str, str], tuple[dict[str, list[str]], list[str]]]:
+    """For each ordered pair of ``types``: the answers of the policies that know both types
+    (a canonical result, or ``refused``: a refusal is an answer) with the policies that give
+    each, and the policies that lack one of the types (they refuse the pair, but for want of
+    the type, not by a rule about the pair), each at its default options."""
+    out = {}
+    requests = [api.request(name) for name in frameworks.names()]
+    for a, b in itertools.product(types, repeat=2):
+        found: dict[str, list[str]] = {}
+        lacking = []
+        for req in requests:
+            policy = req.policy
+            if a not in policy.universe or b not in policy.universe:
+                lacking.append(policy.name)
+                continue
+            o = policy.result_type((Operand.of(a), Operand.of(b)), req.options)
+            found.setdefault("refused" if o.result is None else o.result, []).append(policy.name)
+        out[a, b] = (found, lacking)
+    return out
+
+
+def landscape() -> str:
+    """The front page's opening: every framework named, and the matrix of common dtype pairs
+    coloured by how many distinct answers the policies give, each cell linking to the side by
+    side page for that pair (raw html in an rst fragment, included by index.rst)."""
+    names = frameworks.names()
+    titles = [frameworks.get(n).title for n in names]
+    listed = ", ".join(titles[:-1]) + f" and {titles[-1]}"
+    types = common_types()
+    found = landscape_answers(types)
+    rows = ['<table class="promote-landscape">', "<thead><tr><th></th>"]
+    rows += [f"<th><span>{html.escape(t)}</span></th>" for t in types]
+    rows.append("</tr></thead><tbody>")
+    for a in types:
+        rows.append(f"<tr><th>{html.escape(a)}</th>")
+        for b in types:
+            answers, lacking = found[a, b]
+            n = len(answers)
+            said = "; ".join(f"{r}: {', '.join(who)}" for r, who in answers.items())
+            if lacking:
+                said += f" (without one of the types: {', '.join(lacking)})"
+            link = "choose.html#" + urlencode({"a": a, "b": b})
+            rows.append(
+                f'<td class="promote-n{min(n, MOST)}"><a href="{html.escape(link)}"'
+                f' title="{html.escape(f"{a} x {b}: {said}")}">{n}</a></td>'
+            )
+        rows.append("</tr>")
+    rows.append("</tbody></table>")
+    agree = sum(len(answers) == 1 for answers, _ in found.values())
+    alone: dict[str, int] = {}  # how often a policy is the only one giving its answer
+    for answers, _ in found.values():
+        for who in answers.values():
+            if len(answers) > 1 and len(who) == 1:
+                alone[who[0]] = alone.get(who[0], 0) + 1
+    odd = sorted(alone.items(), key=lambda kv: -kv[1])[:3]
+    odd_text = ", ".join(f"{frameworks.get(n).title} ({k} pairs)" for n, k in odd)
+    raw = "\n".join("   " + line for line in rows)
+    return "\n".join(
+        [
+            ".. Generated by docs/generate.py: edit that.",
+            "",
+            f"Exact type-promotion tables for {len(names)} array frameworks: what dtype two arrays"
+            f" become when they meet, under the rules of {escape(listed)}. Every table on this"
+            " site is computed by ``promote`` while the site is built, so it cannot drift from"
+            " the code (and ``promote verify`` proves the code against the installed frameworks).",
+            "",
+            f"The landscape at a glance: for each pair of the {len(types)} dtypes at least half the"
+            " frameworks know, how many different answers the frameworks that know both give,"
+            " each at its default options (a refusal is an answer). They agree on"
+            f" {agree} of the {len(found)} pairs; most often alone in its answer: {odd_text}."
+            " Hover over a cell for who says what; a cell opens the side by side page for that"
+            " pair, with every framework's answer and why.",
+            "",
+            ".. raw:: html",
+            "",
+            raw,
+            "",
+            ".. raw:: html",
+            "",
+            '   <p class="promote-landscape-key">'
+            + "".join(
+                f'<span class="promote-n{k}">{k}{"+" if k == MOST else ""}</span>'
+                for k in range(1, MOST + 1)
+            )
+            + " different answers</p>",
+            "",
+        ]
+    )
+
+
 def answers() -> dict:
     """Every policy's answer for every ordered pair and triple of its own types, as the page
     shows it: canonical names, reasons worded canonically (pairs only: a triple keeps its rule,
@@ -371,6 +518,10 @@ def write() -> None:
         path = OUT / "policies" / f"{name}.rst"
         put(path, policy_page(frameworks.get(name), diffs))
         wanted.add(path)
+        notes = framework_notes(frameworks.get(name))
+        if notes is not None:
+            put(OUT / "notes" / f"{name}.md", notes)
+            wanted.add(OUT / "notes" / f"{name}.md")
     for (a, b), d in diffs.items():
         path = OUT / "compare" / f"{pair_name(a, b)}.rst"
         put(path, compare_page(frameworks.get(a), frameworks.get(b), d))
@@ -384,6 +535,9 @@ def write() -> None:
         wanted.add(path)
     put(OUT / "ops" / "index.rst", ops_index(declared, without))
     wanted.add(OUT / "ops" / "index.rst")
+    put(OUT / "figures" / "landscape.rst", landscape())
+    wanted.add(OUT / "figures" / "landscape.rst")
+    wanted.update(figures.write(OUT / "figures"))
     data = json.dumps(answers(), ensure_ascii=False, separators=(",", ":"))
     # the JSON for machines, and the same object as a script so the page works from file://
     put(OUT / "static" / "promote-answers.json", data + "\n")

@@ -235,6 +235,17 @@ def _operand(given: DTypeLike, nota: Notation) -> Operand:
         return Operand(_PYTHON_TYPES[given], PYTHON)
     name = _dtype_name(given)
     if name is None:
+        if isinstance(given, (bool, int, float, complex)):
+            # promote(np.uint8, 300): a Python value is an operand spelled with its kind.
+            from promote_cli.operands import value_text
+
+            kind = type(given).__name__
+            bare = "P(bool)" if kind == "bool" else kind  # bool alone is the dtype
+            raise UsageError(
+                f"{given!r} is a Python {kind} value, not a dtype: spell it"
+                f" '{kind}:{value_text(given)}' (that value, checked as the framework's"
+                f" operation checks it) or '{bare}' (a Python {kind} that fits)"
+            )
         if hasattr(given, "dtype") and hasattr(given, "shape"):
             raise UsageError(f"an array ({type(given).__name__}) is not a dtype: pass its .dtype")
         raise UsageError(

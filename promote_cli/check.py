@@ -409,7 +409,7 @@ SUMMARY_END = "<!-- promote check --summary: end -->"
 
 def summary() -> str:
     """Every built-in policy's report under its default options, as one Markdown table
-    between markers (the README keeps it; ``tests/test_check.py`` keeps it fresh): a row for
+    between markers (the docs site shows it, computed when it is built): a row for
     its types as arrays and, where it has more operands, one with ``--categories``."""
     head = ["policy", "operands", *PROPERTIES, "lossy cells"]
     lines = [SUMMARY_START, "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from promote_cli import ops, schema
+from promote_cli import fit, ops, schema
 from promote_cli.api import Request
 from promote_cli.engine import Matrix, Outcome, Policy, differs
 from promote_cli.halftable import REFUSED
@@ -126,15 +126,18 @@ def _head(op: Operand, nota: Notation) -> str:
 
 
 def summary(d: Diff, nota: Notation) -> list[str]:
-    """How many cells differ, and the types only one side has: one sentence a line."""
+    """How many cells differ, and the types only one side has: one sentence a line. An
+    operation diff names the operation (``numpy vs torch, divide: ...``)."""
     a, b = _names(d)
     n = len(d.left.cols)
     k = len(d.operations)
     of = f"{k} operation{'s' if k > 1 else ''} x {n} types" if k else f"{n} types"
+    spec = _op_fields(d).get("op")
+    sides = f"{a} vs {b}" + (f", {spec}" if spec else "")
     lines = [
-        f"{a} vs {b}: identical, all {d.compared} cells of {of} agree"
+        f"{sides}: identical, all {d.compared} cells of {of} agree"
         if d.identical
-        else f"{a} vs {b}: {len(d.cells)} of {d.compared} cells differ ({of})"
+        else f"{sides}: {len(d.cells)} of {d.compared} cells differ ({of})"
     ]
     for name, only in ((a, d.only_left), (b, d.only_right)):
         if only:
@@ -159,19 +162,22 @@ def differences(
     return _names(d), rows
 
 
-def as_list(d: Diff, nota: Notation, lossy: bool = False) -> str:
+def as_list(d: Diff, nota: Notation, lossy: bool = False, width: int | None = None) -> str:
     """One line per differing cell; with ``lossy`` each side says which input it loses, with
-    an example value."""
+    an example value. ``width`` (a terminal's) breaks a line too long for it at word
+    boundaries; None keeps every line whole."""
     (a, b), cells = differences(d, nota, lossy)
     rows = [(pair, f"{a} {left}", f"{b} {right}") for pair, left, right in cells]
     widths = [max((len(r[k]) for r in rows), default=0) for k in range(3)]
     body = ["  ".join(r[k].ljust(widths[k]) for k in range(3)).rstrip() for r in rows]
-    return "\n".join([*body, *summary(d, nota)]) + "\n"
+    return fit.lines("\n".join([*body, *summary(d, nota)]) + "\n", width, hang=4)
 
 
-def as_table(d: Diff, nota: Notation, lossy: bool = False) -> str:
+def as_table(d: Diff, nota: Notation, lossy: bool = False, width: int | None = None) -> str:
     """A plain-text grid: ``.`` where both agree, ``left/right`` where they differ; with
-    ``lossy`` a side whose result loses a value of an input is marked ``†``."""
+    ``lossy`` a side whose result loses a value of an input is marked ``†``. On a terminal
+    (``width``) a grid wider than it is printed in blocks of whole columns, each repeating the
+    row labels, as ``promote table`` prints a wide table."""
     heads = [_head(op, nota) for op in d.left.rows]
     cols = [_head(op, nota) for op in d.left.cols]
     differing = {(c.row, c.col): c for c in d.cells}
@@ -188,16 +194,16 @@ def as_table(d: Diff, nota: Notation, lossy: bool = False) -> str:
         return f"{show(c.left)}/{show(c.right)}"
 
     grid = [[cell(i, j) for j in range(len(cols))] for i in range(len(heads))]
-    width = max([len(h) for h in heads + cols] + [len(x) for row in grid for x in row])
     a, b = _names(d)
-    lines = [" " * width + " " + " ".join(h.rjust(width) for h in cols)]
-    for h, row in zip(heads, grid, strict=True):
-        lines.append(h.rjust(width) + " " + " ".join(x.rjust(width) for x in row))
+    rows = [["", *cols], *([h, *row] for h, row in zip(heads, grid, strict=True))]
+    # Each column as wide as its widest cell, right-justified: the grid reads as a matrix.
+    right = range(len(cols) + 1)
+    lines = [fit.grid(rows, width, fixed=1, gap=1, right=right).rstrip("\n")]
     lines.append(
         f"cells: . agree; {a}/{b} differ ({REFUSED} refused"
         + ("; † the result loses values of an input)" if lossy else ")")
     )
-    return "\n".join([*lines, *summary(d, nota)]) + "\n"
+    return fit.lines("\n".join([*lines, *summary(d, nota)]) + "\n", width, hang=4)
 
 
 def _json_losses(c: CellDiff, out: Outcome, nota: Notation) -> list[dict[str, str]]:

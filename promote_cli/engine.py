@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from promote_cli.dtypes import WEAK, is_weak
-from promote_cli.errors import PolicyDefinitionError, UsageError
+from promote_cli.errors import PolicyDefinitionError, UsageError, did_you_mean
 from promote_cli.operands import (
     DIMENSIONED,
     PYTHON,
@@ -182,8 +182,10 @@ class Policy:
             )
         if given:
             names = ", ".join(o.name for o in self.options) or "none"
+            unknown = next(iter(given))
             raise UsageError(
-                f"policy {self.name} has no option {next(iter(given))!r} (options: {names})"
+                f"policy {self.name} has no option {unknown!r} (options: {names})"
+                + did_you_mean(unknown, (o.name for o in self.options))
             )
         return out
 

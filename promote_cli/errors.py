@@ -3,6 +3,8 @@ goes. Exit codes are assigned in one place: ``promote_cli.cli``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 class PromoteError(Exception):
     """Base class of every error ``promote`` raises on purpose."""
@@ -33,6 +35,19 @@ class PolicyDefinitionError(PromoteError):
     def __init__(self, message: str, *, nodes: tuple[str, ...] = ()):
         super().__init__(message)
         self.nodes = nodes
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'jax'?"``: the known name ``name`` most likely stands for, case
+    ignored (``JAX``, ``Jax`` and ``jaz`` all suggest ``jax``), or ``""`` when none is close."""
+    import difflib
+
+    lower: dict[str, str] = {}
+    for k in known:
+        lower.setdefault(k.lower(), k)
+    key = name.lower()
+    close = [key] if key in lower else difflib.get_close_matches(key, list(lower), n=1)
+    return f"; did you mean {lower[close[0]]!r}?" if close else ""
 
 
 def printable(text: str) -> str:

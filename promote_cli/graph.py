@@ -67,12 +67,19 @@ def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def to_dot(lat: Lattice, nota: Notation, title: str, header: str = "") -> str:
+# How a drawing runs up the lattice: left to right (``promote graph``'s), or bottom to top, which
+# is narrower for most lattices (a docs page's column).
+DIRECTIONS = {"right": "LR", "up": "BT"}
+
+
+def to_dot(
+    lat: Lattice, nota: Notation, title: str, header: str = "", direction: str = "right"
+) -> str:
     lines = [f"// {header}"] if header else []
     lines += [
         f"digraph {_quote(title)} {{",
         "  // each type points to the types directly above it",
-        "  rankdir=LR;",
+        f"  rankdir={DIRECTIONS[direction]};",
         '  node [shape=box, fontname="Helvetica"];',
     ]
     for n in nodes(lat):
@@ -139,9 +146,9 @@ def to_svg(dot: str) -> str:
     return done.stdout
 
 
-def render(req: Request, fmt: str) -> str:
-    """The lattice of ``req``'s policy under its options, labelled in its notation. Text
-    formats start with the command that prints them."""
+def render(req: Request, fmt: str, direction: str = "right") -> str:
+    """The lattice of ``req``'s policy under its options, labelled in its notation, drawn in
+    ``direction`` (dot and svg). Text formats start with the command that prints them."""
     from promote_cli import __version__
 
     if fmt not in FORMATS:
@@ -159,5 +166,5 @@ def render(req: Request, fmt: str) -> str:
     if fmt == "markdown":
         return to_markdown(lat, nota, title, header)
     if fmt == "svg":
-        return to_svg(to_dot(lat, nota, title))
-    return to_dot(lat, nota, title, header)
+        return to_svg(to_dot(lat, nota, title, direction=direction))
+    return to_dot(lat, nota, title, header, direction)

@@ -11,7 +11,9 @@ lattices and diffs when the page is built.
 
 The words after ``::: promote`` are parsed by the command of that name (shell quoting, the same
 flags, the same errors), and the page gets what the command prints as html: the table exactly as
-``promote table --format html`` (JAX's look; differing cells ``class="d"``), the lattice as an
+``promote table --format html`` (JAX's look; differing cells ``class="d"``) with the legend the
+Sphinx directive prints under it (what the rows, columns and cells are, the marks, and the
+labels another notation reads otherwise: ``i8 = int64``), the lattice as an
 inline SVG (Graphviz's ``dot`` must be installed; ``--format mermaid`` gives a
 ``<pre class="mermaid">`` for Mermaid's script instead, ``dot`` the DOT source), and a diff as a
 table of the differing cells with the classes the Sphinx extension gives it. A flag that writes
@@ -43,8 +45,9 @@ from markdown.util import AtomicString
 from promote_cli import asking, compare
 from promote_cli import graph as graphs
 from promote_cli.errors import PromoteError, printable
-from promote_cli.render import TABLE_ID, render
+from promote_cli.render import TABLE_ID, legend_lines, render
 
+HIGHLIGHTED = "highlighted"  # how the legend names the differing cells' mark (green in html)
 LINE = re.compile(r"^::: promote\b(?P<args>.*)$", re.MULTILINE)
 PRIORITY = 95  # above mkdocstrings' ``:::`` processor (75) and every built-in block processor
 
@@ -198,7 +201,14 @@ class PromoteBlockProcessor(BlockProcessor):
         self.tables += 1
         if self.tables > 1:  # the fragment's stylesheet targets the table's id
             table = replace(table, table_id=f"{TABLE_ID}-{self.tables}")
-        return self.raw(render(table, "html", template=template), "promotion")
+        # The legend the Sphinx directive prints under its table: what the rows, columns and
+        # cells are (for an operation, what a cell is), the marks, the highlighted cells, and
+        # the labels another notation reads otherwise (i8 = int64 in JAX's notation).
+        legend = "".join(
+            f"<p>{html.escape(line)}</p>" for line in legend_lines(table, diff_marker=HIGHLIGHTED)
+        )
+        text = render(table, "html", template=template)
+        return self.raw(f'{text}<div class="promotion-legend">{legend}</div>', "promotion")
 
     def graph(self, p: dict[str, Any]) -> etree.Element:
         req = asking.graph_request(p["policy"], p["notation"], p["option_values"])

@@ -20,7 +20,7 @@ from functools import cache, cached_property
 from typing import NamedTuple
 
 from promote_cli.dtypes import CATALOGUE
-from promote_cli.errors import PolicyDefinitionError, UsageError
+from promote_cli.errors import PolicyDefinitionError, UsageError, did_you_mean
 
 # A framework's own way of reading a spelling before any notation table (NumPy's np.dtype()):
 # the canonical name, None when the spelling is not its to read, or a UsageError.
@@ -148,7 +148,10 @@ class Notations:
             return found
         column = self.columns.get(name)
         if column is None:
-            raise UsageError(f"unknown notation {name!r}; choose one of: {', '.join(self.columns)}")
+            raise UsageError(
+                f"unknown notation {name!r}; choose one of: {', '.join(self.columns)}"
+                + did_you_mean(name, self.columns)
+            )
         nota = Notation(
             column.name,
             column.title,

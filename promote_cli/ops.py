@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 from promote_cli.dtypes import get as dtype
 from promote_cli.dtypes import is_weak
 from promote_cli.engine import Matrix, Outcome, Policy, ref, refuse
-from promote_cli.errors import UsageError
+from promote_cli.errors import UsageError, did_you_mean
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, value_text
 
 BINARY, UNARY, REDUCTION, WHERE = "binary", "unary", "reduction", "where"
@@ -114,10 +114,7 @@ def operation(name: str) -> Operation:
     try:
         return VOCABULARY[name]
     except KeyError:
-        import difflib
-
-        close = difflib.get_close_matches(name, VOCABULARY, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else " (see `promote ops`)"
+        hint = did_you_mean(name, VOCABULARY) or " (see `promote ops`)"
         raise UsageError(f"unknown operation {name!r}{hint}") from None
 
 

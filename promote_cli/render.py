@@ -479,7 +479,7 @@ def _render_user(template: Path, fmt: str, context: Mapping[str, Any]) -> str:
     except jinja2.UndefinedError as exc:
         raise BadInputError(
             f"template {template}: {exc.message}; the context is `table` and `standalone`"
-            " (see the README)"
+            ' (see docs/guide/tables.md, "Your own template")'
         ) from None
     except jinja2.TemplateNotFound as exc:
         raise BadInputError(f"template {template}: cannot load {exc.message}") from None

@@ -12,7 +12,7 @@ One object per run. Its head is ``{"schema": 1, "command": ..., "policy": ..., "
 - option values as canonical values (``true``, ``"float32"``).
 
 ``SCHEMA`` changes only when a field is renamed or removed; new fields may appear.
-The README's "JSON output" section documents it, and tests/test_json_schema.py checks every
+docs/guide/json.md documents it, and tests/test_json_schema.py checks every
 command against it.
 """
 

@@ -14,6 +14,7 @@ MyST Markdown as ```` ```{promotion-table} jax ````)::
        :op: divide
 
     .. promotion-lattice:: tensorflow
+       :direction: up
 
     .. promotion-diff:: jax numpy
        :op: divide
@@ -22,7 +23,8 @@ Each option means what the ``promote table`` / ``graph`` / ``diff`` flag of the 
 (``:options:`` holds ``NAME=VALUE`` settings, comma or newline separated; ``:op:`` is ``--op``,
 an operation's output dtypes instead of the promotion: a matrix for a binary operation, one row
 for a unary one or a reduction), and each directive asks the same function its command asks,
-so a page and a command line cannot disagree.
+so a page and a command line cannot disagree. A lattice runs left to right up the order, as
+``promote graph`` draws it, or with ``:direction: up`` bottom to top (narrower, for most).
 
 The directives return docutils nodes, so every builder works: a table is a real table (the row
 labels a stub column), a differing cell carries the class ``d`` (JAX's page's class, which the
@@ -202,6 +204,7 @@ class PromotionLattice(_PromoteDirective):
     option_spec: ClassVar[dict[str, Any]] = {
         "options": directives.unchanged_required,
         "notation": directives.unchanged_required,
+        "direction": lambda arg: directives.choice(arg, tuple(graph.DIRECTIONS)),
     }
 
     def nodes(self) -> list[nodes.Node]:
@@ -211,7 +214,7 @@ class PromotionLattice(_PromoteDirective):
             self.arguments[0], self.options.get("notation"), settings(self.options.get("options"))
         )
         node = graphviz()
-        node["code"] = graph.render(req, "dot")
+        node["code"] = graph.render(req, "dot", self.options.get("direction", "right"))
         node["options"] = {"docname": self.env.docname}
         node["alt"] = f"{req.policy.title} type promotion lattice"
         node["classes"] = ["promotion-lattice"]

@@ -3,6 +3,7 @@ importing any framework to recognise them."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -49,13 +50,26 @@ def test_objects_mix_with_spellings_in_the_policy_notation():
     ("given", "message"),
     [
         (object(), "cannot read <object object"),
-        (3, "cannot read 3 (int) as a dtype"),
+        (3, "3 is a Python int value, not a dtype: spell it 'int:3'"),
         ("nonsense", "unknown dtype 'nonsense'"),
     ],
 )
 def test_anything_else_is_a_usage_error_saying_what_is_accepted(given, message):
     with pytest.raises(UsageError, match=message.replace("(", r"\(").replace(")", r"\)")):
         promote_cli.promote(given, np.float32)
+
+
+@pytest.mark.parametrize(
+    ("value", "spelled"),
+    [(300, "'int:300'"), (-1, "'int:-1'"), (1e300, "'float:1e+300'"), (True, "'bool:true'")],
+)
+def test_a_python_value_is_told_its_spelling(value, spelled):
+    # promote(np.uint8, 300) means "uint8 + 300": the error names the spelling that asks it,
+    # and that spelling is then answered as NumPy's operation answers it.
+    with pytest.raises(UsageError, match=re.escape(f"not a dtype: spell it {spelled}")):
+        promote_cli.promote(np.uint8, value, policy="numpy")
+    with pytest.raises(promote_cli.PromotionError, match="300 out of bounds for uint8"):
+        promote_cli.promote(np.uint8, "int:300", policy="numpy")
 
 
 def test_an_array_is_told_to_pass_its_dtype():

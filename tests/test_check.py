@@ -1,19 +1,17 @@
 """``promote check``: every count against an independent count over the same table, the
-documented examples, the JSON object, the exit codes, and the README's summary."""
+documented examples, the JSON object, the exit codes, and the summary (the docs site shows it:
+tests/test_docs_figures.py)."""
 
 from __future__ import annotations
 
 import itertools
 import json
 import re
-from pathlib import Path
 
 import pytest
 
 from promote_cli import api, frameworks
-from promote_cli.check import SUMMARY_END, SUMMARY_START, check, summary, table_operands
-
-README = Path(__file__).resolve().parent.parent / "README.md"
+from promote_cli.check import check, summary, table_operands
 
 
 def naive_counts(req, ops):
@@ -134,15 +132,6 @@ def test_a_refusal_propagates_through_a_grouping():
 def test_unknown_policy_and_missing_name_are_usage_errors(run):
     assert run("check", "nope").exit_code == 2
     assert run("check").exit_code == 2
-
-
-def test_the_readme_summary_is_what_promote_check_summary_prints():
-    text = README.read_text(encoding="utf-8")
-    block = re.search(re.escape(SUMMARY_START) + ".*?" + re.escape(SUMMARY_END) + "\n", text, re.S)
-    assert block, "README.md lacks the promote check --summary block"
-    assert block.group(0) == summary(), (
-        "README.md's check summary is stale: replace the block with `promote check --summary`"
-    )
 
 
 def test_summary_has_a_row_per_builtin_policy():

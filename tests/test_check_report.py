@@ -60,8 +60,8 @@ def test_several_files_out_of_date_are_counted_with_correct_plurals():
     report = _report(same=["x.md"], stale=["a.md"], missing=["b.md", "c.md"])
     assert report.exit_code == 1
     assert report.summary() == (
-        "3 of the files in docs are out of date: 1 file is stale (a.md),"
-        " 2 files are missing (b.md, c.md); regenerate them with: promote tables docs"
+        "3 of the files in docs are out of date: 1 file is stale (docs/a.md),"
+        " 2 files are missing (docs/b.md, docs/c.md); regenerate them with: promote tables docs"
     )
 
 
@@ -69,9 +69,19 @@ def test_every_state_is_counted_once_in_the_summary():
     report = _report(stale=["a.md", "b.md"], missing=["c.md"], unwanted=["d.md", "e.md"])
     assert report.exit_code == 1
     assert report.summary() == (
-        "5 of the files in docs are out of date: 2 files are stale (a.md, b.md),"
-        " 1 file is missing (c.md), 2 files are no longer generated (d.md, e.md);"
-        " regenerate them with: promote tables docs"
+        "5 of the files in docs are out of date: 2 files are stale (docs/a.md, docs/b.md),"
+        " 1 file is missing (docs/c.md), 2 files are no longer generated (docs/d.md,"
+        " docs/e.md); regenerate them with: promote tables docs"
+    )
+
+
+def test_many_files_are_counted_not_listed_and_named_in_one_style():
+    # 247 names on one line helped nobody: the first few, as the diff's headers spell them
+    # (files in a subdirectory too), then a count.
+    report = _report(stale=["a.md", "ops/b.md", "c.md", "d.md", "e.md"])
+    assert report.summary() == (
+        "5 of the files in docs are out of date: 5 files are stale (docs/a.md, docs/ops/b.md,"
+        " docs/c.md and 2 more); regenerate them with: promote tables docs"
     )
 
 

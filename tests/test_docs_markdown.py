@@ -4,6 +4,7 @@ built page compared with ``promote table --format json``; plain Python-Markdown 
 
 from __future__ import annotations
 
+import html
 import json
 import shutil
 import subprocess
@@ -44,6 +45,27 @@ def test_mkdocs_page_table_equals_promote_table_json_cell_for_cell(tmp_path, run
     [table] = [t for t in html_tables(page) if t.attrs.get("id") == "types"]
     assert_same_cells(table, expected(run, "--policy", "jax"))
     assert "<p>After the table.</p>" in page
+    # The legend the Sphinx directive prints: what rows and columns are, the highlight, and
+    # the key to labels another notation reads otherwise (JAX counts bytes: i8 is int64).
+    legend = page[page.index('<div class="promotion-legend">') :]
+    assert "rows are the first operand, columns the second" in legend
+    assert "highlighted: NumPy gives another type or none" in legend
+    assert "i8 = int64" in legend and "u1 = uint8" in legend
+
+
+def test_the_legend_is_the_sphinx_directives_line_for_line():
+    from promote_cli.asking import table as model
+    from promote_cli.render import legend_lines
+
+    page = convert("::: promote table -p torch --op sum,sqrt\n")
+    table = model("torch", None, None, None, (), fmt="html", op="sum,sqrt")
+    for line in legend_lines(table, diff_marker="highlighted"):
+        assert f"<p>{html.escape(line)}</p>" in page
+
+
+def test_a_diff_of_an_operation_names_it_in_its_summary():
+    page = convert("::: promote diff numpy torch --op divide -t int32,float16\n")
+    assert "<p>numpy vs torch, divide: 3 of 4 cells differ (2 types)</p>" in page
 
 
 def test_mkdocs_stops_with_one_line_naming_the_block(tmp_path):
@@ -58,7 +80,7 @@ def test_the_block_is_what_promote_table_prints_with_its_flags(run):
     args = ["-p", "openvino", "-t", "f16,bf16,f32", "-O", "promote_unsafe=true"]
     page = convert("::: promote table " + " ".join(args) + " --diff-against torch\n")
     printed = run("table", *args, "--diff-against", "torch", "--format", "html").stdout
-    assert page == f'<div class="promotion">{printed}</div>'
+    assert page.startswith(f'<div class="promotion">{printed}<div class="promotion-legend">')
 
 
 def test_each_table_on_a_page_gets_its_own_id_and_stylesheet(run):
@@ -100,7 +122,9 @@ def test_table_block_with_op_is_what_promote_table_op_prints(run):
     args = ["-p", "numpy", "--op", "sqrt", "-t", "int8,float32"]
     page = convert("::: promote table " + " ".join(args) + "\n")
     printed = run("table", *args, "--format", "html").stdout
-    assert page == f'<div class="promotion">{printed}</div>'
+    assert page.startswith(f'<div class="promotion">{printed}')
+    # what a cell is, as the Sphinx directive's legend says it
+    assert "each cell is what np.sqrt returns for an array of the column&#x27;s type" in page
     [table] = html_tables(page)
     head, *body = table.rows
     assert len(body) == 1  # a unary operation: one row

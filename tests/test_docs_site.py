@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import shutil
 import subprocess
 import sys
 from itertools import combinations
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 from table_parsers import HtmlTable, html_tables
@@ -36,7 +38,7 @@ def site(tmp_path_factory) -> Path:
         [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", str(DOCS), str(out)],
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=900,
     )
     assert done.returncode == 0 and done.stderr == "", done.stderr
     return out
@@ -136,6 +138,68 @@ def test_cli_reference_lists_every_command_of_the_lazy_group(site):
     assert "--diff-against" in page and "--dtype-a" in page
 
 
+def _landscape(site: Path) -> HtmlTable:
+    page = (site / "index.html").read_text(encoding="utf-8")
+    [table] = [t for t in html_tables(page) if "promote-landscape" in t.classes]
+    return table
+
+
+def _answers(a: str, b: str) -> tuple[set[str], list[str]]:
+    """The distinct answers of the policies that know both types, as ``promote pair``
+    prints them (canonical), and the policies that lack one."""
+    said, lacking = set(), []
+    for name in frameworks.names():
+        universe = frameworks.get(name).universe
+        if a not in universe or b not in universe:
+            lacking.append(name)
+            continue
+        printed = pair(a, b, "-p", name)
+        said.add("refused" if printed.startswith("refused") else printed.split(" (")[0])
+    return said, lacking
+
+
+def test_the_front_page_names_every_framework_and_maps_where_they_agree(site):
+    page = (site / "index.html").read_text(encoding="utf-8")
+    first = page[page.index("<p>") : page.index("</p>")]
+    for name in frameworks.names():
+        assert frameworks.get(name).title in first, name
+    table = _landscape(site)
+    types = [text for text, _ in table.rows[0][1:]]
+    assert {"bool", "int8", "uint64", "bfloat16", "float16", "float32", "complex128"} <= set(types)
+    assert [row[0][0] for row in table.rows[1:]] == types
+    # every cell links to the side by side page for its pair
+    links = re.findall(
+        r'<td class="promote-n(\d)"><a href="choose\.html#a=([\w]+)&amp;b=([\w]+)"', page
+    )
+    assert len(links) == len(types) ** 2
+    cells = {(a, b): int(n) for n, a, b in links}
+    # its colour class is how many different answers `promote pair` gives there
+    for a, b in [("int8", "uint64"), ("float16", "bfloat16"), ("int8", "int8")]:
+        said, lacking = _answers(a, b)
+        assert cells[a, b] == min(len(said), 5), (a, b, said)
+        title = re.search(rf'href="choose\.html#a={a}&amp;b={b}" title="([^"]*)"', page).group(1)
+        assert all(answer in title for answer in said)
+        assert all(name in title for name in lacking)
+
+
+def test_every_framework_page_carries_its_notes(site):
+    for name in frameworks.names():
+        directory = frameworks.entry(name).package.replace(".", "/")
+        notes = DOCS.parent / directory / "notes.md"
+        assert notes.is_file(), f"{name} has no {directory}/notes.md"
+        page = (site / "_generated" / "policies" / f"{name}.html").read_text(encoding="utf-8")
+        assert 'id="notes"' in page, name
+    page = (site / "_generated" / "policies" / "openvino.html").read_text(encoding="utf-8")
+    assert "The spec’s typo" in page or "The spec's typo" in page
+
+
+def test_the_guide_shows_the_figures_computed_at_build_time(site):
+    page = (site / "guide" / "verify.html").read_text(encoding="utf-8")
+    assert "188,406" in page  # the verify-cells figure's total pair cells
+    page = (site / "guide" / "check.html").read_text(encoding="utf-8")
+    assert "lossy cells" in page and "no: 240 of 32,768" in page  # jax's associativity
+
+
 # --- in Chromium ---------------------------------------------------------------------------
 
 
@@ -225,3 +289,55 @@ def test_screenshot_of_a_policy_page_shows_the_highlight_colour(site, browser):
     table = browser.find_element("css selector", "table.promotion-table")
     image = pil.open(io.BytesIO(table.screenshot_as_png)).convert("RGB")
     assert HIGHLIGHT in {colour for _, colour in image.getcolors(maxcolors=1 << 20)}
+
+
+@pytest.mark.browser
+def test_the_side_by_side_page_opens_on_the_pair_its_address_names(site, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get((site / "choose.html").as_uri() + "#a=int8&b=uint64")
+    chosen = [
+        Select(browser.find_element(By.ID, f"promote-{k}")).first_selected_option.text
+        for k in "abc"
+    ]
+    assert chosen == ["int8", "uint64", "(none)"]
+    rows = browser.find_elements(By.CSS_SELECTOR, "#promote-answers tbody tr")
+    got = {
+        r.get_attribute("data-policy"): r.find_element(By.CLASS_NAME, "result").text for r in rows
+    }
+    assert got["numpy"] == pair("int8", "uint64", "-p", "numpy") == "float64"
+    # a choice is written back into the address, for a bookmark or a link
+    Select(browser.find_element(By.ID, "promote-c")).select_by_visible_text("float16")
+    assert browser.execute_script("return location.hash") == "#a=int8&b=uint64&c=float16"
+
+
+@pytest.mark.browser
+def test_a_landscape_cell_opens_the_side_by_side_page_for_its_pair(site, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get((site / "index.html").as_uri())
+    browser.find_element(By.CSS_SELECTOR, 'a[href="choose.html#a=float16&b=bfloat16"]').click()
+    assert browser.current_url.endswith("choose.html#a=float16&b=bfloat16")
+    chosen = [
+        Select(browser.find_element(By.ID, f"promote-{k}")).first_selected_option.text for k in "ab"
+    ]
+    assert chosen == ["float16", "bfloat16"]
+
+
+@pytest.mark.browser
+def test_lattice_drawings_keep_their_size_and_fit_where_they_can(site, browser):
+    # Shrunk to the text column, JAX's lattice (1714 pt wide) had 6-pixel labels: a drawing
+    # keeps its natural size and scrolls; most, drawn bottom to top, fit the column.
+    fits = 0
+    for name in ("jax", "tensorflow", "array-api", "mlx", "tinygrad"):
+        browser.get((site / "_generated" / "policies" / f"{name}.html").as_uri())
+        drawing = browser.find_element("css selector", "object.promotion-lattice")
+        data = drawing.get_attribute("data")  # the property: an absolute file:// URL
+        svg = Path(urlparse(data).path) if data.startswith("file:") else site / data
+        natural = float(re.search(r'<svg width="([\d.]+)pt"', svg.read_text()).group(1)) * 4 / 3
+        assert abs(drawing.size["width"] - natural) <= 2, name
+        column = browser.find_element("css selector", "div.body").size["width"]
+        fits += natural <= column
+    assert fits >= 4

@@ -220,7 +220,7 @@ def test_diff_of_a_unary_operation_lists_the_types_where_it_differs(run):
     assert done.exit_code == 1
     assert done.stdout.splitlines()[:2] == [
         "sqrt(int8)  numpy float16  torch float32",
-        "numpy vs torch: 1 of 2 cells differ (1 operation x 2 types)",
+        "numpy vs torch, sqrt: 1 of 2 cells differ (1 operation x 2 types)",
     ]
 
 
@@ -230,7 +230,7 @@ def test_diff_of_a_reduction_compares_every_type_both_know(run):
     assert done.exit_code == 1
     found = [x.split() for x in done.stdout.splitlines()]
     assert ["argmax(float32)", "numpy", "int64", "mlx", "uint32"] in found
-    assert "numpy vs mlx: 13 of 13 cells differ (1 operation x 13 types)" in done.stdout
+    assert "numpy vs mlx, argmax: 13 of 13 cells differ (1 operation x 13 types)" in done.stdout
 
 
 def test_diff_of_a_list_is_a_grid_of_operations_by_types(run):
@@ -260,7 +260,7 @@ def test_diff_of_identical_operations_exits_0(run):
     done = run("diff", "jax", "jax", "--op", "sqrt", "-t", "i8,f16")
     assert done.exit_code == 0
     assert done.stdout.splitlines()[-1] == (
-        "jax (left) vs jax (right): identical, all 2 cells of 1 operation x 2 types agree"
+        "jax (left) vs jax (right), sqrt: identical, all 2 cells of 1 operation x 2 types agree"
     )
 
 

@@ -1,5 +1,5 @@
-"""Per-operation dtype rules (promote_cli/ops.py and policies/<name>_ops.py): the issue's five
-rows as measured on the installed frameworks, small examples with a reason each, the CLI, and
+"""Per-operation dtype rules (promote_cli/ops.py, frameworks/<name>/operations.py): five calls
+as measured on the installed frameworks, small examples with a reason each, the CLI, and
 the declarations' shape."""
 
 from __future__ import annotations

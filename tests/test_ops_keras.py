@@ -1,4 +1,4 @@
-"""Keras's operations (promote_cli/policies/keras_ops.py): values measured with ``keras.ops`` on
+"""Keras's operations (promote_cli/frameworks/keras/): values measured with ``keras.ops`` on
 Keras 3.15.1, eagerly on the CPU, per backend and floatx (research/ops13-keras; the jax backend's
 by eager calls too, the ones its traced oracle was proven against), and the oracle that calls
 every operation."""

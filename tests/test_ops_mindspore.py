@@ -1,6 +1,6 @@
-"""MindSpore's operations (promote_cli/policies/mindspore_ops.py): the issue's five calls and
-each quirk, as measured on MindSpore 2.10.0 (PyNative, CPU, ``mindspore.ops``; research
-ops13-mindspore), and the oracle that calls them in its worker process."""
+"""MindSpore's operations (frameworks/mindspore/operations.py): five calls and each quirk, as
+measured on MindSpore 2.10.0 (PyNative, CPU, ``mindspore.ops``), and the oracle that calls them in
+its worker process."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Per-operation rules of tinygrad and Paddle (policies/tinygrad_ops.py, paddle_ops.py). Expected
+"""Per-operation rules of tinygrad and Paddle (frameworks/tinygrad/, frameworks/paddle/). Expected
 values are tinygrad 0.14.0's and Paddle 3.3.1's (CPU, eager) as measured for issue 13 (every
 cell against the frameworks themselves is ``promote verify``'s conformance test, below)."""
 

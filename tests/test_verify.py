@@ -28,10 +28,14 @@ PYTHON_SCALARS = {
 }
 
 
-def fake_oracle(policy: str, *, wrong=None, options=None, missing=False, asked=None, bug=False):
+def fake_oracle(
+    policy: str, *, wrong=None, options=None, missing=False, asked=None, bug=False, every=False
+):
     """An oracle module for ``policy`` that is a perfect framework, except: ``wrong`` maps
     (a, b) to the answer it gives instead ("refused" to raise), ``missing`` makes it not
-    installed, ``asked`` collects every (options, a, b) it is asked, ``bug`` makes it crash."""
+    installed, ``asked`` collects every (options, a, b) it is asked, ``bug`` makes it crash.
+    With ``every`` it also answers what verify asks beyond pairs (triples, values, spellings)
+    and calls the operations, as perfectly."""
     pol = frameworks.get(policy) if policy in frameworks.names() else None
     wrong = wrong or {}
 
@@ -67,12 +71,51 @@ def fake_oracle(policy: str, *, wrong=None, options=None, missing=False, asked=N
     module.INSTALL, module.IN_CONFORMANCE_EXTRA = "fakework-cpu", True
     module.OPTIONS = tuple(o.name for o in pol.options) if options is None else options
     module.load, module.version, module.answering = load, lambda handle: "9.9", answering
+    if every:
+        _answer_everything(module, pol)
     return module
 
 
 def _stand_in(real, entry, module):
     """``frameworks.oracle`` answering ``module`` for ``entry`` (even one without an oracle)."""
     return lambda name: module if name == entry.name else real(name)
+
+
+def _answer_everything(module, pol):
+    """Give a fake oracle the n-ary questions, spellings and operations, answered by the
+    policy itself."""
+    from contextlib import contextmanager
+
+    from promote_cli import ops
+    from promote_cli.notations import read_dtype
+
+    def said(outcome):
+        if outcome.result is None:
+            raise Refused(RuntimeError("the framework refuses too"))
+        return outcome.result
+
+    @contextmanager
+    def answering_many(handle, opts):
+        yield types.SimpleNamespace(
+            result_type=lambda ops: said(pol.result_type(ops, opts)),
+            chain=lambda ops: said(pol.chain(ops, opts)),
+        )
+
+    def spelling(handle, text):
+        try:
+            return read_dtype(text, frameworks.notation_of(pol))
+        except ValueError as exc:
+            raise Refused(exc) from None
+
+    @contextmanager
+    def calling(handle, opts):
+        declared = frameworks.operations(pol)
+        yield lambda function, operation, case: said(
+            ops.answer(declared, operation.name, case, opts)[0]
+        )
+
+    module.answering_many, module.calling = answering_many, calling
+    module.spelling, module.SPELLINGS = spelling, ("f2", "int8", "nope")
 
 
 @pytest.fixture
@@ -195,12 +238,55 @@ def test_a_missing_framework_is_skipped_unless_required(run, install):
 
 
 def test_a_missing_framework_says_how_to_install_it(run, install):
+    from promote_cli.verify import extra_install
+
     install(fake_oracle("jax", missing=True))
     line = run("verify", "jax").stdout.splitlines()[0]
     assert line == (
         "jax: not installed, skipped (No module named 'fakework'; to install it: pip install"
-        " fakework-cpu (or pip install 'promote-cli[conformance]' for every framework it holds))"
+        f" fakework-cpu (or every framework at once: {extra_install('conformance')}))"
     )
+    # promote is on no package index: the extra comes from where this promote is, a checkout.
+    assert "promote-cli[" not in line and f"{ROOT}[conformance]" in line
+
+
+@pytest.mark.parametrize(
+    ("origin", "command"),
+    [
+        (
+            {
+                "url": "https://example.org/me/promote",
+                "vcs_info": {"vcs": "git", "commit_id": "abc"},
+            },
+            "pip install 'promote-cli[conformance] @ git+https://example.org/me/promote@abc'",
+        ),
+        ({"url": "file:///src/promote", "dir_info": {}}, "pip install '/src/promote[conformance]'"),
+        (
+            {"url": "file:///src/promote", "dir_info": {"editable": True}},
+            "pip install -e '/src/promote[conformance]'",
+        ),
+        ({}, "pip install '/path/to/promote[conformance]' (a clone of promote)"),
+    ],
+)
+def test_the_extra_is_installed_from_where_promote_came_from(
+    monkeypatch, tmp_path, origin, command
+):
+    """An installed promote (no checkout around it) names the URL or directory pip recorded
+    (PEP 610's direct_url.json), never a package index name."""
+    import json
+    from importlib import metadata
+
+    import promote_cli.verify as verify
+
+    class Dist:
+        def read_text(self, name):
+            return json.dumps(origin) if origin and name == "direct_url.json" else None
+
+    monkeypatch.setattr(metadata, "distribution", lambda name: Dist())
+    monkeypatch.setattr(
+        verify, "__file__", str(tmp_path / "site" / "promote_cli" / "verify" / "x.py")
+    )
+    assert verify.extra_install("conformance") == command
 
 
 def test_every_oracle_names_the_package_to_install():
@@ -286,11 +372,32 @@ def test_progress_hears_the_total_at_the_end():
     heard = []
     driver.verify(
         frameworks.get("numpy"),
-        progress=lambda done, total: heard.append((done, total)),
+        progress=lambda done, total, phase: heard.append((done, total, phase)),
         load_oracle=lambda name: fake_oracle(name),
     )
     # NumPy's 16 dtypes and 4 Python scalars; with ml_dtypes imported, its 19 types more.
-    assert heard[-1] == (20**2 + 39**2, 20**2 + 39**2)
+    assert heard[-1] == (20**2 + 39**2, 20**2 + 39**2, "pairs")
+
+
+def test_progress_covers_every_phase_not_only_the_pairs():
+    heard = []
+    report = driver.verify(
+        frameworks.get("numpy"),
+        {"ml_dtypes": False},
+        progress=lambda done, total, phase: heard.append((phase, done, total)),
+        load_oracle=lambda name: fake_oracle(name, every=True),
+        operations=True,
+    )
+    assert report.status == driver.VERIFIED, report.mismatches[:3]
+    phases = list(dict.fromkeys(phase for phase, _, _ in heard))
+    assert phases == ["pairs", "triples", "values", "spellings", "operations"]
+    for phase in phases:
+        done, total = [(d, n) for p, d, n in heard if p == phase][-1]
+        assert done == total > 0, phase  # each phase is heard to its end
+    counted = {"triples": report.triples, "values": report.values, "spellings": 3}
+    for phase, n in counted.items():
+        assert [t for p, _, t in heard if p == phase][-1] == n
+    assert [t for p, _, t in heard if p == "operations"][-1] == report.ops.total
 
 
 # --- each oracle asks its framework (values from the frameworks' documentation) -------------

@@ -55,9 +55,31 @@
     select.forEach((s) => s.add(new Option(name, String(i))));
   });
   select[2].add(new Option("(none)", ""), 0);
-  select[0].value = String(data.types.indexOf("bfloat16"));
-  select[1].value = String(data.types.indexOf("float16"));
-  select[2].value = "";
-  select.forEach((s) => s.addEventListener("change", show));
-  show();
+
+  // The chosen dtypes live in the address (#a=int8&b=uint8[&c=float16]): the front page's
+  // landscape links a pair here, and a choice can be bookmarked or sent.
+  function fromAddress() {
+    const asked = new URLSearchParams(window.location.hash.slice(1));
+    const index = (key, fallback) => {
+      const i = data.types.indexOf(asked.get(key) || fallback);
+      return i < 0 ? null : String(i);
+    };
+    select[0].value = index("a", "bfloat16") ?? String(data.types.indexOf("bfloat16"));
+    select[1].value = index("b", "float16") ?? String(data.types.indexOf("float16"));
+    select[2].value = asked.get("c") ? index("c", "") ?? "" : "";
+    show();
+  }
+
+  function toAddress() {
+    const chosen = new URLSearchParams();
+    select.forEach((s, k) => {
+      if (s.value !== "") chosen.set("abc"[k], data.types[Number(s.value)]);
+    });
+    history.replaceState(null, "", "#" + chosen.toString());
+    show();
+  }
+
+  select.forEach((s) => s.addEventListener("change", toAddress));
+  window.addEventListener("hashchange", fromAddress);
+  fromAddress();
 })();

@@ -39,6 +39,14 @@ COMMANDS = {
 
 
 class LazyGroup(click.Group):
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # Bare ``promote`` is a question, not a mistake: the usage, formatted, and exit 0 (as
+        # git does). click 8.2+ raises it as a usage error instead, whose text is the help.
+        if not args and self.no_args_is_help and not ctx.resilient_parsing:
+            click.echo(ctx.get_help(), color=ctx.color)
+            ctx.exit(EXIT_OK)
+        return super().parse_args(ctx, args)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
 
@@ -240,20 +248,40 @@ _UNENCODABLE = "promote-unencodable"
 codecs.register_error(_UNENCODABLE, _unencodable)
 
 
-@click.group("promote", cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+# Help is laid out for 80 columns at most (narrower on a narrower terminal), whatever the width
+# of a wide terminal: long lines are hard to read.
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 80}
+
+
+@click.group("promote", cls=LazyGroup, context_settings=CONTEXT)
 @click.version_option(__version__, prog_name="promote")
 def cli() -> None:
-    """Exact type-promotion tables for array frameworks.
+    """Exact dtype promotion for array frameworks: what two arrays become when
+    they meet, and what an operation returns, under each framework's rules.
 
     \b
     promote pair f16 bf16 --policy openvino
+    promote op divide int32 int32 --policy torch
     promote table --policy jax --format html
-    promote convert a.npy b.npy
+    promote diff numpy torch --op divide
+    promote convert a.npy b.npy --policy jax
+
+    Policies: jax, openvino, ascend, numpy, torch, tensorflow, array-api, mlx,
+    keras, tinygrad, paddle, mindspore (promote policies NAME says more).
     """
 
 
+def tell(message: str) -> None:
+    """``promote: MESSAGE`` on stderr, escaped as ``printable`` does; on a terminal, broken at
+    word boundaries to fit it."""
+    from promote_cli import fit
+
+    line = f"promote: {printable(message)}"
+    click.echo("\n".join(fit.wrap(line, fit.terminal_width(sys.stderr))), err=True)
+
+
 def _fail(message: str, code: int) -> int:
-    click.echo(f"promote: {printable(message)}", err=True)
+    tell(message)
     return code
 
 

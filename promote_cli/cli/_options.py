@@ -63,7 +63,8 @@ policy_file = click.option(
     default=None,
     type=FileName(dir_okay=False),
     metavar="FILE",
-    help="A policy declared in a TOML file (see the README); -p ./FILE.toml does the same.",
+    help="A policy declared in a TOML file (docs/guide/policy-files.md); -p ./FILE.toml"
+    " does the same.",
 )
 options = click.option(
     "-O",

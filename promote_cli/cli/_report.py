@@ -57,7 +57,7 @@ class CheckReport:
             verb = "remove" if state == UNWANTED else "regenerate"
             return f"{self.files[state][0]} is {state}; {verb} it with: {self.fix}"
         parts = [
-            f"{_files_are(len(paths))} {state} ({', '.join(self._name(p) for p in paths)})"
+            f"{_files_are(len(paths))} {state} ({_some(paths)})"
             for state, paths in self.files.items()
             if state != SAME and paths
         ]
@@ -66,10 +66,17 @@ class CheckReport:
             f" regenerate them with: {self.fix}"
         )
 
-    def _name(self, path: Path) -> str:
-        if self.directory is not None and path.parent == self.directory:
-            return path.name
-        return str(path)
+
+# A summary names this many files of a state, then counts the rest (the diff shows each).
+NAMED = 3
+
+
+def _some(paths: list[Path]) -> str:
+    """The first few ``paths`` as typed (``docs/jax.md``, ``docs/ops/numpy.md``: the style of
+    the diff's headers and of the one-file summary), then how many more."""
+    named = ", ".join(str(p) for p in paths[:NAMED])
+    rest = len(paths) - NAMED
+    return named + (f" and {rest} more" if rest > 0 else "")
 
 
 def _files_are(n: int) -> str:

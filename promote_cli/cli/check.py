@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
 
-from promote_cli import api, schema
+from promote_cli import api, fit, schema
 from promote_cli.check import PROPERTIES, Report, check, summary, table_operands
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.errors import UsageError
@@ -51,7 +52,7 @@ from promote_cli.operands import label
     "--summary",
     "summary_",
     is_flag=True,
-    help="Print one Markdown table summarising every built-in policy (the README's).",
+    help="Print one Markdown table summarising every built-in policy (the docs site's).",
 )
 @_options.as_json
 def command(
@@ -74,8 +75,8 @@ def command(
     Exit 0 when every property the policy declares holds, 1 when one fails.
 
     \b
-    promote check numpy                  # (uint16 x int8) x float32 = float64 but ...
-    promote check torch --json           # int32 x bfloat16 -> bfloat16 loses int32 values
+    promote check numpy         # (uint16 x int8) x float32 = float64 but ...
+    promote check torch --json  # int32 x bfloat16 -> bfloat16 loses int32 values
     promote check -p ./mine.toml --categories
     """
     if summary_:
@@ -100,7 +101,8 @@ def command(
     if as_json:
         click.echo(schema.dumps(as_dict(report, categories)), nl=False)
     else:
-        click.echo(as_text(report, limit), nl=False)
+        width = fit.terminal_width(sys.stdout)
+        click.echo(fit.lines(as_text(report, limit), width), nl=False)
     return EXIT_DIFFERENT if report.failed else EXIT_OK
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import click
 
-from promote_cli import api, schema
-from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options, printable
+from promote_cli import api, fit, schema
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options, printable, tell
 from promote_cli.dtypes import is_weak
 from promote_cli.errors import PromotionError, UsageError
 from promote_cli.frameworks import notation as get_notation
@@ -88,15 +88,14 @@ def command(
 ) -> int:
     """Convert A and B to the dtype POLICY promotes them to.
 
-    \b
-    Outputs: A.promoted.npy and B.promoted.npy beside the inputs, or under -o DIR,
-    or --out-a/--out-b. Existing outputs are kept unless --force; an input is never
-    modified. A 0-d array is a scalar operand S(t), anything else D(t).
+    Outputs: A.promoted.npy and B.promoted.npy beside the inputs, or under -o
+    DIR, or --out-a/--out-b. Existing outputs are kept unless --force (--dry-run
+    says what --force would replace); an input is never modified. A 0-d array is
+    a scalar operand S(t), anything else D(t).
 
-    \b
     Exit codes: 0 written (or planned), 1 the policy refused / --strict found a
-    changed value (nothing written), 2 bad input, usage or a write error,
-    130 interrupted (nothing written).
+    changed value (nothing written), 2 bad input, usage or a write error, 130
+    interrupted (nothing written).
     """
     from promote_cli import npy
 
@@ -141,14 +140,17 @@ def command(
         "dry_run": dry_run,
         "written": done.written,
         "strict_refused": done.strict_refused,
-        "files": [_file_json(job, c) for job, c in zip(jobs, done.changes, strict=True)],
+        "files": [
+            _file_json(job, c, replaces)
+            for job, c, replaces in zip(jobs, done.changes, done.replaces, strict=True)
+        ],
     }
     if as_json:
         click.echo(schema.dumps(report), nl=False)
     else:
         _print_report(report, check_values or strict)
     if done.strict_refused:
-        click.echo("promote: --strict: values would change; nothing was written", err=True)
+        tell("--strict: values would change; nothing was written")
         return EXIT_DIFFERENT
     return EXIT_OK
 
@@ -229,7 +231,7 @@ def _head(req: api.Request, sources) -> dict:
     }
 
 
-def _file_json(job, changes) -> dict:
+def _file_json(job, changes, replaces: bool) -> dict:
     from promote_cli import npy
 
     return {
@@ -243,6 +245,7 @@ def _file_json(job, changes) -> dict:
         "bytes_out": 0 if job.action == npy.SKIP else job.out_bytes,
         "action": job.action,
         "changed": None if changes is None else {**changes.counts, "total": changes.total},
+        "replaces": replaces,
     }
 
 
@@ -295,45 +298,66 @@ def _print_report(report: dict, with_changes: bool) -> None:
     elif report["strict_refused"]:
         title += " (--strict: nothing written)"
     head, rows = _rows(report, nota, with_changes)
-    if sys.stdout.isatty():
-        from rich.console import Console
+    width = fit.terminal_width(sys.stdout)
+    if width is not None:
+        _print_on_terminal(width, title, head, rows)
+    else:
+        click.echo(title)
+        click.echo(_plain_table([head, *rows]))
+    existing = [printable(f["output"]) for f in report["files"] if f["replaces"]]
+    if report["dry_run"] and existing:
+        them = "it" if len(existing) == 1 else "them"
+        line = (
+            f"--force would replace {', '.join(existing)} ({_exist(len(existing))};"
+            f" without --force, convert refuses to replace {them})"
+        )
+        click.echo("\n".join(fit.wrap(line, width)))
 
-        _print_on_terminal(Console(), title, head, rows)
-        return
-    click.echo(title)
-    click.echo(_plain_table([head, *rows]))
+
+def _exist(n: int) -> str:
+    return "it exists" if n == 1 else "they exist"
 
 
-def _print_on_terminal(console, title: str, head: list[str], rows: list[list[str]]) -> None:
-    """A rich table when it fits the terminal; else one block per file, a field a line, so
-    that no cell (a path above all) is ever cut or folded."""
+def _print_on_terminal(width: int, title: str, head: list[str], rows: list[list[str]]) -> None:
+    """The most compact layout that fits the terminal: rich's boxed table, else the plain
+    aligned one (narrower: no borders), else one block per file, a field a line, so that no
+    cell (a path above all) is ever cut or folded. The title is a line of its own, never
+    padded to the table's width."""
+    from rich.console import Console
     from rich.measure import Measurement
     from rich.table import Table
     from rich.text import Text
 
+    console = Console(width=width)
     # Text, never a markup string: a file named "[bold]x[/bold].npy" prints as typed.
-    table = Table(title=Text(title), title_justify="left")
+    table = Table()
     for name in head:
         table.add_column(Text(name), no_wrap=True)
     for row in rows:
         table.add_row(*(Text(cell) for cell in row))
     unbounded = console.options.update_width(1 << 20)  # the width the table wants, unclamped
-    if Measurement.get(console, unbounded, table).maximum <= console.width:
+    console.print(Text(title, style="italic"), soft_wrap=True)
+    if Measurement.get(console, unbounded, table).maximum <= width:
         console.print(table)
         return
+    plain = _plain_table([head, *rows])
+    if max(fit.cells(line) for line in plain.split("\n")) <= width:
+        console.print(Text(plain), soft_wrap=True)
+        return
     keys = [*head[:6], "output bytes", *head[7:]]  # the two "bytes" columns told apart
-    width = max(map(len, keys))
-    console.print(Text(title, style="italic"), soft_wrap=True)
+    size = max(map(len, keys))
     for row in rows:
         console.print()
         console.print(Text(row[0], style="bold"), soft_wrap=True)
         for key, cell in zip(keys[1:], row[1:], strict=True):
-            console.print(Text(f"  {key.ljust(width)}  {cell}"), soft_wrap=True)
+            console.print(Text(f"  {key.ljust(size)}  {cell}"), soft_wrap=True)
 
 
 def _plain_table(lines: Sequence[Sequence[str]]) -> str:
-    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    widths = [max(fit.cells(line[i]) for line in lines) for i in range(len(lines[0]))]
     return "\n".join(
-        "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
+        "  ".join(
+            cell + " " * (w - fit.cells(cell)) for cell, w in zip(line, widths, strict=True)
+        ).rstrip()
         for line in lines
     )

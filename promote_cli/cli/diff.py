@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
-from promote_cli import asking
+from promote_cli import asking, fit
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.compare import FORMATS, diff
 from promote_cli.errors import UsageError
@@ -45,13 +47,13 @@ def command(left_name, right_name, fmt, types, option_values, notation, op, loss
     option on each side that has it; -O left:NAME=VALUE or right:NAME=VALUE on one side.
 
     \b
-    promote diff ascend torch                      # the 26 cells Ascend departs from PyTorch
+    promote diff ascend torch             # the 26 cells Ascend departs from torch
     promote diff jax numpy -t b1,u1,i1,f2,f4 -f table
     promote diff tensorflow tensorflow -O right:mode=safe
-    promote diff jax ./mine.toml                   # a policy file against what it extends
-    promote diff jax torch --lossy                 # and which side loses values
-    promote diff numpy torch --op divide           # where np.divide and torch disagree
-    promote diff numpy torch --op sqrt             # sqrt(int8): float16 vs float32 ...
+    promote diff jax ./mine.toml          # a policy file against what it extends
+    promote diff jax torch --lossy        # and which side loses values
+    promote diff numpy torch --op divide  # where np.divide and torch disagree
+    promote diff numpy torch --op sqrt    # sqrt(int8): float16 vs float32 ...
     promote diff numpy mlx --op reductions -f table
     """
     if as_json:
@@ -61,5 +63,9 @@ def command(left_name, right_name, fmt, types, option_values, notation, op, loss
         fmt = "json"
     left, right = asking.diff_requests(left_name, right_name, types, option_values, notation, op)
     d = diff(left, right)
-    click.echo(FORMATS[fmt](d, left.notation, lossy), nl=False)
+    if fmt == "json":
+        click.echo(FORMATS[fmt](d, left.notation, lossy), nl=False)
+    else:  # on a terminal, fitted to its width; piped, every line whole
+        width = fit.terminal_width(sys.stdout)
+        click.echo(FORMATS[fmt](d, left.notation, lossy, width), nl=False)
     return EXIT_OK if d.identical else EXIT_DIFFERENT

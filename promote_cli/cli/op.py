@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
-from promote_cli import api
+from promote_cli import api, fit
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.notations import display
 from promote_cli.operands import label
@@ -24,10 +26,10 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
     (binary operations; where's two values), as the policy's framework computes it.
 
     \b
-    promote op sqrt int8 -p numpy              # float16
-    promote op divide int32 int32 -p torch     # float32
-    promote op sum uint8 -p jax -O x64=false   # uint32
-    promote op mean int32 -p array-api         # refused: only floating-point dtypes
+    promote op sqrt int8 -p numpy             # float16
+    promote op divide int32 int32 -p torch    # float32
+    promote op sum uint8 -p jax -O x64=false  # u4 (uint32)
+    promote op mean int32 -p array-api        # refused: floating-point only
 
     NAME is an array API function name (see `promote ops`). Prints the output dtype; a
     refusal prints its reason and exits 1. A cell the framework has no CPU kernel for prints
@@ -64,20 +66,20 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
     if explain:
         rule = asked.rule(op, req.options)
         call = f"{name}({', '.join(label(x, nota) for x in req.operands)})"
-        click.echo(f"policy: {pol.name} ({req.options_text() or 'no options'})")
-        click.echo(f"operation: {name} = {rule.function or 'absent'} (kind: {rule.kind})")
+        _say(f"policy: {pol.name} ({req.options_text() or 'no options'})")
+        _say(f"operation: {name} = {rule.function or 'absent'} (kind: {rule.kind})")
         if promoted is not None:
             pair = rule.pair_name or f"{pol.name}'s promotion"
             start = "refused" if promoted.refused else display(promoted.result, nota)
             ins = " x ".join(label(x, nota) for x in (req.operands * 2)[:2])
-            click.echo(f"promotion ({pair}): {ins} -> {start} ({promoted.rule})")
-        click.echo(f"{call} -> {verdict}")
-        click.echo(f"rule: {out.rule}: {out.text(nota)}")
+            _say(f"promotion ({pair}): {ins} -> {start} ({promoted.rule})")
+        _say(f"{call} -> {verdict}")
+        _say(f"rule: {out.rule}: {out.text(nota)}")
         return EXIT_DIFFERENT if out.refused else EXIT_OK
     if out.refused:
-        click.echo(f"refused: {out.text(nota)}")
+        _say(f"refused: {out.text(nota)}")
         return EXIT_DIFFERENT
-    click.echo(verdict)
+    _say(verdict)
     return EXIT_OK
 
 
@@ -87,3 +89,9 @@ def _result(out, nota) -> str:
     if out.rule == "no-kernel":
         return f"{text} (no CPU kernel: the call raises on the CPU)"
     return f"{text} ({out.weak_note()})" if out.weak_note() else text
+
+
+def _say(line: str) -> None:
+    """One line of the answer; on a terminal, broken at word boundaries to fit it (a long
+    reason or explanation), whole when piped."""
+    click.echo("\n".join(fit.wrap(line, fit.terminal_width(sys.stdout))))

@@ -1,20 +1,43 @@
-"""``promote ops``: the operation vocabulary, and each policy's function for it."""
+"""``promote ops``: the operation vocabulary, and each policy's function for it; with
+``--policy``, one policy's rule for each operation."""
 
 from __future__ import annotations
 
+import sys
+
 import click
 
-from promote_cli import frameworks
+from promote_cli import api, fit, frameworks
 from promote_cli.cli import EXIT_OK, _options
-from promote_cli.errors import PromotionError
-from promote_cli.ops import VOCABULARY
+from promote_cli.errors import PromotionError, UsageError
+from promote_cli.ops import KINDS, VOCABULARY, Rule
 
 
 @click.command("ops")
+@click.option(
+    "--policy",
+    "-p",
+    default=None,
+    metavar="NAME",
+    help="One policy's rules: its function, kind and refusals for each operation.",
+)
+@_options.options
 @_options.as_json
-def command(as_json) -> int:
-    """List the operations (array API names) and each policy's own function for them
-    ("-" where the framework has none). openvino and ascend define no operations."""
+def command(policy, option_values, as_json) -> int:
+    """List the operations (array API names) and each policy's own function for
+    them ("-" where the framework has none). openvino and ascend define no
+    operations. With --policy, that policy's rule for each: the function, the
+    kind applied after the promotion, and the types it refuses.
+
+    \b
+    promote ops                      # every policy, a column each
+    promote ops -p torch             # torch's function, kind and refusals
+    promote ops -p keras -O backend=jax
+    """
+    if policy is not None:
+        return _one(policy, option_values, as_json)
+    if option_values:
+        raise UsageError("-O sets an option of one policy: give --policy NAME too")
     columns, without = {}, {}
     for name in frameworks.names():
         pol = frameworks.get(name)
@@ -41,14 +64,65 @@ def command(as_json) -> int:
         }
         click.echo(schema.dumps(body), nl=False)
         return EXIT_OK
+    width = fit.terminal_width(sys.stdout)
     head = ["operation", "arity", *columns]
     rows = [
         [op.name, op.arity, *(rules[op.name].function or "-" for rules in columns.values())]
         for op in VOCABULARY.values()
     ]
-    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    for r in [head, *rows]:
-        click.echo("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+    click.echo(fit.grid([head, *rows], width, fixed=2, label="policies"), nl=False)
     for name, why in without.items():
-        click.echo(f"{name}: {why}")
+        click.echo("\n".join(fit.wrap(f"{name}: {why}", width)))
+    return EXIT_OK
+
+
+def _refuses(rule: Rule) -> str:
+    said = list(rule.refuses) + [f"{t} operand" for t in rule.refuses_operand]
+    return ", ".join(said) or "-"
+
+
+def _one(name: str, option_values, as_json: bool) -> int:
+    """``promote ops --policy NAME``: each operation's rule under the options given."""
+    req = api.request(name, options=_options.parse_options(option_values))
+    declared = frameworks.operations(req.policy)  # refuses openvino, ascend: exit 1 with why
+    rules = declared.under(req.options)
+    if isinstance(rules, str):  # a setting without rules: the reason
+        raise PromotionError(rules, rule="no-operations")
+    if as_json:
+        from promote_cli import schema
+
+        body = {
+            **schema.head("ops", req),
+            "source": declared.source,
+            "operations": [
+                {
+                    "name": op.name,
+                    "arity": op.arity,
+                    "summary": op.summary,
+                    "function": rules[op.name].function,
+                    "kind": rules[op.name].kind,
+                    "refuses": list(rules[op.name].refuses),
+                    "refuses_operand": list(rules[op.name].refuses_operand),
+                    "note": rules[op.name].note or None,
+                }
+                for op in VOCABULARY.values()
+            ],
+        }
+        click.echo(schema.dumps(body), nl=False)
+        return EXIT_OK
+    width = fit.terminal_width(sys.stdout)
+    opts = req.options_text()
+    title = f"{req.policy.name}: {declared.source}" + (f" ({opts})" if opts else "")
+    click.echo("\n".join(fit.wrap(title, width)))
+    head = ["operation", "arity", "function", "kind", "refuses"]
+    rows = [
+        [op.name, op.arity, rules[op.name].function or "-", rules[op.name].kind, _refuses(r)]
+        for op in VOCABULARY.values()
+        for r in (rules[op.name],)
+    ]
+    click.echo(fit.grid([head, *rows], width, fixed=1, flow_last=True), nl=False)
+    used = dict.fromkeys(r.kind for r in rules.values() if r.function)
+    click.echo("kinds, applied to the promoted type:")
+    for kind in used:
+        click.echo("\n".join(fit.wrap(f"  {kind}: {KINDS[kind]}", width, hang=4)))
     return EXIT_OK

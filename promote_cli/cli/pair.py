@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
-from promote_cli import api
+from promote_cli import api, fit
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.engine import worded
 from promote_cli.errors import UsageError
@@ -28,21 +30,25 @@ from promote_cli.operands import inner, label
     "--explain", is_flag=True, help="Say which rule decided, and why (each step of a chain)."
 )
 def command(operands, policy, policy_file, option_values, notation, as_json, chain, explain) -> int:
-    """Promote A and B, or more operands. Two questions, which differ for three or more:
+    """Promote A and B, or more operands. Two questions, which differ for three
+    or more:
 
     \b
-    default  the framework's own n-ary function, all operands at once: np.result_type
-             (NumPy's sequence algorithm), jnp.result_type, torch's n-ary ops such as
-             addcmul(a, b, c), array-api's result_type; a left fold for tensorflow
+    default  the framework's own n-ary function, all operands at once:
+             np.result_type (NumPy's sequence algorithm), jnp.result_type,
+             torch's n-ary ops such as addcmul(a, b, c), array-api's
+             result_type; a left fold for tensorflow
              (flexible_dtypes.result_type), openvino and ascend.
-    --chain  ((A + B) + C) with the binary operator on real arrays: two Python scalars
-             add in Python first, the intermediate is an array (weak in jax and
-             tensorflow when the step's result is), operator refusals count.
+    --chain  ((A + B) + C) with the binary operator on real arrays: two
+             Python scalars add in Python first, the intermediate is an
+             array (weak in jax and tensorflow when the step's result is),
+             operator refusals count.
 
-    An operand is a dtype (f16, bfloat16, i8 ...), S(t) for a 0-d tensor, D(t) for a
-    dimensioned one, or a Python scalar: int, float, complex, P(bool); with its value
-    int:300, float:1e300, complex:1j, bool:true (refused where the framework's operation
-    raises for that value). Prints the result; a refusal prints its reason and exits 1.
+    An operand is a dtype (f16, bfloat16, i8 ...), S(t) for a 0-d tensor, D(t)
+    for a dimensioned one, or a Python scalar: int, float, complex, P(bool);
+    with its value int:300, float:1e300, complex:1j, bool:true (refused where
+    the framework's operation raises for that value). Prints the result; a
+    refusal prints its reason and exits 1.
     """
     if len(operands) < 2:
         raise UsageError("pair needs two operands, e.g. promote pair f16 bf16")
@@ -77,20 +83,21 @@ def command(operands, policy, policy_file, option_values, notation, as_json, cha
     ]
     if misread:
         where = f"{nota.name} notation{', ' + nota.reader_title if nota.reader_title else ''}"
-        click.echo(f"note: read {', '.join(misread)} ({where})", err=True)
+        note = f"note: read {', '.join(misread)} ({where})"
+        click.echo("\n".join(fit.wrap(note, fit.terminal_width(sys.stderr))), err=True)
     if explain:
-        click.echo(f"policy: {req.policy.name} ({req.options_text() or 'no options'})")
+        _say(f"policy: {req.policy.name} ({req.options_text() or 'no options'})")
         inputs = (" + " if chain else " x ").join(label(op, nota) for op in req.operands)
         verdict = "refused" if final.refused else _result(final, nota)
-        click.echo(f"{inputs} -> {verdict}")
+        _say(f"{inputs} -> {verdict}")
         for number, step in enumerate(final.steps, 1):
-            click.echo(f"step {number}: {worded(step, nota)}")
-        click.echo(f"rule: {final.rule}: {final.text(nota)}")
+            _say(f"step {number}: {worded(step, nota)}")
+        _say(f"rule: {final.rule}: {final.text(nota)}")
         return EXIT_DIFFERENT if final.refused else EXIT_OK
     if final.refused:
-        click.echo(f"refused: {final.text(nota)}")
+        _say(f"refused: {final.text(nota)}")
         return EXIT_DIFFERENT
-    click.echo(_result(final, nota))
+    _say(_result(final, nota))
     return EXIT_OK
 
 
@@ -98,3 +105,9 @@ def _result(out, nota) -> str:
     """``f8 (float64)``; a weak result says what it becomes: ``f* (weak; float64 with x64)``."""
     text = display(out.result, nota)
     return f"{text} ({out.weak_note()})" if out.weak_note() else text
+
+
+def _say(line: str) -> None:
+    """One line of the answer; on a terminal, broken at word boundaries to fit it (a long
+    reason or explanation), whole when piped."""
+    click.echo("\n".join(fit.wrap(line, fit.terminal_width(sys.stdout))))

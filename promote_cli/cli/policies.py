@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
-from promote_cli import frameworks
+from promote_cli import api, fit, frameworks
 from promote_cli.cli import _options
 from promote_cli.engine import Policy
 
@@ -35,10 +37,18 @@ def describe(pol: Policy) -> dict:
 
 
 @click.command("policies")
+@click.argument("names", nargs=-1, metavar="[NAME ...]")
 @_options.as_json
-def command(as_json: bool) -> int:
-    """List the policies with their types, operand categories and options."""
-    pols = [frameworks.get(n) for n in frameworks.names()]
+def command(names: tuple[str, ...], as_json: bool) -> int:
+    """List the policies with their types, operand categories and options; NAME
+    (a policy, or a TOML policy file) lists only those.
+
+    \b
+    promote policies              # every built-in policy
+    promote policies jax torch    # two of them
+    promote policies ./mine.toml  # a policy file, as promote reads it
+    """
+    pols = [api.resolve(n) for n in names or frameworks.names()]
     if as_json:
         from promote_cli import schema
 
@@ -49,14 +59,17 @@ def command(as_json: bool) -> int:
         }
         click.echo(schema.dumps(body), nl=False)
         return 0
-    for pol, d in zip(pols, map(describe, pols), strict=True):
-        click.echo(f"{d['name']}: {d['title']} ({d['source']})")
-        click.echo(
+    width = fit.terminal_width(sys.stdout)
+    for n, (pol, d) in enumerate(zip(pols, map(describe, pols), strict=True)):
+        nota = frameworks.notation_of(pol)
+        lines = [
+            f"{d['name']}: {d['title']} ({d['source']})",
             f"  notation: {d['notation']}; categories: {', '.join(d['categories'])};"
-            f" properties: {', '.join(d['properties'])}"
-        )
-        click.echo(f"  types ({len(d['types'])}): {' '.join(t['label'] for t in d['types'])}")
-        for o in pol.options:
-            click.echo(f"  -O {o.name}={o.text(o.default, frameworks.notation_of(pol))}  {o.help}")
-        click.echo()
+            f" properties: {', '.join(d['properties'])}",
+            f"  types ({len(d['types'])}): {' '.join(t['label'] for t in d['types'])}",
+            *(f"  -O {o.name}={o.text(o.default, nota)}  {o.help}" for o in pol.options),
+        ]
+        if n:
+            click.echo()
+        click.echo("\n".join(part for line in lines for part in fit.wrap(line, width, hang=4)))
     return 0

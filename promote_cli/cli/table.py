@@ -12,7 +12,7 @@ import click
 
 from promote_cli import asking, textfiles
 from promote_cli.api import shell_quote
-from promote_cli.cli import EXIT_OK, _options, printable
+from promote_cli.cli import EXIT_OK, _options, tell
 from promote_cli.cli._report import CheckReport
 from promote_cli.errors import UsageError
 from promote_cli.render import FORMATS, MARKS, SUFFIXES, render
@@ -52,7 +52,7 @@ from promote_cli.render import FORMATS, MARKS, SUFFIXES, render
     type=_options.FileName(exists=True, dir_okay=False, path_type=Path),
     default=None,
     metavar="FILE",
-    help="Render with this jinja2 template instead of ours (same context; see the README):"
+    help="Render with this jinja2 template instead of ours (same context; docs/guide/tables.md):"
     " in jinja2's sandbox, with no access to files or Python beyond the table.",
 )
 @click.option(
@@ -102,14 +102,14 @@ def command(
     operations and reductions get one row each, the array's type as columns.
 
     \b
-    promote table --policy jax --format html          # the JAX page's table, NumPy diff green
+    promote table --policy jax -f html   # JAX's page: NumPy's differences green
     promote table -p ascend -f markdown -o docs/ascend.md
-    promote table -p jax -f html --check docs/jax.html  # exit 1 and a diff when stale
-    promote table -p torch --mark lossy                 # † where a value is lost
-    promote table -p numpy --op divide                  # what np.divide returns (x1 by x2)
-    promote table -p torch --op sum                     # one row: torch.sum of each type
-    promote table -p torch --op sqrt,exp,sum            # one row per operation
-    promote table -p jax --op unary,reductions -f html  # every one-operand operation
+    promote table -p jax --check docs/jax.html  # exit 1 and a diff when stale
+    promote table -p torch --mark lossy         # † where a value is lost
+    promote table -p numpy --op divide          # what np.divide returns
+    promote table -p torch --op sum             # one row: torch.sum of each
+    promote table -p torch --op sqrt,exp,sum    # one row per operation
+    promote table -p jax --op unary,reductions  # every one-operand operation
     """
     if output is not None and check is not None:
         raise UsageError("give -o FILE or --check FILE, not both")
@@ -158,7 +158,7 @@ def command(
         on_disk = textfiles.read(check)
         report = CheckReport(fix=f"{table.command} -o {shell_quote(str(check))}")
         click.echo(report.compare(check, on_disk, text), nl=False)
-        click.echo(f"promote: {printable(report.summary())}", err=True)
+        tell(report.summary())
         return report.exit_code
     if output is not None:
         textfiles.write(output, text)

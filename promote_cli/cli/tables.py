@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from promote_cli import docsync
-from promote_cli.cli import EXIT_OK, _options, printable
+from promote_cli.cli import EXIT_OK, _options, tell
 from promote_cli.cli._report import CheckReport
 from promote_cli.errors import UsageError
 
@@ -40,6 +40,15 @@ def command(directory: Path, check: bool, force: bool) -> int:
     not even one `promote table -o` or `promote graph` wrote.
     """
     if check and not directory.is_dir():
+        given = click.get_current_context().get_parameter_source("directory")
+        if given is click.core.ParameterSource.DEFAULT:
+            # The pre-commit hook (promote-tables) run without args, or a project that keeps
+            # its tables elsewhere: say what to give rather than what is missing.
+            raise UsageError(
+                f"no DIR given, and ./{directory} does not exist: nothing to check. Name the"
+                " directory `promote tables DIR` wrote (the promote-tables hook: args:"
+                f" [docs/tables]), or write ./{directory} first with `promote tables`"
+            )
         raise UsageError(
             f"{directory}: no such directory to check; `promote tables {directory}` writes it"
         )
@@ -49,15 +58,13 @@ def command(directory: Path, check: bool, force: bool) -> int:
         for name, text in sync.wanted.items():
             click.echo(report.compare(directory / name, sync.on_disk[name], text), nl=False)
         for name in sync.leftovers:
-            click.echo(f"promote: {printable(report.unwanted(directory / name))}", err=True)
-        click.echo(f"promote: {printable(report.summary())}", err=True)
+            tell(report.unwanted(directory / name))
+        tell(report.summary())
         return report.exit_code
     sync.apply(force=force)
     changed = len(sync.changed)
-    click.echo(
-        f"promote: {printable(str(directory))}: {changed} written,"
-        f" {len(sync.wanted) - changed} unchanged"
-        + (f", {len(sync.leftovers)} removed" if sync.leftovers else ""),
-        err=True,
+    tell(
+        f"{directory}: {changed} written, {len(sync.wanted) - changed} unchanged"
+        + (f", {len(sync.leftovers)} removed" if sync.leftovers else "")
     )
     return EXIT_OK

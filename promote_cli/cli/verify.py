@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from promote_cli import api, frameworks, schema
+from promote_cli import api, fit, frameworks, schema
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.engine import Policy
 from promote_cli.errors import PromoteError, UsageError, printable
@@ -81,7 +81,7 @@ def command(names, option_values, as_json, require, oracle, timeout, operations)
         op_cells = sum(r.ops.total for r in checked if r.ops)
         gaps = sum(r.ops.total_gaps for r in checked if r.ops)
         ops_text = f" and {op_cells:,} operation cells ({gaps:,} kernel gaps)" if op_cells else ""
-        click.echo(
+        _say(
             f"{len(checked)} of {len(reports)} policies verified:"
             f" {sum(r.cells for r in checked):,} pair cells{ops_text} compared,"
             f" {_count(wrong, 'mismatch', 'mismatches')}"
@@ -172,7 +172,8 @@ def _check_options(pols: dict[str, Policy], given: dict[str, str]) -> dict[str, 
 
 @contextmanager
 def _progress(enabled: bool) -> Iterator[Any]:
-    """A rich progress bar on stderr (terminals only): one task per policy."""
+    """A rich progress bar on stderr (terminals only): one task per policy, naming the phase
+    it is in."""
     if not enabled:
         yield lambda name: None
         return
@@ -191,11 +192,14 @@ def _progress(enabled: bool) -> Iterator[Any]:
         def progress_for(name: str):
             task = None
 
-            def update(done: int, total: int) -> None:
+            def update(done: int, total: int, phase: str) -> None:
+                # One bar per policy, refilled by each phase: pairs, triples, values,
+                # spellings, operations.
                 nonlocal task
+                described = f"{name} {phase}"
                 if task is None:
-                    task = bar.add_task(name, total=total)
-                bar.update(task, completed=done)
+                    task = bar.add_task(described, total=total)
+                bar.update(task, description=described, completed=done, total=total)
 
             return update
 
@@ -211,17 +215,22 @@ def _labels(pol: Policy):
     )
 
 
+def _say(line: str) -> None:
+    """One line of the report; on a terminal, broken at word boundaries to fit it."""
+    click.echo("\n".join(fit.wrap(line, fit.terminal_width(sys.stdout), hang=4)))
+
+
 def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
     name = report.policy
     if report.status == driver.NOT_INSTALLED:
         tail = "; --require was given" if require else ", skipped"
-        click.echo(f"{name}: not installed{tail} ({report.note})")
+        _say(f"{name}: not installed{tail} ({report.note})")
         return
     if report.status == driver.NO_FRAMEWORK:
-        click.echo(f"{name}: {report.note}")
+        _say(f"{name}: {report.note}")
         return
     if report.status == driver.OPTIONS_DIFFER:
-        click.echo(f"{name}: {report.note}; update its oracle (not verified)")
+        _say(f"{name}: {report.note}; update its oracle (not verified)")
         return
     verdict = (
         "all agree"
@@ -229,7 +238,7 @@ def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
         else _count(len(report.mismatches), "mismatch", "mismatches")
     )
     settings = f" ({report.settings} option settings)" if report.settings > 1 else ""
-    click.echo(
+    _say(
         f"{name}: {report.framework} {report.version}, {report.cells:,} cells{settings}"
         f"{_beyond(report)} in {report.seconds:.1f} s (import {report.import_seconds:.1f} s):"
         f" {verdict}"
@@ -249,7 +258,7 @@ def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
             asked = joiner.join(op_label(op) for op in m.operands)
             if m.question != driver.PAIR:
                 asked = f"{m.question} {asked}"
-        click.echo(
+        _say(
             f"  {name}{' ' + opts if opts else ''}: {asked}"
             f" -> promote says {result_label(m.promote)}, framework says {theirs}"
         )
@@ -258,7 +267,7 @@ def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
 def _print_ops(name, ops, op_label, result_label, opts_label) -> None:
     """One line for the operations, then one per mismatch."""
     if ops.note:
-        click.echo(f"  {name} operations: not verified ({ops.note})")
+        _say(f"  {name} operations: not verified ({ops.note})")
         return
     absent = f"; absent: {', '.join(ops.absent)}" if ops.absent else ""
     verdict = (
@@ -270,19 +279,19 @@ def _print_ops(name, ops, op_label, result_label, opts_label) -> None:
         if ops.total_gaps
         else ""
     )
-    click.echo(
+    _say(
         f"  {name} operations: {ops.total:,} cells over {len(ops.cells)} operations in"
         f" {ops.seconds:.1f} s{gaps}{absent}: {verdict}"
     )
     if ops.coverage:
-        click.echo(f"  {name} operations: {ops.coverage}")
+        _say(f"  {name} operations: {ops.coverage}")
     for m in ops.mismatches:
         opts = opts_label(m.options)
         theirs = result_label(m.framework)
         if m.framework is None and m.framework_error:
             theirs += f" ({_short(m.framework_error)})"
         args = ", ".join(op_label(x) for x in m.operands)
-        click.echo(
+        _say(
             f"  {name}{' ' + opts if opts else ''}: {m.op}({args})"
             f" -> promote says {result_label(m.promote)}, framework says {theirs}"
         )

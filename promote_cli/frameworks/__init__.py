@@ -21,7 +21,7 @@ from functools import cache
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from promote_cli.errors import PromotionError, UsageError
+from promote_cli.errors import PromotionError, UsageError, did_you_mean
 
 if TYPE_CHECKING:
     from promote_cli.engine import Policy
@@ -68,14 +68,10 @@ def entry(name: str) -> Framework:
     for found in entries():
         if found.name == name:
             return found
-    import difflib
-
     known = names()
-    by_case = {n.lower(): n for n in known}
-    close = [by_case[name.lower()]] if name.lower() in by_case else []
-    close = close or difflib.get_close_matches(name, known, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    raise UsageError(f"unknown policy {name!r} (policies: {', '.join(known)}){hint}")
+    raise UsageError(
+        f"unknown policy {name!r} (policies: {', '.join(known)})" + did_you_mean(name, known)
+    )
 
 
 def get(name: str) -> Policy:

@@ -5,7 +5,7 @@ and execute the plan (stream, stage, commit), deciding here, once, what ``--dry-
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -82,6 +82,9 @@ class Converted:
     changes: list[Changes | None]
     written: bool
     strict_refused: bool
+    # Per job: its output exists already, so writing it needs --force (a dry run reports this
+    # instead of refusing, as the run itself would).
+    replaces: list[bool] = field(default_factory=list)
 
 
 def bytes_to_read(jobs: Sequence[Job], *, dry_run: bool, counting: bool) -> int:
@@ -104,8 +107,11 @@ def execute(
     chunk_bytes: int = CHUNK_BYTES,
 ) -> Converted:
     """Run the jobs: every output is written to a temporary file, and only when all are complete
-    (and, with ``strict``, no value changed) are they renamed to their final names."""
-    targets = check_outputs(jobs, force=force)
+    (and, with ``strict``, no value changed) are they renamed to their final names. A dry run
+    writes nothing and refuses nothing it would only refuse for existing outputs: it says which
+    outputs exist (``Converted.replaces``), what ``--force`` would replace."""
+    targets = check_outputs(jobs, force=force or dry_run)
+    replaces = [t is not None and t.exists for t in targets]
     counting = check_values or strict
     changes: list[Changes | None] = [
         Changes() if counting and job.action == CONVERT else None for job in jobs
@@ -122,7 +128,9 @@ def execute(
                         progress=progress,
                         chunk_bytes=chunk_bytes,
                     )
-        return Converted(changes, written=False, strict_refused=strict and _changed(changes))
+        return Converted(
+            changes, written=False, strict_refused=strict and _changed(changes), replaces=replaces
+        )
     check_space(jobs, targets)
     with atomic.Batch() as batch:  # what is not committed when it ends is removed
         for job, tgt, tally in zip(jobs, targets, changes, strict=True):
@@ -137,10 +145,10 @@ def execute(
                     chunk_bytes=chunk_bytes,
                 )
         if strict and _changed(changes):
-            return Converted(changes, written=False, strict_refused=True)
+            return Converted(changes, written=False, strict_refused=True, replaces=replaces)
         # Both or neither; without --force, an output that appeared meanwhile is refused.
         batch.commit(replace=force)
-    return Converted(changes, written=True, strict_refused=False)
+    return Converted(changes, written=True, strict_refused=False, replaces=replaces)
 
 
 def _changed(changes: Sequence[Changes | None]) -> bool:

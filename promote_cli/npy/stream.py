@@ -21,7 +21,7 @@ from promote_cli.npy.changes import Changes, count_changes
 from promote_cli.npy.header import bad
 from promote_cli.npy.job import Job
 
-# Chosen by benchmarks/bench_convert.py (see README.d/convert.md): smaller chunks pay Python
+# Chosen by benchmarks/bench_convert.py (docs/guide/convert.md): smaller chunks pay Python
 # overhead per chunk, larger ones fall out of the CPU caches and cost 2-3x.
 CHUNK_BYTES = 1 << 20
 

@@ -8,7 +8,7 @@ An oracle module declares:
 
 - ``POLICY``: the policy name it proves; ``FRAMEWORK``: the framework's name;
   ``INSTALL``: the package a user installs for it (``tensorflow-cpu``);
-  ``IN_CONFORMANCE_EXTRA``: whether ``pip install 'promote-cli[conformance]'`` installs it;
+  ``IN_CONFORMANCE_EXTRA``: whether promote's ``conformance`` extra installs it;
   ``OPTIONS``: the policy options it knows how to set on the framework.
 - ``load()``: imports the framework (only there, so ``promote`` stays light) and returns a handle;
   it raises ``ImportError`` when the framework is not installed.
@@ -111,12 +111,50 @@ class Oracle(Protocol):
 
 
 def install_hint(orc: Oracle) -> str:
-    """How to install an oracle's framework: ``pip install tensorflow-cpu``, and the extra that
-    installs every framework it holds."""
+    """How to install an oracle's framework: ``pip install tensorflow-cpu``, and the command
+    that installs promote's ``conformance`` extra, every framework it holds, from where this
+    promote came from (promote is on no package index: ``promote-cli[conformance]`` alone
+    would find nothing)."""
     hint = f"pip install {orc.INSTALL}"
     if orc.IN_CONFORMANCE_EXTRA:
-        hint += " (or pip install 'promote-cli[conformance]' for every framework it holds)"
+        hint += f" (or every framework at once: {extra_install('conformance')})"
     return hint
+
+
+def extra_install(extra: str) -> str:
+    """The ``pip install`` command that adds promote's ``extra`` to this promote: from the
+    checkout it runs from (editable when it was installed so), from the Git URL or directory
+    pip installed it from, or, when neither is known, from a clone the user names."""
+    import json
+    import shlex
+    from importlib import metadata
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    checkout = (root / "pyproject.toml").is_file() and 'name = "promote-cli"' in (
+        root / "pyproject.toml"
+    ).read_text(encoding="utf-8", errors="replace")
+    try:
+        found = metadata.distribution("promote-cli").read_text("direct_url.json")
+        origin = json.loads(found or "{}")
+    except (metadata.PackageNotFoundError, ValueError):
+        origin = {}
+    url = origin.get("url", "")
+    editable = bool(origin.get("dir_info", {}).get("editable"))
+    if checkout:
+        installed_here = url.startswith("file://") and Path(url[7:]).resolve() == root
+        flag = "-e " if editable or not installed_here else ""
+        return f"pip install {flag}{shlex.quote(f'{root}[{extra}]')}"
+    if "vcs_info" in origin:
+        vcs = origin["vcs_info"]
+        pinned = f"{vcs.get('vcs', 'git')}+{url}" + (
+            f"@{vcs['commit_id']}" if vcs.get("commit_id") else ""
+        )
+        return f"pip install {shlex.quote(f'promote-cli[{extra}] @ {pinned}')}"
+    if url.startswith("file://"):
+        flag = "-e " if editable else ""
+        return f"pip install {flag}{shlex.quote(f'{url[7:]}[{extra}]')}"
+    return f"pip install '/path/to/promote[{extra}]' (a clone of promote)"
 
 
 def refusing(*errors: type[BaseException]) -> Callable[[Any], Any]:

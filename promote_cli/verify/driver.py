@@ -41,7 +41,9 @@ NOT_INSTALLED, NO_FRAMEWORK, OPTIONS_DIFFER = "not-installed", "no-framework", "
 # How often the progress callback hears about it: often enough to move, rarely enough to be free.
 _PROGRESS_EVERY = 256
 
-Progress = Callable[[int, int], None]  # (cells done, cells in total)
+# (done, total, phase): each phase (pairs, triples, values, spellings, operations) counts from
+# 0 to its own total, so a bar shows how far the run is in every phase, not only the pairs.
+Progress = Callable[[int, int, str], None]
 
 SEED = 10
 TRIPLES = 20_000  # per policy, shared among its option settings
@@ -176,7 +178,7 @@ def verify(
     total = sum(len(policy.operands(opts)) ** 2 for opts in combos)
     done = 0
     if progress:
-        progress(0, total)
+        progress(0, total, "pairs")
     for opts in combos:
         ops = policy.operands(opts)
         with orc.answering(handle, opts) as answer:
@@ -190,16 +192,16 @@ def verify(
                     report.mismatches.append(Mismatch(opts, a, b, mine, theirs, error))
                 done += 1
                 if progress and done % _PROGRESS_EVERY == 0:
-                    progress(done, total)
+                    progress(done, total, "pairs")
     if progress:
-        progress(done, total)
+        progress(done, total, "pairs")
     report.cells, report.settings = done, len(combos)
     many = getattr(orc, "answering_many", None)
     if many is not None:
-        _beyond_pairs(policy, orc, handle, combos, report)
+        _beyond_pairs(policy, orc, handle, combos, report, progress)
     report.seconds = time.perf_counter() - started
     if operations:
-        report.ops = verify_ops(declared_operations(policy), orc, handle, combos)
+        report.ops = verify_ops(declared_operations(policy), orc, handle, combos, progress)
     wrong = report.mismatches or (report.ops is not None and report.ops.mismatches)
     report.status = MISMATCH if wrong else VERIFIED
     return report
@@ -237,15 +239,42 @@ def _ask(fn: Callable[..., str], *args: Any) -> tuple[str | None, str]:
         return None, str(exc)
 
 
+def _counting(progress: Progress | None, phase: str, total: int) -> Callable[[], None]:
+    """A step of ``phase`` done: tells ``progress`` at the first step (the phase begins), now
+    and then, and at the last. A phase with no steps is never heard of."""
+    done = 0
+
+    def step() -> None:
+        nonlocal done
+        if progress and done == 0:
+            progress(0, total, phase)
+        done += 1
+        if progress and (done % _PROGRESS_EVERY == 0 or done == total):
+            progress(done, total, phase)
+
+    return step
+
+
 def _beyond_pairs(
-    policy: Policy, orc: Any, handle: Any, combos: list[dict[str, Any]], report: Report
+    policy: Policy,
+    orc: Any,
+    handle: Any,
+    combos: list[dict[str, Any]],
+    report: Report,
+    progress: Progress | None = None,
 ) -> None:
     """Triples (both questions) and values under every setting, then the spellings."""
     questions = ((RESULT_TYPE, policy.result_type), (CHAIN, policy.chain))
-    for opts in combos:
+    asked = [
+        (opts, triples(policy, len(combos), opts), value_cells(policy, opts)) for opts in combos
+    ]
+    triple_done = _counting(progress, "triples", sum(len(t) for _, t, _ in asked))
+    value_done = _counting(progress, "values", sum(len(v) for _, _, v in asked))
+    for opts, three, values in asked:
         with orc.answering_many(handle, opts) as many:
             theirs_for = {RESULT_TYPE: many.result_type, CHAIN: many.chain}
-            for ops in triples(policy, len(combos), opts):
+            for ops in three:
+                triple_done()
                 for question, mine_for in questions:
                     mine = mine_for(ops, opts).result
                     try:
@@ -258,7 +287,8 @@ def _beyond_pairs(
                             Mismatch(opts, ops[0], ops[1], mine, theirs, error, question, ops[2:])
                         )
                 report.triples += 1
-            for pair in value_cells(policy, opts):
+            for pair in values:
+                value_done()
                 mine = policy.chain(pair, opts).result
                 try:
                     theirs, error = _ask(many.chain, pair)
@@ -269,7 +299,10 @@ def _beyond_pairs(
                     report.mismatches.append(Mismatch(opts, *pair, mine, theirs, error, VALUE))
                 report.values += 1
     spelled = getattr(orc, "spelling", None)
-    for text in getattr(orc, "SPELLINGS", ()):
+    spellings = getattr(orc, "SPELLINGS", ())
+    spelling_done = _counting(progress, "spellings", len(spellings))
+    for text in spellings:
+        spelling_done()
         try:
             mine = read_dtype(text, frameworks.notation_of(policy))
         except UsageError:

@@ -86,6 +86,15 @@ def verify_ops(
     report.absent = tuple(n for n, r in ops.rules.items() if r.function is None)
     operands = getattr(orc, "OPERANDS", lambda found: found)(every_operand(ops))
     report.coverage = getattr(orc, "COVERAGE", "")
+    total = sum(
+        len(cases(ops, operation, operands))
+        for opts in combos
+        for name, operation in VOCABULARY.items()
+        if ops.under(opts)[name].function is not None
+    )
+    done = 0
+    if progress:
+        progress(0, total, "operations")
     for opts in combos:
         rules = ops.under(opts)
         with orc.calling(handle, opts) as call:
@@ -111,6 +120,9 @@ def verify_ops(
                         report.mismatches.append(
                             OpMismatch(opts, name, case, mine.result, theirs, error)
                         )
+                done += len(asked)  # a function's cases are answered together
+                if progress:
+                    progress(done, total, "operations")
     report.seconds = time.perf_counter() - started
     return report
 

@@ -1,10 +1,15 @@
-"""Print (or ``--write``) the README's figures that promote itself computes, so they never drift:
-the cells, random triples, values and spellings ``promote verify`` compares per policy. Each block
-sits between ``<!-- figures:NAME -->`` and ``<!-- /figures:NAME -->`` in README.md;
-tests/test_readme_figures.py fails when one differs from what this prints.
+"""The figures of the documentation that promote itself computes, so they never drift: the cells,
+random triples, values and spellings ``promote verify`` compares per policy, the operations it
+calls, the five calls users ask about most, ``promote check --summary``, and the README's list
+of frameworks.
 
-    python benchmarks/readme_figures.py           # print the blocks
-    python benchmarks/readme_figures.py --write   # rewrite them in README.md
+The docs site writes each figure into ``_generated/figures/NAME.md`` when it is built
+(``generate.py``), where the guide's pages include it. The README's list sits between
+``<!-- figures:frameworks -->`` and ``<!-- /figures:frameworks -->``; tests/test_readme.py
+fails when it differs from what this prints.
+
+    python docs/figures.py                  # print every figure
+    python docs/figures.py --write-readme   # rewrite the README's block
 """
 
 from __future__ import annotations
@@ -15,6 +20,56 @@ import sys
 from pathlib import Path
 
 README = Path(__file__).resolve().parents[1] / "README.md"
+# The last full ``promote verify --require --json`` run, kept by benchmarks/verified.py --write:
+# a measurement (the frameworks' versions, the cells, the seconds), never edited by hand.
+VERIFIED = Path(__file__).resolve().parent / "verified.json"
+
+
+def _verified() -> dict:
+    import json
+
+    return json.loads(VERIFIED.read_text(encoding="utf-8"))
+
+
+def last_run(run: dict | None = None) -> str:
+    """The table of a full verify run (default: the kept one): framework version, option
+    settings, pair cells, operation cells and kernel gaps, mismatches, seconds per policy."""
+    run = run if run is not None else _verified()
+    head = ("policy", "framework", "version", "option settings", "pair cells", "operation cells")
+    tail = ("kernel gaps", "mismatches", "import", "pairs and beyond", "operations")
+    lines = [f"| {' | '.join(head + tail)} |", "| --- " * (len(head) + len(tail)) + "|"]
+    blank = " |" * (len(head) + len(tail) - 2)
+    cells = op_cells = 0
+    for p in run["verify"]["policies"]:
+        if p["status"] == "no-framework":
+            lines.append(f"| `{p['policy']}` | none installable |{blank}")
+            continue
+        if p["status"] not in ("verified", "mismatch"):
+            lines.append(
+                f"| `{p['policy']}` | {p['framework']} | {p['status']}: {p['note']} |{blank[2:]}"
+            )
+            continue
+        ops = p["operations"] or {}
+        op_total, gaps = sum(ops.get("cells", {}).values()), sum(ops.get("gaps", {}).values())
+        mismatches = len(p["mismatches"]) + len(ops.get("mismatches", []))
+        cells, op_cells = cells + p["cells"], op_cells + op_total
+        lines.append(
+            f"| `{p['policy']}` | {p['framework']} | {p['version']} | {p['option_settings']}"
+            f" | {p['cells']:,} | {op_total:,} | {gaps:,} | {mismatches}"
+            f" | {p['import_seconds']:.1f} s | {p['seconds']:.1f} s"
+            f" | {ops.get('seconds', 0.0):.1f} s |"
+        )
+    wrong = sum(
+        len(p["mismatches"]) + len((p["operations"] or {}).get("mismatches", []))
+        for p in run["verify"]["policies"]
+    )
+    note = f" ({run['note']})" if run.get("note") else ""
+    lines += [
+        "",
+        f"{cells:,} pair cells and {op_cells:,} operation cells, {wrong:,} mismatches, in"
+        f" {run['wall_seconds']:,} s wall{note}.",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def verify_cells() -> str:
@@ -136,7 +191,58 @@ def ops_cells() -> str:
     return "\n".join(lines) + "\n"
 
 
-BLOCKS = {"verify-cells": verify_cells, "ops-five": ops_five, "ops-cells": ops_cells}
+def tables_set() -> str:
+    """How many files ``promote tables`` writes, and for how many policies (a sentence)."""
+    from promote_cli import docset, frameworks
+
+    files = docset.documentation_set()
+    ops = {name.split("/")[1].split(".")[0] for name in files if name.startswith("ops/")}
+    return (
+        f"With {len(frameworks.names())} policies, {len(ops)} of them with per-operation rules,"
+        f" the set is {len(files):,} files.\n"
+    )
+
+
+def check_summary() -> str:
+    """``promote check --summary``: every built-in policy's properties under its defaults."""
+    from promote_cli.check import summary
+
+    return summary()
+
+
+def frameworks() -> str:
+    """The README's list: each policy, the framework it reproduces, where its rules come from
+    (the registry's own words) and the version the last full verify run proved it against."""
+    from promote_cli import frameworks
+
+    said = {"no-framework": "none installable"}
+    versions = {
+        p["policy"]: f"{p['framework']} {p['version']}"
+        if p["status"] == "verified"
+        else said.get(p["status"], p["status"])
+        for p in _verified()["verify"]["policies"]
+    }
+    lines = [
+        "| policy | framework | rules from | last verified against |",
+        "| --- | --- | --- | --- |",
+    ]
+    for name in frameworks.names():
+        pol = frameworks.get(name)
+        proven = versions.get(name, "not yet verified")
+        lines.append(f"| `{name}` | {pol.title} | {pol.source} | {proven} |")
+    return "\n".join(lines) + "\n"
+
+
+FIGURES = {
+    "verify-cells": verify_cells,
+    "ops-five": ops_five,
+    "ops-cells": ops_cells,
+    "check-summary": check_summary,
+    "tables-set": tables_set,
+    "last-run": last_run,
+    "frameworks": frameworks,
+}
+README_BLOCKS = ("frameworks",)
 
 
 def block_pattern(name: str) -> re.Pattern[str]:
@@ -144,23 +250,39 @@ def block_pattern(name: str) -> re.Pattern[str]:
 
 
 def rewrite(text: str) -> str:
-    for name, make in BLOCKS.items():
+    """``text`` (the README) with each of its blocks as this module prints it now."""
+    for name in README_BLOCKS:
         pattern = block_pattern(name)
         if not pattern.search(text):
             raise SystemExit(f"README.md has no <!-- figures:{name} --> block")
-        body = make()
+        body = FIGURES[name]()
         text = pattern.sub(lambda m, body=body: m.group(1) + body + m.group(3), text)
     return text
 
 
+def write(directory: Path) -> list[Path]:
+    """Every figure as ``directory/NAME.md`` (the docs build includes them); the paths."""
+    directory.mkdir(parents=True, exist_ok=True)
+    out = []
+    for name, make in FIGURES.items():
+        path = directory / f"{name}.md"
+        text = make()
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+        out.append(path)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="rewrite the blocks in README.md")
+    parser.add_argument(
+        "--write-readme", action="store_true", help="rewrite the README's figure blocks"
+    )
     args = parser.parse_args()
-    if args.write:
+    if args.write_readme:
         README.write_text(rewrite(README.read_text(encoding="utf-8")), encoding="utf-8")
         return 0
-    for name, make in BLOCKS.items():
+    for name, make in FIGURES.items():
         sys.stdout.write(f"<!-- figures:{name} -->\n{make()}<!-- /figures:{name} -->\n")
     return 0
 

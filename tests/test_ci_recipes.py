@@ -1,5 +1,6 @@
-"""The README's CI and pre-commit recipes work as written (issue 11, item 4): they install
-promote the way it can be installed, and the hooks they name run with the arguments they give."""
+"""The CI and pre-commit recipes (docs/guide/ci.md) work as written (issue 11, item 4; issue 22):
+they install promote the way it can be installed, from a Git URL filled in once, and the hooks
+they name run with the arguments they give."""
 
 from __future__ import annotations
 
@@ -8,15 +9,7 @@ import shlex
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-
-
-def _section(title: str) -> str:
-    start = README.index(title)
-    return README[start : README.index("\n### ", start + len(title))]
-
-
-RECIPES = _section("### Keeping your project's docs fresh in CI")
+CI = (ROOT / "docs" / "guide" / "ci.md").read_text(encoding="utf-8")
 
 
 def _hooks() -> dict[str, str]:
@@ -29,27 +22,34 @@ def _hooks() -> dict[str, str]:
     return hooks
 
 
-def test_the_ci_recipe_installs_from_a_repository_not_an_index():
-    assert "promote-cli==" not in README
-    installs = re.findall(r"pip install (\S+)", RECIPES)
-    assert '"git+https://github.com/OWNER/REPO@COMMIT"' in installs
-    assert "**`OWNER/REPO` and `COMMIT` are placeholders you replace**" in RECIPES
+def _yaml(name: str) -> str:
+    return CI.split(f"# {name}", 1)[1].split("```", 1)[0]
+
+
+def test_the_workflow_installs_from_a_repository_named_once():
+    workflow = _yaml(".github/workflows/docs.yml")
+    # the one line to fill in, said as such, and used by the install step
+    assert "PROMOTE: git+https://github.com/OWNER/REPO@COMMIT" in workflow
+    assert "# Fill in once: the Git URL you got promote from" in workflow
+    assert '- run: pip install "$PROMOTE"' in workflow
+    assert workflow.count("OWNER/REPO") == 1
+    assert "promote-cli" not in workflow
 
 
 def test_the_pre_commit_example_has_marked_placeholders_only():
-    config = RECIPES.split("# .pre-commit-config.yaml", 1)[1].split("```", 1)[0]
+    config = _yaml(".pre-commit-config.yaml")
     assert "<owner>" not in config
-    assert "repo: https://github.com/OWNER/REPO # replace" in config
-    assert "rev: COMMIT # replace" in config
+    assert "repo: https://github.com/OWNER/REPO # fill in" in config
+    assert "rev: COMMIT # fill in" in config
 
 
 def test_the_pre_commit_example_runs_its_hooks_with_its_args(run, tmp_path, monkeypatch):
-    config = RECIPES.split("# .pre-commit-config.yaml", 1)[1].split("```", 1)[0]
+    config = _yaml(".pre-commit-config.yaml")
     used = re.findall(r"- id: (\S+)\n\s+args: \[(.*)\]", config)
     hooks = _hooks()
     assert {hook for hook, _ in used} == set(hooks) == {"promote-table", "promote-tables"}
 
-    # The user's project: the files the hooks check, written as the README says.
+    # The user's project: the files the hooks check, written as the page says.
     monkeypatch.chdir(tmp_path)
     assert run("tables", "docs/tables").exit_code == 0
     assert run("table", "-p", "jax", "-f", "html", "-o", "docs/jax_promotion.html").exit_code == 0
