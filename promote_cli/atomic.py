@@ -4,20 +4,23 @@ module alone decides what may be written and how, and words every failure as one
 
 **What may be written** (:func:`target`): a path that does not exist yet (in an existing
 directory), or an existing regular file; a symlink stands for the file it names (the file is
-replaced, the link stays). An existing file that is not regular (a character device such as
-``/dev/null``, a FIFO, ``/dev/stdout``, a symlink to ``/proc/self/fd/N``) is never replaced by a
-regular file: a writer that accepts a stream (``promote table -o``) writes *into* it (opened
-without truncation, appending), the others refuse it. A directory, a block device or a socket
-is always refused.
+replaced, the link stays), except for a writer of files of its own (``promote tables``), which
+refuses it. An existing file that is not regular (a character device such as ``/dev/null``, a
+FIFO, ``/dev/stdout``, a symlink to ``/proc/self/fd/N``) is never replaced by a regular file: a
+writer that accepts a stream (``promote table -o``) writes *into* it (opened without
+truncation, appending), the others refuse it. A directory, a block device or a socket is always
+refused; so are two outputs that are one file (:func:`one_file`).
 
-**How**: a temporary file in the destination directory (a rename is atomic only within one file
-system), created through a descriptor of that directory, so a directory renamed or removed
-mid-run is noticed rather than written into or littered with a temporary file; its mode set at
-once (the replaced file's, else ``0o666 & ~umask`` as ``open()`` gives; owner and group are not
-carried over, only root could); the data written and fsynced; then :func:`commit` renames a set
-of staged files *as a set*: each file it replaces is first kept under a hidden hard link, and
-if one rename fails the ones already done are undone, so either every final name takes its new
-content or none does. The directories are fsynced last so the renames survive a power cut.
+**How** (:class:`Batch`): a temporary file in the destination directory (a rename is atomic only
+within one file system), created through a descriptor of that directory, so a directory renamed
+or removed mid-run is noticed rather than written into or littered with a temporary file; its
+mode set at once (the replaced file's, else ``0o666 & ~umask`` as ``open()`` gives; owner and
+group are not carried over, only root could); the data written and fsynced; then the batch's
+commit makes every staged file (and removal) final *as a set*: each file it replaces is first
+kept under a hidden name, and if one rename fails the ones already done are undone, so either
+every final name takes its new content or none does. No signal cuts a commit in half
+(``promote_cli.interrupts``), and the files kept aside are gone before a signal is let through.
+The directories are fsynced last so the renames survive a power cut.
 
 Only the standard library: ``promote table -o`` imports this on its way to printing.
 """
@@ -32,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from promote_cli import interrupts
 from promote_cli.errors import BadInputError
 
 # A file name may hold NAME_MAX (255 on every file system promote meets) bytes; the temporary
@@ -85,20 +89,36 @@ class Target:
 
     def same_file(self, other: Target) -> bool:
         """Whether the two targets are one file under two names (checked before writing)."""
-        if self.final == other.final:
-            return True
-        if self.identity is not None and self.identity == other.identity:
-            return True
-        if self.parent != other.parent:
-            return False
-        a, b = self.final.name, other.final.name
-        return a == b or (a.casefold() == b.casefold() and _case_insensitive(self.final.parent))
+        return one_file([self, other]) is not None
 
 
-def target(path: Path | str, *, into_ok: bool) -> Target:
+def one_file(targets: Sequence[Target]) -> tuple[Target, Target] | None:
+    """The first two of ``targets`` that are one file under two names (the same path, hard
+    links of one file, one directory reached twice through a bind mount, names differing only
+    in case on a case-insensitive file system), or None; in linear time, for a set of files."""
+    seen: dict[object, Target] = {}
+    for tgt in targets:
+        keys: list[object] = [("path", tgt.final), ("entry", tgt.parent, tgt.final.name)]
+        if tgt.identity is not None:
+            keys.append(("inode", tgt.identity))
+        for key in keys:
+            if key in seen:
+                return seen[key], tgt
+        folded = ("folded", tgt.parent, tgt.final.name.casefold())
+        other = seen.get(folded)
+        if other is not None and _case_insensitive(tgt.final.parent):
+            return other, tgt
+        for key in (*keys, folded):
+            seen.setdefault(key, tgt)
+    return None
+
+
+def target(path: Path | str, *, into_ok: bool, follow: bool = True) -> Target:
     """Decide where and how ``path`` is written; refuse (one ``BadInputError`` line) what may
     not be. ``into_ok``: an existing non-regular file (device, FIFO, ``/dev/stdout``) is written
-    into rather than refused. A name ending in ``/`` names a directory and is refused."""
+    into rather than refused. ``follow``: a symlink stands for the file it names; without it
+    (``promote tables``, which writes only files of its own) a symlink is refused. A name
+    ending in ``/`` names a directory and is refused."""
     if str(path).endswith(("/", os.sep)):
         raise BadInputError(f"cannot write {path}: it names a directory; give a file name")
     path = Path(path)
@@ -108,6 +128,11 @@ def target(path: Path | str, *, into_ok: bool) -> Target:
         return _new(path, path)
     except OSError as exc:
         raise cannot_write(path, exc) from None
+    if stat.S_ISLNK(st.st_mode) and not follow:
+        raise BadInputError(
+            f"cannot write {path}: it is a symbolic link (to {os.readlink(path)}), and promote"
+            " writes only regular files of its own here; remove it"
+        )
     if stat.S_ISLNK(st.st_mode):
         if _through_proc_fd(path):  # /dev/stdout: the open file itself, not a name to replace
             return _into(path, into_ok)
@@ -195,16 +220,17 @@ def _case_insensitive(directory: Path) -> bool:
     """Whether ``directory`` is on a file system that ignores case (asked by creating a
     mixed-case file and looking for it under the other case; when it cannot be asked, yes: two
     outputs are then refused rather than risked)."""
-    try:
-        fd, name = _create_temp(directory, "Promote-Case-Probe", "")
-    except OSError:
-        return True
-    try:
-        os.close(fd)
-        return os.path.lexists(os.path.join(directory, name.swapcase()))
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(os.path.join(directory, name))
+    with interrupts.deferred(then_raise=True):  # the probe is made and removed, or neither
+        try:
+            fd, name = _create_temp(directory, "Promote-Case-Probe", "")
+        except OSError:
+            return True
+        try:
+            os.close(fd)
+            return os.path.lexists(os.path.join(directory, name.swapcase()))
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(directory, name))
 
 
 def _create_temp(
@@ -227,90 +253,269 @@ def _create_temp(
     raise FileExistsError(errno.EEXIST, "no unused temporary name", str(directory))
 
 
+STAGED, COMMITTED, DISCARDED = "staged", "committed", "discarded"
+
+
+class _Folder:
+    """A directory held open while files are staged in it: they are created, renamed and
+    removed through this descriptor, so a directory renamed or removed meanwhile is noticed
+    instead of written into. Closed once."""
+
+    def __init__(self, tgt: Target) -> None:
+        self.path = tgt.final.parent
+        flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            self.fd: int | None = os.open(self.path, flags)
+        except FileNotFoundError:
+            raise _moved(tgt) from None
+        except OSError as exc:
+            raise cannot_write(tgt.path, exc) from None
+        here = os.fstat(self.fd)
+        if (here.st_dev, here.st_ino) != tgt.parent:
+            self.close()
+            raise _moved(tgt)
+
+    def moved(self) -> bool:
+        """Whether the directory is no longer at its path (renamed or removed since)."""
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return True
+        here = os.fstat(self.fd)  # type: ignore[arg-type]
+        return (st.st_dev, st.st_ino) != (here.st_dev, here.st_ino)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            fd, self.fd = self.fd, None
+            os.close(fd)
+
+
 @dataclass
 class Staged:
-    """A temporary file beside its final name, written by the caller through ``fd``, waiting
-    for :func:`commit` (or :func:`discard`). The directory is held open by ``dir_fd``, so the
-    file is renamed, or removed, in the directory it was created in."""
+    """One change a :class:`Batch` commits: a temporary file (``temp``) beside its final name,
+    written by the caller through ``fd``; or, when ``temp`` is None, the removal of the final
+    name. ``state`` goes from staged to committed or discarded, once."""
 
     target: Target
-    fd: int
-    dir_fd: int
-    temp: str  # the temporary file's name in the directory
-    closed: bool = False
+    folder: _Folder
+    temp: str | None
+    fd: int | None
+    state: str = STAGED
+
+    @property
+    def dir_fd(self) -> int:
+        assert self.folder.fd is not None
+        return self.folder.fd
 
     @property
     def temp_path(self) -> Path:
-        return self.target.final.parent / self.temp
+        return self.target.final.parent / (self.temp or self.target.final.name)
 
     def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            os.close(self.fd)
+        """Close the temporary file's descriptor (the data is written and fsynced)."""
+        if self.fd is not None:
+            fd, self.fd = self.fd, None
+            os.close(fd)
 
 
-def stage(tgt: Target, suffix: str = ".tmp") -> Staged:
-    """Create the temporary file for ``tgt`` (not one written into) with its final mode."""
-    assert not tgt.into
-    directory = tgt.final.parent
-    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        dir_fd = os.open(directory, flags)
-    except FileNotFoundError:
-        raise _moved(tgt) from None
-    except OSError as exc:
-        raise cannot_write(tgt.path, exc) from None
-    here = os.fstat(dir_fd)
-    if (here.st_dev, here.st_ino) != tgt.parent:
-        os.close(dir_fd)
-        raise _moved(tgt)
-    try:
-        fd, name = _create_temp(directory, tgt.final.name, suffix, dir_fd=dir_fd)
-    except OSError as exc:
-        os.close(dir_fd)
-        raise BadInputError(
-            f"cannot write {tgt.path}: cannot create a file in {directory}: {exc.strerror or exc}"
-        ) from None
-    staged = Staged(tgt, fd, dir_fd, name)
-    try:
+class Batch:
+    """Files written as one: each is staged (a temporary file beside its final name, written
+    and fsynced), removals are staged too, and :meth:`commit` makes them final **all or
+    none**: every final name takes its new content (or disappears) or none does. Used as a
+    context manager: whatever was not committed when it ends is discarded (the temporary files
+    removed, the directories it created removed again), and an error leaving a file behind
+    names it. ``convert``'s pair, ``promote tables``' set and ``table -o``'s one file are all
+    committed by this one class."""
+
+    def __init__(self) -> None:
+        self.staged: list[Staged] = []
+        self._folders: dict[tuple[int, int], _Folder] = {}
+        self._created: list[Path] = []  # directories made for the outputs, outermost first
+        self._committed = False
+
+    def __enter__(self) -> Batch:
+        return self
+
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        left = self.close()
+        if left and isinstance(exc, BadInputError):
+            raise BadInputError(f"{exc}{left_behind(left)}") from None
+
+    def make_dirs(self, directory: Path) -> None:
+        """Create ``directory`` and its missing parents; they are removed again unless the
+        batch commits (a name too long or a full disk leaves no empty directory behind)."""
+        missing = [p for p in (directory, *directory.parents) if not os.path.lexists(p)]
+        for path in reversed(missing):
+            with interrupts.deferred(then_raise=True):  # made and recorded, or neither
+                try:
+                    os.mkdir(path)
+                except FileExistsError:
+                    continue
+                except OSError as exc:
+                    raise cannot_write(directory, exc) from None
+                self._created.append(path)
+
+    def stage(self, tgt: Target, suffix: str = ".tmp") -> Staged:
+        """Create the temporary file for ``tgt`` (not a file written into), with its final
+        mode; the caller writes it through ``.fd`` and fsyncs it."""
+        assert not tgt.into
+        folder = self._folder(tgt)
+        with interrupts.deferred(then_raise=True):  # created and recorded, or neither
+            try:
+                fd, name = _create_temp(folder.path, tgt.final.name, suffix, dir_fd=folder.fd)
+            except OSError as exc:
+                if folder.moved():
+                    raise _moved(tgt) from None
+                raise BadInputError(
+                    f"cannot write {tgt.path}: cannot create a file in {folder.path}:"
+                    f" {exc.strerror or exc}"
+                ) from None
+            staged = Staged(tgt, folder, name, fd)
+            self.staged.append(staged)
         if hasattr(os, "fchmod"):
-            os.fchmod(fd, tgt.mode)  # open()'s mode argument is masked by the umask
-    except BaseException:
-        discard([staged])
-        raise
-    return staged
+            try:
+                os.fchmod(fd, tgt.mode)  # open()'s mode argument is masked by the umask
+            except OSError as exc:
+                raise cannot_write(tgt.path, exc) from None
+        return staged
 
-
-def discard(staged: Sequence[Staged]) -> list[Path]:
-    """Remove the temporary files (those already gone, e.g. renamed, are skipped) and close
-    their descriptors; return those that could not be removed (a directory made read-only),
-    each emptied first so that it holds no data."""
-    left = []
-    for s in staged:
+    def write(self, tgt: Target, data: bytes) -> None:
+        """Stage ``tgt`` holding ``data``: written, fsynced and closed."""
+        s = self.stage(tgt)
         try:
-            os.unlink(s.temp, dir_fd=s.dir_fd)
-        except FileNotFoundError:
-            pass
-        except OSError:
-            with contextlib.suppress(OSError):
-                if not s.closed:
-                    os.ftruncate(s.fd, 0)
-            left.append(s.temp_path)
+            write_all(s.fd, data)  # type: ignore[arg-type]
+            os.fsync(s.fd)  # type: ignore[arg-type]
+        except OSError as exc:
+            raise cannot_write(tgt.path, exc) from None
         s.close()
-        with contextlib.suppress(OSError):
-            os.close(s.dir_fd)
-    return left
+
+    def remove(self, tgt: Target) -> None:
+        """Stage the removal of ``tgt``'s file: it goes at the commit, with the rest."""
+        self.staged.append(Staged(tgt, self._folder(tgt), None, None))
+
+    def _folder(self, tgt: Target) -> _Folder:
+        folder = self._folders.get(tgt.parent)
+        if folder is None:
+            folder = self._folders[tgt.parent] = _Folder(tgt)
+        return folder
+
+    def commit(self, *, replace: bool = True) -> None:
+        """Make every staged change final, all or none: each file replaced or removed is first
+        kept aside under a hidden name (``.NAME.XXXXXXXX.promote-old``: a hard link, or a copy
+        when the file cannot be linked), then the temporary files are renamed over their final
+        names; if a rename fails, what was done is undone. Without ``replace``, a final name
+        taken meanwhile by another process is refused. Then the files kept aside are removed
+        and the directories fsynced.
+
+        No signal interrupts this (``interrupts.deferred``): one that arrived before the first
+        rename (or earlier in the run, its interrupt lost on the way) stops the commit there
+        with nothing changed, as a ``KeyboardInterrupt``; one that arrives later lets it finish,
+        and the run reports it with the files written. Raises ``BadInputError`` (one line, "nothing
+        was written") when a change cannot be made."""
+        live = [s for s in self.staged if s.state == STAGED]
+        for s in live:
+            s.close()
+        done: list[tuple[Staged, str | None, bool]] = []  # (change, kept aside as, renamed)
+        with interrupts.deferred():
+            try:
+                for s in live:
+                    _still_there(s)
+                    if not replace and s.temp is not None and _exists(s):
+                        raise BadInputError(
+                            f"output {s.target.path} appeared meanwhile; pass --force to replace it"
+                        )
+                for s in live:
+                    if s.temp is None:
+                        done.append((s, _set_aside(s), False))
+                    else:
+                        done.append((s, _backup(s) if _exists(s) else None, False))
+                if interrupts.arrived():
+                    raise KeyboardInterrupt  # the last moment to stop: nothing is final yet
+                for i, (s, kept, _) in enumerate(done):
+                    if s.temp is None:
+                        continue
+                    try:
+                        os.replace(
+                            s.temp, s.target.final.name, src_dir_fd=s.dir_fd, dst_dir_fd=s.dir_fd
+                        )
+                    except OSError as exc:
+                        raise BadInputError(
+                            f"cannot write {s.target.path}: {exc.strerror or exc};"
+                            " nothing was written"
+                        ) from None
+                    done[i] = (s, kept, True)
+            except BaseException as exc:
+                failed = _undo(done)
+                left = _drop(done, undone=True) + self.discard()
+                if isinstance(exc, BadInputError) and (failed or left):
+                    raise BadInputError(_worse(str(exc), failed, left)) from None
+                raise
+            _drop(done, undone=False)
+            for s in live:
+                s.state = COMMITTED
+            self._committed = True
+            for folder in {id(s.folder): s.folder for s in live}.values():
+                fsync_dir_fd(folder.fd)  # type: ignore[arg-type]
+            for path in {p.parent for p in self._created}:
+                _fsync_dir(path)
+            interrupts.wrote([s.target.path for s in live if s.temp is not None])
+
+    def discard(self) -> list[Path]:
+        """Remove the temporary files not committed (each once, whatever calls this again) and
+        close their descriptors; return those that could not be removed (a directory made
+        read-only), each emptied first so that it holds no data."""
+        left = []
+        with interrupts.deferred():  # a second Ctrl-C does not cut the clean-up short
+            for s in self.staged:
+                if s.state != STAGED:
+                    continue
+                s.state = DISCARDED
+                if s.temp is not None and not _unlink(s):
+                    left.append(s.temp_path)
+                s.close()
+        return left
+
+    def close(self) -> list[Path]:
+        """Discard what was not committed, remove the directories made for it, and close the
+        directories (each once); return the temporary files that could not be removed."""
+        left = self.discard()
+        with interrupts.deferred():
+            if not self._committed:
+                for path in reversed(self._created):
+                    with contextlib.suppress(OSError):  # not empty: something else is in it
+                        os.rmdir(path)
+                self._created.clear()
+            for folder in self._folders.values():
+                folder.close()
+        return left
+
+
+def _unlink(s: Staged) -> bool:
+    """Remove ``s``'s temporary file; False when it cannot be (it is emptied instead)."""
+    try:
+        os.unlink(s.temp, dir_fd=s.dir_fd)  # type: ignore[arg-type]
+        return True
+    except FileNotFoundError:
+        return True
+    except OSError:
+        pass
+    with contextlib.suppress(OSError):
+        if s.fd is not None:
+            os.ftruncate(s.fd, 0)
+        else:
+            flags = os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+            fd = os.open(s.temp, flags, dir_fd=s.dir_fd)  # type: ignore[arg-type]
+            try:
+                os.ftruncate(fd, 0)
+            finally:
+                os.close(fd)
+    return False
 
 
 def _still_there(s: Staged) -> None:
     """Refuse to commit into a directory that was moved or removed since the file was staged:
     the output would land somewhere the user did not name."""
-    try:
-        st = os.stat(s.target.final.parent)
-    except OSError:
-        st = None
-    here = os.fstat(s.dir_fd)
-    if st is None or (st.st_dev, st.st_ino) != (here.st_dev, here.st_ino):
+    if s.folder.moved():
         raise _moved(s.target)
 
 
@@ -318,46 +523,6 @@ def _moved(tgt: Target) -> BadInputError:
     return BadInputError(
         f"cannot write {tgt.path}: directory {tgt.final.parent} was moved or removed during the run"
     )
-
-
-def commit(staged: Sequence[Staged], *, replace: bool = True) -> None:
-    """Rename every staged (written, fsynced) file over its final name, all or none: each file
-    replaced is kept under a hidden hard link until every rename is done, and a failed rename
-    puts back the files already replaced (and removes the new ones). Without ``replace``, a
-    final name taken meanwhile by another process is refused. Then fsync the directories.
-
-    Raises ``BadInputError`` (one line, "nothing was written") or, on Ctrl-C, the
-    ``KeyboardInterrupt`` after undoing; the temporary files are gone either way."""
-    backups: list[tuple[Staged, str | None]] = []  # per renamed file: its backup, or None
-    done = 0
-    try:
-        for s in staged:
-            _still_there(s)
-            if not replace and _exists(s):
-                raise BadInputError(
-                    f"output {s.target.path} appeared meanwhile; pass --force to replace it"
-                )
-        for s in staged:
-            backups.append((s, _backup(s) if _exists(s) else None))
-        for s, _ in backups:
-            try:
-                os.replace(s.temp, s.target.final.name, src_dir_fd=s.dir_fd, dst_dir_fd=s.dir_fd)
-            except OSError as exc:
-                raise BadInputError(
-                    f"cannot write {s.target.path}: {exc.strerror or exc}; nothing was written"
-                ) from None
-            done += 1
-    except BaseException as exc:
-        failed = _undo(backups[:done])
-        left = _drop_backups(backups) + discard(staged)
-        if isinstance(exc, BadInputError) and (failed or left):
-            raise BadInputError(_worse(str(exc), failed, left)) from None
-        raise
-    _drop_backups(backups)
-    for s in staged:
-        if not any(s.dir_fd == t.dir_fd for t in staged[: staged.index(s)]):
-            fsync_dir_fd(s.dir_fd)
-    discard(staged)  # the temporary names are gone: this only closes the directories
 
 
 def _exists(s: Staged) -> bool:
@@ -368,13 +533,17 @@ def _exists(s: Staged) -> bool:
     return True
 
 
+def _hidden(name: str) -> str:
+    return f".{name[: NAME_MAX - 32]}.{os.urandom(4).hex()}.promote-old"
+
+
 def _backup(s: Staged) -> str:
     """A hidden second name for the file ``s`` replaces (a hard link: no data is copied), so
     the replacement can be undone; if the file cannot be linked (an immutable file, a file
     system without hard links), a copy."""
     name = s.target.final.name
     for _ in range(100):
-        backup = f".{name[: NAME_MAX - 32]}.{os.urandom(4).hex()}.promote-old"
+        backup = _hidden(name)
         try:
             os.link(name, backup, src_dir_fd=s.dir_fd, dst_dir_fd=s.dir_fd, follow_symlinks=False)
             return backup
@@ -389,6 +558,34 @@ def _backup(s: Staged) -> str:
             f"cannot write {s.target.path}: cannot keep its old content aside"
             f" ({exc.strerror or exc}); nothing was written"
         ) from None
+
+
+def _set_aside(s: Staged) -> str | None:
+    """Move the file ``s`` removes to a hidden name (None when it is gone already), so the
+    removal can be undone until the commit is complete."""
+    name = s.target.final.name
+    for _ in range(100):
+        aside = _hidden(name)
+        if _exists_named(s, aside):
+            continue
+        try:
+            os.rename(name, aside, src_dir_fd=s.dir_fd, dst_dir_fd=s.dir_fd)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise BadInputError(
+                f"{s.target.path}: cannot remove it ({exc.strerror or exc}); nothing was written"
+            ) from None
+        return aside
+    raise BadInputError(f"{s.target.path}: cannot remove it (no unused temporary name)")
+
+
+def _exists_named(s: Staged, name: str) -> bool:
+    try:
+        os.lstat(name, dir_fd=s.dir_fd)
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def _copy(s: Staged, name: str) -> str:
@@ -409,37 +606,46 @@ def _copy(s: Staged, name: str) -> str:
     return backup
 
 
-def _undo(renamed: Sequence[tuple[Staged, str | None]]) -> list[Path]:
-    """Put back what the renames replaced; return the final names that could not be."""
+def _undo(done: Sequence[tuple[Staged, str | None, bool]]) -> list[Path]:
+    """Put back what the commit changed; return the final names that could not be (their old
+    content stays in the file kept aside, which is not removed)."""
     failed = []
-    for s, backup in reversed(renamed):
+    for s, kept, renamed in reversed(done):
         try:
-            if backup is None:
+            if s.temp is None and kept is not None:  # a removal: the file comes back
+                os.rename(kept, s.target.final.name, src_dir_fd=s.dir_fd, dst_dir_fd=s.dir_fd)
+            elif renamed and kept is None:  # a new file: it goes again
                 os.unlink(s.target.final.name, dir_fd=s.dir_fd)
-            else:
-                os.replace(backup, s.target.final.name, src_dir_fd=s.dir_fd, dst_dir_fd=s.dir_fd)
+            elif renamed and kept is not None:  # a replaced file: the old one comes back
+                os.replace(kept, s.target.final.name, src_dir_fd=s.dir_fd, dst_dir_fd=s.dir_fd)
         except OSError:
             failed.append(s.target.path)
     return failed
 
 
-def _drop_backups(backups: Sequence[tuple[Staged, str | None]]) -> list[Path]:
+def _drop(done: Sequence[tuple[Staged, str | None, bool]], *, undone: bool) -> list[Path]:
+    """Remove the files kept aside (after an undo, only the backups of files that were not
+    replaced: the others were put back). Return those that could not be removed."""
     left = []
-    for s, backup in backups:
-        if backup is not None:
-            try:
-                os.unlink(backup, dir_fd=s.dir_fd)
-            except FileNotFoundError:
-                pass
-            except OSError:
-                left.append(s.target.final.parent / backup)
+    for s, kept, renamed in done:
+        if kept is None or (undone and (s.temp is None or renamed)):
+            continue
+        try:
+            os.unlink(kept, dir_fd=s.dir_fd)
+        except FileNotFoundError:
+            pass
+        except OSError:
+            left.append(s.target.final.parent / kept)
     return left
 
 
 def _worse(message: str, failed: Sequence[Path], left: Sequence[Path]) -> str:
     message = message.replace("; nothing was written", "")
     if failed:
-        message += f"; {', '.join(map(str, failed))} could not be put back and hold the new content"
+        message += (
+            f"; {', '.join(map(str, failed))} could not be put back and hold the new content"
+            " (the old is kept beside them in a hidden .promote-old file)"
+        )
     else:
         message += "; nothing was written"
     return message + left_behind(left)
@@ -456,6 +662,16 @@ def left_behind(left: Sequence[Path]) -> str:
 def fsync_dir_fd(fd: int) -> None:
     with contextlib.suppress(OSError):  # some file systems cannot fsync a directory
         os.fsync(fd)
+
+
+def _fsync_dir(path: Path) -> None:
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+    with contextlib.suppress(OSError):
+        fd = os.open(path, flags)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def write_all(fd: int, data: memoryview | bytes) -> None:
@@ -485,21 +701,17 @@ def write_into(tgt: Target, data: bytes) -> None:
 
 
 def write_bytes(path: Path | str, data: bytes, *, into_ok: bool = True) -> None:
-    """Write ``data`` to ``path`` by the rules above: replace it atomically, or write into an
-    existing device, FIFO or terminal (``into_ok``; else refused). Raises ``BadInputError``;
-    no temporary file is left whatever happens."""
-    tgt = target(path, into_ok=into_ok)
-    if tgt.into:
-        write_into(tgt, data)
-        return
-    s = stage(tgt)
-    try:
-        try:
-            write_all(s.fd, data)
-            os.fsync(s.fd)
-        except OSError as exc:
-            raise cannot_write(tgt.path, exc) from None
-        commit([s])
-    except BaseException:
-        discard([s])
-        raise
+    """Write ``data`` to ``path`` by the rules above: replace it atomically (creating its
+    missing directories, removed again if the write fails), or write into an existing device,
+    FIFO or terminal (``into_ok``; else refused). Raises ``BadInputError``; no temporary file
+    or new empty directory is left whatever happens."""
+    if str(path).endswith(("/", os.sep)):
+        raise BadInputError(f"cannot write {path}: it names a directory; give a file name")
+    with Batch() as batch:
+        batch.make_dirs(Path(path).parent)
+        tgt = target(path, into_ok=into_ok)
+        if tgt.into:
+            write_into(tgt, data)
+            return
+        batch.write(tgt, data)
+        batch.commit()

@@ -1,9 +1,14 @@
 """Bringing a directory in line with the documentation set (``promote tables``): which files
 differ from the set, which a previous run wrote and this one no longer does, which are the
-user's own; then the writes and removals, in an order an interruption cannot confuse.
+user's own; then the writes and removals, committed as one (``atomic.Batch``, as ``convert``
+commits its pair): every changed file takes its new content and every leftover goes, or
+nothing changes at all.
 
-Only a file the previous run's index lists, still a regular file with promote's marker, is
-ever removed; a file of a set name that no run wrote is replaced only with ``force``.
+The set writes only regular files of its own inside its directory: a set name that is a
+symlink, a FIFO, a directory or any other non-regular file is refused (even with ``force``),
+never followed or replaced, and so is a set whose two names are one file. Only a file the
+previous run's index lists, still a regular file with promote's marker, is ever removed; a file
+of a set name that no run wrote is replaced only with ``force``.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from promote_cli import textfiles
+from promote_cli import atomic, textfiles
 from promote_cli.docset import INDEX, SUBDIRS, documentation_set, listed, ours
 from promote_cli.errors import BadInputError, UsageError
 
@@ -47,8 +52,9 @@ class Sync:
         ]
 
     def apply(self, *, force: bool = False) -> None:
-        """Write the changed files and remove the leftovers; refuse (before writing anything)
-        to replace a foreign file unless ``force``."""
+        """Write the changed files and remove the leftovers, all in one commit; refuse (before
+        writing anything) to replace a foreign file unless ``force``. Missing directories are
+        created, and removed again if the run fails."""
         foreign = self.foreign()
         if foreign and not force:
             raise BadInputError(
@@ -57,20 +63,28 @@ class Sync:
                 + "; choose another directory, or pass --force to replace it"
             )
         changed = self.changed
-        # The index last: until it is written, the previous one still lists every leftover, so
-        # an interrupted run leaves nothing the next run cannot find.
-        for name in changed:
-            if name != INDEX:
-                textfiles.write(self.directory / name, self.wanted[name], into_ok=False)
-        for name in self.leftovers:
-            try:
-                (self.directory / name).unlink(missing_ok=True)
-            except OSError as exc:
+        with atomic.Batch() as batch:
+            for sub in {str(Path(name).parent) for name in changed}:
+                batch.make_dirs(self.directory / sub)
+            targets = {
+                name: atomic.target(self.directory / name, into_ok=False, follow=False)
+                for name in changed
+            }
+            removed = [
+                atomic.target(self.directory / name, into_ok=False, follow=False)
+                for name in self.leftovers
+            ]
+            shared = atomic.one_file([*targets.values(), *removed])
+            if shared is not None:
                 raise BadInputError(
-                    f"{self.directory / name}: cannot remove it ({exc.strerror})"
-                ) from None
-        if INDEX in changed:
-            textfiles.write(self.directory / INDEX, self.wanted[INDEX], into_ok=False)
+                    f"{shared[0].path} and {shared[1].path} are one file under two names; the"
+                    " set writes each of its files once: remove one"
+                )
+            for name, tgt in targets.items():
+                batch.write(tgt, self.wanted[name].encode("utf-8"))
+            for tgt in removed:
+                batch.remove(tgt)
+            batch.commit()
 
 
 def plan(directory: Path) -> Sync:
@@ -92,11 +106,11 @@ def plan(directory: Path) -> Sync:
                     " promote tables writes its operation tables there: move it aside"
                 )
     wanted = documentation_set()
-    previous = tuple(listed(textfiles.read(directory / INDEX)))
+    previous = tuple(listed(textfiles.read(directory / INDEX, follow=False)))
     return Sync(
         directory=directory,
         wanted=wanted,
-        on_disk={name: textfiles.read(directory / name) for name in wanted},
+        on_disk={name: textfiles.read(directory / name, follow=False) for name in wanted},
         previous=previous,
         leftovers=tuple(
             name for name in previous if name not in wanted and _removable(directory / name)

@@ -1,67 +1,56 @@
 """The ``promote`` console script (and ``python -m promote_cli``): Ctrl-C and SIGTERM handled
-from promote's first instruction, before anything heavy is imported.
+from promote's first instruction, before anything else is imported.
 
-A signal that arrives while Python imports NumPy, jinja2 or a framework can surface as
-anything (NumPy turns it into an ``ImportError``); so the handler records that a signal
-arrived, then raises ``KeyboardInterrupt``, and ``promote_cli.cli`` turns *any* error that
-follows a signal into the one line ``promote: interrupted`` and exit 130. Writers clean up on
-the way out (``promote_cli.atomic``). SIGTERM is treated as Ctrl-C: ``kill PID`` cleans up.
+The handlers (``promote_cli.interrupts``) record the signal and raise ``KeyboardInterrupt``.
+A signal that arrives while Python imports NumPy, jinja2 or a framework can surface as anything
+(NumPy turns it into an ``ImportError``), so ``promote_cli.cli`` reports *any* error that
+follows a signal as the interruption; writers clean up on the way out (``promote_cli.atomic``)
+and a commit in progress is finished first. SIGTERM is treated as Ctrl-C: ``kill PID`` cleans
+up.
 
-What cannot be covered: the ~20 ms in which the interpreter starts and imports its ``site``
-before this module runs (a SIGINT there is Python's own ``KeyboardInterrupt``, a SIGTERM kills).
+What cannot be covered: the ~20 ms in which the interpreter starts and imports its ``site``,
+and the import of ``promote_cli/__init__.py`` (which imports nothing), before this module's
+first line (a SIGINT there is Python's own ``KeyboardInterrupt``, a SIGTERM kills).
 
-Only the standard library, and nothing at import time but definitions: importing
-``promote_cli.cli`` from a program (a test, a Sphinx extension) installs no handler.
+This module is the console script's: importing it installs the handlers. Importing
+``promote_cli.cli`` from a program (a test, a Sphinx extension) installs none.
 """
 
-from __future__ import annotations
+# First of all, before even promote's own modules are imported: a handler that only records a
+# signal, for promote_cli.interrupts to take over from (``_signal``: ``signal`` imports enum).
+import _signal  # type: ignore[import-not-found]  # CPython's own, without stubs
 
-import os
-import signal
-import sys
-
-_arrived = 0  # the last signal that arrived, 0 when none
+_early: list[int] = []
 
 
-def _on_signal(signum: int, frame: object) -> None:
-    global _arrived
-    _arrived = signum
-    raise KeyboardInterrupt
+def _record(signum: int, frame: object) -> None:
+    _early.append(signum)
 
 
-def interrupted() -> bool:
-    """Whether SIGINT or SIGTERM arrived since :func:`main` started."""
-    return _arrived != 0
+_signal.signal(_signal.SIGINT, _record)
+_signal.signal(_signal.SIGTERM, _record)
 
+import os  # noqa: E402
+import sys  # noqa: E402
 
-def settle() -> None:
-    """The outcome is decided: a signal from now on is ignored, so the exit code and the line
-    printed stay those of what happened (Python would otherwise restore the default action
-    while it shuts down, and a late SIGTERM would kill the process after its work is done)."""
-    if _installed:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-
-
-_installed = False
+from promote_cli import interrupts  # noqa: E402
 
 
 def main() -> None:
     """Install the handlers, then import and run the CLI (its ``main`` exits the process)."""
-    global _installed
     try:
-        _installed = True
-        signal.signal(signal.SIGINT, _on_signal)
-        signal.signal(signal.SIGTERM, _on_signal)
+        interrupts.install(_early)
         from promote_cli.cli import main as run
 
         run()
     except BaseException as exc:  # SystemExit, or an error the CLI did not get to map
-        settle()
-        if not interrupted():
+        interrupts.settle()
+        if not interrupts.arrived():
             raise
         code = exc.code if isinstance(exc, SystemExit) else None
-        if not isinstance(code, int):
+        if interrupts.unreported() or not isinstance(code, int):
+            # The CLI never reported it (its own import was interrupted): nothing was written.
+            interrupts.interruption()
             code = 130
             sys.stderr.write("promote: interrupted\n")
         # The exit code is decided and every clean-up has run. Exit now: an interrupted import

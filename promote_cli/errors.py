@@ -1,4 +1,5 @@
-"""The project's error types. Exit codes are assigned in one place: ``promote_cli.cli.run``."""
+"""The project's error types, and :func:`printable`, through which every name in a message
+goes. Exit codes are assigned in one place: ``promote_cli.cli``."""
 
 from __future__ import annotations
 
@@ -47,3 +48,21 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     key = name.lower()
     close = [key] if key in lower else difflib.get_close_matches(key, list(lower), n=1)
     return f"; did you mean {lower[close[0]]!r}?" if close else ""
+
+
+def printable(text: str) -> str:
+    """``text`` with what a terminal would act on or hide escaped as Python does in ``repr``
+    (``\\x1b``, ``\\n``, ``\\u202e``): names are printed as typed, one line each, and cannot
+    move the cursor, set the title or forge a line; bytes that are not UTF-8 (kept by Python
+    as surrogates) show as ``\\xNN``. Every line promote prints about a name goes through here."""
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if ch.isprintable():
+            out.append(ch)
+        elif 0xDC80 <= ord(ch) <= 0xDCFF:  # an undecodable byte of a file name
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        else:
+            out.append(repr(ch)[1:-1])
+    return "".join(out)

@@ -44,7 +44,7 @@ from markdown.util import AtomicString
 
 from promote_cli import asking, compare
 from promote_cli import graph as graphs
-from promote_cli.errors import PromoteError
+from promote_cli.errors import PromoteError, printable
 from promote_cli.render import TABLE_ID, legend_lines, render
 
 HIGHLIGHTED = "highlighted"  # how the legend names the differing cells' mark (green in html)
@@ -148,14 +148,21 @@ class PromoteBlockProcessor(BlockProcessor):
         before, after = block[: m.start()].rstrip("\n"), block[m.end() :].lstrip("\n")
         if before:
             self.parser.parseBlocks(parent, [before])
+        # The boundary where a page's block enters: whatever showing it raises is one line
+        # naming the block (a BlockError), never a traceback from the build.
         try:
             words = shlex.split(m.group("args"))
             element = self.element(words)
         except (ValueError, PromoteError) as exc:
-            raise _block_error(f"`{m.group(0).strip()}`: {exc}") from None
-        parent.append(element)
-        if after:
-            blocks.insert(0, after)
+            message = str(exc)
+        except Exception as exc:
+            message = f"internal error in promote: {type(exc).__name__}: {exc} (please report it)"
+        else:
+            parent.append(element)
+            if after:
+                blocks.insert(0, after)
+            return
+        raise _block_error(printable(f"`{m.group(0).strip()}`: {message}"))
 
     def element(self, words: list[str]) -> etree.Element:
         if not words:

@@ -26,16 +26,26 @@ extends = "jax"               # a policy name, or another file (relative to this
 A malformed file is the user's input, not promote's bug: one line naming the file, the line
 and what is wrong (``BadInputError``, exit 2): TOML syntax, an unknown key or type, a cycle in
 the lattice, a pair with two least upper bounds, a row of the wrong length, an asymmetric cell
-in a table declared symmetric.
+in a table declared symmetric, a file larger than ``MAX_BYTES`` or nested deeper than
+``MAX_DEPTH``, an ``extends`` that leads back to itself or further than ``MAX_EXTENDS`` files.
+
+The file is a boundary, held in two places: :func:`load` turns whatever reading and checking
+it raises into that line, and every method of the policy it declares does the same for what
+answering raises (``_answers_for_its_file``). So a file no check foresaw still makes a usage
+error naming the file, never an internal error. Its ``name``, ``title`` and ``source`` are
+kept as printed (``errors.printable``): a control character in them cannot reach a terminal.
 """
 
 from __future__ import annotations
 
+import functools
+import os
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from types import FunctionType
+from typing import Any, TypeVar
 
 from promote_cli import frameworks
 from promote_cli.dtypes import is_weak
@@ -50,7 +60,13 @@ from promote_cli.engine import (
     ref,
     refuse,
 )
-from promote_cli.errors import BadInputError, PolicyDefinitionError, UsageError
+from promote_cli.errors import (
+    BadInputError,
+    PolicyDefinitionError,
+    PromoteError,
+    UsageError,
+    printable,
+)
 from promote_cli.halftable import REFUSED, HalfTable, TablePolicy
 from promote_cli.lattice import Lattice, LatticePolicy, declared_lattice
 from promote_cli.notations import Notation, read_dtype
@@ -60,6 +76,11 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
+
+# A policy file of 50 types is a few kilobytes; its deepest value is a list in a table.
+MAX_BYTES = 1 << 20
+MAX_DEPTH = 8
+MAX_EXTENDS = 16  # files in one chain of ``extends``
 
 _KEYS = {"name", "title", "source", "notation", "types", "properties", "lattice", "table"}
 _KEYS |= {"extends", "cells", "materialise"}
@@ -95,9 +116,31 @@ class _Source:
 
 def load(path: Path) -> Policy:
     """The policy ``path`` declares; a malformed file is a ``BadInputError`` naming its line."""
+    return _load(path, ())
+
+
+def _load(path: Path, within: tuple[Path, ...]) -> Policy:
+    """The boundary: whatever reading ``path`` raises is one line naming it. ``within`` holds
+    the files whose ``extends`` led here (a chain that comes back is refused before this)."""
+    try:
+        return _read(path, within)
+    except PromoteError:
+        raise
+    except RecursionError:
+        raise BadInputError(f"{path}: nested too deeply to read") from None
+    except Exception as exc:  # a shape of file no check below foresaw
+        raise BadInputError(f"{path}: cannot read it as a policy ({_said(exc)})") from None
+
+
+def _said(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:300]
+
+
+def _read(path: Path, within: tuple[Path, ...]) -> Policy:
     from promote_cli import textfiles
 
-    data = textfiles.read_bytes(path, what="policy file")  # a regular file, bounded: no FIFO
+    # A regular file, bounded: no FIFO, no /dev/zero, no gigabyte of TOML.
+    data = textfiles.read_bytes(path, what="policy file", limit=MAX_BYTES)
     if data is None:
         raise UsageError(f"{path}: no such policy file")
     try:
@@ -111,6 +154,10 @@ def load(path: Path) -> Policy:
         m = re.search(r"\(at line (\d+)", str(exc))
         where = f"{path}:{m.group(1)}" if m else str(path)
         raise BadInputError(f"{where}: not valid TOML: {str(exc).split(' (at')[0]}") from None
+    except RecursionError:  # tomllib reads nested arrays by recursion
+        raise src.error(f"nested deeper than {MAX_DEPTH} levels") from None
+    if _depth(doc) > MAX_DEPTH:
+        raise src.error(f"nested deeper than {MAX_DEPTH} levels; a policy needs 2")
     unknown = [k for k in doc if k not in _KEYS]
     if unknown:
         raise src.error(
@@ -129,11 +176,61 @@ def load(path: Path) -> Policy:
     if "cells" in doc and "extends" not in doc:
         raise src.error("[cells] overrides cells of a policy named by extends", "cells")
     if kinds[0] == "extends":
-        return _extended(src, doc)
+        return _extended(src, doc, within)
     nota = _notation(src, doc, "canonical")
     if kinds[0] == "lattice":
         return _lattice(src, doc, nota)
     return _table(src, doc, nota)
+
+
+def _depth(doc: object) -> int:
+    """How deeply ``doc``'s tables and arrays nest (without recursion: it may be deep)."""
+    deepest, todo = 0, [(doc, 0)]
+    while todo:
+        value, depth = todo.pop()
+        deepest = max(deepest, depth)
+        if isinstance(value, dict):
+            todo.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            todo.extend((v, depth + 1) for v in value)
+    return deepest
+
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _answering_for_its_file(method: _Method) -> _Method:
+    @functools.wraps(method)
+    def answer(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except PromoteError:
+            raise
+        except Exception as exc:
+            raise BadInputError(
+                f"{self.file}: promote cannot answer with the policy it declares"
+                f" ({method.__name__}: {_said(exc)}); if the file is right, please report it"
+            ) from None
+
+    return answer  # type: ignore[return-value]
+
+
+_P = TypeVar("_P", bound=type)
+
+
+def _answers_for_its_file(cls: _P) -> _P:
+    """Every method a policy declared in a file has (its own and those it inherits) turns what
+    it raises into a ``BadInputError`` naming the file: the file's declaration is the input,
+    so a question it makes promote fail on is a usage error, whatever the failure is."""
+    seen: set[str] = set()
+    for klass in cls.__mro__:
+        for name, member in vars(klass).items():
+            if name in seen:
+                continue
+            seen.add(name)
+            if isinstance(member, FunctionType) and not name.startswith("__"):
+                setattr(cls, name, _answering_for_its_file(member))
+    return cls
 
 
 def _notation(src: _Source, doc: Mapping[str, Any], default: str) -> Notation:
@@ -150,6 +247,13 @@ def _type(src: _Source, spelling: Any, nota: Notation, key: str, section: str = 
         return read_dtype(spelling, nota)
     except UsageError as exc:
         raise src.error(f"unknown type: {exc}", key, section) from None
+
+
+def _result(src: _Source, value: Any, nota: Notation, key: str, section: str) -> str | None:
+    """A cell's value: a type, or None for a refusal (``×``, ``refused``)."""
+    if isinstance(value, str) and value in _REFUSALS:
+        return None
+    return _type(src, value, nota, key, section)
 
 
 def _properties(src: _Source, doc: Mapping[str, Any], default: frozenset[str]) -> frozenset[str]:
@@ -185,15 +289,17 @@ def _head(src: _Source, doc: Mapping[str, Any], nota: Notation) -> dict[str, Any
     for key in ("name", "title", "source"):
         if key in doc and not isinstance(doc[key], str):
             raise src.error(f"{key} is a string", key)
+    # Printed everywhere (tables, diffs, reports): kept with any control character escaped.
     return {
-        "name": doc["name"].strip(),
-        "title": doc.get("title", doc["name"].strip()),
-        "source": doc.get("source", str(src.path)),
+        "name": printable(doc["name"].strip()),
+        "title": printable(doc.get("title", doc["name"].strip())),
+        "source": printable(doc.get("source", str(src.path))),
         "notation_name": nota.name,
         "file": str(src.path),
     }
 
 
+@_answers_for_its_file
 class FileLatticePolicy(LatticePolicy):
     """A lattice declared in a file: the least upper bound, or a refusal when there is none."""
 
@@ -216,7 +322,8 @@ class FileLatticePolicy(LatticePolicy):
         return Materialised(self.materialised[weak])
 
     def normalise(self, op: Operand, opts: Mapping[str, Any] | None = None) -> Operand | Outcome:
-        if op.category == PYTHON and op.dtype != "bool" and op.dtype not in self.lattice.upper:
+        if op.category == PYTHON and op.dtype not in self.lattice.upper:
+            # P(bool) too: a lattice without bool has no place for a Python bool.
             return refuse("operand", f"{self.title}'s lattice has no {ref(op.dtype)}")
         return super().normalise(op, opts)
 
@@ -275,6 +382,7 @@ def _materialised(src: _Source, doc: Mapping[str, Any], nota: Notation) -> dict[
     return out
 
 
+@_answers_for_its_file
 class FileTablePolicy(TablePolicy):
     """A table declared in a file; a missing pair or a ``×`` is a refusal."""
 
@@ -322,7 +430,7 @@ def _table(src: _Source, doc: Mapping[str, Any], nota: Notation) -> Policy:
             )
         for j, cell in enumerate(row):
             b = order[j]
-            value = None if cell in _REFUSALS else _type(src, cell, nota, key, "table")
+            value = _result(src, cell, nota, key, "table")
             cells[a, b] = value
             if half:
                 cells[b, a] = value
@@ -345,6 +453,7 @@ def _table(src: _Source, doc: Mapping[str, Any], nota: Notation) -> Policy:
     return policy
 
 
+@_answers_for_its_file
 class ExtendedPolicy(Policy):
     """A policy answering as ``parent`` does but for the overridden cells. It promotes more
     than two operands as a left fold: a changed cell breaks whatever all-at-once rule the
@@ -385,13 +494,25 @@ class ExtendedPolicy(Policy):
         return self.parent.materialise(weak, opts)
 
 
-def _extended(src: _Source, doc: Mapping[str, Any]) -> Policy:
+def _extended(src: _Source, doc: Mapping[str, Any], within: tuple[Path, ...]) -> Policy:
     name = doc["extends"]
     if not isinstance(name, str):
         raise src.error('extends names a policy: extends = "jax"', "extends")
     try:
         if frameworks.looks_like_file(name):
-            parent = load((src.path.parent / name) if not Path(name).is_absolute() else Path(name))
+            chain = (*within, src.path)
+            path = src.path.parent / name  # an absolute name stays itself
+            real = [os.path.realpath(p) for p in chain]
+            if os.path.realpath(path) in real:
+                back = chain[real.index(os.path.realpath(path))]
+                raise src.error(
+                    f"extends {name}, which is {back}: a cycle"
+                    f" ({' -> '.join(map(str, (*chain, back)))})",
+                    "extends",
+                )
+            if len(chain) >= MAX_EXTENDS:
+                raise src.error(f"extends more than {MAX_EXTENDS} files deep", "extends")
+            parent = _load(path, chain)
         else:
             parent = frameworks.get(name)
     except UsageError as exc:
@@ -418,7 +539,7 @@ def _extended(src: _Source, doc: Mapping[str, Any]) -> Policy:
                 raise src.error(f"{spelling}: {seen.text(nota)}", key, "cells")
             ops.append(seen)
         a, b = ops
-        result = None if value in _REFUSALS else _type(src, value, nota, key, "cells")
+        result = _result(src, value, nota, key, "cells")
         if (b, a) in given and cells[b, a] != result and SYMMETRIC in properties:
             raise src.error(
                 f"asymmetric cell in a policy declared symmetric: {key} differs from its"

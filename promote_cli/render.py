@@ -466,7 +466,14 @@ def _render_user(template: Path, fmt: str, context: Mapping[str, Any]) -> str:
     env = _environment(fmt, jinja2.FunctionLoader(refuse), ImmutableSandboxedEnvironment)
     env.globals.clear()
     try:
-        return env.from_string(source).render(**context)
+        text = env.from_string(source).render(**context)
+        text.encode("utf-8")  # a lone surrogate ("\ud800") is no text to print or write
+        return text
+    except UnicodeEncodeError as exc:
+        raise BadInputError(
+            f"template {template}: its output is not text: {exc.object[exc.start : exc.end]!r}"
+            f" at character {exc.start} cannot be written as UTF-8"
+        ) from None
     except jinja2.TemplateSyntaxError as exc:
         raise BadInputError(f"template {template} line {exc.lineno}: {exc.message}") from None
     except jinja2.UndefinedError as exc:

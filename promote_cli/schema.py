@@ -19,6 +19,7 @@ command against it.
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any
 
 from promote_cli.operands import label
@@ -96,5 +97,12 @@ def side(policy: Policy, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def dumps(obj: Any) -> str:
-    """The text a command prints: indented, UTF-8 as is, a final newline."""
-    return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
+    """The text a command prints: indented, UTF-8 as is, a final newline. A string holding a
+    surrogate (a file name whose bytes are not UTF-8, as Python keeps them) has it written as
+    a JSON escape (``"\\udcff"``), so the text is always valid UTF-8 and ``json.loads`` gives
+    the name back as Python read it (``os.fsencode`` gives its bytes)."""
+    text = json.dumps(obj, indent=2, ensure_ascii=False)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -50,7 +50,7 @@ from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
 from promote_cli import __version__, asking, compare, graph
-from promote_cli.errors import PromoteError
+from promote_cli.errors import PromoteError, printable
 from promote_cli.render import TABLE_ID, Cell, Table, legend_lines, render
 
 STYLES = ("table", "raw-html")
@@ -140,13 +140,23 @@ def legend_nodes(table: Table) -> nodes.container:
 
 
 class _PromoteDirective(SphinxDirective):
-    """Turns promote's own errors into a Sphinx error at the directive's line."""
+    """The boundary where a page's directive enters: whatever answering it raises is one Sphinx
+    error at the directive's line, never the build's crash report. promote's own errors (a bad
+    policy, type, option or policy file) say what is wrong; anything else is reported as
+    promote's bug, still at the line."""
 
     def run(self) -> list[nodes.Node]:
         try:
             return self.nodes()
         except PromoteError as exc:
-            raise self.error(f"{self.name}: {exc}") from None
+            raise self.error(printable(f"{self.name}: {exc}")) from None
+        except Exception as exc:
+            raise self.error(
+                printable(
+                    f"{self.name}: internal error in promote: {type(exc).__name__}: {exc}"
+                    " (please report it)"
+                )
+            ) from None
 
     def nodes(self) -> list[nodes.Node]:
         raise NotImplementedError

@@ -22,16 +22,24 @@ MAX_BYTES = 16 << 20
 
 
 @contextlib.contextmanager
-def _regular(path: Path) -> Iterator[int | None]:
-    """An fd open for reading on the regular file ``path`` (None when there is no file)."""
+def _regular(path: Path, follow: bool = True) -> Iterator[int | None]:
+    """An fd open for reading on the regular file ``path`` (None when there is no file);
+    without ``follow``, a symlink is refused rather than read through."""
     # O_NONBLOCK: opening a FIFO would otherwise wait for a writer; it is refused just after.
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    if not follow:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
         yield None
         return
     except OSError as exc:
+        if not follow and os.path.islink(path):
+            raise BadInputError(
+                f"{path}: is a symbolic link (to {os.readlink(path)}); promote reads and writes"
+                " only regular files of its own here: remove it"
+            ) from None
         raise BadInputError(f"{path}: cannot read it ({exc.strerror or exc})") from None
     try:
         mode = os.fstat(fd).st_mode
@@ -52,15 +60,17 @@ def _read_up_to(fd: int, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def read_bytes(path: Path, *, what: str = "file") -> bytes | None:
-    """The content of the regular file ``path`` (refused beyond ``MAX_BYTES``), or None when
-    there is no file."""
-    with _regular(path) as fd:
+def read_bytes(
+    path: Path, *, what: str = "file", limit: int = MAX_BYTES, follow: bool = True
+) -> bytes | None:
+    """The content of the regular file ``path`` (refused beyond ``limit`` bytes), or None when
+    there is no file; without ``follow`` a symlink is refused."""
+    with _regular(path, follow) as fd:
         if fd is None:
             return None
-        data = _read_up_to(fd, MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        raise BadInputError(f"{path}: is larger than {MAX_BYTES} bytes, more than a {what} can be")
+        data = _read_up_to(fd, limit + 1)
+    if len(data) > limit:
+        raise BadInputError(f"{path}: is larger than {limit} bytes, more than a {what} can be")
     return data
 
 
@@ -74,9 +84,9 @@ def head(path: Path, size: int) -> bytes:
         return b""
 
 
-def read(path: Path) -> str | None:
+def read(path: Path, *, follow: bool = True) -> str | None:
     """The file's text exactly as stored (no newline translation), or None when absent."""
-    data = read_bytes(path, what="table")
+    data = read_bytes(path, what="table", follow=follow)
     if data is None:
         return None
     try:
@@ -87,10 +97,7 @@ def read(path: Path) -> str | None:
 
 def write(path: Path | str, text: str, *, into_ok: bool = True) -> None:
     """Write ``text`` to ``path``: replaced atomically (a reader never sees half a table; it
-    keeps the mode of the file it replaces, a new file gets the one ``open()`` would give it), or
-    written into an existing device, FIFO or terminal when ``into_ok``."""
-    try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise atomic.cannot_write(path, exc) from None
+    keeps the mode of the file it replaces, a new file gets the one ``open()`` would give it;
+    missing directories are created, and removed again if the write fails), or written into an
+    existing device, FIFO or terminal when ``into_ok``."""
     atomic.write_bytes(path, text.encode("utf-8"), into_ok=into_ok)

@@ -373,10 +373,10 @@ def test_a_fifo_in_the_tables_directory_neither_hangs_nor_is_replaced(tmp_path, 
 def test_a_link_to_dev_zero_in_the_tables_directory_is_refused(tmp_path):
     assert promote("tables", tmp_path).returncode == 0
     os.unlink(tmp_path / "jax.md")
-    (tmp_path / "jax.md").symlink_to("/dev/zero")  # read, never written
+    (tmp_path / "jax.md").symlink_to("/dev/zero")  # neither read nor written through
     done = promote("tables", tmp_path, "--check", timeout=60, preexec_fn=_limit_memory)
     assert done.returncode == 2
-    assert "is a character device" in one_line(done.stderr)
+    assert "is a symbolic link (to /dev/zero)" in one_line(done.stderr)
 
 
 def test_a_huge_file_in_place_of_a_table_is_refused_unread(tmp_path):
@@ -749,19 +749,24 @@ def test_an_option_value_cannot_break_the_header_comment(run, tmp_path, fmt, our
     assert words[words.index("--template") + 1] == str(t)  # the line still regenerates it
 
 
-def test_check_compares_what_the_options_mean_not_their_spelling(run, tmp_path):
+def test_check_compares_with_the_command_it_runs_never_the_files_own_header(run, tmp_path):
+    """The command line in a checked file's first line is text like the rest: another spelling
+    of it is a stale file, and it is never parsed or run (issue 23: ``--help`` printed help
+    into the diff, ``-p ./x.toml`` loaded a policy file the checked file named)."""
     out = tmp_path / "t.rst"
     assert run("table", "-t", "f2,bf", "-f", "rst", "-o", str(out)).exit_code == 0
     canonical = out.read_text()
     assert "--types f2,bf;" in canonical.splitlines()[0]
-    respelled = canonical.replace("--types f2,bf;", "--types f2,bf16 -O x64=TRUE;", 1)
-    out.write_text(respelled)
-    result = run("table", "-t", "f2,bf", "-f", "rst", "--check", str(out))
+    # The user's spelling of the same question is read by the command itself: up to date.
+    result = run("table", "-t", "f2,bf16", "-f", "rst", "-O", "x64=TRUE", "--check", str(out))
     assert result.exit_code == 0, result.stdout + result.stderr
-    out.write_text(respelled.replace("x64=TRUE", "x64=false"))  # another table, same body
-    assert run("table", "-t", "f2,bf", "-f", "rst", "--check", str(out)).exit_code == 1
-    out.write_text(respelled + "\nedited by hand\n")  # same command, another body
-    assert run("table", "-t", "f2,bf", "-f", "rst", "--check", str(out)).exit_code == 1
+    (tmp_path / "x.toml").write_text('name = "x"\nextends = "./missing.toml"\n')
+    for header in ("--types f2,bf16 -O x64=TRUE", "--help", "-p ./x.toml", "--check /dev/zero"):
+        out.write_text(canonical.replace("--types f2,bf;", f"{header};", 1))
+        result = run("table", "-t", "f2,bf", "-f", "rst", "--check", str(out))
+        assert result.exit_code == 1, result.stdout + result.stderr
+        assert "Usage:" not in result.stdout and "missing.toml" not in result.stderr
+        assert one_line(result.stderr).startswith(f"promote: {out} is stale; regenerate it with:")
 
 
 def test_out_a_naming_a_directory_puts_the_output_in_it(run, tmp_path):

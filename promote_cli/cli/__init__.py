@@ -7,14 +7,18 @@ runs; exit codes are assigned here and nowhere else:
 
 from __future__ import annotations
 
+import codecs
+import contextlib
+import io
 import os
 import sys
 from importlib import import_module
+from typing import Any
 
 import click
 
-from promote_cli import __version__
-from promote_cli.errors import BadInputError, PromotionError, UsageError
+from promote_cli import __version__, interrupts
+from promote_cli.errors import BadInputError, PromotionError, UsageError, printable
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -76,20 +80,22 @@ class LazyGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """Run the CLI; every outcome becomes its exit code here, and every error one line on
         stderr (click's usage errors too, in the same ``promote: error:`` form as ours)."""
+        interrupts.begin()
         try:
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            with _stdout_guarded():
+                code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.Exit as exc:
             code = exc.exit_code
-        except click.UsageError as exc:
-            hint = f" (see: {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
-            code = _fail(f"error: {exc.format_message().rstrip('.')}{hint}", EXIT_USAGE)
-        except click.ClickException as exc:
-            code = _fail(f"error: {exc.format_message()}", EXIT_USAGE)
         except BaseException as exc:
             code = _code(exc)
         if not isinstance(code, int):
             code = EXIT_OK
-        _settle()
+        # Run from the console script, the signal handlers stand down once the exit code is
+        # known; a signal whose interrupt was lost on the way (see promote_cli.interrupts) is
+        # reported now rather than swallowed.
+        interrupts.settle()
+        if interrupts.unreported():
+            code = _interrupted()
         if standalone_mode:
             sys.exit(code)
         return code
@@ -101,6 +107,7 @@ class _Interrupted(BaseException):
 
 def _code(exc: BaseException) -> int:
     """The exit code of an error a command raised (after printing its line)."""
+    interrupts.settle()  # the outcome is decided: nothing may cut its report short
     if isinstance(exc, SystemExit):
         raise exc
     if isinstance(exc, BrokenPipeError):
@@ -108,33 +115,138 @@ def _code(exc: BaseException) -> int:
         # devnull so the interpreter's final flush does not complain either.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
-    if isinstance(exc, (KeyboardInterrupt, _Interrupted, click.exceptions.Abort)) or _signalled():
-        # After Ctrl-C or SIGTERM whatever failed is the interruption (an import that
-        # was interrupted raises ImportError, say).
-        return _fail("interrupted", EXIT_INTERRUPTED)
+    if isinstance(exc, (KeyboardInterrupt, _Interrupted, click.exceptions.Abort)):
+        return _interrupted()
+    if interrupts.arrived():
+        # After Ctrl-C or SIGTERM whatever failed is the interruption (an import that was
+        # interrupted raises ImportError, say).
+        return _interrupted()
+    # An error after a commit (stdout on a full disk, as the report is printed) says that the
+    # files were written: the line tells what is on disk.
+    written = interrupts.written()
+    after = f" ({written} written before it, complete)" if written else ""
+    if isinstance(exc, click.UsageError):
+        hint = f" (see: {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
+        return _fail(f"error: {exc.format_message().rstrip('.')}{hint}", EXIT_USAGE)
+    if isinstance(exc, click.ClickException):
+        return _fail(f"error: {exc.format_message()}", EXIT_USAGE)
     if isinstance(exc, PromotionError):
         return _fail(f"refused: {exc.reason}", EXIT_DIFFERENT)
     if isinstance(exc, (UsageError, BadInputError)):
-        return _fail(f"error: {exc}", EXIT_USAGE)
+        return _fail(f"error: {exc}{after}", EXIT_USAGE)
     if os.environ.get("PROMOTE_DEBUG") or not isinstance(exc, Exception):
         raise exc
     return _fail(
-        f"internal error: {type(exc).__name__}: {exc} (set PROMOTE_DEBUG=1 for a"
+        f"internal error: {type(exc).__name__}: {exc}{after} (set PROMOTE_DEBUG=1 for a"
         " traceback, and please report it)",
         EXIT_INTERNAL,
     )
 
 
-def _signalled() -> bool:
-    entry = sys.modules.get("promote_cli.entry")
-    return entry is not None and entry.interrupted()
+def _interrupted() -> int:
+    """Report the interruption: 130 when nothing was written; 0 when it came after a commit
+    had made the outputs final (the line says so)."""
+    line, written = interrupts.interruption()
+    return _fail(line, EXIT_OK if written else EXIT_INTERRUPTED)
 
 
-def _settle() -> None:
-    # Run from the console script, the signal handlers stand down once the exit code is known.
-    entry = sys.modules.get("promote_cli.entry")
-    if entry is not None:
-        entry.settle()
+class _stdout_guarded:  # lower case: used as a function, ``with _stdout_guarded():``
+    """Standard output is the environment's boundary: its encoding (``PYTHONIOENCODING``, the
+    locale) and the file behind it (closed, or a full disk). Whatever writing to it raises is
+    one line and exit 2, naming the encoding or the error (a reader that went away is not an
+    error: ``BrokenPipeError``, see ``_code``), never a ``UnicodeEncodeError`` or ``OSError``
+    from deep inside (and replacing a character with ``?`` would corrupt a table redirected to
+    a file). The console script's own stdout is swapped for the run for one that says so; any
+    other stream (a test's) keeps its object and only gets the encoding check."""
+
+    def __enter__(self) -> None:
+        self.saved, self.errors = sys.stdout, None
+        fd = _fileno(sys.stdout)
+        if sys.stdout is None:  # promote ... >&-
+            sys.stdout = _Closed()
+        elif fd is not None and isinstance(sys.stdout, io.TextIOWrapper):
+            sys.stdout.flush()
+            sys.stdout = io.TextIOWrapper(
+                io.BufferedWriter(_Stdout(fd)),
+                encoding=sys.stdout.encoding,
+                errors=_UNENCODABLE,
+                line_buffering=sys.stdout.line_buffering,
+            )
+        elif isinstance(sys.stdout, io.TextIOWrapper):
+            self.errors = sys.stdout.errors
+            sys.stdout.reconfigure(errors=_UNENCODABLE)
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        ours, sys.stdout = sys.stdout, self.saved
+        if self.errors is not None and isinstance(self.saved, io.TextIOWrapper):
+            with contextlib.suppress(Exception):  # a closed or broken stream
+                self.saved.reconfigure(errors=self.errors)
+        elif ours is not self.saved and not isinstance(ours, _Closed):
+            if exc is None or isinstance(exc, click.exceptions.Exit):
+                ours.flush()  # what is still buffered: an error here is the run's, reported
+            else:  # the run failed already, and said so
+                with contextlib.suppress(Exception):
+                    ours.flush()
+
+
+def _fileno(stream: Any) -> int | None:
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+class _Stdout(io.RawIOBase):
+    """File descriptor 1, whose write errors are the environment's, not promote's."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd, self.broken = fd, False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self.fd)
+
+    def write(self, data: Any) -> int:
+        if self.broken:  # said once; what is still buffered goes nowhere
+            return len(data)
+        try:
+            return os.write(self.fd, data)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            self.broken = True
+            raise UsageError(f"cannot write to standard output ({exc.strerror or exc})") from None
+
+
+class _Closed(io.TextIOBase):
+    """Standard output when there is none (``promote ... >&-``): writing to it is an error."""
+
+    encoding = "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise UsageError("cannot write to standard output: it is closed")
+
+
+def _unencodable(err: UnicodeError) -> tuple[str, int]:
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    char = err.object[err.start]
+    raise UsageError(
+        f"the output's encoding ({err.encoding}, from PYTHONIOENCODING or the locale) cannot"
+        f" represent {char!r} (U+{ord(char):04X}); run with PYTHONIOENCODING=utf-8"
+    )
+
+
+_UNENCODABLE = "promote-unencodable"
+codecs.register_error(_UNENCODABLE, _unencodable)
 
 
 # Help is laid out for 80 columns at most (narrower on a narrower terminal), whatever the width
@@ -158,24 +270,6 @@ def cli() -> None:
     Policies: jax, openvino, ascend, numpy, torch, tensorflow, array-api, mlx,
     keras, tinygrad, paddle, mindspore (promote policies NAME says more).
     """
-
-
-def printable(text: str) -> str:
-    """``text`` with what a terminal would act on or hide escaped as Python does in ``repr``
-    (``\\x1b``, ``\\n``, ``\\u202e``): file names are printed as typed, one line each, and
-    cannot move the cursor, set the title or forge a line; bytes that are not UTF-8 (kept by
-    Python as surrogates) show as ``\\xNN``."""
-    if text.isprintable():
-        return text
-    out = []
-    for ch in text:
-        if ch.isprintable():
-            out.append(ch)
-        elif 0xDC80 <= ord(ch) <= 0xDCFF:  # an undecodable byte of a file name
-            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
-        else:
-            out.append(repr(ch)[1:-1])
-    return "".join(out)
 
 
 def tell(message: str) -> None:

@@ -38,6 +38,16 @@ def _notations() -> str:
     return ", ".join(frameworks.notations().names())
 
 
+class FileName(click.Path):
+    """``click.Path``, except that a name given as ``''`` (an unset shell variable, say) is
+    refused instead of read as ``Path('')``, which is ``.``, the current directory."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value:
+            self.fail("'' is an empty file name; give one", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 policy = click.option(
     "--policy",
     "-p",
@@ -51,6 +61,7 @@ policy = click.option(
 policy_file = click.option(
     "--policy-file",
     default=None,
+    type=FileName(dir_okay=False),
     metavar="FILE",
     help="A policy declared in a TOML file (docs/guide/policy-files.md); -p ./FILE.toml"
     " does the same.",

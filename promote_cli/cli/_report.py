@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK
+from promote_cli.errors import printable
 
 SAME, STALE, MISSING, UNWANTED = "up to date", "stale", "missing", "no longer generated"
 STATES = (SAME, STALE, MISSING, UNWANTED)
@@ -86,11 +87,12 @@ def diff(path: Path, old: str | None, new: str) -> str:
     """A unified diff from what is on disk to what would be written ("" when equal)."""
     if old == new:
         return ""
+    name = printable(str(path))  # the header lines name the file as typed, one line each
     lines = difflib.unified_diff(
         (old or "").splitlines(keepends=True),
         new.splitlines(keepends=True),
-        fromfile=f"{path} (on disk)" if old is not None else f"{path} (missing)",
-        tofile=f"{path} (generated)",
+        fromfile=f"{name} (on disk)" if old is not None else f"{name} (missing)",
+        tofile=f"{name} (generated)",
     )
     # A last line without a newline would run into the next header.
     return "".join(

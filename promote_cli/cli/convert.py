@@ -39,14 +39,16 @@ PROGRESS_BYTES = 64 << 20
 @click.option(
     "-o",
     "--out-dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=_options.FileName(file_okay=False, path_type=Path),
     metavar="DIR",
     help="Write the outputs into DIR under the inputs' names.",
 )
 @click.option(
-    "--out-a", type=click.Path(), help="Output file for A (DIR/ or a directory: A's name in it)."
+    "--out-a",
+    type=_options.FileName(),
+    help="Output file for A (DIR/ or a directory: A's name in it).",
 )
-@click.option("--out-b", type=click.Path(), help="Output file for B (DIR/: B's name in it).")
+@click.option("--out-b", type=_options.FileName(), help="Output file for B (DIR/: B's name in it).")
 @click.option("--force", is_flag=True, help="Replace existing output files.")
 @click.option(
     "--skip-unchanged",
@@ -158,11 +160,18 @@ def _source(spec: str, flag_dtype: str | None, flag: str, nota: Notation):
     stays a path) and the dtype its data is read as."""
     from promote_cli import npy
 
+    if not spec:
+        raise UsageError("an input is '', an empty file name; give A.npy")
     path, suffix = Path(spec), None
     head, _, tail = spec.rpartition(":")
     if head and not os.path.lexists(spec) and os.path.lexists(head):
         path, suffix = Path(head), tail
-    given = {read_dtype(t, nota) for t in (suffix, flag_dtype) if t}
+        if not tail.strip():
+            raise UsageError(
+                f"{spec}: no type after ':'; write {head}:TYPE (a type such as bfloat16), or"
+                f" {head} alone"
+            )
+    given = {read_dtype(t, nota) for t in (suffix, flag_dtype) if t is not None}
     if len(given) > 1:
         raise UsageError(f"{spec}: {flag} {flag_dtype} contradicts the type after ':'")
     explicit = given.pop() if given else None

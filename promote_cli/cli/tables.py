@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from promote_cli import docsync
-from promote_cli.cli import EXIT_OK, tell
+from promote_cli.cli import EXIT_OK, _options, tell
 from promote_cli.cli._report import CheckReport
 from promote_cli.errors import UsageError
 
@@ -17,7 +17,7 @@ from promote_cli.errors import UsageError
 @click.argument(
     "directory",
     default="tables",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=_options.FileName(file_okay=False, path_type=Path),
     metavar="[DIR]",
 )
 @click.option(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,11 +13,11 @@ import click
 from promote_cli import api, fit, frameworks, schema
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.engine import Policy
-from promote_cli.errors import UsageError
+from promote_cli.errors import PromoteError, UsageError, printable
 from promote_cli.notations import display
 from promote_cli.operands import label
 from promote_cli.options import format_options
-from promote_cli.verify import driver
+from promote_cli.verify import driver, function
 from promote_cli.verify.function import FunctionOracle
 
 
@@ -37,13 +38,22 @@ from promote_cli.verify.function import FunctionOracle
     " (raising to refuse) instead of a framework.",
 )
 @click.option(
+    "--timeout",
+    type=float,
+    callback=lambda ctx, param, value: _seconds(value),
+    default=None,
+    metavar="SECONDS",
+    help="With --oracle: how long your module may take to import, and to answer one cell"
+    " (default 60).",
+)
+@click.option(
     "--ops/--no-ops",
     "operations",
     default=True,
     show_default=True,
     help="Also call every operation (promote ops) on tiny arrays and compare its dtype.",
 )
-def command(names, option_values, as_json, require, oracle, operations) -> int:
+def command(names, option_values, as_json, require, oracle, timeout, operations) -> int:
     """Prove policies against the installed frameworks (default: every policy).
 
     Every cell a policy can answer (each option setting, each operand category, every pair of
@@ -51,48 +61,17 @@ def command(names, option_values, as_json, require, oracle, operations) -> int:
     compared and each mismatch; exits 1 on any mismatch. A framework that is not installed is
     skipped (exit 0) unless --require is given. -O pins an option instead of trying all values.
     """
-    given = _options.parse_options(option_values)
-    if oracle is not None:
-        if len(names) != 1:
-            raise UsageError("--oracle proves one policy: promote verify POLICY --oracle M:F")
-        pol = api.resolve(names[0])
-        chosen, pols = [pol.name], {pol.name: pol}
-        pinned = _check_options(pols, given)
-        # A function takes no options: each stays at its default unless -O pins it.
-        pinned[pol.name] = {**pol.resolve_options(), **pinned[pol.name]}
-        mine = FunctionOracle(oracle, pol)
-        load = lambda name: mine  # noqa: E731
-    else:
-        files = [n for n in names if frameworks.looks_like_file(n)]
-        if files:
-            raise UsageError(f"{files[0]}: a policy file has no framework; add --oracle M:F")
-        chosen = driver.selected(names)
-        pols = {n: frameworks.get(n) for n in chosen if n in frameworks.names()}
-        pinned = _check_options(pols, given)
-        load = driver.oracle
-
-    with _progress(enabled=sys.stderr.isatty()) as progress_for:
-        reports = [
-            driver.verify(
-                pols[n], pinned[n], progress_for(n), load_oracle=load, operations=operations
-            )
-            for n in chosen
-        ]
+    try:
+        reports, pols = _reports(names, option_values, require, oracle, timeout, operations)
+    except PromoteError as exc:
+        if as_json:  # still one JSON object, saying what failed; the line and exit 2 follow
+            click.echo(schema.dumps(_verify_json(False, require, [], str(exc))), nl=False)
+        raise
     failed = any(driver.failed(r, require) for r in reports)
 
     if as_json:
-        click.echo(
-            schema.dumps(
-                {
-                    "schema": schema.SCHEMA,
-                    "command": "verify",
-                    "ok": not failed,
-                    "require": require,
-                    "policies": [_as_json(r, pols.get(r.policy), require) for r in reports],
-                }
-            ),
-            nl=False,
-        )
+        body = [_as_json(r, pols.get(r.policy), require) for r in reports]
+        click.echo(schema.dumps(_verify_json(not failed, require, body)), nl=False)
     else:
         for report in reports:
             _print(report, pols.get(report.policy), require)
@@ -108,6 +87,75 @@ def command(names, option_values, as_json, require, oracle, operations) -> int:
             f" {_count(wrong, 'mismatch', 'mismatches')}"
         )
     return EXIT_DIFFERENT if failed else EXIT_OK
+
+
+def _reports(
+    names: tuple[str, ...],
+    option_values: tuple[str, ...],
+    require: bool,
+    oracle: str | None,
+    timeout: float | None,
+    operations: bool,
+) -> tuple[list[driver.Report], dict[str, Policy]]:
+    """Verify the policies named (or the one against ``oracle``): the reports, and the
+    policies by name."""
+    given = _options.parse_options(option_values)
+    if oracle is None and timeout is not None:
+        raise UsageError("--timeout applies to --oracle (your function's time to answer)")
+    if oracle is not None:
+        if len(names) != 1:
+            raise UsageError("--oracle proves one policy: promote verify POLICY --oracle M:F")
+        pol = api.resolve(names[0])
+        chosen, pols = [pol.name], {pol.name: pol}
+        pinned = _check_options(pols, given)
+        # A function takes no options: each stays at its default unless -O pins it.
+        pinned[pol.name] = {**pol.resolve_options(), **pinned[pol.name]}
+        mine = FunctionOracle(oracle, pol, timeout=timeout or function.TIMEOUT)
+        load = lambda name: mine  # noqa: E731
+    else:
+        files = [n for n in names if frameworks.looks_like_file(n)]
+        if files:
+            raise UsageError(f"{files[0]}: a policy file has no framework; add --oracle M:F")
+        chosen = driver.selected(names)
+        pols = {n: frameworks.get(n) for n in chosen if n in frameworks.names()}
+        pinned = _check_options(pols, given)
+        load = driver.oracle
+
+    with contextlib.ExitStack() as stack:
+        if oracle is not None:
+            stack.enter_context(mine)  # the oracle's worker process ends with this block
+        progress_for = stack.enter_context(_progress(enabled=sys.stderr.isatty()))
+        reports = [
+            driver.verify(
+                pols[n], pinned[n], progress_for(n), load_oracle=load, operations=operations
+            )
+            for n in chosen
+        ]
+    return reports, pols
+
+
+def _seconds(value: float | None) -> float | None:
+    """``--timeout``: a number of seconds a clock can count (not 0, inf or nan; at most a
+    week)."""
+    if value is not None and not 0 < value <= 7 * 86_400:
+        raise click.BadParameter(f"{value} is not a number of seconds above 0 and at most a week")
+    return value
+
+
+def _verify_json(
+    ok: bool, require: bool, reports: list[dict[str, Any]], error: str | None = None
+) -> dict[str, Any]:
+    """verify's one object; ``error`` is the line of an oracle that failed (exit 2)."""
+    body = {
+        "schema": schema.SCHEMA,
+        "command": "verify",
+        "ok": ok,
+        "require": require,
+        "policies": reports,
+    }
+    if error is not None:
+        body["error"] = printable(error)
+    return body
 
 
 def _check_options(pols: dict[str, Policy], given: dict[str, str]) -> dict[str, dict[str, Any]]:

@@ -10,18 +10,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from promote_cli import atomic
-from promote_cli.errors import BadInputError, PromotionError
+from promote_cli.errors import PromotionError
 from promote_cli.npy.changes import Changes
 from promote_cli.npy.header import NpyFile, open_data
 from promote_cli.npy.job import CONVERT, SKIP, Job, action_for
 from promote_cli.npy.numpy_dtypes import canonical_name, check_cast, numpy_dtype
-from promote_cli.npy.outputs import (
-    check_outputs,
-    check_space,
-    commit,
-    discard,
-    write_output,
-)
+from promote_cli.npy.outputs import check_outputs, check_space, write_output
 from promote_cli.npy.stream import CHUNK_BYTES, Sink, sink_bytes, stream
 from promote_cli.operands import DIMENSIONED, ZERO_D, Operand
 
@@ -138,29 +132,22 @@ def execute(
             changes, written=False, strict_refused=strict and _changed(changes), replaces=replaces
         )
     check_space(jobs, targets)
-    pending: list[atomic.Staged] = []
-    try:
+    with atomic.Batch() as batch:  # what is not committed when it ends is removed
         for job, tgt, tally in zip(jobs, targets, changes, strict=True):
             if tgt is not None:
-                pending.append(
-                    write_output(
-                        job,
-                        tgt,
-                        void_header=void_header,
-                        changes=tally,
-                        progress=progress,
-                        chunk_bytes=chunk_bytes,
-                    )
+                write_output(
+                    job,
+                    tgt,
+                    batch,
+                    void_header=void_header,
+                    changes=tally,
+                    progress=progress,
+                    chunk_bytes=chunk_bytes,
                 )
         if strict and _changed(changes):
-            discard(pending)
             return Converted(changes, written=False, strict_refused=True, replaces=replaces)
-        commit(pending, force=force)
-    except BaseException as exc:
-        left = atomic.discard(pending)
-        if left and isinstance(exc, BadInputError):
-            raise BadInputError(f"{exc}{atomic.left_behind(left)}") from None
-        raise
+        # Both or neither; without --force, an output that appeared meanwhile is refused.
+        batch.commit(replace=force)
     return Converted(changes, written=True, strict_refused=False, replaces=replaces)
 
 

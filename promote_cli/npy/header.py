@@ -28,7 +28,7 @@ from typing import Any, BinaryIO
 import numpy as np
 from numpy.lib import format as npformat
 
-from promote_cli.errors import BadInputError, PromotionError, UsageError
+from promote_cli.errors import BadInputError, PromoteError, PromotionError, UsageError
 from promote_cli.npy.numpy_dtypes import canonical_name, header_descr, numpy_dtype
 
 # numpy.lib.format's own cap on the header text; a longer header is refused before it is read.
@@ -100,13 +100,21 @@ def open_input(path: Path) -> BinaryIO:
 
 
 def read_header(path: Path | str) -> NpyFile:
-    """Read and check ``path``'s header; every problem is one ``BadInputError`` line."""
+    """Read and check ``path``'s header; every problem is one ``BadInputError`` line.
+
+    This is the boundary through which a file's header enters: whatever its checks (or NumPy
+    and Python beneath them) raise about the bytes read is turned into that line here, once,
+    so a header no check foresaw is still the file's fault (exit 2), never promote's."""
     path = Path(path)
     with open_input(path) as fp:
         try:
             return _read_header(fp, path, os.fstat(fp.fileno()))
+        except PromoteError:
+            raise
         except OSError as exc:  # EIO from a failing disk
             raise bad(path, f"cannot read it ({exc.strerror or exc})") from None
+        except Exception as exc:  # RecursionError, MemoryError, a ValueError deep in NumPy ...
+            raise _invalid(path, f"{type(exc).__name__}: {exc}") from None
 
 
 def signature(st: os.stat_result) -> tuple[int, ...]:
@@ -171,10 +179,10 @@ def _loadable(path: Path, shape: tuple[int, ...], itemsize: int) -> None:
     """Refuse a shape ``np.load`` would refuse: more dimensions than NumPy has (64 in NumPy 2,
     32 before), or sizes whose byte count overflows even when another dimension is 0. NumPy
     itself is asked, on a view that allocates nothing."""
-    zero = np.zeros(1, np.dtype((np.void, itemsize)))  # only the width matters to these checks
     try:
+        zero = np.zeros(1, np.dtype((np.void, itemsize)))  # only the width matters here
         np.lib.stride_tricks.as_strided(zero, shape=shape, strides=(0,) * len(shape))
-    except (ValueError, OverflowError) as exc:
+    except (ValueError, OverflowError, TypeError) as exc:
         raise bad(path, f"shape {_short(shape)} cannot be loaded by NumPy ({exc})") from None
 
 

@@ -43,13 +43,13 @@ def check_outputs(jobs: Sequence[Job], *, force: bool) -> list[atomic.Target | N
                 )
         if tgt.exists and not force:
             raise UsageError(f"output {job.out} exists; pass --force to replace it")
-    for i, (first, a) in enumerate(live):
-        for second, b in live[i + 1 :]:
-            if a.same_file(b):
-                raise UsageError(
-                    f"both outputs would be written to one file ({first.out}, {second.out});"
-                    " give distinct --out-a/--out-b"
-                )
+    shared = atomic.one_file([t for _, t in live])
+    if shared is not None:
+        first, second = shared
+        raise UsageError(
+            f"both outputs would be written to one file ({first.path}, {second.path});"
+            " give distinct --out-a/--out-b"
+        )
     return targets
 
 
@@ -77,43 +77,43 @@ def check_space(jobs: Sequence[Job], targets: Sequence[atomic.Target | None]) ->
 def write_output(
     job: Job,
     tgt: atomic.Target,
+    batch: atomic.Batch,
     *,
     void_header: bool = False,
     changes: Changes | None = None,
     progress: Callable[[int], None] | None = None,
     chunk_bytes: int = CHUNK_BYTES,
-) -> atomic.Staged:
-    """Write ``job``'s output to a temporary file beside its final name and fsync it. On any
-    error (or Ctrl-C) the temporary file is removed and the error propagates; an error reading
-    the input says "cannot read" and names the input, one writing the output names the output."""
-    staged = atomic.stage(tgt, suffix=".promote-tmp")
+) -> None:
+    """Write ``job``'s output to a temporary file of ``batch`` beside its final name, fsync it
+    and close it. On any error (or Ctrl-C) the error propagates, and the batch removes the
+    file; an error reading the input says "cannot read" and names the input, one writing the
+    output names the output."""
+    staged = batch.stage(tgt, suffix=".promote-tmp")
+    fd = staged.fd
+    assert fd is not None
     try:
-        try:
-            header = _header_bytes(job, void_header)
-            _reserve(staged.fd, len(header) + job.out_bytes)
-            atomic.write_all(staged.fd, header)
-            with open_data(job.npy) as src:
-                sink = FileSink(staged.fd, sink_bytes(job, chunk_bytes))
-                try:
-                    stream(
-                        src,
-                        job,
-                        sink,
-                        changes=changes,
-                        progress=progress,
-                        chunk_bytes=chunk_bytes,
-                    )
-                    sink.close()
-                except BaseException:
-                    sink.abort()  # the writer thread must be done with fd before it closes
-                    raise
-            os.fsync(staged.fd)
-        except OSError as exc:
-            raise atomic.cannot_write(job.out, exc) from None
-    except BaseException:
-        atomic.discard([staged])
-        raise
-    return staged
+        header = _header_bytes(job, void_header)
+        _reserve(fd, len(header) + job.out_bytes)
+        atomic.write_all(fd, header)
+        with open_data(job.npy) as src:
+            sink = FileSink(fd, sink_bytes(job, chunk_bytes))
+            try:
+                stream(
+                    src,
+                    job,
+                    sink,
+                    changes=changes,
+                    progress=progress,
+                    chunk_bytes=chunk_bytes,
+                )
+                sink.close()
+            except BaseException:
+                sink.abort()  # the writer thread must be done with fd before it closes
+                raise
+        os.fsync(fd)
+    except OSError as exc:
+        raise atomic.cannot_write(job.out, exc) from None
+    staged.close()
 
 
 def _reserve(fd: int, size: int) -> None:
@@ -140,13 +140,3 @@ def _header_bytes(job: Job, void_header: bool) -> bytes:
         buf = io.BytesIO()
         npformat.write_array_header_2_0(buf, header)
     return buf.getvalue()
-
-
-def discard(staged: Sequence[atomic.Staged]) -> None:
-    atomic.discard(staged)
-
-
-def commit(staged: Sequence[atomic.Staged], *, force: bool) -> None:
-    """Rename the temporary files over their final names, both or neither, once all are
-    complete; then make the renames durable."""
-    atomic.commit(staged, replace=force)

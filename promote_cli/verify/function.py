@@ -8,12 +8,17 @@ notation (``"int8"``, ``"S(int8)"`` for a 0-d array, ``"int"``, ``"float"``, ``"
 ``str()`` is one (``numpy.dtype``, ``torch.bfloat16``, ``ml_dtypes.bfloat16``). Any exception
 it raises is its refusal. A function takes no options: each option stays at its default unless
 ``-O`` pins it.
+
+The function is the user's code, so it runs in a process of its own (``promote_cli.worker``):
+what it prints goes to stderr, never into promote's output (``--json`` stays one object), and
+an import that fails, a ``sys.exit``, a crash, an answer that is no dtype or whose ``str()``
+raises, or no answer within the timeout, is the oracle's failure: one line naming it and the
+cell it was asked, exit 2 (:class:`OracleFailed`).
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promote_cli import frameworks
@@ -27,9 +32,13 @@ from promote_cli.verify.protocol import (
     Question,
     Refusal,
     Result,
+    Runs,
     first_line,
-    in_process,
 )
+from promote_cli.worker import EXITED, RAISED, TIMED_OUT, Reply, Worker
+
+# How long the oracle may take to be imported, and to answer one cell.
+TIMEOUT = 60.0
 
 _SCALARS = {"bool": "P(bool)", "int*": "int", "float*": "float", "complex*": "complex"}
 
@@ -41,57 +50,104 @@ def spell(op: Operand) -> str:
     return f"S({op.dtype})" if op.category == ZERO_D else op.dtype
 
 
+class OracleFailed(BadInputError):
+    """The user's oracle could not answer (exit 2): its import raised, it ended its process,
+    crashed, hung, or answered something that is no dtype."""
+
+
 class FunctionOracle:
     """The ``Oracle`` protocol (``promote_cli.verify.protocol``) around ``module:function``:
-    pairs only."""
+    pairs only, asked in a worker process; a context manager, which ends that process."""
 
-    RUNS = in_process("the user's own function")
     ASKS = Asks()
 
-    def __init__(self, spec: str, policy: Policy) -> None:
+    def __init__(self, spec: str, policy: Policy, *, timeout: float = TIMEOUT) -> None:
         module, sep, function = spec.partition(":")
-        if not sep or not module or not function:
-            raise UsageError(f"--oracle takes MODULE:FUNCTION, not {spec!r}")
-        self.spec, self.module, self.function = spec, module, function
-        self.FRAMEWORK = spec
-
-    def load(self) -> Callable[..., Any]:
-        try:
-            module = importlib.import_module(self.module)
-        except ImportError as exc:  # the user's own module: not a framework to skip
-            raise UsageError(f"--oracle {self.spec}: cannot import {self.module} ({exc})") from None
-        try:
-            function = getattr(module, self.function)
-        except AttributeError:
+        if not (sep and _dotted(module) and function.isidentifier()):
             raise UsageError(
-                f"--oracle {self.spec}: {self.module} has no {self.function}"
-            ) from None
-        if not callable(function):
-            raise UsageError(f"--oracle {self.spec}: {self.function} is not a function")
-        return function
+                f"--oracle takes MODULE:FUNCTION, a module Python imports by its name"
+                f" (`import MODULE`) and a function in it, not {spec!r}"
+            )
+        self.spec, self.module, self.function = spec, module, function
+        self.timeout = timeout
+        self.RUNS = Runs(True, "the user's own code, kept apart from promote's", timeout=timeout)
+        self.FRAMEWORK = spec
+        self._worker: Worker | None = None
 
-    def version(self, handle: Any) -> str:
-        module = importlib.import_module(self.module)
-        return str(getattr(module, "__version__", "")) or "(no __version__)"
+    def __enter__(self) -> FunctionOracle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._worker is not None:
+            self._worker.close()
+
+    def load(self) -> Worker:
+        if self._worker is None:
+            self._worker = Worker(self.module, timeout=self.timeout)
+        worker = self._worker
+        if not worker.ready.ok:
+            raise OracleFailed(
+                f"--oracle {self.spec}: cannot import {self.module}: {self._what(worker.ready)}"
+            )
+        found = worker.get(self.function)
+        if not found.ok:
+            raise OracleFailed(f"--oracle {self.spec}: {self._what(found)}")
+        if not found.callable:
+            raise UsageError(f"--oracle {self.spec}: {self.function} is not a function")
+        return worker
+
+    def version(self, handle: Worker) -> str:
+        found = handle.get("__version__")
+        return (found.text if found.ok else "") or "(no __version__)"
 
     def answer(
-        self, handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]
+        self, handle: Worker, opts: Mapping[str, Any], questions: Sequence[Question]
     ) -> list[Cell]:
         canonical = frameworks.notation("canonical")
         out: list[Cell] = []
         for q in questions:
             a, b = q.operands
-            try:
-                result = handle(spell(a), spell(b))
-            except Exception as exc:  # the user's function refuses by raising anything
-                out.append(Refusal(first_line(exc)))
+            asked = f"{spell(a)} x {spell(b)}"
+            reply = handle.call(self.function, spell(a), spell(b))
+            if reply.kind == RAISED:  # the user's function refuses by raising anything
+                out.append(Refusal(first_line(reply.error)))
                 continue
-            text = str(result).removeprefix("dtype(").strip("')\"")
+            if not reply.ok:
+                raise OracleFailed(f"--oracle {self.spec}, asked {asked}: {self._what(reply)}")
+            text = reply.text.removeprefix("dtype(").strip("')\"")
             try:
                 out.append(Result(read_dtype(text, canonical)))
             except UsageError:
-                raise BadInputError(
-                    f"--oracle {self.spec} returned {result!r} for {spell(a)} x {spell(b)},"
+                raise OracleFailed(
+                    f"--oracle {self.spec} returned {_short(reply.text)!r} for {asked},"
                     " which is not a dtype promote knows"
                 ) from None
         return out
+
+    def _what(self, reply: Reply) -> str:
+        """What went wrong, in words."""
+        if reply.kind == TIMED_OUT:
+            return f"no answer within {self.timeout:g} s (--timeout SECONDS allows more)"
+        if reply.kind == EXITED:
+            code = reply.exit_code or 0
+            if code < 0:
+                return f"its process was killed by {_signal_name(-code)} (a crash?)"
+            return f"it ended its process (exit code {code}) instead of answering"
+        return _short(reply.error)
+
+
+def _dotted(module: str) -> bool:
+    return all(part.isidentifier() for part in module.split("."))
+
+
+def _short(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _signal_name(number: int) -> str:
+    import signal
+
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
