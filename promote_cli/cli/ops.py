@@ -100,7 +100,7 @@ def _one(name: str, option_values, as_json: bool) -> int:
                     "arity": op.arity,
                     "summary": op.summary,
                     "function": rules[op.name].function,
-                    "kind": rules[op.name].kind,
+                    "kind": rules[op.name].kind.value,
                     "refuses": list(rules[op.name].refuses),
                     "refuses_operand": list(rules[op.name].refuses_operand),
                     "note": rules[op.name].note or None,
@@ -116,7 +116,7 @@ def _one(name: str, option_values, as_json: bool) -> int:
     click.echo("\n".join(fit.wrap(title, width)))
     head = ["operation", "arity", "function", "kind", "refuses"]
     rows = [
-        [op.name, op.arity, rules[op.name].function or "-", rules[op.name].kind, _refuses(r)]
+        [op.name, op.arity, r.function or "-", r.kind.value, _refuses(r)]
         for op in VOCABULARY.values()
         for r in (rules[op.name],)
     ]
@@ -124,5 +124,5 @@ def _one(name: str, option_values, as_json: bool) -> int:
     used = dict.fromkeys(r.kind for r in rules.values() if r.function)
     click.echo("kinds, applied to the promoted type:")
     for kind in used:
-        click.echo("\n".join(fit.wrap(f"  {kind}: {KINDS[kind]}", width, hang=4)))
+        click.echo("\n".join(fit.wrap(f"  {kind.value}: {KINDS[kind]}", width, hang=4)))
     return EXIT_OK
