@@ -272,7 +272,7 @@ def _dtype_name(given: Any) -> str | None:
             if way.module != root or is_class != (way.how == CLASS_NAMED):
                 continue
             if way.how == CLASS_NAMED:
-                return given.__name__  # type: ignore[no-any-return]
+                return given.__name__
             if way.how == NAME_ATTRIBUTE:
                 name = getattr(given, "name", None)
                 if isinstance(name, str):

@@ -12,6 +12,7 @@ row per operation, one column per array type (``Request.matrix``), and a cell is
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from promote_cli import fit, ops, schema
@@ -97,7 +98,7 @@ def losses(c: CellDiff, out: Outcome) -> tuple[tuple[str, Loss], ...]:
         (side, lost)
         for side, op in (("a", c.row), ("b", c.col))
         # A Python scalar has no dtype to lose; an operation row is no input.
-        if op.category not in (PYTHON, ops.ROW) and (lost := loss(op.dtype, out.result)) is not None  # type: ignore[arg-type]
+        if op.category not in (PYTHON, ops.ROW) and (lost := loss(op.dtype, out.result)) is not None
     )
 
 
@@ -259,4 +260,5 @@ def as_json(d: Diff, nota: Notation, lossy: bool = False) -> str:
     )
 
 
-FORMATS = {"list": as_list, "table": as_table, "json": as_json}
+# Each takes the diff, the notation, whether to mark lossy cells, and (but json) a width.
+FORMATS: dict[str, Callable[..., str]] = {"list": as_list, "table": as_table, "json": as_json}

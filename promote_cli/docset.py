@@ -87,7 +87,9 @@ def documentation_set() -> dict[str, str]:
 
 
 @cache
-def _rendered(entries: tuple[Framework, ...]) -> dict[str, str]:
+def _rendered(registry: tuple[Framework, ...]) -> dict[str, str]:
+    """The docs set of the frameworks registered (``registry``, the cache's key: a test that
+    registers one more gets a set of its own)."""
     out: dict[str, str] = {}
     entries, op_entries, without = [], [], []
     for name in frameworks.names():

@@ -313,7 +313,7 @@ class FileLatticePolicy(LatticePolicy):
         for key, value in head.items():
             setattr(self, key, value)
         self.materialised = dict(materialised)
-        self.lattice = lattice  # type: ignore[misc]  # instead of reading ``edges``
+        self.lattice = lattice  # instead of reading ``edges``
         self.universe = tuple(order)
         weak = any(is_weak(t) for t in order)
         self.categories = frozenset({DIMENSIONED, PYTHON} if weak else {DIMENSIONED})
@@ -362,7 +362,7 @@ def _lattice(src: _Source, doc: Mapping[str, Any], nota: Notation) -> Policy:
                 "lattice",
             )
     policy = FileLatticePolicy(_head(src, doc, nota), lattice, tuple(edges), materialised)
-    policy.properties = properties  # type: ignore[misc]
+    policy.properties = properties
     strong = tuple(t for t in edges if not is_weak(t))
     policy.default_types = _types(src, doc, nota) or strong  # type: ignore[misc]
     return policy
@@ -449,7 +449,7 @@ def _table(src: _Source, doc: Mapping[str, Any], nota: Notation) -> Policy:
                         "table",
                     )
     policy = FileTablePolicy(_head(src, doc, nota), HalfTable(order, cells))
-    policy.properties = properties  # type: ignore[misc]
+    policy.properties = properties
     return policy
 
 
@@ -553,7 +553,7 @@ def _extended(src: _Source, doc: Mapping[str, Any], within: tuple[Path, ...]) ->
             cells[b, a] = result
     head = _head(src, doc, nota)
     policy = ExtendedPolicy(head, parent, cells, src.path.name)
-    policy.properties = properties  # type: ignore[misc]
+    policy.properties = properties
     types = _types(src, doc, nota)
     if types is not None:
         policy.default_types = types  # type: ignore[misc]

@@ -334,7 +334,7 @@ def _mark_lossy(cell: Cell, a: Operand, b: Operand, nota: Notation) -> Cell:
     found = [
         lost
         for op in (a, b)
-        if op.category != PYTHON and (lost := loss(op.dtype, cell.result)) is not None  # type: ignore[arg-type]
+        if op.category != PYTHON and (lost := loss(op.dtype, cell.result)) is not None
     ]
     if not found:
         return cell

@@ -115,6 +115,7 @@ def command(
     try:
         promoted = npy.result_type(req, sources)
         result = promoted.result
+        assert result is not None, "a refusal raises PromotionError"
         jobs = npy.plan(sources, result, outs, skip_unchanged=skip_unchanged)
     except PromotionError as exc:
         if not as_json:
@@ -249,12 +250,13 @@ def _file_json(job, changes, replaces: bool) -> dict:
     }
 
 
-def _size(n: int) -> str:
+def _size(nbytes: int) -> str:
+    n = float(nbytes)
     for unit in ("B", "KiB", "MiB", "GiB"):
         if n < 1024 or unit == "GiB":
-            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+            return f"{nbytes} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024
-    return str(n)
+    return f"{n:.1f} GiB"
 
 
 def _rows(report: dict, nota: Notation, with_changes: bool) -> tuple[list[str], list[list[str]]]:

@@ -62,13 +62,15 @@ def command(operands, policy, policy_file, option_values, notation, as_json, cha
     )
     final = req.outcome()
     nota = req.notation
+    read = req.operands
+    assert read is not None, "a pair request always holds its operands"
 
     if as_json:
         from promote_cli import schema
 
         inputs = [
             {"spelling": s, **schema.operand(op, nota)}
-            for s, op in zip(operands, req.operands, strict=True)
+            for s, op in zip(operands, read, strict=True)
         ]
         body = {**schema.head("pair", req), "operands": inputs, **schema.outcome(final, nota)}
         if chain:
@@ -78,7 +80,7 @@ def command(operands, policy, policy_file, option_values, notation, as_json, cha
 
     misread = [
         f"{s} as {op.dtype}"
-        for s, op in zip(operands, req.operands, strict=True)
+        for s, op in zip(operands, read, strict=True)
         if nota.family.ambiguous(inner(s))
     ]
     if misread:
@@ -87,9 +89,9 @@ def command(operands, policy, policy_file, option_values, notation, as_json, cha
         click.echo("\n".join(fit.wrap(note, fit.terminal_width(sys.stderr))), err=True)
     if explain:
         _say(f"policy: {req.policy.name} ({req.options_text() or 'no options'})")
-        inputs = (" + " if chain else " x ").join(label(op, nota) for op in req.operands)
+        asked = (" + " if chain else " x ").join(label(op, nota) for op in read)
         verdict = "refused" if final.refused else _result(final, nota)
-        _say(f"{inputs} -> {verdict}")
+        _say(f"{asked} -> {verdict}")
         for number, step in enumerate(final.steps, 1):
             _say(f"step {number}: {worded(step, nota)}")
         _say(f"rule: {final.rule}: {final.text(nota)}")

@@ -23,7 +23,7 @@ import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import numpy as np
 from numpy.lib import format as npformat
@@ -75,7 +75,7 @@ def bad(path: Path | str, problem: str) -> BadInputError:
     return BadInputError(f"{path}: {problem}")
 
 
-def open_input(path: Path) -> BinaryIO:
+def open_input(path: Path) -> io.FileIO:
     """Open an input for reading (never for writing); errors name the file."""
     # O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
@@ -96,7 +96,7 @@ def open_input(path: Path) -> BinaryIO:
             path,
             "is a directory, not a .npy file" if stat.S_ISDIR(mode) else "is not a regular file",
         )
-    return os.fdopen(fd, "rb", buffering=0)  # type: ignore[return-value]
+    return os.fdopen(fd, "rb", buffering=0)
 
 
 def read_header(path: Path | str) -> NpyFile:
@@ -123,7 +123,7 @@ def signature(st: os.stat_result) -> tuple[int, ...]:
 
 
 @contextlib.contextmanager
-def open_data(npy: NpyFile) -> Iterator[BinaryIO]:
+def open_data(npy: NpyFile) -> Iterator[io.FileIO]:
     """``npy`` opened again, positioned at its data. Refused when it is no longer the file
     whose header was checked, and, once the caller has read it, when it changed meanwhile
     (written in place, truncated, replaced): the data read would mix old and new bytes."""
@@ -136,7 +136,7 @@ def open_data(npy: NpyFile) -> Iterator[BinaryIO]:
             raise bad(npy.path, "changed while it was being read; nothing was written; run again")
 
 
-def _read_header(fp: BinaryIO, path: Path, st: os.stat_result) -> NpyFile:
+def _read_header(fp: io.FileIO, path: Path, st: os.stat_result) -> NpyFile:
     try:
         version = npformat.read_magic(fp)
     except ValueError as exc:
@@ -191,7 +191,7 @@ def _short(shape: tuple[int, ...]) -> str:
     return text if len(text) <= 80 else f"{text[:60]}... ({len(shape)} dimensions)"
 
 
-def _header_dict(fp: BinaryIO, path: Path, version: tuple[int, int]) -> dict[str, Any]:
+def _header_dict(fp: io.FileIO, path: Path, version: tuple[int, int]) -> dict[str, Any]:
     """The header's dict, with exactly the expected keys, a shape of ints and a bool
     ``fortran_order``: ``numpy.lib.format``'s checks, on the one parse of the text."""
     length_format, encoding = _HEADER_FORMATS[version]
@@ -259,7 +259,7 @@ def _data_type(path: Path, descr: object) -> tuple[str, np.dtype | None, int]:
     """The header's descr (written back in its canonical form), the dtype its data is read as
     (None for raw bytes, whose type the user names) and the width of an item."""
     try:
-        dtype = npformat.descr_to_dtype(descr)
+        dtype = npformat.descr_to_dtype(descr)  # type: ignore[arg-type]  # NumPy judges it
     except (TypeError, ValueError):
         return _raw_descr(path, descr)
     except Exception as exc:  # NumPy's parser also lets RecursionError, MemoryError ... through

@@ -76,7 +76,10 @@ def header_descr(dtype: np.dtype, *, void_header: bool = False) -> str:
     """The descr an output of ``dtype`` is written with (see the module docstring)."""
     if dtype.type.__module__ != "numpy":  # an ml_dtypes type
         return f"|V{dtype.itemsize}" if void_header else dtype.name
-    return npformat.dtype_to_descr(dtype)
+    descr = npformat.dtype_to_descr(dtype)
+    if not isinstance(descr, str):  # a structured dtype's fields: never one promote writes
+        raise ValueError(f"{dtype} is a structured dtype")
+    return descr
 
 
 def check_cast(source: np.dtype, target: np.dtype) -> None:

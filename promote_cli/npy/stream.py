@@ -6,13 +6,13 @@ run that only counts value changes)."""
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import queue
 import threading
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
 
 import numpy as np
 
@@ -96,7 +96,7 @@ class FileSink(Sink):
             buffer, nbytes = item
             if self._error is None and not self._stopped:
                 try:
-                    atomic.write_all(self._fd, memoryview(buffer)[:nbytes])
+                    atomic.write_all(self._fd, buffer.data[:nbytes])
                     done += nbytes
                     if done - start >= self.WRITEBACK_BYTES:
                         _start_writeback(self._fd, start, done - start)
@@ -115,7 +115,7 @@ def _start_writeback(fd: int, offset: int, length: int) -> None:
 
 
 def stream(
-    fp: BinaryIO,
+    fp: io.FileIO,
     job: Job,
     sink: Sink,
     *,
@@ -158,8 +158,8 @@ def sink_bytes(job: Job, chunk_bytes: int) -> int:
     return chunk_items(job, chunk_bytes) * job.target.itemsize
 
 
-def _read_exactly(fp: BinaryIO, buf: np.ndarray, path: Path) -> None:
-    view = memoryview(buf).cast("B")
+def _read_exactly(fp: io.FileIO, buf: np.ndarray, path: Path) -> None:
+    view = buf.data.cast("B")
     got = 0
     while got < len(view):
         try:
