@@ -79,6 +79,26 @@ def refusal(rule: str, reason: str, unsafe_result: str | None = None) -> dict[st
     }
 
 
+# The rule of what a framework answered (``framework``): its own, not one of promote's.
+FRAMEWORK = "framework"
+
+
+def framework(result: str | None, error: str, nota: Notation) -> dict[str, Any]:
+    """What a framework answered when ``promote verify`` asked it, in the outcome shape: its
+    dtype, or the refusal it raised (``rule`` is ``framework``, ``reason`` its message)."""
+    if result is None:
+        return refusal(FRAMEWORK, error or "the framework raised")
+    return {
+        "result": result,
+        "label": nota.label(result),
+        "refused": False,
+        "rule": FRAMEWORK,
+        "reason": "what the framework returned",
+        "unsafe_result": None,
+        "materialised": None,
+    }
+
+
 def materialised(out: Outcome) -> str | None:
     """The dtype a weak result becomes as an array (canonical), or None."""
     return None if out.materialised is None else out.materialised.dtype

@@ -3,7 +3,11 @@ the same head, and the same shapes for operands and outcomes wherever they appea
 
 from __future__ import annotations
 
+import ast
 import json
+import re
+import shlex
+from pathlib import Path
 
 import pytest
 
@@ -127,3 +131,78 @@ def test_conflicting_json_and_format_are_a_usage_error(run):
     for args in (("table", "-p", "jax", "-f", "html"), ("diff", "jax", "numpy", "-f", "table")):
         result = run(*args, "--json")
         assert result.exit_code == 2 and "two formats" in result.stderr, args
+
+
+# The rule values the JSON guide lists, each with the example that gives it.
+GUIDE = Path(__file__).resolve().parents[1] / "docs" / "guide" / "json.md"
+_ROW = re.compile(r"^\| (`[^|\n]+`) \|(?:[^|\n]*\|)+ `(promote [^`\n]+)` \|$", re.M)
+
+
+def documented_rules() -> set[str]:
+    """Every rule named in the guide's "Rule values" section (tables and prose)."""
+    section = GUIDE.read_text(encoding="utf-8").split("## Rule values", 1)[1]
+    return set(re.findall(r"`([a-z][a-z0-9_]*(?:-[a-z0-9]+)*)`", section))
+
+
+def rule_examples() -> list[tuple[set[str], list[str]]]:
+    section = GUIDE.read_text(encoding="utf-8").split("## Rule values", 1)[1]
+    return [
+        (set(re.findall(r"`([^`]+)`", rules)), shlex.split(command)[1:])
+        for rules, command in _ROW.findall(section)
+    ]
+
+
+def test_the_guide_has_an_example_for_almost_every_rule():
+    examples = rule_examples()
+    assert len(examples) >= 50
+    assert {"table", "lattice", "value", "no-kernel", "no-operations"} <= set().union(
+        *(rules for rules, _ in examples)
+    )
+
+
+@pytest.mark.parametrize(
+    "rules, args", rule_examples(), ids=lambda x: "+".join(sorted(x)) if isinstance(x, set) else ""
+)
+def test_each_documented_rule_is_what_its_example_gives(rules, args, run):
+    result = run(*args, "--json")
+    assert result.exit_code in (0, 1), result.stderr
+    assert json.loads(result.stdout)["rule"] in rules
+
+
+def _rule_literals() -> set[str]:
+    """The rule of every outcome and refusal the source spells as a literal: the second
+    argument of ``Outcome(...)``, the first of ``refuse(...)``/``refusal(...)``, a ``rule=``
+    keyword, or a module constant passed as one."""
+    found: set[str] = set()
+    for path in (Path(__file__).resolve().parents[1] / "promote_cli").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        consts = {
+            target.id: node.value.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+            for target in node.targets
+            if isinstance(target, ast.Name) and isinstance(node.value.value, str)
+        }
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = getattr(func, "id", None) or getattr(func, "attr", None)
+            position = {"Outcome": 1, "refuse": 0, "refusal": 0}.get(name or "")
+            args = [k.value for k in node.keywords if k.arg == "rule"]
+            if not args and position is not None and len(node.args) > position:
+                args = [node.args[position]]
+            for arg in args:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    found.add(arg.value)
+                elif isinstance(arg, ast.Name) and arg.id in consts:
+                    found.add(consts[arg.id])
+    return found
+
+
+def test_every_rule_the_code_can_give_is_documented():
+    from promote_cli import ops
+
+    given = _rule_literals() | {kind.value for kind in ops.Kind}
+    assert len(given) > 40  # the scan finds the rules, not nothing
+    assert given - documented_rules() == set()

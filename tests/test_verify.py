@@ -18,7 +18,7 @@ from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 from promote_cli.options import Option
 from promote_cli.verify import driver
 from promote_cli.verify.driver import oracle
-from promote_cli.verify.protocol import Asks
+from promote_cli.verify.protocol import Asks, Refusal
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON_SCALARS = {
@@ -286,9 +286,16 @@ def test_json_lists_each_mismatch_with_canonical_names(run, install):
             "a": {"canonical": "float16", "category": "D", "label": "float16"},
             "b": {"canonical": "int*", "category": "P", "label": "int*"},
             "more": [],
-            "promote": "float16",
-            "framework": "float64",
-            "framework_error": None,
+            "promote": {**entry["mismatches"][0]["promote"], "result": "float16", "rule": "nep50"},
+            "framework": {
+                "result": "float64",
+                "label": "float64",
+                "refused": False,
+                "rule": "framework",
+                "reason": "what the framework returned",
+                "unsafe_result": None,
+                "materialised": None,
+            },
         }
     ]
 
@@ -622,3 +629,23 @@ def test_verify_names_kernel_gaps_only_when_there_are_some(capsys):
         "  torch operations: 15 cells over 2 operations in 0.2 s, 1 kernel gap (no CPU kernel:"
         " the dtype rule answers, the call raises): all agree\n"
     )
+
+
+def test_json_gives_a_framework_refusal_as_an_outcome_with_its_message(run, install):
+    # A stand-in NumPy that raises for float16 + int8, where promote says float16.
+    said = Refusal("TypeError: no loop for float16 and int8")
+    install("numpy", fake_oracle("numpy", wrong={(Operand("float16"), Operand("int8")): said}))
+    result = run("verify", "numpy", "--json", "-O", "ml_dtypes=false")
+    assert result.exit_code == 1
+    [entry] = json.loads(result.stdout)["policies"]
+    [mismatch] = entry["mismatches"]
+    assert mismatch["promote"]["result"] == "float16" and mismatch["promote"]["rule"] == "table"
+    assert mismatch["framework"] == {
+        "result": None,
+        "label": None,
+        "refused": True,
+        "rule": "framework",
+        "reason": "TypeError: no loop for float16 and int8",
+        "unsafe_result": None,
+        "materialised": None,
+    }

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 import click
 
 from promote_cli import api, fit
+from promote_cli.api import Request
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
+from promote_cli.engine import Outcome
+from promote_cli.errors import PromotionError
 from promote_cli.notations import display
 from promote_cli.operands import label
 
@@ -35,34 +39,22 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
     refusal prints its reason and exits 1. A cell the framework has no CPU kernel for prints
     the dtype rule's answer and says so.
     """
-    req = api.request(
-        policy_file or policy,
-        notation=notation,
-        options=_options.parse_options(option_values),
-        operands=operands,
-        op=name,
+    asking = dict(
+        notation=notation, options=_options.parse_options(option_values), operands=operands
     )
+    try:
+        req = api.request(policy_file or policy, op=name, **asking)
+    except PromotionError as exc:  # a policy that declares no operations
+        if not as_json:
+            raise
+        # The same object as an answer, its outcome the refusal (rule "no-operations").
+        return _json(api.request(policy_file or policy, **asking), operands, name, None, exc)
     pol, nota, asked = req.policy, req.notation, req.asked
     assert asked is not None and req.operands is not None
     out, promoted = req.explain()
     op = asked.single()
     if as_json:
-        from promote_cli import schema
-
-        inputs = [
-            {"spelling": s, **schema.operand(x, nota)}
-            for s, x in zip(operands, req.operands, strict=True)
-        ]
-        body = {
-            **schema.head("op", req),
-            "op": op.name,
-            "function": asked.rules.rule(op.name).function,
-            "operands": inputs,
-            **schema.outcome(out, nota),
-            "step": out.decided_by,
-        }
-        click.echo(schema.dumps(body), nl=False)
-        return EXIT_DIFFERENT if out.refused else EXIT_OK
+        return _json(req, operands, op.name, asked.rules.rule(op.name).function, out)
     verdict = "refused" if out.refused else _result(out, nota)
     if explain:
         rule = asked.rule(op, req.options)
@@ -83,6 +75,30 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
         return EXIT_DIFFERENT
     _say(verdict)
     return EXIT_OK
+
+
+def _json(
+    req: Request, spellings: Sequence[str], op: str, function: str | None, out: Outcome | Exception
+) -> int:
+    """``--json``: the request, the operation and its outcome (or the refusal raised)."""
+    from promote_cli import schema
+
+    assert req.operands is not None
+    nota = req.notation
+    answer = schema.outcome(out, nota) if isinstance(out, Outcome) else schema.raised(out)
+    body = {
+        **schema.head("op", req),
+        "op": op,
+        "function": function,
+        "operands": [
+            {"spelling": s, **schema.operand(x, nota)}
+            for s, x in zip(spellings, req.operands, strict=True)
+        ],
+        **answer,
+        "step": out.decided_by if isinstance(out, Outcome) else None,
+    }
+    click.echo(schema.dumps(body), nl=False)
+    return EXIT_DIFFERENT if answer["refused"] else EXIT_OK
 
 
 def _step(name: str, rule) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -19,6 +19,7 @@ from promote_cli.operands import label
 from promote_cli.options import format_options
 from promote_cli.verify import driver, function
 from promote_cli.verify.function import FunctionOracle
+from promote_cli.verify.protocol import Oracle
 
 
 @click.command("verify")
@@ -111,7 +112,7 @@ def _reports(
         # A function takes no options: each stays at its default unless -O pins it.
         pinned[pol.name] = {**pol.resolve_options(), **pinned[pol.name]}
         mine = FunctionOracle(oracle, pol, timeout=timeout or function.TIMEOUT)
-        load = lambda name: mine  # noqa: E731
+        load: Callable[[str], Oracle | None] = lambda name: mine  # noqa: E731
     else:
         files = [n for n in names if frameworks.looks_like_file(n)]
         if files:
@@ -240,6 +241,7 @@ def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
         f"{_beyond(report)} in {report.seconds:.1f} s (import {report.import_seconds:.1f} s):"
         f" {verdict}"
     )
+    assert pol is not None, "a policy whose framework answered is a registered one or a file"
     op_label, result_label, opts_label = _labels(pol)
     if report.ops is not None:
         _print_ops(name, report.ops, op_label, result_label, opts_label)
@@ -346,17 +348,16 @@ def _as_json(report: driver.Report, pol: Policy | None, require: bool) -> dict[s
                 "a": schema.operand(m.a, nota),
                 "b": schema.operand(m.b, nota),
                 "more": [schema.operand(op, nota) for op in m.more],
-                "promote": m.promote,
-                "framework": m.framework,
-                "framework_error": m.framework_error or None,
+                "promote": schema.outcome(m.mine, nota),
+                "framework": schema.framework(m.framework, m.framework_error, nota),
             }
             for m in report.mismatches
         ]
     return out
 
 
-def _ops_json(ops: Any, pol: Policy | None) -> dict[str, Any]:
-    nota = None if pol is None else frameworks.notation_of(pol)
+def _ops_json(ops: driver.OpsReport, pol: Policy | None) -> dict[str, Any]:
+    nota = frameworks.notation("canonical") if pol is None else frameworks.notation_of(pol)
     return {
         "cells": dict(ops.cells),
         "gaps": dict(ops.gaps),
@@ -367,10 +368,9 @@ def _ops_json(ops: Any, pol: Policy | None) -> dict[str, Any]:
             {
                 "options": dict(m.options),
                 "op": m.op,
-                "operands": [schema.operand(x, nota) for x in m.operands],  # type: ignore[union-attr]
-                "promote": m.promote,
-                "framework": m.framework,
-                "framework_error": m.framework_error or None,
+                "operands": [schema.operand(x, nota) for x in m.operands],
+                "promote": schema.outcome(m.mine, nota),
+                "framework": schema.framework(m.framework, m.framework_error, nota),
             }
             for m in ops.mismatches
         ],

@@ -46,9 +46,14 @@ AGREE, GAP, SKIPPED, MISMATCH = "agree", "gap", "skipped", "mismatch"
 
 class Verdict(NamedTuple):
     status: str  # AGREE, GAP, SKIPPED or MISMATCH
-    promote: str | None  # the policy's result (None: it refuses)
-    framework: str | None  # the framework's (None: it raised)
+    mine: Outcome  # the policy's outcome
+    framework: str | None  # the framework's result (None: it raised)
     error: str = ""  # what the framework said when it raised
+
+    @property
+    def promote(self) -> str | None:
+        """The policy's result (None: it refuses)."""
+        return self.mine.result
 
 
 def policy_answer(
@@ -81,7 +86,7 @@ def policy_answer(
 def verdict(policy: Policy, q: Question, mine: Outcome, cell: Cell) -> Verdict:
     """How the framework's record ``cell`` stands against the policy's outcome ``mine``."""
     if isinstance(cell, Unobservable):
-        return Verdict(SKIPPED, mine.result, None, cell.message)
+        return Verdict(SKIPPED, mine, None, cell.message)
     if q.kind == OPERATION:
         if isinstance(cell, Result):
             theirs, error, kernel = cell.dtype, "", False
@@ -91,22 +96,22 @@ def verdict(policy: Policy, q: Question, mine: Outcome, cell: Cell) -> Verdict:
             # that type is not the policy's
             kernel = isinstance(cell, Gap) and cell.dtype in (None, mine.result)
         if mine.rule == _ops().NO_KERNEL and (kernel or theirs == mine.result):
-            return Verdict(GAP, mine.result, theirs, error)
+            return Verdict(GAP, mine, theirs, error)
         status = AGREE if mine.result == theirs else MISMATCH
-        return Verdict(status, mine.result, theirs, error)
+        return Verdict(status, mine, theirs, error)
     if isinstance(cell, Gap):
         if cell.dtype is None:
-            return Verdict(SKIPPED, mine.result, None, cell.message)
+            return Verdict(SKIPPED, mine, None, cell.message)
         theirs, error = cell.dtype, ""
     elif isinstance(cell, Refusal):
         theirs, error = None, cell.message
     else:
         theirs, error = cell.dtype, ""
     if mine.result == theirs:
-        return Verdict(AGREE, mine.result, theirs, error)
+        return Verdict(AGREE, mine, theirs, error)
     if q.kind == SPELLING and theirs is None and mine.result not in policy.universe:
-        return Verdict(AGREE, mine.result, theirs, error)
-    return Verdict(MISMATCH, mine.result, theirs, error)
+        return Verdict(AGREE, mine, theirs, error)
+    return Verdict(MISMATCH, mine, theirs, error)
 
 
 def _ops() -> Any:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from promote_cli import frameworks
-from promote_cli.engine import Policy, remembering
+from promote_cli.engine import Outcome, Policy, remembering
 from promote_cli.errors import PromotionError, UsageError
 from promote_cli.framework import Framework
 from promote_cli.operands import Operand
@@ -51,7 +51,7 @@ class Mismatch:
     options: Mapping[str, Any]
     a: Operand
     b: Operand
-    promote: str | None  # the policy's result; None when it refuses
+    mine: Outcome  # the policy's outcome
     framework: str | None  # the framework's result; None when it raises
     framework_error: str = ""  # what the framework said when it raised
     question: str = PAIR  # pair, result_type, chain, value; spelling (a holds the text)
@@ -61,15 +61,24 @@ class Mismatch:
     def operands(self) -> tuple[Operand, ...]:
         return (self.a, self.b, *self.more)
 
+    @property
+    def promote(self) -> str | None:
+        """The policy's result; None when it refuses."""
+        return self.mine.result
+
 
 @dataclass(frozen=True)
 class OpMismatch:
     options: Mapping[str, Any]
     op: str
     operands: tuple[Operand, ...]
-    promote: str | None
+    mine: Outcome
     framework: str | None
     framework_error: str = ""
+
+    @property
+    def promote(self) -> str | None:
+        return self.mine.result
 
 
 @dataclass
@@ -246,7 +255,7 @@ def _record(report: Report, opts: Mapping[str, Any], q: Question, v: Verdict) ->
             report.skipped += 1
         elif v.status == DIFFERS:
             ops.mismatches.append(
-                OpMismatch(opts, q.operation, q.operands, v.promote, v.framework, v.error)
+                OpMismatch(opts, q.operation, q.operands, v.mine, v.framework, v.error)
             )
         return
     if q.kind == PAIR:
@@ -264,15 +273,11 @@ def _record(report: Report, opts: Mapping[str, Any], q: Question, v: Verdict) ->
         return
     if q.kind == SPELLING:
         text = Operand(q.text)
-        report.mismatches.append(
-            Mismatch({}, text, text, v.promote, v.framework, v.error, SPELLING)
-        )
+        report.mismatches.append(Mismatch({}, text, text, v.mine, v.framework, v.error, SPELLING))
         return
     a, b, *more = q.operands
     kind = q.kind if q.kind in (RESULT_TYPE, CHAIN, VALUE) else PAIR
-    report.mismatches.append(
-        Mismatch(opts, a, b, v.promote, v.framework, v.error, kind, tuple(more))
-    )
+    report.mismatches.append(Mismatch(opts, a, b, v.mine, v.framework, v.error, kind, tuple(more)))
 
 
 def failed(report: Report, require: bool) -> bool:
