@@ -78,7 +78,11 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
 
 
 def _json(
-    req: Request, spellings: Sequence[str], op: str, function: str | None, out: Outcome | Exception
+    req: Request,
+    spellings: Sequence[str],
+    op: str,
+    function: str | None,
+    out: Outcome | PromotionError,
 ) -> int:
     """``--json``: the request, the operation and its outcome (or the refusal raised)."""
     from promote_cli import schema
