@@ -3,7 +3,11 @@ goes. Exit codes are assigned in one place: ``promote_cli.cli``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+# The console script imports this module before anything else: it imports nothing (mypy reads
+# any name TYPE_CHECKING as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 class PromoteError(Exception):
