@@ -378,6 +378,12 @@ def _apply(kind: Kind, t: str, maps: Maps) -> str | None:
     return t
 
 
+def operand_key(key: str | Operand) -> str:
+    """How ``Rule.refuses_operand``'s key is written: an array type or kind as it is, a Python
+    scalar as ``P(bool)``."""
+    return key if isinstance(key, str) else f"{key.category}({key.dtype})"
+
+
 def cell_key(operands: Sequence[Operand]) -> str:
     """How an oracle's worker names a cell in the answers it sends back: ``D(uint16) P(bool)``."""
     return " ".join(f"{x.category}({x.dtype})" for x in operands)

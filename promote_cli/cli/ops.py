@@ -10,7 +10,7 @@ import click
 from promote_cli import api, fit, frameworks
 from promote_cli.cli import EXIT_OK, _options
 from promote_cli.errors import PromotionError, UsageError
-from promote_cli.ops import KINDS, VOCABULARY, Rule
+from promote_cli.ops import KINDS, VOCABULARY, Rule, operand_key
 
 
 @click.command("ops")
@@ -77,7 +77,7 @@ def command(policy, option_values, as_json) -> int:
 
 
 def _refuses(rule: Rule) -> str:
-    said = list(rule.refuses) + [f"{t} operand" for t in rule.refuses_operand]
+    said = list(rule.refuses) + [f"{operand_key(t)} operand" for t in rule.refuses_operand]
     return ", ".join(said) or "-"
 
 
@@ -102,7 +102,7 @@ def _one(name: str, option_values, as_json: bool) -> int:
                     "function": rules[op.name].function,
                     "kind": rules[op.name].kind.value,
                     "refuses": list(rules[op.name].refuses),
-                    "refuses_operand": list(rules[op.name].refuses_operand),
+                    "refuses_operand": [operand_key(t) for t in rules[op.name].refuses_operand],
                     "note": rules[op.name].note or None,
                 }
                 for op in VOCABULARY.values()
