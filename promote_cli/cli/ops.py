@@ -10,7 +10,7 @@ import click
 from promote_cli import api, fit, frameworks
 from promote_cli.cli import EXIT_OK, _options
 from promote_cli.errors import PromotionError, UsageError
-from promote_cli.ops import KINDS, VOCABULARY, Rule
+from promote_cli.ops import KINDS, VOCABULARY, Rule, cell_key
 
 
 @click.command("ops")
@@ -77,8 +77,14 @@ def command(policy, option_values, as_json) -> int:
 
 
 def _refuses(rule: Rule) -> str:
-    said = list(rule.refuses) + [f"{t} operand" for t in rule.refuses_operand]
+    said = list(rule.refuses) + [f"{t} operand" for t in _operands(rule)]
     return ", ".join(said) or "-"
+
+
+def _operands(rule: Rule) -> list[str]:
+    """The operands ``rule`` refuses, as ``promote op`` spells them: a type (an array of it),
+    or ``P(bool)`` (a Python bool)."""
+    return [t if isinstance(t, str) else cell_key((t,)) for t in rule.refuses_operand]
 
 
 def _one(name: str, option_values, as_json: bool) -> int:
@@ -100,9 +106,9 @@ def _one(name: str, option_values, as_json: bool) -> int:
                     "arity": op.arity,
                     "summary": op.summary,
                     "function": rules[op.name].function,
-                    "kind": rules[op.name].kind,
+                    "kind": rules[op.name].kind.value,
                     "refuses": list(rules[op.name].refuses),
-                    "refuses_operand": list(rules[op.name].refuses_operand),
+                    "refuses_operand": _operands(rules[op.name]),
                     "note": rules[op.name].note or None,
                 }
                 for op in VOCABULARY.values()
@@ -116,7 +122,7 @@ def _one(name: str, option_values, as_json: bool) -> int:
     click.echo("\n".join(fit.wrap(title, width)))
     head = ["operation", "arity", "function", "kind", "refuses"]
     rows = [
-        [op.name, op.arity, rules[op.name].function or "-", rules[op.name].kind, _refuses(r)]
+        [op.name, op.arity, r.function or "-", r.kind.value, _refuses(r)]
         for op in VOCABULARY.values()
         for r in (rules[op.name],)
     ]
@@ -124,5 +130,5 @@ def _one(name: str, option_values, as_json: bool) -> int:
     used = dict.fromkeys(r.kind for r in rules.values() if r.function)
     click.echo("kinds, applied to the promoted type:")
     for kind in used:
-        click.echo("\n".join(fit.wrap(f"  {kind}: {KINDS[kind]}", width, hang=4)))
+        click.echo("\n".join(fit.wrap(f"  {kind.value}: {KINDS[kind]}", width, hang=4)))
     return EXIT_OK
