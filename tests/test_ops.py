@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 import promote_cli
-from promote_cli import frameworks, ops
+from promote_cli import api, frameworks, ops
 from promote_cli.cli import cli
-from promote_cli.errors import PromotionError, UsageError
+from promote_cli.errors import PolicyDefinitionError, PromotionError, UsageError
 
 REFUSED = None
 # The table, measured: numpy 2.4, torch 2.13, jax 0.10.2 (x64 on), tnp (mode all),
@@ -99,7 +99,7 @@ def test_refusals_say_which_rule(policy, op, args, rule):
 
 
 def test_a_missing_cpu_kernel_answers_the_rule_and_says_so():
-    req = promote_cli.api.request("torch", operands=["uint16", "uint16"], op="add")
+    req = api.request("torch", operands=["uint16", "uint16"], op="add")
     out = req.outcome()
     assert (out.result, out.rule) == ("uint16", ops.NO_KERNEL)
     assert "no CPU kernel" in out.why
@@ -225,3 +225,13 @@ def test_op_runs_as_a_real_process_without_numpy():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert (done.returncode, done.stdout) == (0, "float16\n"), done.stderr
+
+
+def test_a_declaration_missing_an_operation_is_named_where_it_is_loaded(run, monkeypatch):
+    declared = frameworks.operations(frameworks.get("numpy"))
+    monkeypatch.delitem(declared.rules, "sqrt")  # type: ignore[attr-defined]
+    with pytest.raises(PolicyDefinitionError, match=r"numpy\.operations declares no rule for sqrt"):
+        frameworks.operations(frameworks.get("numpy"))
+    result = run("op", "divide", "int8", "int8", "-p", "numpy")
+    assert result.exit_code == 3
+    assert "declares no rule for sqrt: every operation of `promote ops` needs one" in result.stderr
