@@ -267,8 +267,8 @@ def cli() -> None:
     promote diff numpy torch --op divide
     promote convert a.npy b.npy --policy jax
 
-    Policies: jax, openvino, ascend, numpy, torch, tensorflow, array-api, mlx,
-    keras, tinygrad, paddle, mindspore (promote policies NAME says more).
+    `promote policies` lists the policies, one per framework; `promote policies
+    NAME` says more about one.
     """
 
 
