@@ -28,7 +28,7 @@ from promote_cli.render import FORMATS, MARKS, SUFFIXES, render
     type=click.Choice(FORMATS),
     default=None,
     help="Output format. Default: from the suffix of -o/--check/--template FILE"
-    " (.html .md .rst .csv .json .txt), else term.",
+    f" ({' '.join(SUFFIXES)}), else term.",
 )
 @click.option(
     "--types",
