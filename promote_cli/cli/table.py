@@ -1,5 +1,5 @@
-"""``promote table``: one policy's promotion table in html, markdown, rst, csv, json or for the
-terminal; ``--check`` compares with a file instead of writing it."""
+"""``promote table``: one policy's promotion table in any format of ``render.FORMATS`` (the
+terminal's by default); ``--check`` compares with a file instead of writing it."""
 
 from __future__ import annotations
 
