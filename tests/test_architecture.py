@@ -147,7 +147,7 @@ def test_every_framework_directory_is_one_registry_line_and_its_entry_names_it()
         p.name for p in (PACKAGE / "frameworks").iterdir() if (p / "__init__.py").is_file()
     )
     assert directories == sorted(frameworks.FRAMEWORKS)
-    assert len(frameworks.FRAMEWORKS) == len(set(frameworks.FRAMEWORKS)) == 12
+    assert len(frameworks.FRAMEWORKS) == len(set(frameworks.FRAMEWORKS))  # each once
     for directory, entry in zip(frameworks.FRAMEWORKS, frameworks.entries(), strict=True):
         assert entry.package == f"promote_cli.frameworks.{directory}", entry.name
         assert (PACKAGE / "frameworks" / directory / "promotion.py").is_file()
@@ -162,3 +162,67 @@ def test_no_module_outside_a_framework_directory_names_one_framework_module():
             continue
         named = {m for m in taken if own.match(m)}
         assert named == set(), f"{name} imports {sorted(named)}"
+
+
+DESIGN = PACKAGE.parent / "docs" / "guide" / "design.md"
+LEFT = 26  # the width of the picture's left column, where each layer names its modules
+
+
+def layers() -> list[set[str]]:
+    """The layers the design page draws, top first: the modules each names in the left column
+    of its picture (``verify/`` followed by names on its line and the indented lines under it
+    names verify's modules; ``x/`` a whole package; ``frameworks/<name>/`` every framework's)."""
+    text = DESIGN.read_text(encoding="utf-8")
+    picture = text.split("```\n", 2)[1]
+    out: list[set[str]] = [set()]
+    package = ""
+    for line in picture.splitlines():
+        left = line[:LEFT].strip()
+        if left in ("", "|"):
+            if out[-1]:
+                out.append(set())
+            continue
+        if not line.startswith("   "):
+            package = ""
+        words = re.split(r"[\s,]+", left)
+        for word in words:
+            if word == "promote_cli":  # the package's own face
+                out[-1].add(word)
+            elif word == "frameworks/<name>/":
+                out[-1].add("promote_cli.frameworks.*")
+            elif word.endswith("/") and len(words) > 1:  # verify/ driver cases: its modules
+                package = word.strip("/")
+            elif word.endswith("/"):  # npy/: the package and its modules
+                out[-1].add(f"promote_cli.{word.strip('/')}")
+            else:
+                name = word.replace("/", ".").replace(".__init__", "").replace("<command>", "*")
+                out[-1].add(f"promote_cli.{package + '.' if package else ''}{name}")
+    return [layer for layer in out if layer]
+
+
+def layer_of(module: str, drawn: list[set[str]]) -> int | None:
+    """The index of the layer that names ``module``, or its package (``npy`` holds
+    ``npy.header``): the longest name that holds it wins, as ``verify.protocol`` is drawn
+    apart from ``verify``'s driver. ``promote_cli`` alone is the package's own face."""
+    found = [
+        (len(whole), i)
+        for i, layer in enumerate(drawn)
+        for whole in (name.removesuffix(".*") for name in layer)
+        if module == whole or (whole != "promote_cli" and module.startswith(f"{whole}."))
+    ]
+    return max(found)[1] if found else None
+
+
+def test_the_design_page_draws_every_module_and_no_import_runs_up_its_layers():
+    drawn = layers()
+    placed = {m: layer_of(m, drawn) for m in MODULES}
+    # The two generators a developer runs by hand stand apart from the layers.
+    apart = {"promote_cli.catalogue_gen", "promote_cli.regenerate", "promote_cli._catalogue"}
+    assert [m for m, i in placed.items() if i is None and m not in apart] == []
+    up = [
+        f"{a} (layer {placed[a]}) imports {b} (layer {placed[b]})"
+        for a, found in GRAPH.items()
+        for b in found
+        if placed[a] is not None and placed[b] is not None and placed[b] < placed[a]
+    ]
+    assert up == [], "\n".join(up)

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from unittest.mock import ANY
 
 import pytest
 from click.testing import CliRunner
 
 import promote_cli
-from promote_cli import frameworks, ops
+from promote_cli import api, frameworks, ops
 from promote_cli.cli import cli
-from promote_cli.errors import PromotionError, UsageError
+from promote_cli.errors import PolicyDefinitionError, PromotionError, UsageError
 
 REFUSED = None
 # The table, measured: numpy 2.4, torch 2.13, jax 0.10.2 (x64 on), tnp (mode all),
@@ -99,7 +100,7 @@ def test_refusals_say_which_rule(policy, op, args, rule):
 
 
 def test_a_missing_cpu_kernel_answers_the_rule_and_says_so():
-    req = promote_cli.api.request("torch", operands=["uint16", "uint16"], op="add")
+    req = api.request("torch", operands=["uint16", "uint16"], op="add")
     out = req.outcome()
     assert (out.result, out.rule) == ("uint16", ops.NO_KERNEL)
     assert "no CPU kernel" in out.why
@@ -191,21 +192,25 @@ def test_op_explain_names_the_rule_of_the_chosen_option_setting():
 def test_ops_lists_each_policys_function():
     done = CliRunner().invoke(cli, ["ops"])
     assert done.exit_code == 0
-    line = next(x for x in done.output.splitlines() if x.startswith("bitwise_left_shift"))
-    assert line.split() == [
-        "bitwise_left_shift",
-        "binary",
-        "jnp.bitwise_left_shift",
-        "np.bitwise_left_shift",
-        "torch.bitwise_left_shift",
-        "-",
-        "xp.bitwise_left_shift",
-        "mx.left_shift",
-        "keras.ops.bitwise_left_shift",
-        "Tensor.lshift",
-        "paddle.bitwise_left_shift",
-        "ops.bitwise_left_shift",
-    ]
+    lines = done.output.splitlines()
+    head = lines[0].split()
+    line = next(x for x in lines if x.startswith("bitwise_left_shift"))
+    # Read by column, so that a framework added to the registry adds a column, not a failure.
+    assert dict(zip(head, line.split(), strict=True)) == {
+        "operation": "bitwise_left_shift",
+        "arity": "binary",
+        "jax": "jnp.bitwise_left_shift",
+        "numpy": "np.bitwise_left_shift",
+        "torch": "torch.bitwise_left_shift",
+        "tensorflow": "-",
+        "array-api": "xp.bitwise_left_shift",
+        "mlx": "mx.left_shift",
+        "keras": "keras.ops.bitwise_left_shift",
+        "tinygrad": "Tensor.lshift",
+        "paddle": "paddle.bitwise_left_shift",
+        "mindspore": "ops.bitwise_left_shift",
+        **{name: ANY for name in head[12:]},
+    }
 
 
 def test_table_op_unary_is_one_row_over_the_types():
@@ -225,3 +230,13 @@ def test_op_runs_as_a_real_process_without_numpy():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert (done.returncode, done.stdout) == (0, "float16\n"), done.stderr
+
+
+def test_a_declaration_missing_an_operation_is_named_where_it_is_loaded(run, monkeypatch):
+    declared = frameworks.operations(frameworks.get("numpy"))
+    monkeypatch.delitem(declared.rules, "sqrt")  # type: ignore[attr-defined]
+    with pytest.raises(PolicyDefinitionError, match=r"numpy\.operations declares no rule for sqrt"):
+        frameworks.operations(frameworks.get("numpy"))
+    result = run("op", "divide", "int8", "int8", "-p", "numpy")
+    assert result.exit_code == 3
+    assert "declares no rule for sqrt: every operation of `promote ops` needs one" in result.stderr

@@ -63,7 +63,8 @@ def test_no_declaration_holds_a_callable():
         without_policy = found._replace(policy=None)
         assert list(callables(without_policy, name)) == [], name
         walked += 1
-    assert walked == 10
+    # every framework whose entry does not say why it declares no operations
+    assert walked == sum(not e.operations for e in frameworks.entries()) >= 10
 
 
 def test_the_walk_finds_a_callable_where_one_hides():

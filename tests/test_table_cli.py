@@ -15,6 +15,8 @@ from seeds import ascend_table, jax_table
 from table_parsers import html_table, markdown_tables, rst_table
 from terminal import on_a_terminal
 
+from promote_cli.render import FORMATS
+
 REPO = Path(__file__).resolve().parents[1]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -280,7 +282,8 @@ def test_an_unknown_suffix_without_format_is_an_error_naming_the_formats(run, tm
     result = run("table", "-p", "jax", flag, str(target))
     assert result.exit_code == 2
     assert f"cannot tell the format of {name}" in result.stderr
-    assert "html, markdown, rst, csv, json, term" in result.stderr
+    assert f"--format ({', '.join(FORMATS)})" in result.stderr
+    assert "html, markdown, rst, csv, " in result.stderr
     assert not target.exists()
 
 

@@ -28,7 +28,7 @@ COMMANDS = {
     "op": ("promote_cli.cli.op", "The dtype an operation (sqrt, sum, divide ...) returns."),
     "ops": ("promote_cli.cli.ops", "List the operations and each policy's function for them."),
     "policies": ("promote_cli.cli.policies", "List the policies, their types and options."),
-    "table": ("promote_cli.cli.table", "Print a policy's table: html, markdown, rst, csv, json."),
+    "table": ("promote_cli.cli.table", "Print a policy's table: terminal, html, markdown ..."),
     "tables": ("promote_cli.cli.tables", "Regenerate (or --check) the tables/ documentation set."),
     "verify": ("promote_cli.cli.verify", "Prove policies against the installed frameworks."),
     "measure": ("promote_cli.cli.measure", "Write the installed frameworks' answers down."),
@@ -267,8 +267,8 @@ def cli() -> None:
     promote diff numpy torch --op divide
     promote convert a.npy b.npy --policy jax
 
-    Policies: jax, openvino, ascend, numpy, torch, tensorflow, array-api, mlx,
-    keras, tinygrad, paddle, mindspore (promote policies NAME says more).
+    `promote policies` lists the policies, one per framework; `promote policies
+    NAME` says more about one.
     """
 
 

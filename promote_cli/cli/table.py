@@ -1,5 +1,5 @@
-"""``promote table``: one policy's promotion table in html, markdown, rst, csv, json or for the
-terminal; ``--check`` compares with a file instead of writing it."""
+"""``promote table``: one policy's promotion table in any format of ``render.FORMATS`` (the
+terminal's by default); ``--check`` compares with a file instead of writing it."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from promote_cli.render import FORMATS, MARKS, SUFFIXES, render
     type=click.Choice(FORMATS),
     default=None,
     help="Output format. Default: from the suffix of -o/--check/--template FILE"
-    " (.html .md .rst .csv .json .txt), else term.",
+    f" ({' '.join(SUFFIXES)}), else term.",
 )
 @click.option(
     "--types",

@@ -24,7 +24,7 @@ from functools import cache
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from promote_cli.errors import PromotionError, UsageError, did_you_mean
+from promote_cli.errors import PolicyDefinitionError, PromotionError, UsageError, did_you_mean
 
 if TYPE_CHECKING:
     from promote_cli.engine import Policy
@@ -93,9 +93,27 @@ def operations(policy: Policy) -> Operations:
             why = "promote declares none for it"
         else:
             if not found.operations:
-                return import_module(f"{found.package}.operations").OPERATIONS
+                return _complete(found, import_module(f"{found.package}.operations").OPERATIONS)
             why = found.operations
     raise PromotionError(f"{policy.title} has no per-operation rules: {why}", rule="no-operations")
+
+
+def _complete(found: Framework, declared: Operations) -> Operations:
+    """``declared``, once it is known to hold a rule for every operation of the vocabulary
+    under every setting: a missing one is a bug in its declaration, said here by name rather
+    than as a ``KeyError`` wherever the operation is first asked."""
+    from promote_cli.ops import VOCABULARY
+
+    by = declared.by_setting
+    for rules in (declared.rules, *(by.rules.values() if by is not None else ())):
+        missing = [name for name in VOCABULARY if name not in rules]
+        if missing:
+            raise PolicyDefinitionError(
+                f"{found.package}.operations declares no rule for {', '.join(missing)}: every"
+                " operation of `promote ops` needs one (Rule(None, note=...) when the"
+                " framework has no such function)"
+            )
+    return declared
 
 
 def oracle(name: str) -> Any:

@@ -1,0 +1,283 @@
+"""CONTRIBUTING.md's three recipes, followed as written: the code blocks with a ``title`` are
+what these tests write (a whole file, or with ``line="NAME"`` one line added to the literal
+``NAME`` opens), so the recipes cannot drift from the code.
+
+Adding a framework and adding an output format change what is imported at start-up (the
+registry, ``click.Choice`` of the formats), so they run on a copy of the package, as real
+``promote`` processes; adding an operation is data read at call time, so it runs in-process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from promote_cli import frameworks, ops
+from promote_cli.errors import PromotionError
+
+ROOT = Path(__file__).resolve().parent.parent
+RECIPES = ROOT / "CONTRIBUTING.md"
+# A fenced block with a title: ```python title="path" line="FRAMEWORKS"
+BLOCK = re.compile(
+    r'^```\w+ title="(?P<title>[^"]+)"(?: line="(?P<line>\w+)")?\n(?P<text>.*?)^```$',
+    re.M | re.S,
+)
+
+# The installed abacus library, for the oracle of the recipe's abacus to ask: six dtypes and
+# three functions, its promotion written as "the first type that holds both" (not as the
+# recipe's lattice, so that verify compares two descriptions of one library).
+ABACUS = """
+__version__ = "1.0"
+ORDER = ("bool", "uint8", "int8", "int16", "float16", "float32")
+HOLDS = {
+    "bool": {"bool"},
+    "uint8": {"bool", "uint8"},
+    "int8": {"bool", "int8"},
+    "int16": {"bool", "uint8", "int8", "int16"},
+    "float16": {"bool", "uint8", "float16"},
+    "float32": set(ORDER),
+}
+
+
+class Array:
+    def __init__(self, dtype):
+        if dtype not in ORDER:
+            raise TypeError(f"abacus has no dtype {dtype}")
+        self.dtype = dtype
+
+
+zeros = ones = Array
+
+
+def add(a, b):
+    return Array(next(t for t in ORDER if {a.dtype, b.dtype} <= HOLDS[t]))
+
+
+FLOAT = {"bool": "float16", "uint8": "float16", "int8": "float16", "int16": "float32"}
+
+
+def divide(a, b):
+    t = add(a, b).dtype
+    return Array(FLOAT.get(t, t))
+
+
+def sum(a):
+    return Array("int16" if a.dtype in HOLDS["int16"] else a.dtype)
+"""
+
+
+def recipe(heading: str) -> list[tuple[str, str | None, str]]:
+    """The titled blocks of the section ``## heading``: (title, line, text)."""
+    text = RECIPES.read_text(encoding="utf-8")
+    section = text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    return [(m["title"], m["line"], m["text"]) for m in BLOCK.finditer(section)]
+
+
+def add_line(path: Path, name: str, line: str) -> None:
+    """``line`` as the last item of the literal that ``NAME = (`` or ``NAME: ... = {`` opens in
+    ``path``, before its closing bracket."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    start = next(i for i, s in enumerate(lines) if re.match(rf"{name}\b[^=]*= [({{]$", s.rstrip()))
+    end = next(i for i in range(start, len(lines)) if lines[i].rstrip() in (")", "}"))
+    lines.insert(end, line)
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def follow(blocks: list[tuple[str, str | None, str]], root: Path) -> None:
+    """Do what the blocks say, under ``root``: write each file, add each line."""
+    for title, line, text in blocks:
+        path = root / title
+        if line is None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        else:
+            add_line(path, line, text)
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    """The package and what it reads at run time (its templates), nothing else."""
+    ignore = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(ROOT / "promote_cli", tmp_path / "promote_cli", ignore=ignore)
+    shutil.copytree(ROOT / "templates", tmp_path / "templates", ignore=ignore)
+    return tmp_path
+
+
+def promote(copy: Path, *args: str, path: tuple[Path, ...] = ()) -> subprocess.CompletedProcess:
+    """``promote ARGS`` run from the copy (and ``path``, where an installed library is)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, (copy, *path)))}
+    env.pop("COLUMNS", None)
+    return subprocess.run(
+        [sys.executable, "-m", "promote_cli", *args],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_a_framework_added_as_a_directory_and_a_registry_line_is_everywhere(copy, tmp_path):
+    follow(recipe("Add a framework"), copy)
+    assert "abacus" not in frameworks.names()  # the copy's registry, not this process's
+
+    listed = promote(copy, "policies")
+    assert listed.returncode == 0, listed.stderr
+    assert "abacus: Abacus (abacus.add (abacus 1.0), measured)" in listed.stdout
+    assert "types (6): bool uint8 int8 int16 float16 float32" in listed.stdout
+
+    helped = " ".join(promote(copy, "table", "-h").stdout.split())
+    assert "Whose rules: jax, openvino, ascend, " in helped
+    assert " mindspore, abacus (see `promote policies`)" in helped
+    table = promote(copy, "table", "--policy", "abacus", "--format", "csv")
+    assert table.returncode == 0, table.stderr
+    rows = {r.split(",")[0]: r.split(",")[1:] for r in table.stdout.splitlines()}
+    assert rows[""] == ["bool", "uint8", "int8", "int16", "float16", "float32"]
+    assert rows["uint8"] == ["uint8", "uint8", "int16", "int16", "float16", "float32"]
+    assert rows["int8"][4] == "float32"  # int8 x float16: where abacus departs from NumPy
+
+    for args, want in [
+        (("divide", "int8", "int8"), "float16"),
+        (("divide", "int16", "uint8"), "float32"),
+        (("sum", "bool"), "int16"),
+    ]:
+        done = promote(copy, "op", *args, "-p", "abacus")
+        assert (done.returncode, done.stdout) == (0, f"{want}\n"), (args, done.stderr)
+    absent = promote(copy, "op", "multiply", "int8", "int8", "-p", "abacus")
+    assert absent.returncode == 1
+    assert "Abacus has no multiply function (abacus has three functions)" in absent.stdout
+
+    columns = json.loads(promote(copy, "ops", "--json").stdout)
+    functions = {o["name"]: o["functions"]["abacus"] for o in columns["operations"]}
+    assert functions["divide"] == "abacus.divide" and functions["sqrt"] is None
+
+    missing = promote(copy, "verify", "abacus")
+    assert missing.returncode == 0, missing.stderr
+    assert missing.stdout.startswith("abacus: not installed, skipped (No module named 'abacus';")
+    assert "pip install abacus" in missing.stdout
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "abacus.py").write_text(ABACUS, encoding="utf-8")
+    proved = promote(copy, "verify", "abacus", path=(site,))
+    assert proved.returncode == 0, proved.stdout + proved.stderr
+    assert proved.stdout.startswith("abacus: abacus 1.0, 36 cells in")
+    assert "all agree" in proved.stdout and "0 mismatches" in proved.stdout
+    assert "abacus operations: 78 cells over 3 operations" in proved.stdout
+
+    measured = promote(copy, "measure", "abacus", path=(site,))
+    assert measured.returncode == 0, measured.stderr
+    files = copy / "promote_cli" / "frameworks" / "abacus" / "measured"
+    assert sorted(p.name for p in files.iterdir()) == ["operations.json", "pairs.json"]
+    assert json.loads((files / "pairs.json").read_text())["version"] == "1.0"
+
+    tables = promote(copy, "tables", str(tmp_path / "tables"))
+    assert tables.returncode == 0, tables.stderr
+    written = tmp_path / "tables"
+    assert "| **int8** | int8 | int16 | int8 | int16 | float32 | float32 |" in (
+        (written / "abacus.md").read_text()
+    )
+    assert (written / "ops" / "abacus.divide.md").is_file()
+    index = (written / "README.md").read_text()
+    assert "[md](abacus.md)" in index and "ops/abacus.md" in index
+
+    # The documentation site's page for it, with its notes, from docs/generate.py.
+    shutil.copytree(ROOT / "docs", copy / "docs", ignore=shutil.ignore_patterns("_*"))
+    page = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import generate\nfrom promote_cli import frameworks\n"
+            "p = frameworks.get('abacus')\nprint(generate.policy_page(p, {}))\n"
+            "print(generate.framework_notes(p))",
+        ],
+        cwd=copy,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(map(str, (copy, copy / "docs")))},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert page.returncode == 0, page.stderr
+    assert page.stdout.startswith(".. Generated by docs/generate.py from")
+    assert "Abacus (``abacus``)" in page.stdout
+    assert ".. include:: ../notes/abacus.md" in page.stdout
+    assert "only uint8 goes to float16" in page.stdout
+
+
+def _rule(text: str) -> tuple[str, ops.Rule]:
+    """A recipe's ``"name": Rule(...),`` line as the rule it declares: the names it uses are
+    those ``promote_cli.ops`` exports (the block is this repository's own text)."""
+    [(name, rule)] = eval("{" + text + "}", {"__builtins__": {}}, vars(ops)).items()
+    return name, rule
+
+
+def test_an_operation_added_to_the_vocabulary_and_the_rules_is_asked(run, monkeypatch):
+    blocks = {title: (line, text) for title, line, text in recipe("Add an operation")}
+    numpy_rule = _rule(blocks["promote_cli/frameworks/numpy/operations.py"][1])
+    absent = _rule(blocks["promote_cli/frameworks/<name>/operations.py"][1])
+    # Every framework's rule tables, read before the vocabulary grows (the registry refuses a
+    # declaration that lacks an operation of the vocabulary).
+    declared = {}
+    for name in frameworks.names():
+        with contextlib.suppress(PromotionError):  # openvino, ascend: no operations
+            declared[name] = frameworks.operations(frameworks.get(name))
+
+    line, vocabulary = blocks["promote_cli/ops.py"]
+    for name, op in ops._vocabulary(getattr(ops, line), vocabulary).items():
+        monkeypatch.setitem(ops.VOCABULARY, name, op)  # type: ignore[index]
+    for name, rules in declared.items():
+        by = rules.by_setting
+        tables = [rules.rules, *(by.rules.values() if by is not None else ())]
+        for table in {id(t): t for t in tables}.values():
+            monkeypatch.setitem(table, *(numpy_rule if name == "numpy" else absent))
+
+    listed = json.loads(run("ops", "--json").stdout)
+    [hypot] = [o for o in listed["operations"] if o["name"] == "hypot"]
+    assert hypot["arity"] == "binary" and hypot["summary"] == "sqrt(x1**2 + x2**2)"
+    assert hypot["functions"]["numpy"] == "np.hypot" and hypot["functions"]["torch"] is None
+
+    # What NumPy 2 answers: each integer lifted to its float, then promoted.
+    for args, want in [
+        (("int8", "int8"), "float16"),
+        (("uint8", "int16"), "float32"),
+        (("int32", "float16"), "float64"),
+    ]:
+        done = run("op", "hypot", *args, "-p", "numpy")
+        assert (done.exit_code, done.stdout) == (0, f"{want}\n"), args
+    complex_ = run("op", "hypot", "complex64", "float32", "-p", "numpy")
+    assert (
+        complex_.exit_code == 1 and "refused: np.hypot does not accept complex64" in complex_.stdout
+    )
+    elsewhere = run("op", "hypot", "int8", "int8", "-p", "torch")
+    assert elsewhere.exit_code == 1 and "no hypot function" in elsewhere.stdout
+
+    table = run("table", "-p", "numpy", "--op", "hypot", "--types", "int8,uint8", "-f", "csv")
+    assert table.exit_code == 0
+    assert table.stdout.splitlines() == [
+        ",int8,uint8",
+        "int8,float16,float16",
+        "uint8,float16,float16",
+    ]
+
+
+def test_an_output_format_added_as_a_template_and_two_lines_renders_tables(copy):
+    follow(recipe("Add an output format"), copy)
+
+    done = promote(copy, "table", "-p", "numpy", "--types", "int8,uint8", "--format", "tsv")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "\tint8\tuint8\nint8\tint8\tint16\nuint8\tint16\tuint8\n"
+
+    written = promote(copy, "table", "-p", "numpy", "--types", "int8,uint8", "-o", "numpy.tsv")
+    assert written.returncode == 0, written.stderr
+    assert (copy / "numpy.tsv").read_text(encoding="utf-8") == done.stdout
+    fresh = promote(copy, "table", "-p", "numpy", "--types", "int8,uint8", "--check", "numpy.tsv")
+    assert fresh.returncode == 0, fresh.stderr
+    assert "tsv" in promote(copy, "table", "--help").stdout
