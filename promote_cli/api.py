@@ -10,7 +10,6 @@ the resulting ``Request`` and never looks a name up again. ``promote``, ``promot
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -129,6 +128,8 @@ def shell_quote(word: str) -> str:
     word with a control character or a ``>`` (a file name with a newline, or ``-->``, which would
     end the header comment an html or Markdown table starts with) bash's ``$'...'`` with those
     characters as ``\\xNN`` escapes."""
+    import shlex  # tables only: a pair or an op does not pay for it
+
     if word.isprintable() and ">" not in word:
         return shlex.quote(word)
     body = "".join(_ansi_c(ch) for ch in word)
@@ -139,6 +140,8 @@ def shell_split(line: str) -> list[str]:
     """The words of a command line :func:`shell_quote` wrote (``$'...'`` included); raises
     ``ValueError`` for an unbalanced quote. (A word holding ``$'`` itself may be split wrongly:
     the caller then sees another command, never a wrong equality.)"""
+    import shlex
+
     plain = _ANSI_C.sub(
         lambda m: shlex.quote(
             m.group(1).encode("latin-1", "backslashreplace").decode("unicode_escape")
