@@ -1,4 +1,4 @@
-"""A seeded fuzzer at every boundary where user data enters promote (issue 23): npy headers,
+"""A seeded fuzzer at every boundary where user data enters promote: npy headers,
 jinja2 templates, TOML policy files, ``verify --oracle`` modules, MkDocs blocks and Sphinx
 directives, the output's encoding, and command lines. Each feeds generated hostile input to the
 boundary and asserts what a user must see: success, a refusal, or **one line and exit 2**;

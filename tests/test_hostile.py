@@ -1,4 +1,4 @@
-"""Every file promote touches, under hostile conditions (issue 12): each test performs one
+"""Every file promote touches, under hostile conditions: each test performs one
 attack, in a temporary directory, and checks that nothing is replaced, lost or hung, and that
 the user gets one line and exit 2 (or 130).
 
@@ -751,7 +751,7 @@ def test_an_option_value_cannot_break_the_header_comment(run, tmp_path, fmt, our
 
 def test_check_compares_with_the_command_it_runs_never_the_files_own_header(run, tmp_path):
     """The command line in a checked file's first line is text like the rest: another spelling
-    of it is a stale file, and it is never parsed or run (issue 23: ``--help`` printed help
+    of it is a stale file, and it is never parsed or run (once, ``--help`` printed help
     into the diff, ``-p ./x.toml`` loaded a policy file the checked file named)."""
     out = tmp_path / "t.rst"
     assert run("table", "-t", "f2,bf", "-f", "rst", "-o", str(out)).exit_code == 0

@@ -1,4 +1,4 @@
-"""Every command at home in 80 columns (issue 22): on an 80-column terminal no line of any
+"""Every command at home in 80 columns: on an 80-column terminal no line of any
 command's --help, nor of a representative run of each command, is wider than the terminal; piped,
 the same output keeps each record whole on one line (for grep and cut). Run on a real
 pseudo-terminal (tests/terminal.py), as a user at a terminal meets them.
