@@ -79,7 +79,7 @@ def _start_site_build() -> None:
 @pytest.hookimpl(trylast=True)  # after -k and -m have deselected what they deselect
 def pytest_collection_modifyitems(session, config, items):
     readers = {id(item) for item in items if "site" in getattr(item, "fixturenames", ())}
-    if readers:
+    if readers and not config.option.collectonly:
         items[:] = [i for i in items if id(i) not in readers] + [
             i for i in items if id(i) in readers
         ]
