@@ -116,9 +116,8 @@ def test_convert_prints_the_plain_table_where_only_it_fits(tmp_path):
     assert "┃" not in shown and _too_wide(shown) == []
 
 
-def test_tables_check_fits(tmp_path):
-    code, shown, _ = run_on_a_terminal(["tables", str(tmp_path / "t")], cwd=tmp_path)
-    assert code == 0
+def test_tables_check_fits(run, tmp_path):
+    assert run("tables", str(tmp_path / "t")).exit_code == 0  # the set to check, in-process
     for args in (["tables", "--check", "t"], ["tables", "--check"]):  # fresh; no ./tables
         os.chdir(tmp_path)
         code, shown, _ = run_on_a_terminal(args, columns=WIDTH, stderr_too=True, cwd=tmp_path)
