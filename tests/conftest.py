@@ -52,7 +52,7 @@ def pytest_unconfigure(config):
 
 
 # The documentation site (docs/) is built once per run, by ``sphinx-build -W`` as the README
-# says, in a process of its own: about 40 s of CPU, the largest single step of the suite. It
+# says, in a process of its own: 40-50 s of CPU, the largest single step of the suite. It
 # starts as soon as the tests are collected, so it runs beside them on a second core, and the
 # tests that read it (those asking for the ``site`` fixture) run last, when it is done.
 _site: dict = {}
