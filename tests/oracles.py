@@ -3,13 +3,18 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import types
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from promote_cli import frameworks, ops
 from promote_cli.errors import PromotionError
-from promote_cli.operands import Operand
+from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.verify.compare import policy_answer
 from promote_cli.verify.driver import oracle
 from promote_cli.verify.protocol import (
@@ -26,6 +31,7 @@ from promote_cli.verify.protocol import (
 )
 
 PAIRS_ONLY = Asks()
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def stand_in(
@@ -102,3 +108,46 @@ def pair(policy: str, a: Operand, b: Operand, **opts: Any) -> str:
     if isinstance(cell, Gap) and cell.dtype is not None:
         return cell.dtype
     return "refused"
+
+
+PYTHON_SCALARS = {"P(bool)": "bool", "int": "int*", "float": "float*", "complex": "complex*"}
+
+
+def operand(text: str) -> Operand:
+    """``int8`` an array, ``S(int8)`` a 0-d one, ``int``/``float`` Python scalars."""
+    if text in PYTHON_SCALARS:
+        return Operand(PYTHON_SCALARS[text], PYTHON)
+    if text.startswith("S("):
+        return Operand(text[2:-1], ZERO_D)
+    return Operand(text)
+
+
+def operation_caller(policy: str):
+    """The oracle's own call of an operation, ``call("sqrt", "int8")``: the framework's dtype
+    name, or "refused" (or "refused (no kernel)")."""
+
+    def call(op: str, *operands: str) -> str:
+        rule = frameworks.operations(frameworks.get(policy)).rule(op)
+        asked = Question(OPERATION, tuple(operand(x) for x in operands), op, rule.function)
+        [cell] = ask(policy, [asked])
+        if isinstance(cell, Result):
+            return cell.dtype
+        return "refused (no kernel)" if isinstance(cell, Gap) else "refused"
+
+    return call
+
+
+def verify_json(policy: str) -> dict:
+    """``promote verify --require --json policy``'s operations entry, from a process of its own
+    (some frameworks cannot share one)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "promote_cli", "verify", "--require", "--json", policy],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    [entry] = json.loads(done.stdout)["policies"]
+    return entry["operations"]

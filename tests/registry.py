@@ -28,9 +28,8 @@ def register(m, name: str, like: str = "numpy") -> None:
 
 
 def forget() -> None:
-    """Clear what was built from the registry, after a registration or when it ended."""
-    from promote_cli import docset
-
+    """Clear what was read from the registry, after a registration or when it ended. The
+    documentation set stays cached: it is cached by the registry's entries, so a registration
+    gets a set of its own and the real set, rendered once per run, is there again after it."""
     frameworks.entries.cache_clear()
     frameworks.notations.cache_clear()
-    docset._rendered.cache_clear()

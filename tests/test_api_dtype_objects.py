@@ -1,4 +1,4 @@
-"""The Python API reads the dtype objects users already hold (issue 11, item 5), without
+"""The Python API reads the dtype objects users already hold, without
 importing any framework to recognise them."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The CI and pre-commit recipes (docs/guide/ci.md) work as written (issue 11, item 4; issue 22):
+"""The CI and pre-commit recipes (docs/guide/ci.md) work as written:
 they install promote the way it can be installed, from a Git URL filled in once, and the hooks
 they name run with the arguments they give."""
 

@@ -1,4 +1,4 @@
-"""The figures of the documentation that promote computes (issue 11, item 9; issue 22): the docs
+"""The figures of the documentation that promote computes: the docs
 site writes them when it is built (docs/figures.py, through docs/generate.py) and the guide's
 pages include them, so none is copied by hand; the README keeps only its list of frameworks,
 checked in tests/test_readme.py."""

@@ -29,19 +29,7 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 HIGHLIGHT = (204, 242, 204)  # #ccf2cc
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    if shutil.which("dot") is None:
-        pytest.skip("Graphviz's dot is not installed (Debian: apt-get install graphviz)")
-    out = tmp_path_factory.mktemp("site") / "html"
-    done = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", str(DOCS), str(out)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert done.returncode == 0 and done.stderr == "", done.stderr
-    return out
+# ``site``, the built site, is tests/conftest.py's: built once per run, beside the other tests.
 
 
 def test_every_policy_has_a_page_with_its_table_and_every_pair_a_comparison(site):

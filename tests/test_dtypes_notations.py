@@ -19,7 +19,7 @@ def test_checked_in_catalogue_is_what_numpy_and_ml_dtypes_say():
     )
 
 
-def test_catalogue_has_every_type_the_issue_names():
+def test_catalogue_has_every_type_promote_answers_for():
     names = [
         "bool",
         "int2",

@@ -1,4 +1,4 @@
-"""The first five minutes (issue 22): what a new user types first, and the small things that lost
+"""The first five minutes: what a new user types first, and the small things that lost
 people there. Bare ``promote``, names in the wrong case, one policy's listing, a dry run over
 existing outputs, the pre-commit hook where there is no tables/."""
 

@@ -1,4 +1,4 @@
-"""Issue 23's reproducers, one test each: user input entering at a boundary (an npy header, a
+"""Hostile input, one attack per test: user input entering at a boundary (an npy header, a
 template, a policy file, an oracle, a docs block, the environment's encoding) is one line and
 exit 2, never promote's internal error (exit 3); what a run reports is what is on disk;
 ``promote tables`` writes only regular files of its own inside its directory.
@@ -608,7 +608,7 @@ def test_tables_changes_nothing_when_a_write_fails_midway(run, tables, monkeypat
 
 
 def test_tables_under_a_file_size_limit_changes_nothing(tmp_path):
-    """The same with the kernel's RLIMIT_FSIZE, in a real process (issue 23: 5 of 247 files
+    """The same with the kernel's RLIMIT_FSIZE, in a real process (once, 5 of 247 files
     were written and no index)."""
     import resource
 

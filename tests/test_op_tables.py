@@ -1,7 +1,7 @@
 """Operation tables and diffs (``promote table --op``, ``promote diff --op``): what the legend
 says a cell is, several one-operand operations as rows, and diffs of one-operand operations.
 
-The values are the issue's measured calls (sqrt(int8), sum(uint8), mean(int32), argmax(float32):
+The values are measured calls (sqrt(int8), sum(uint8), mean(int32), argmax(float32):
 numpy 2.4, torch 2.13, jax 0.10.2, array-api-strict 2.6, mlx 0.32) and cells ``promote verify``
 checks against the installed frameworks."""
 
@@ -49,7 +49,7 @@ def test_a_reduction_table_says_default_arguments(run):
         "each cell is what torch.sum returns for an array of the column's type with default"
         " arguments."
     )
-    assert term[-3].split() == ["│", "sum(x)", "│", "int64", "│"]  # the issue's sum(uint8)
+    assert term[-3].split() == ["│", "sum(x)", "│", "int64", "│"]  # measured: torch's sum(uint8)
 
 
 def test_a_binary_table_names_x1_x2_and_the_function(run):
@@ -141,7 +141,7 @@ def test_group_words_name_every_operation_of_their_arity_in_vocabulary_order(run
         assert [r.split(",")[0] for r in done.stdout.splitlines()[1:]] == [f"{o}(x)" for o in want]
 
 
-def test_the_issues_calls_side_by_side_in_one_table(run):
+def test_one_operand_operations_side_by_side_in_one_table(run):
     args = ("-t", "int8,uint8,int32,float32", "-f", "csv")
     done = run("table", "-p", "mlx", "--op", "sqrt,sum,mean,argmax", *args)
     assert done.stdout.splitlines()[1:] == [

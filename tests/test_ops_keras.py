@@ -15,7 +15,8 @@ from promote_cli.errors import PromotionError
 
 REFUSED = None
 FLOATX = ("float32", "float16", "bfloat16")
-# The issue's five calls, measured per backend under floatx float32 / float16 / bfloat16.
+# The five calls of tests/test_ops.py, measured per backend under floatx float32, float16,
+# bfloat16.
 FIVE = {
     ("sqrt", ("int8",)): ("float32", "float16", "float16"),
     ("sum", ("uint8",)): ("uint32", "uint32", "uint32"),
@@ -45,7 +46,7 @@ def outcome(op, args, **options):
 
 @pytest.mark.parametrize("backend", ["tensorflow", "numpy"])
 @pytest.mark.parametrize(("call", "want"), FIVE.items(), ids=[c[0] for c in FIVE])
-def test_the_issues_five_calls_come_out_as_measured_per_backend_and_floatx(backend, call, want):
+def test_sqrt_sum_divide_mean_argmax_follow_floatx_on_tensorflow_and_numpy(backend, call, want):
     op, args = call
     for floatx, expected in zip(FLOATX, want, strict=True):
         got = answer(op, args, backend=backend, floatx=floatx)
@@ -53,7 +54,7 @@ def test_the_issues_five_calls_come_out_as_measured_per_backend_and_floatx(backe
 
 
 @pytest.mark.parametrize(("call", "want"), FIVE_OPENVINO.items(), ids=[c[0] for c in FIVE])
-def test_the_issues_five_calls_on_openvino(call, want):
+def test_openvino_makes_integer_sqrt_and_mean_floatx_itself(call, want):
     op, args = call
     for floatx, expected in zip(FLOATX, want, strict=True):
         assert answer(op, args, backend="openvino", floatx=floatx) == expected, floatx
@@ -70,7 +71,7 @@ FIVE_TORCH = {
 
 
 @pytest.mark.parametrize(("call", "want"), FIVE_TORCH.items(), ids=[c[0] for c in FIVE])
-def test_the_issues_five_calls_on_torch(call, want):
+def test_torch_keeps_float32_whatever_floatx_and_sums_uint8_in_int32(call, want):
     op, args = call
     for floatx, expected in zip(FLOATX, want, strict=True):
         assert answer(op, args, backend="torch", floatx=floatx) == expected, floatx
@@ -87,7 +88,7 @@ FIVE_JAX = {
 
 
 @pytest.mark.parametrize(("call", "want"), FIVE_JAX.items(), ids=[c[0] for c in FIVE])
-def test_the_issues_five_calls_on_jax(call, want):
+def test_jax_keeps_jax_numpys_float32_whatever_floatx(call, want):
     op, args = call
     for floatx, expected in zip(FLOATX, want, strict=True):
         assert answer(op, args, backend="jax", floatx=floatx) == expected, floatx

@@ -1,5 +1,5 @@
 """The keras policy: ``keras.ops.add`` per backend and floatx. Expected values are Keras 3.15.1's
-as measured for issue 14 on each backend (every cell against Keras itself, every backend and
+as measured on each backend (every cell against Keras itself, every backend and
 floatx, is ``promote verify``'s conformance test)."""
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ def test_categories(operands, want):
     assert promote_many(operands, policy="torch") == want
 
 
-def test_issue_rules_uint16_to_64_promote_only_with_floats_and_themselves():
+def test_uint16_to_64_promote_only_with_floats_and_themselves():
     for u in ("uint16", "uint32", "uint64"):
         assert promote(u, u, policy="torch") == u
         for f in ("float16", "bfloat16", "float32", "float64"):
@@ -64,7 +64,7 @@ def test_issue_rules_uint16_to_64_promote_only_with_floats_and_themselves():
                     promote(u, other, policy="torch")
 
 
-def test_issue_rules_float8_never_promotes_and_bf16_with_f16_is_f32():
+def test_float8_never_promotes_and_bf16_with_f16_is_f32():
     assert promote("bfloat16", "float16", policy="torch") == "float32"
     eights = [t for t in DEFAULT_TYPES if t.startswith("float8")]
     assert len(eights) == 5

@@ -1,4 +1,4 @@
-"""Text meant for readers says what it means (issue 11, item 8): the legend names who reads a
+"""Text meant for readers says what it means: the legend names who reads a
 label otherwise, the lattice pictures have a key, and mistakes get a message that helps."""
 
 from __future__ import annotations

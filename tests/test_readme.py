@@ -1,4 +1,4 @@
-"""The README is the front door (issue 22): short, and everything it shows runs as written. Each
+"""The README is the front door: short, and everything it shows runs as written. Each
 ``console`` block is run command by command in a fresh directory, with promote imported from a
 copy of the repository's files and nothing beside that copy (no ``../shared``, as in a fresh
 clone), and what each command prints is compared with what the README shows under it. The docs

@@ -65,34 +65,31 @@ def test_index_links_every_file_and_states_version_and_options(generated):
     assert links == set(generated) - {INDEX}
 
 
-def test_the_checked_in_tables_pass_promote_tables_check():
-    proc = subprocess.run(
-        [sys.executable, "-m", "promote_cli", "tables", str(TABLES), "--check"],
-        env={**os.environ, "PYTHONPATH": str(REPO)},
+def test_the_checked_in_tables_pass_promote_tables_check(run):
+    result = run("tables", str(TABLES), "--check")
+    assert result.exit_code == 0, result.stdout[-3000:] + result.stderr
+    assert result.stdout == ""
+
+
+def test_output_is_byte_identical_across_runs(run, tmp_path):
+    # A process with another hash seed and working directory writes the bytes this one does
+    # (in-process, from the run's rendered set).
+    assert run("tables", str(tmp_path / "here")).exit_code == 0
+    seed = "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1"
+    work = tmp_path / "cwd"
+    work.mkdir()
+    subprocess.run(
+        [sys.executable, "-m", "promote_cli", "tables", str(tmp_path / "there")],
+        env={**os.environ, "PYTHONPATH": str(REPO), "PYTHONHASHSEED": seed},
+        cwd=work,
+        check=True,
         capture_output=True,
-        text=True,
         timeout=120,
     )
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
-    assert proc.stdout == ""
-
-
-def test_output_is_byte_identical_across_runs(tmp_path):
-    # Two processes with different hash seeds and working directories write the same bytes.
-    outs = []
-    for seed in ("1", "2"):
-        out = tmp_path / f"run{seed}"
-        work = tmp_path / f"cwd{seed}"
-        work.mkdir()
-        subprocess.run(
-            [sys.executable, "-m", "promote_cli", "tables", str(out)],
-            env={**os.environ, "PYTHONPATH": str(REPO), "PYTHONHASHSEED": seed},
-            cwd=work,
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-        outs.append({name: (out / name).read_bytes() for name in files_under(out)})
+    outs = [
+        {name: (out / name).read_bytes() for name in files_under(out)}
+        for out in (tmp_path / "here", tmp_path / "there")
+    ]
     assert outs[0] == outs[1]
     assert all(b"\r" not in data for data in outs[0].values())
 

@@ -1,4 +1,4 @@
-"""Every command at home in 80 columns (issue 22): on an 80-column terminal no line of any
+"""Every command at home in 80 columns: on an 80-column terminal no line of any
 command's --help, nor of a representative run of each command, is wider than the terminal; piped,
 the same output keeps each record whole on one line (for grep and cut). Run on a real
 pseudo-terminal (tests/terminal.py), as a user at a terminal meets them.
@@ -116,9 +116,8 @@ def test_convert_prints_the_plain_table_where_only_it_fits(tmp_path):
     assert "┃" not in shown and _too_wide(shown) == []
 
 
-def test_tables_check_fits(tmp_path):
-    code, shown, _ = run_on_a_terminal(["tables", str(tmp_path / "t")], cwd=tmp_path)
-    assert code == 0
+def test_tables_check_fits(run, tmp_path):
+    assert run("tables", str(tmp_path / "t")).exit_code == 0  # the set to check, in-process
     for args in (["tables", "--check", "t"], ["tables", "--check"]):  # fresh; no ./tables
         os.chdir(tmp_path)
         code, shown, _ = run_on_a_terminal(args, columns=WIDTH, stderr_too=True, cwd=tmp_path)

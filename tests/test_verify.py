@@ -543,9 +543,9 @@ def test_verify_runs_as_a_real_process():
     assert done.stderr == ""  # no progress bar when stderr is not a terminal
 
 
-# Issue 14's frameworks, each verified in a process of its own: their imports are large (the
+# These frameworks are each verified in a process of their own: their imports are large (the
 # Keras and MindSpore oracles start workers of their own besides).
-ISSUE_14 = [
+OWN_PROCESS = [
     ("mlx", "mlx", 1, 18),  # 14 dtypes + 4 Python scalars
     ("tinygrad", "tinygrad", 1, 21),  # 17 dtypes + 4 Python scalars
     ("mindspore", "mindspore", 1, 19),  # 15 dtypes + 4 Python scalars
@@ -555,8 +555,10 @@ ISSUE_14 = [
 
 
 @pytest.mark.conformance
-@pytest.mark.parametrize(("policy", "module", "settings", "operands"), ISSUE_14)
-def test_issue_14_policy_matches_the_installed_framework(policy, module, settings, operands):
+@pytest.mark.parametrize(("policy", "module", "settings", "operands"), OWN_PROCESS)
+def test_policy_matches_the_installed_framework_in_a_process_of_its_own(
+    policy, module, settings, operands
+):
     # find_spec, not importorskip: importing Paddle here would crash a process holding TensorFlow.
     if importlib.util.find_spec(module) is None:
         pytest.skip(f"{module} is not installed (the conformance extra)")

@@ -1,4 +1,4 @@
-"""A weak result says what it becomes as an array (issue 11, item 6): each policy with weak
+"""A weak result says what it becomes as an array: each policy with weak
 results declares it (``Policy.materialise``), and text and JSON say it."""
 
 from __future__ import annotations

@@ -1,0 +1,119 @@
+"""Paddle's operations (frameworks/paddle/operations.py): each rule and quirk, as measured on
+Paddle 3.3.1 (CPU, eager), and the oracle that calls them in its worker (every cell against Paddle
+itself is ``promote verify``'s conformance test, below)."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+from oracles import operation_caller, verify_json
+
+import promote_cli
+from promote_cli import ops
+
+# Paddle's rules and quirks, each with why.
+PADDLE = [
+    ("sum", ["int32"], "int64"),  # sum makes bool and int32 int64, keeps the rest
+    ("sum", ["bool"], "int64"),
+    ("sum", ["int16"], "int16"),
+    ("cumulative_sum", ["uint8"], "int64"),  # cumsum makes every integer int64
+    ("mean", ["bool"], "bool"),  # mean keeps a bool or an integer
+    ("divide", ["bool", "bool"], "bool"),
+    ("divide", ["int8", "float"], "float32"),  # x / 1.0 is the operator's: float32
+    ("atan2", ["int32", "int32"], "float64"),  # atan2 of integers is float64
+    ("atan2", ["float16", "bfloat16"], "float32"),
+    ("add", ["uint8", "S(int64)"], "uint8"),  # the 0-d rule of x + y
+    ("floor_divide", ["uint8", "S(int8)"], "int16"),  # floor_divide: the table with a 0-d
+    ("floor_divide", ["uint8", "int"], "uint8"),  # x // 1, the operator
+    ("maximum", ["float16", "S(float64)"], "float64"),  # no 0-d rule outside x + y's ops
+    ("where", ["int", "int"], "int64"),  # a Python int is an int64 tensor for where
+    ("where", ["float16", "float"], "float32"),  # ... a Python float a float32 one
+    ("divide", ["S(float64)", "complex"], "complex64"),  # x + 1j gives complex128
+    ("add", ["S(float64)", "complex"], "complex128"),
+    ("bitwise_and", ["int", "int16"], "int16"),  # 1 & x keeps the tensor's type
+    ("bitwise_left_shift", ["uint8", "P(bool)"], "uint8"),
+    ("matmul", ["float32", "int32"], "float32"),  # no promotion; this pair runs anyway
+    ("abs", ["complex128"], "float64"),
+    ("argmax", ["uint8"], "int64"),
+]
+
+
+@pytest.mark.parametrize(("op", "args", "want"), PADDLE)
+def test_paddle_operations(op, args, want):
+    assert promote_cli.promote_many(args, policy="paddle", op=op) == want
+
+
+@pytest.mark.parametrize(
+    ("op", "args", "rule"),
+    [
+        ("add", ["int8", "int16"], "dimensioned"),  # two tensors: float x float or complex
+        ("maximum", ["int8", "S(int16)"], "dimensioned"),  # a 0-d one too, outside x + y's
+        ("maximum", ["float32", "float"], ops.SIGNATURE),  # no Python scalar, no operator
+        ("atan2", ["float32", "int"], ops.SIGNATURE),
+        ("matmul", ["float32", "S(float32)"], ops.SHAPE),
+        ("matmul", ["float64", "float32"], ops.SAME_DTYPE),  # no promotion at all
+        ("where", ["int32", "int"], "dimensioned"),  # int32 with the int64 of a Python int
+        ("bitwise_and", ["int8", "int"], ops.SIGNATURE),  # x & 1: tensors only
+        ("bitwise_and", ["float32", "float32"], ops.REFUSES_TYPE),
+        ("sqrt", ["bool"], ops.REFUSES_TYPE),  # no kernel for the whole kind: a refusal
+        ("floor", ["complex64"], ops.REFUSES_TYPE),
+        ("real", ["float32"], ops.REFUSES_TYPE),
+    ],
+)
+def test_paddle_refusals_say_which_rule(op, args, rule):
+    out = promote_cli.api.request("paddle", operands=args, op=op).outcome()
+    assert out.refused and out.rule == rule, out
+
+
+@pytest.mark.parametrize(
+    ("op", "args", "want"),
+    [
+        ("add", ["float16", "float16"], "float16"),  # no float16 add kernel on the CPU
+        ("subtract", ["int8", "int8"], "int8"),
+        ("pow", ["bfloat16", "int"], "bfloat16"),  # the scalar pow kernel lacks bfloat16
+        ("sqrt", ["float16"], "float16"),
+        ("where", ["uint8", "uint8"], "uint8"),
+    ],
+)
+def test_paddle_missing_kernels_answer_the_rule_as_gaps(op, args, want):
+    out = promote_cli.api.request("paddle", operands=args, op=op).outcome()
+    assert (out.result, out.rule) == (want, ops.NO_KERNEL), out
+
+
+# --- against the installed framework --------------------------------------------------------
+
+
+@pytest.mark.conformance
+def test_paddle_oracle_calls_the_functions_in_its_worker():
+    # find_spec, not importorskip: importing Paddle here would crash a process holding TensorFlow.
+    if importlib.util.find_spec("paddle") is None:
+        pytest.skip("paddle is not installed (pip install paddlepaddle)")
+    call = operation_caller("paddle")
+    assert call("sqrt", "int8") == "float32"
+    assert call("sum", "uint8") == "uint8"
+    assert call("mean", "int32") == "int32"
+    assert call("floor_divide", "uint8", "S(int8)") == "int16"
+    assert call("add", "float16", "float16") == "refused (no kernel)"
+    assert call("add", "int8", "int16") == "refused"
+    assert call("where", "int", "int") == "int64"
+
+
+@pytest.mark.conformance
+def test_every_paddle_operation_matches_the_installed_framework():
+    # find_spec, not importorskip: importing Paddle here would crash a process holding TensorFlow.
+    if importlib.util.find_spec("paddle") is None:
+        pytest.skip("paddle is not installed (the conformance extra)")
+    found = verify_json("paddle")
+    assert found["mismatches"] == [], found["mismatches"][:10]
+    # 16 binary operations x (32**2 - 16) pairs, where x 32**2, 22 unary rows x 28 tensors.
+    assert (sum(found["cells"].values()), found["absent"]) == (17768, [])
+
+
+def test_ops_lists_paddle_functions(run):
+    done = run("ops")
+    assert done.exit_code == 0
+    header, *rows = done.output.splitlines()
+    column = header.split().index("paddle")
+    by_op = {row.split()[0]: row.split()[column] for row in rows if row.strip()}
+    assert by_op["less"] == "paddle.less_than"
