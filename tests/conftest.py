@@ -2,9 +2,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -40,7 +42,12 @@ _status: list[int] = []
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session, exitstatus):
     _status.append(int(exitstatus))
-    _end_site_build()
+    _end_site_build(
+        stopped=bool(session.shouldstop or session.shouldfail)
+        or exitstatus == pytest.ExitCode.INTERRUPTED
+    )
+    for where in _shared_sites:  # xdist's controller, when every worker is done
+        shutil.rmtree(where, ignore_errors=True)
 
 
 @pytest.hookimpl(trylast=True)
@@ -53,30 +60,45 @@ def pytest_unconfigure(config):
 
 # The documentation site (docs/) is built once per run, by ``sphinx-build -W`` as the README
 # says, in a process of its own: 40-50 s of CPU, the largest single step of the suite. It
-# starts as soon as the tests are collected, so it runs beside them on a second core, and the
-# tests that read it (those asking for the ``site`` fixture) run last, when it is done.
+# starts as soon as the tests are collected, so it runs beside them, and the tests that read it
+# (those asking for the ``site`` fixture) run last, when it is done. With pytest-xdist's
+# workers (the README's command runs one per core) the first worker to collect a reader starts
+# it in a directory named after the run, and every worker reads the same site.
 _site: dict = {}
+_RUN = os.environ.get("PYTEST_XDIST_TESTRUNUID")  # set in xdist's workers only
+_SHARED = Path(tempfile.gettempdir()) / f"promote-site-{_RUN}" if _RUN else None
+# The build, writing its exit status when it ends (so a worker that did not start it knows).
+_BUILD = """import os, subprocess, sys
+where = sys.argv[1]
+with open(os.path.join(where, "stderr"), "w") as err:
+    code = subprocess.call(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=err)
+with open(os.path.join(where, "status.tmp"), "w") as f:
+    f.write(str(code))
+os.replace(os.path.join(where, "status.tmp"), os.path.join(where, "status"))
+"""
 
 
 def _start_site_build() -> None:
     if _site or shutil.which("dot") is None:
         return
-    where = Path(tempfile.mkdtemp(prefix="promote-site-"))
-    _site.update(where=where, out=where / "html", err=open(where / "stderr", "w+"))  # noqa: SIM115
-    command = [
-        sys.executable,
-        "-m",
-        "sphinx",
-        "-W",
-        "--keep-going",
-        "-q",
-        str(DOCS),
-        str(where / "html"),
-    ]
-    _site["process"] = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=_site["err"])
+    if _SHARED is None:
+        where = Path(tempfile.mkdtemp(prefix="promote-site-"))
+    else:
+        where = _SHARED
+        where.mkdir(exist_ok=True)
+        try:  # one worker starts the build; the others only read it
+            os.close(os.open(where / "started", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            _site.update(where=where, out=where / "html")
+            return
+    _site.update(where=where, out=where / "html")
+    sphinx = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", str(DOCS)]
+    _site["process"] = subprocess.Popen(
+        [sys.executable, "-c", _BUILD, str(where), *sphinx, str(where / "html")],
+        start_new_session=True,  # its own group: stopping it stops sphinx too
+    )
 
 
-@pytest.hookimpl(trylast=True)  # after -k and -m have deselected what they deselect
 def pytest_collection_modifyitems(session, config, items):
     readers = {id(item) for item in items if "site" in getattr(item, "fixturenames", ())}
     if readers and not config.option.collectonly:
@@ -92,19 +114,35 @@ def site() -> Path:
     if shutil.which("dot") is None:
         pytest.skip("Graphviz's dot is not installed (Debian: apt-get install graphviz)")
     _start_site_build()
-    _site["process"].wait(timeout=900)
-    _site["err"].seek(0)
-    err = _site["err"].read()
-    assert _site["process"].returncode == 0 and err == "", err
+    status = _site["where"] / "status"
+    deadline = time.monotonic() + 900
+    while not status.exists():
+        assert time.monotonic() < deadline, "the docs site did not build within 15 minutes"
+        time.sleep(0.2)
+    err = (_site["where"] / "stderr").read_text()
+    assert status.read_text() == "0" and err == "", err
     return _site["out"]
 
 
-def _end_site_build() -> None:
+def _end_site_build(stopped: bool) -> None:
+    """A run that ends (this worker's part of it) removes its own site; a run stopped early
+    (-x, Ctrl-C) stops a build still running. A shared site is another worker's to read: the
+    controller removes it once every worker is done."""
     process = _site.get("process")
-    if process is not None and process.poll() is None:  # a run stopped early (-x, Ctrl-C)
-        process.kill()
+    if process is not None and process.poll() is None and (stopped or _SHARED is None):
+        os.killpg(process.pid, signal.SIGKILL)
         process.wait()
-    if _site:
-        _site["err"].close()
+    if _site and _SHARED is None:  # a shared site is removed once every worker is done
         shutil.rmtree(_site["where"], ignore_errors=True)
-        _site.clear()
+    _site.clear()
+
+
+_shared_sites: set[Path] = set()  # xdist's controller: the sites its workers share
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """xdist's controller, for each worker it starts: the site the workers will share."""
+    _shared_sites.add(
+        Path(tempfile.gettempdir()) / f"promote-site-{node.workerinput['testrunuid']}"
+    )

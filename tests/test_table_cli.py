@@ -336,7 +336,9 @@ def test_a_narrow_terminal_gets_column_blocks_that_fit_with_every_cell(run, poli
 
 
 def test_a_wide_terminal_gets_the_one_table(run):
-    out = on_a_terminal(["table", "-p", "jax"], columns=200, env={**os.environ, "NO_COLOR": "1"})
+    # The environment without COLUMNS (a shell may export it): the terminal's width decides.
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    out = on_a_terminal(["table", "-p", "jax"], columns=200, env={**env, "NO_COLOR": "1"})
     assert "columns 1-" not in out and out.count("┌") == 1
     assert _term_grid(out) == _expected_grid(run, "jax")
 
