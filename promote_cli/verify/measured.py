@@ -369,6 +369,34 @@ def differences(policy: Policy, measured: Measured, rules: Operations | None) ->
                 )
 
 
+def unwitnessed(policy: Policy, measured: Measured, rules: Operations) -> list[str]:
+    """The missing kernels the rules claim that nothing measured shows: one line per option
+    setting, operation and type where the rules mark cells no-kernel and the framework, in
+    every one of them, ran and gave the rule's type. Such a cell alone is no mismatch (the
+    framework may reach another kernel for some operands: PyTorch's ``pow`` with a Python int
+    exponent), but a claim no cell witnesses is a wrong rule. For an oracle that runs the
+    operations (``Asks.kernels``)."""
+    from promote_cli.engine import remembering
+    from promote_cli.ops import NO_KERNEL, answer
+
+    seen: dict[tuple[str, str, str], bool] = {}
+    with remembering():
+        for opts, q, cell in measured.cells:
+            if q.kind != OPERATION:
+                continue
+            mine = answer(rules, q.operation, q.operands, opts)[0]
+            if mine.rule != NO_KERNEL:
+                continue
+            key = (json.dumps(opts, sort_keys=True), q.operation, mine.result or "")
+            seen[key] = seen.get(key, False) or isinstance(cell, Gap)
+    return [
+        f"{policy.name} {operation} of {t} under {opts}: the rules mark it no-kernel, but"
+        " every such cell ran"
+        for (opts, operation, t), witnessed in seen.items()
+        if not witnessed
+    ]
+
+
 def said(cell: Cell) -> str:
     if isinstance(cell, Result):
         return cell.dtype

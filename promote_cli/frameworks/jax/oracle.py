@@ -44,7 +44,7 @@ from promote_cli.verify.protocol import (
 RUNS = in_process(
     "JAX's options are flags of its config, set for each option setting and restored afterwards"
 )
-ASKS = Asks(nary=True, operations=True)
+ASKS = Asks(nary=True, operations=True, kernels=False)
 
 _PYTHON_TYPES = {"bool": bool, "int*": int, "float*": float, "complex*": complex}
 # How XLA says that it has no kernel (run time, or lowering), as opposed to a dtype rule.
