@@ -374,8 +374,7 @@ def unwitnessed(policy: Policy, measured: Measured, rules: Operations) -> list[s
     setting, operation and type where the rules mark cells no-kernel and the framework, in
     every one of them, ran and gave the rule's type. Such a cell alone is no mismatch (the
     framework may reach another kernel for some operands: PyTorch's ``pow`` with a Python int
-    exponent), but a claim no cell witnesses is a wrong rule. For an oracle that runs the
-    operations (``Asks.kernels``)."""
+    exponent), but a claim no cell witnesses is a wrong rule."""
     from promote_cli.engine import remembering
     from promote_cli.ops import NO_KERNEL, answer
 

@@ -131,9 +131,6 @@ class Asks(NamedTuple):
     nary: bool = False  # triples under both n-ary questions, and valued Python scalars
     operations: bool = False  # every operation the policy declares, called
     spellings: tuple[str, ...] = ()  # what the framework is asked to read as a dtype (NumPy)
-    # Whether a missing kernel shows in its answers: operations are run, not only traced (JAX
-    # traces them, so a cell the rules mark no-kernel answers the rule's dtype there)
-    kernels: bool = True
 
 
 class Oracle(Protocol):

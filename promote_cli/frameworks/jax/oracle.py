@@ -11,8 +11,11 @@ JAX marks some results of two strong operands weak (``uint64 x int8``); like
 weak only when an operand was.
 
 A missing kernel shows only when XLA runs a program (``JaxRuntimeError``, "invalid XLA
-PrimitiveType", "cannot lower jaxpr"): a gap. Operations are traced, not run, so most of the
-cells the policy marks ``no-kernel`` answer the rule's dtype here.
+PrimitiveType", "cannot lower jaxpr"): a gap. Operations are traced, not run (a compile a cell
+would cost too much), and a unary function or a reduction is lowered too; what neither shows is
+that XLA on the CPU cannot run an array of some types at all (int1, uint1, the float6 types), so
+``x + x`` is run once per type, and a traced cell with an array of a type that cannot run is
+that gap.
 """
 
 from __future__ import annotations
@@ -44,7 +47,9 @@ from promote_cli.verify.protocol import (
 RUNS = in_process(
     "JAX's options are flags of its config, set for each option setting and restored afterwards"
 )
-ASKS = Asks(nary=True, operations=True, kernels=False)
+ASKS = Asks(nary=True, operations=True)
+# Per type: why XLA on the CPU cannot run a program on an array of it ("" when it can).
+_RUNS: dict[str, str] = {}
 
 _PYTHON_TYPES = {"bool": bool, "int*": int, "float*": float, "complex*": complex}
 # How XLA says that it has no kernel (run time, or lowering), as opposed to a dtype rule.
@@ -233,10 +238,27 @@ def _traced(handle: Any, questions: Sequence[Question]) -> list[Cell]:
                 except errors as exc:
                     found[i] = exc
     out: list[Cell] = []
-    for f in found:
+    for case, f in zip(cases, found, strict=True):
         if isinstance(f, str):
-            out.append(Result(f))
+            arrays = (x.dtype for x in case if x.category != PYTHON)
+            why = next((w for w in (_unrunnable(handle, t) for t in arrays) if w), "")
+            out.append(Gap(why) if why else Result(f))
         else:
             text = f"{type(f).__name__}: {f}"
             out.append(missing_kernel(text, questions[0]) or Refusal(first_line(text)))
     return out
+
+
+def _unrunnable(handle: Any, name: str) -> str:
+    """Why XLA on the CPU cannot run a program on an array of ``name`` ("" when it can): ``x +
+    x`` compiled and run once per type, what tracing a cell cannot show."""
+    if name not in _RUNS:
+        jax, _, np, ml_dtypes = handle
+        x = np.zeros(2, np.dtype(getattr(ml_dtypes, name, None) or name))
+        try:
+            jax.block_until_ready(jax.jit(lambda a: a + a)(x))
+        except (jax.errors.JaxRuntimeError, ValueError, TypeError) as exc:
+            _RUNS[name] = f"XLA on the CPU cannot run {name}: {first_line(f'{exc}')}"
+        else:
+            _RUNS[name] = ""
+    return _RUNS[name]
