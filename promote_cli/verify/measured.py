@@ -371,8 +371,8 @@ def differences(policy: Policy, measured: Measured, rules: Operations | None) ->
 
 def unwitnessed(policy: Policy, measured: Measured, rules: Operations) -> list[str]:
     """The missing kernels the rules claim that nothing measured shows: one line per option
-    setting, operation and type where the rules mark cells no-kernel and the framework, in
-    every one of them, ran and gave the rule's type. Such a cell alone is no mismatch (the
+    setting, operation and type the kernel would run on (the promoted type) where the rules
+    mark cells no-kernel and the framework, in every one of them, ran and gave a type. Such a cell alone is no mismatch (the
     framework may reach another kernel for some operands: PyTorch's ``pow`` with a Python int
     exponent), but a claim no cell witnesses is a wrong rule."""
     from promote_cli.engine import remembering
@@ -383,10 +383,11 @@ def unwitnessed(policy: Policy, measured: Measured, rules: Operations) -> list[s
         for opts, q, cell in measured.cells:
             if q.kind != OPERATION:
                 continue
-            mine = answer(rules, q.operation, q.operands, opts)[0]
+            mine, promoted = answer(rules, q.operation, q.operands, opts)
             if mine.rule != NO_KERNEL:
                 continue
-            key = (json.dumps(opts, sort_keys=True), q.operation, mine.result or "")
+            t = (promoted or mine).result or ""
+            key = (json.dumps(opts, sort_keys=True), q.operation, t)
             seen[key] = seen.get(key, False) or isinstance(cell, Gap)
     return [
         f"{policy.name} {operation} of {t} under {opts}: the rules mark it no-kernel, but"
