@@ -372,9 +372,10 @@ def differences(policy: Policy, measured: Measured, rules: Operations | None) ->
 def unwitnessed(policy: Policy, measured: Measured, rules: Operations) -> list[str]:
     """The missing kernels the rules claim that nothing measured shows: one line per option
     setting, operation and type the kernel would run on (the promoted type) where the rules
-    mark cells no-kernel and the framework, in every one of them, ran and gave a type. Such a cell alone is no mismatch (the
-    framework may reach another kernel for some operands: PyTorch's ``pow`` with a Python int
-    exponent), but a claim no cell witnesses is a wrong rule."""
+    mark cells no-kernel and the framework, in every one of them, ran and gave a type. Such a
+    cell alone is no mismatch (the framework may reach another kernel for some operands:
+    PyTorch's ``pow`` with a Python int exponent), but a claim no cell witnesses is a wrong
+    rule."""
     from promote_cli.engine import remembering
     from promote_cli.ops import NO_KERNEL, answer
 
