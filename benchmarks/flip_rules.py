@@ -30,7 +30,7 @@ either, else it *escaped* and is listed with the first question whose answer cha
 *answer* is what ``promote`` answers: the result type or a refusal, and for an operation
 whether it is a no-kernel gap.
 
-    python benchmarks/flip_rules.py                     # 20 flips per framework, seed 1
+    python benchmarks/flip_rules.py                     # 15 flips per framework, seed 1
     python benchmarks/flip_rules.py --flips 50 --seed 7 --framework numpy --framework jax
     python benchmarks/flip_rules.py --flips 2 --pytest  # also run the real tests on each flip
 
@@ -705,7 +705,7 @@ def report(results: dict[str, Tally], seconds: float) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--flips", type=int, default=20, help="flips per framework (20)")
+    parser.add_argument("--flips", type=int, default=15, help="flips per framework (15)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--framework", action="append", help="only this framework (repeatable; default: all)"
