@@ -16,7 +16,8 @@ table, the lattice's closure, the caches) is derived from the flip. Then the off
 
 - a framework with measurements: ``measured.differences`` over each of its files, stopping at the
   first cell that differs, ``measured.unwitnessed`` (a missing kernel the rules claim that no
-  measured cell shows) and ``measured.unmeasured`` (a question added or lost): the assertions of
+  measured cell shows), ``measured.unreached`` (a missing kernel a rule declares for no measured
+  cell) and ``measured.unmeasured`` (a question added or lost): the assertions of
   ``tests/test_measured.py``, stopped at the first problem;
 - ascend (no oracle, nothing to measure): its rules against the seed table's facts kept in the
   repository (``tests/data/seed_facts.json``, with the document's name and sha256), as
@@ -475,8 +476,10 @@ def check(name: str, policy: Any, rules: Any) -> str:
             return line
     asks = _asks(name)
     if asks.operations and rules is not None and "operations" in files:
-        for line in measured.unwitnessed(policy, files["operations"], rules):
-            return line
+        problems = measured.unwitnessed(policy, files["operations"], rules)
+        problems = problems or measured.unreached(files["operations"], rules)
+        if problems:
+            return problems[0]
     missing = measured.unmeasured(policy, asks, rules if asks.operations else None, files)
     return missing[0] if missing else ""
 
