@@ -83,6 +83,27 @@ def test_everything_the_policy_is_asked_was_measured(name):
 
 
 @pytest.mark.parametrize("name", MEASURED)
+def test_every_missing_kernel_the_rules_claim_was_seen_missing(name):
+    # A no-kernel cell where the framework ran is no mismatch on its own (another kernel may
+    # take some operands), so a no-kernel mark added to a type that has a kernel would pass
+    # the comparison: each operation and type the rules mark must have raised somewhere.
+    found, rules = files(name).get("operations"), rules_of(name)
+    if found is None or rules is None:
+        pytest.skip(f"{name}'s oracle calls no operations")
+    assert measured.unwitnessed(frameworks.get(name), found, rules) == []
+
+
+@pytest.mark.parametrize("name", MEASURED)
+def test_every_missing_kernel_a_rule_declares_marks_a_measured_cell(name):
+    # A refusal agrees with a missing kernel, so a refusal put in front of one (PyTorch's abs
+    # refusing the bool it has no kernel for) changes no verdict; it leaves the entry unreached.
+    found, rules = files(name).get("operations"), rules_of(name)
+    if found is None or rules is None:
+        pytest.skip(f"{name}'s oracle calls no operations")
+    assert measured.unreached(found, rules) == []
+
+
+@pytest.mark.parametrize("name", MEASURED)
 def test_the_measurements_are_of_the_version_the_entry_names(name):
     found = files(name)
     versions = {m.version for m in found.values()}

@@ -369,6 +369,88 @@ def differences(policy: Policy, measured: Measured, rules: Operations | None) ->
                 )
 
 
+def unwitnessed(policy: Policy, measured: Measured, rules: Operations) -> list[str]:
+    """The missing kernels the rules claim that nothing measured shows: one line per option
+    setting, operation and type the kernel would run on (the promoted type) where the rules
+    mark cells no-kernel and the framework, in every one of them, ran and gave a type. Such a
+    cell alone is no mismatch (the framework may reach another kernel for some operands:
+    PyTorch's ``pow`` with a Python int exponent), but a claim no cell witnesses is a wrong
+    rule."""
+    from promote_cli.engine import remembering
+    from promote_cli.ops import NO_KERNEL, answer
+
+    seen: dict[tuple[str, str, str], bool] = {}
+    with remembering():
+        for opts, q, cell in measured.cells:
+            if q.kind != OPERATION:
+                continue
+            mine, promoted = answer(rules, q.operation, q.operands, opts)
+            if mine.rule != NO_KERNEL:
+                continue
+            t = (promoted or mine).result or ""
+            key = (json.dumps(opts, sort_keys=True), q.operation, t)
+            seen[key] = seen.get(key, False) or isinstance(cell, Gap)
+    return [
+        f"{policy.name} {operation} of {t} under {opts}: the rules mark it no-kernel, but"
+        " every such cell ran"
+        for (opts, operation, t), witnessed in seen.items()
+        if not witnessed
+    ]
+
+
+def unreached(measured: Measured, rules: Operations) -> list[str]:
+    """The missing kernels a rule declares that no measured cell reaches: one line per
+    operation and entry of its ``no_kernel``, ``no_kernel_operand`` or ``no_kernel_mixed``
+    that marks no cell under any setting. Such an entry answers nothing the framework was
+    asked (an earlier step decides every cell it names, such as a refusal of the same type),
+    so a refusal added in front of a missing kernel would pass the comparison, which takes a
+    refusal for a missing kernel."""
+    from promote_cli.engine import remembering
+    from promote_cli.ops import NO_KERNEL, answer
+
+    declared: set[tuple[str, str, str]] = set()
+    reached: set[tuple[str, str, str]] = set()
+    with remembering():
+        for opts, q, _ in measured.cells:
+            if q.kind != OPERATION:
+                continue
+            rule = rules.under(opts)[q.operation]
+            lists = {f: getattr(rule, f) for f in _KERNEL_LISTS}
+            declared.update((q.operation, f, e) for f, entries in lists.items() for e in entries)
+            mine, promoted = answer(rules, q.operation, q.operands, opts)
+            if mine.rule != NO_KERNEL or mine.decided_by != "no-kernel":
+                continue
+            t = promoted.result if promoted is not None else None
+            arrays = [x.dtype for x in q.operands if x.category != PYTHON]
+            reached.update(
+                (q.operation, f, e)
+                for f, entries in lists.items()
+                for e in entries
+                if _MARKS[f](e, t, arrays)
+            )
+    return [
+        f"{operation}: {field} declares {entry}, which no measured cell reaches"
+        for operation, field, entry in sorted(declared - reached)
+    ]
+
+
+# Which cells an entry of each list marks no-kernel, given the promoted type and the array
+# operands' types: by the promoted type (or its kind), by an array operand, or by the promoted
+# type itself (when the operands are not two arrays of it).
+_MARKS: Mapping[str, Callable[[str, str | None, list[str]], bool]] = {
+    "no_kernel": lambda e, t, arrays: t is not None and _matches((e,), t),
+    "no_kernel_operand": lambda e, t, arrays: any(_matches((e,), a) for a in arrays),
+    "no_kernel_mixed": lambda e, t, arrays: t == e,
+}
+_KERNEL_LISTS = tuple(_MARKS)
+
+
+def _matches(keys: Sequence[str], t: str) -> bool:
+    from promote_cli.ops import matches
+
+    return matches(keys, t)
+
+
 def said(cell: Cell) -> str:
     if isinstance(cell, Result):
         return cell.dtype

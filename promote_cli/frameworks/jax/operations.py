@@ -60,8 +60,10 @@ _X32 = Maps(
     index_dtype="int32",
     default_float="float32",
 )
-# XLA on the CPU cannot run these at all.
+# XLA on the CPU cannot run these at all; a function that refuses some of them first (the
+# bitwise ones refuse floats, sqrt &co the 1- and 2-bit integers) lists only the rest.
 NO_XLA = ("int1", "uint1", "float6_e2m3fn", "float6_e3m2fn")
+_NO_XLA_INT, _NO_XLA_FLOAT = NO_XLA[:2], NO_XLA[2:]
 _SUB_BYTE = ("int2", "int4", "uint2", "uint4")
 _INT32 = {"bool": "int32"}  # no bool form: JAX casts the bool to int32, even with x64
 # 1- and 2-bit integers have no float conversion: divide and mean keep them, sqrt &co refuse.
@@ -95,11 +97,11 @@ RULES = {
     "equal": Rule("jnp.equal", ALWAYS_BOOL, no_kernel=NO_XLA),
     "less": Rule("jnp.less", ALWAYS_BOOL, no_kernel=NO_XLA),
     "logical_and": Rule("jnp.logical_and", ALWAYS_BOOL, no_kernel=NO_XLA),
-    "bitwise_and": Rule("jnp.bitwise_and", refuses=_BITWISE, no_kernel=NO_XLA),
+    "bitwise_and": Rule("jnp.bitwise_and", refuses=_BITWISE, no_kernel=_NO_XLA_INT),
     "bitwise_left_shift": Rule(
-        "jnp.bitwise_left_shift", refuses=_BITWISE, overrides=_INT32, no_kernel=NO_XLA
+        "jnp.bitwise_left_shift", refuses=_BITWISE, overrides=_INT32, no_kernel=_NO_XLA_INT
     ),
-    "atan2": Rule("jnp.atan2", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=NO_XLA),
+    "atan2": Rule("jnp.atan2", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=_NO_XLA_FLOAT),
     "matmul": Rule(
         "jnp.matmul", no_kernel=NO_XLA, categories=frozenset({DIMENSIONED}), special="dot_general"
     ),
@@ -111,17 +113,17 @@ RULES = {
         overrides={"int1": "int8"},
         no_kernel=NO_XLA,
     ),
-    "sqrt": Rule("jnp.sqrt", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=NO_XLA),
-    "exp": Rule("jnp.exp", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=NO_XLA),
-    "log": Rule("jnp.log", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=NO_XLA),
-    "sin": Rule("jnp.sin", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=NO_XLA),
+    "sqrt": Rule("jnp.sqrt", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=_NO_XLA_FLOAT),
+    "exp": Rule("jnp.exp", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=_NO_XLA_FLOAT),
+    "log": Rule("jnp.log", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=_NO_XLA_FLOAT),
+    "sin": Rule("jnp.sin", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=_NO_XLA_FLOAT),
     "floor": Rule("jnp.floor", refuses=("complex",), no_kernel=NO_XLA),
     "ceil": Rule("jnp.ceil", refuses=("complex",), no_kernel=NO_XLA),
     "round": Rule("jnp.round", refuses=("bool",), no_kernel=NO_XLA),
     "sign": Rule("jnp.sign", refuses=("bool",), no_kernel=NO_XLA),
     "square": Rule("jnp.square", overrides=_INT32, no_kernel=NO_XLA),
     "logical_not": Rule("jnp.logical_not", ALWAYS_BOOL, no_kernel=NO_XLA),
-    "bitwise_invert": Rule("jnp.bitwise_invert", refuses=_BITWISE, no_kernel=NO_XLA),
+    "bitwise_invert": Rule("jnp.bitwise_invert", refuses=_BITWISE, no_kernel=_NO_XLA_INT),
     "real": Rule("jnp.real", COMPLEX_TO_FLOAT, no_kernel=NO_XLA),
     "imag": Rule("jnp.imag", COMPLEX_TO_FLOAT, no_kernel=NO_XLA),
     "isnan": Rule("jnp.isnan", ALWAYS_BOOL, no_kernel=NO_XLA),

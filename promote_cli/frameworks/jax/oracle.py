@@ -11,8 +11,11 @@ JAX marks some results of two strong operands weak (``uint64 x int8``); like
 weak only when an operand was.
 
 A missing kernel shows only when XLA runs a program (``JaxRuntimeError``, "invalid XLA
-PrimitiveType", "cannot lower jaxpr"): a gap. Operations are traced, not run, so most of the
-cells the policy marks ``no-kernel`` answer the rule's dtype here.
+PrimitiveType", "cannot lower jaxpr"): a gap. Operations are traced, not run (a compile a cell
+would cost too much), and a unary function or a reduction is compiled too; what neither shows
+is that XLA on the CPU cannot run an array of some types at all (int1, uint1, the float6 types),
+so ``x + x`` is run once per type, and a traced cell with an array of a type that cannot run is
+that gap.
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ RUNS = in_process(
     "JAX's options are flags of its config, set for each option setting and restored afterwards"
 )
 ASKS = Asks(nary=True, operations=True)
+# Per type: why XLA on the CPU cannot run a program on an array of it ("" when it can).
+_RUNS: dict[str, str] = {}
 
 _PYTHON_TYPES = {"bool": bool, "int*": int, "float*": float, "complex*": complex}
 # How XLA says that it has no kernel (run time, or lowering), as opposed to a dtype rule.
@@ -179,10 +184,11 @@ def _traced(handle: Any, questions: Sequence[Question]) -> list[Cell]:
     ``jax.eval_shape`` on arrays of shape (2,) and Python scalars: the dtype rules without
     compiling, which is what makes every cell of four settings affordable (executing costs an
     XLA compile a cell). Every case is traced in a single trace. A unary function or a reduction
-    is also lowered (``jit(...).lower``, no compile): ``argmax`` of a complex array traces but
-    does not lower ("gt does not accept dtype complex64"), as calling it shows. What tracing
-    cannot see are XLA's run-time failures (int1, uint1, float6 and some sub-byte reductions):
-    the policy marks those cells no-kernel, and they count as gaps."""
+    is also compiled, all its cases in one program (one case at a time only when that fails):
+    ``argmax`` of a complex array traces but does not lower ("gt does not accept dtype
+    complex64"), ``argmax`` of an int2 array lowers but does not compile, as calling them
+    shows. A cell with an array of a type XLA cannot run at all (int1, uint1, the float6 types:
+    ``_unrunnable``) is a gap; the policy marks those cells no-kernel."""
     jax, _, np, ml_dtypes = handle
     jnp = jax.numpy
     values = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
@@ -216,27 +222,49 @@ def _traced(handle: Any, questions: Sequence[Question]) -> list[Cell]:
         return ()
 
     jax.eval_shape(trace, *structs)
-    if len(cases[0]) == 1:  # a unary function or a reduction: lowered too
+    if len(cases[0]) == 1:  # a unary function or a reduction: compiled too
         by_type = dict(zip(types, structs, strict=True))
-        alive = [i for i, f in enumerate(found) if isinstance(f, str)]
+        alive = [
+            i
+            for i, f in enumerate(found)
+            if isinstance(f, str) and not _unrunnable(handle, cases[i][0].dtype)
+        ]
+        failures = (*errors, jax.errors.JaxRuntimeError)
 
-        def lower(indices: list[int]) -> None:
+        def compiled(indices: list[int]) -> None:
             args = [by_type[cases[i][0].dtype] for i in indices]
-            jax.jit(lambda *xs: [fn(x) for x in xs]).lower(*args)
+            jax.jit(lambda *xs: [fn(x) for x in xs]).lower(*args).compile()
 
         try:
-            lower(alive)
-        except errors:
+            compiled(alive)
+        except failures:
             for i in alive:
                 try:
-                    lower([i])
-                except errors as exc:
+                    compiled([i])
+                except failures as exc:
                     found[i] = exc
     out: list[Cell] = []
-    for f in found:
+    for case, f in zip(cases, found, strict=True):
         if isinstance(f, str):
-            out.append(Result(f))
+            arrays = (x.dtype for x in case if x.category != PYTHON)
+            why = next((w for w in (_unrunnable(handle, t) for t in arrays) if w), "")
+            out.append(Gap(why) if why else Result(f))
         else:
             text = f"{type(f).__name__}: {f}"
             out.append(missing_kernel(text, questions[0]) or Refusal(first_line(text)))
     return out
+
+
+def _unrunnable(handle: Any, name: str) -> str:
+    """Why XLA on the CPU cannot run a program on an array of ``name`` ("" when it can): ``x +
+    x`` compiled and run once per type, what tracing a cell cannot show."""
+    if name not in _RUNS:
+        jax, _, np, ml_dtypes = handle
+        x = np.zeros(2, np.dtype(getattr(ml_dtypes, name, None) or name))
+        try:
+            jax.block_until_ready(jax.jit(lambda a: a + a)(x))
+        except (jax.errors.JaxRuntimeError, ValueError, TypeError) as exc:
+            _RUNS[name] = f"XLA on the CPU cannot run {name}: {first_line(f'{exc}')}"
+        else:
+            _RUNS[name] = ""
+    return _RUNS[name]
