@@ -153,7 +153,17 @@ def test_the_set_up_commands_are_the_two_documented(clone, shell_env):
     assert "JAX (jax), jax notation, x64=true, strict=false" in done.stdout
     # pytest collects in a fresh clone (no ../shared, no extras needed to collect)
     collected = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-n",
+            "0",
+        ],
         cwd=clone,
         env={**shell_env, "PYTHONPATH": str(clone)},
         capture_output=True,
