@@ -286,7 +286,15 @@ def test_json_lists_each_mismatch_with_canonical_names(run, install):
             "a": {"canonical": "float16", "category": "D", "label": "float16"},
             "b": {"canonical": "int*", "category": "P", "label": "int*"},
             "more": [],
-            "promote": {**entry["mismatches"][0]["promote"], "result": "float16", "rule": "nep50"},
+            "promote": {
+                "result": "float16",
+                "label": "float16",
+                "refused": False,
+                "rule": "nep50",
+                "reason": "NEP 50: a Python int does not change the dtype of an array of float16",
+                "unsafe_result": None,
+                "materialised": None,
+            },
             "framework": {
                 "result": "float64",
                 "label": "float64",
