@@ -19,6 +19,7 @@ it).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -36,6 +37,23 @@ from promote_cli.verify.protocol import (
     first_line,
     said,
 )
+
+# The vocabulary's binary operations as Python's operators: what a framework's oracle calls
+# when its function takes no Python scalar where the operator does (``1 + t``).
+OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "add": operator.add,
+    "subtract": operator.sub,
+    "multiply": operator.mul,
+    "divide": operator.truediv,
+    "floor_divide": operator.floordiv,
+    "remainder": operator.mod,
+    "pow": operator.pow,
+    "equal": operator.eq,
+    "less": operator.lt,
+    "bitwise_and": operator.and_,
+    "bitwise_left_shift": operator.lshift,
+    "matmul": operator.matmul,
+}
 
 # The Python scalar an oracle passes for each Python-scalar operand (P(bool), int, float, complex).
 PYTHON_VALUES = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}

@@ -22,14 +22,13 @@ the dtype rule gave.
 
 from __future__ import annotations
 
-import operator
 import re
 import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.verify import PYTHON_VALUES, Refused, answered
+from promote_cli.verify import OPERATORS, PYTHON_VALUES, Refused, answered
 from promote_cli.verify.protocol import (
     OPERATION,
     PAIR,
@@ -62,22 +61,6 @@ _NAMES: tuple[str, ...] = (
     "bfloat16",
 )
 _NAMES += ("float32", "float64", "complex64", "complex128", "float8_e4m3fn", "float8_e5m2")
-
-# A Python scalar is the operator's: paddle.add & co take tensors only.
-_OPERATORS = {
-    "add": operator.add,
-    "subtract": operator.sub,
-    "multiply": operator.mul,
-    "divide": operator.truediv,
-    "floor_divide": operator.floordiv,
-    "remainder": operator.mod,
-    "pow": operator.pow,
-    "equal": operator.eq,
-    "less": operator.lt,
-    "bitwise_and": operator.and_,
-    "bitwise_left_shift": operator.lshift,
-    "matmul": operator.matmul,
-}
 
 
 def load() -> Any:
@@ -131,8 +114,8 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
                 out = fn(condition, *args)
             elif q.operation == "cumulative_sum":
                 out = fn(*args, 0)
-            elif scalar and q.operation in _OPERATORS:
-                out = _OPERATORS[q.operation](*args)
+            elif scalar and q.operation in OPERATORS:  # paddle.add & co take tensors only
+                out = OPERATORS[q.operation](*args)
             else:
                 out = fn(*args)
         except AttributeError as exc:  # atan2(x, 1): "'int' object has no attribute 'shape'"

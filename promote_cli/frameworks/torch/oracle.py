@@ -13,13 +13,13 @@ A missing CPU kernel says "... not implemented for 'UInt16'" (a ``RuntimeError``
 
 from __future__ import annotations
 
-import operator
 import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 from promote_cli.verify import (
+    OPERATORS,
     PYTHON_VALUES,
     NotObservable,
     Refused,
@@ -46,20 +46,9 @@ RUNS = in_process("torch is imported once and asked directly; no option changes 
 ASKS = Asks(nary=True, operations=True)
 REFUSALS = (RuntimeError, TypeError, NotImplementedError, ValueError, OverflowError)
 
-# A Python scalar on the left: torch.add(1, t) raises TypeError, the operator answers (1 + t).
-_OPERATORS = {
-    "add": operator.add,
-    "subtract": operator.sub,
-    "multiply": operator.mul,
-    "divide": operator.truediv,
-    "floor_divide": operator.floordiv,
-    "remainder": operator.mod,
-    "pow": operator.pow,
-    "equal": operator.eq,
-    "less": operator.lt,
-    "bitwise_and": operator.and_,
-    "bitwise_left_shift": operator.lshift,
-}
+# A Python scalar on the left: torch.add(1, t) raises TypeError, the operator answers (1 + t);
+# torch.matmul of a Python scalar is asked as the function.
+_OPERATORS = {name: op for name, op in OPERATORS.items() if name != "matmul"}
 
 
 def load() -> Any:
