@@ -35,6 +35,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from promote_cli.frameworks.mindspore.promotion import TYPES  # the types its oracle is asked about
 from promote_cli.operands import PYTHON, Operand
 from promote_cli.verify import PYTHON_VALUES, answered
 from promote_cli.verify.protocol import (
@@ -72,18 +73,6 @@ _NAMED_OUTPUT = (
     re.compile(r"and output\[(\w+)"),  # the same, from a kernel graph (Atan2)
     re.compile(r"output\((\w+)\)"),  # Reduce does not support this kernel data type
 )
-_NAMES: tuple[str, ...] = (
-    "bool",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-)
-_NAMES += ("float16", "bfloat16", "float32", "float64", "complex64", "complex128")
 
 
 def load() -> Any:
@@ -96,7 +85,7 @@ def load() -> Any:
         # The NumPy 1.x wheel's first call with a Python scalar fails once; later ones work.
         with contextlib.suppress(SystemError):
             ops.add(ops.zeros((2,), ms.int32), 1.0)
-    _CANONICAL.update({str(getattr(ms, n)): n for n in _NAMES})
+    _CANONICAL.update({str(getattr(ms, n)): n for n in TYPES})
     return ms
 
 
@@ -119,7 +108,7 @@ _CANONICAL: dict[str, str] = {}
 def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) -> list[Cell]:
     ms = handle
     ops = ms.ops
-    dtypes = {n: getattr(ms, n) for n in _NAMES}
+    dtypes = {n: getattr(ms, n) for n in TYPES}
     condition = ops.ones((2,), ms.bool_)
 
     def canonical(found: Any) -> str:

@@ -27,6 +27,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from promote_cli.frameworks.paddle.promotion import TYPES  # the types its oracle is asked about
 from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.verify import OPERATORS, PYTHON_VALUES, Refused, answered
 from promote_cli.verify.protocol import (
@@ -50,17 +51,6 @@ ASKS = Asks(operations=True)
 REFUSALS = (TypeError, ValueError, RuntimeError)
 
 _MISSING_KERNEL = re.compile(r"\(NotFound\) The kernel with key \(CPU, [^,]+, (\w+)\) of kernel")
-_NAMES: tuple[str, ...] = (
-    "bool",
-    "uint8",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "float16",
-    "bfloat16",
-)
-_NAMES += ("float32", "float64", "complex64", "complex128", "float8_e4m3fn", "float8_e5m2")
 
 
 def load() -> Any:
@@ -88,7 +78,7 @@ def missing_kernel(text: str, question: Question) -> Gap | None:
 def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) -> list[Cell]:
     paddle = handle
     # paddle.uint16 compares unequal to bfloat16 but prints as it: compare, never print.
-    dtypes = {n: getattr(paddle, n) for n in _NAMES}
+    dtypes = {n: getattr(paddle, n) for n in TYPES}
     condition = paddle.ones([2], dtype=paddle.bool)
 
     def canonical(found: Any) -> str:
