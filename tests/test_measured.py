@@ -282,6 +282,21 @@ def test_measuring_again_without_a_change_keeps_the_files_and_their_date(
     assert pairs.read_text(encoding="utf-8") == dated
 
 
+def test_measure_writes_no_file_through_a_link_and_nothing_when_it_refuses(
+    run, tmp_path, stand_in_numpy
+):
+    stand_in_numpy(asks=Asks())  # pairs only
+    victim = tmp_path / "victim.txt"
+    victim.write_text("not promote's", encoding="utf-8")
+    (tmp_path / "out" / "numpy").mkdir(parents=True)
+    (tmp_path / "out" / "numpy" / "pairs.json").symlink_to(victim)
+    done = run("measure", "numpy", "--into", str(tmp_path / "out"))
+    assert done.exit_code == 2
+    assert "pairs.json: it is a symbolic link" in done.stderr
+    assert victim.read_text(encoding="utf-8") == "not promote's"
+    assert [p.name for p in (tmp_path / "out" / "numpy").iterdir()] == ["pairs.json"]
+
+
 def test_a_framework_that_answers_otherwise_is_named_cell_by_cell(run, tmp_path, stand_in_numpy):
     # The stand-in says divide(int8, uint8) is float32 (NumPy: float64).
     divide = ("divide", (Operand("int8"), Operand("uint8")))

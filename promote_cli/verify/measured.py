@@ -28,7 +28,6 @@ ask that was not measured (a type added, an operation declared since).
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -36,6 +35,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from promote_cli import atomic
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 from promote_cli.operands import valued as valued_operand
 from promote_cli.verify.cases import VALUES, Batch, drawn, plan, settings
@@ -539,23 +539,28 @@ def measure(
     version, answered = ask(policy, orc, rules, progress)
     folder = into / entry.package.rpartition(".")[2] if into is not None else directory(entry)
     date, changed, size, cells = today(), [], 0, 0
-    for file in FILES:
-        path = folder / f"{file}.json"
-        new = render(name, version, date, file, answered)
-        old = path.read_text(encoding="utf-8") if path.is_file() else None
-        if new is None:
-            if old is not None:
-                path.unlink()
+    # Written as promote writes every file (``atomic.Batch``): regular files only, never
+    # through a link, all of a framework's files or none.
+    with atomic.Batch() as batch:
+        batch.make_dirs(folder)  # removed again when nothing is written
+        for file in FILES:
+            tgt = atomic.target(folder / f"{file}.json", into_ok=False, follow=False)
+            new = render(name, version, date, file, answered)
+            old = tgt.path.read_text(encoding="utf-8") if tgt.exists else None
+            if new is None:
+                if old is not None:
+                    batch.remove(tgt)
+                    changed.append(file)
+                continue
+            if old is not None and _undated(old) == _undated(new):
+                new = old  # the same answers: the file keeps its date
+            else:
+                batch.write(tgt, new.encode())
                 changed.append(file)
-            continue
-        if old is not None and _undated(old) == _undated(new):
-            new = old  # the same answers: the file keeps its date
-        else:
-            folder.mkdir(parents=True, exist_ok=True)
-            _replace(path, new)
-            changed.append(file)
-        size += len(new.encode())
-        cells += sum(len(b.questions) for _, b, _ in answered if b.kind in FILES[file])
+            size += len(new.encode())
+            cells += sum(len(b.questions) for _, b, _ in answered if b.kind in FILES[file])
+        if changed:
+            batch.commit()
     what = f"wrote {', '.join(changed)}" if changed else "unchanged"
     try:
         shown = folder.resolve().relative_to(Path.cwd())
@@ -569,22 +574,3 @@ def measure(
 
 def _undated(content: str) -> str:
     return "\n".join(line for line in content.splitlines() if not line.startswith('  "measured":'))
-
-
-def _replace(path: Path, content: str) -> None:
-    """Write ``path`` whole or not at all (a temporary file renamed over it)."""
-    import os
-    import tempfile
-
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.fchmod(fd, 0o666 & ~mask)  # as open() would make it, not mkstemp's 0o600
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(content)
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
