@@ -490,6 +490,14 @@ class Batch:
         return left
 
 
+def replace_file(path: Path, data: bytes) -> None:
+    """One regular file of promote's own written whole, as a batch of one (never through a
+    link): what the generators of the checked-in data write with."""
+    with Batch() as batch:
+        batch.write(target(path, into_ok=False, follow=False), data)
+        batch.commit()
+
+
 def _unlink(s: Staged) -> bool:
     """Remove ``s``'s temporary file; False when it cannot be (it is emptied instead)."""
     try:

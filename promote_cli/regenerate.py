@@ -27,6 +27,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from promote_cli import atomic
+
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = ROOT / "promote_cli" / "_catalogue.py"
 
@@ -68,7 +70,7 @@ def catalogue() -> int:
     if CATALOGUE.read_text(encoding="utf-8") == _formatted(done.stdout):
         print(f"{CATALOGUE.relative_to(ROOT)}: unchanged")
         return 0
-    CATALOGUE.write_text(done.stdout, encoding="utf-8")
+    atomic.replace_file(CATALOGUE, done.stdout.encode())
     formatted = subprocess.run(["ruff", "format", "--quiet", str(CATALOGUE)], check=False)
     print(f"wrote {CATALOGUE.relative_to(ROOT)}")
     return formatted.returncode

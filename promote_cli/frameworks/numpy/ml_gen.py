@@ -31,6 +31,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from promote_cli import atomic
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.halftable import REFUSED
 
@@ -129,7 +130,7 @@ def main() -> int:
         return 1
     text = render()
     if FILE.read_text(encoding="utf-8") != text:
-        FILE.write_text(text, encoding="utf-8")
+        atomic.replace_file(FILE, text.encode())
         print(f"wrote {FILE}")
     else:
         print(f"{FILE}: unchanged")
