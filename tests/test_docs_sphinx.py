@@ -31,6 +31,7 @@ def sphinx(src: Path, builder: str = "html", *extra: str, process: bool = False)
     """``sphinx-build -W --keep-going -q``, in this process (fast) or, with ``process``, as the
     command a reader types."""
     argv = [
+        "-N",  # no colour, whatever the environment (FORCE_COLOR) says: lines start with the path
         "-W",
         "--keep-going",
         "-q",
