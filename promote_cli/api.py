@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from promote_cli import frameworks
 from promote_cli.engine import Matrix, Outcome, Policy
@@ -20,6 +20,7 @@ from promote_cli.errors import PromotionError, UsageError
 from promote_cli.notations import Notation, read_dtype
 from promote_cli.operands import PYTHON, Operand, label, parse
 from promote_cli.options import format_options
+from promote_cli.record import Record
 
 if TYPE_CHECKING:
     from promote_cli.ops import Asked
@@ -29,7 +30,7 @@ DTypeLike = Any
 _PYTHON_TYPES = {bool: "bool", int: "int*", float: "float*", complex: "complex*"}
 
 
-class Request(NamedTuple):
+class Request(Record):
     """One question, resolved: ``operands`` None means the policy's default table; ``asked``
     the operation(s) asked about (``--op``), None for the promotion itself."""
 
@@ -142,7 +143,8 @@ def shell_split(line: str) -> list[str]:
     the caller then sees another command, never a wrong equality.)"""
     import shlex
 
-    plain = _ANSI_C.sub(
+    plain = re.sub(
+        _ANSI_C,
         lambda m: shlex.quote(
             m.group(1).encode("latin-1", "backslashreplace").decode("unicode_escape")
         ),
@@ -151,7 +153,7 @@ def shell_split(line: str) -> list[str]:
     return shlex.split(plain)
 
 
-_ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'")
+_ANSI_C = r"\$'((?:[^'\\]|\\.)*)'"  # compiled by ``re`` on first use, as few runs need it
 
 
 def _ansi_c(ch: str) -> str:

@@ -26,7 +26,6 @@ triple is two list lookups.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from promote_cli import frameworks
 from promote_cli.api import Request, request
@@ -44,6 +43,7 @@ from promote_cli.lattice import declared_lattice
 from promote_cli.lossy import Loss, loss
 from promote_cli.notations import Notation
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand, label
+from promote_cli.record import Record
 
 COMMUTATIVE, ASSOCIATIVE, IDEMPOTENT_, TOTAL_, LATTICE_, MONOTONE = (
     "commutative",
@@ -65,7 +65,7 @@ OBLIGES = {
 }
 
 
-class Counterexample(NamedTuple):
+class Counterexample(Record):
     """Operands for which a property fails, and the results that show it."""
 
     prop: str
@@ -108,7 +108,7 @@ class Counterexample(NamedTuple):
         return f"{a} x {b} {eq(res[0])} but their least upper bound is {bounds}"
 
 
-class Property(NamedTuple):
+class Property(Record):
     name: str
     holds: bool | None  # None: the question does not apply (no declared order)
     failures: int  # counterexamples
@@ -118,14 +118,14 @@ class Property(NamedTuple):
     note: str = ""
 
 
-class LossyCell(NamedTuple):
+class LossyCell(Record):
     a: Operand
     b: Operand
     result: str
     losses: tuple[tuple[str, Loss], ...]  # ("a" or "b", the first value that input loses)
 
 
-class Report(NamedTuple):
+class Report(Record):
     request: Request
     operands: tuple[Operand, ...]
     properties: dict[str, Property]

@@ -13,7 +13,6 @@ row per operation, one column per array type (``Request.matrix``), and a cell is
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
 
 from promote_cli import fit, ops, schema
 from promote_cli.api import Request
@@ -22,16 +21,17 @@ from promote_cli.halftable import REFUSED
 from promote_cli.lossy import Loss, loss
 from promote_cli.notations import Notation, display
 from promote_cli.operands import PYTHON, Operand, label
+from promote_cli.record import Record
 
 
-class CellDiff(NamedTuple):
+class CellDiff(Record):
     row: Operand
     col: Operand
     left: Outcome
     right: Outcome
 
 
-class Diff(NamedTuple):
+class Diff(Record):
     left: Matrix
     right: Matrix
     only_left: tuple[str, ...]  # canonical names in the left universe only

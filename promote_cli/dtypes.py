@@ -7,10 +7,9 @@ facts come from ``_catalogue.py``, which ``catalogue_gen`` measures from NumPy a
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from promote_cli._catalogue import ROWS
 from promote_cli.errors import UsageError
+from promote_cli.record import Record
 
 # The kinds a number can be, in the order NumPy (NEP 50) and PyTorch rank them when a weaker
 # operand of a higher kind lifts a result: bool < integer < floating < complex. One table, as
@@ -19,8 +18,8 @@ KIND_RANK = {"bool": 0, "uint": 1, "int": 1, "float": 2, "complex": 3}
 CATEGORIES = ("bool", "integer", "floating", "complex")  # each rank's name
 
 
-# A NamedTuple, not a frozen dataclass: importing dataclasses costs ~8 ms of start-up.
-class DType(NamedTuple):
+# A Record, not a frozen dataclass: importing dataclasses costs ~8 ms of start-up.
+class DType(Record):
     name: str
     kind: str
     bits: int | None

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from promote_cli.dtypes import WEAK, is_weak
 from promote_cli.errors import PolicyDefinitionError, UsageError, did_you_mean
@@ -38,6 +38,7 @@ from promote_cli.operands import (
     python_kind,
     value_text,
 )
+from promote_cli.record import Record
 
 if TYPE_CHECKING:
     from promote_cli.framework import Framework
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
 SYMMETRIC, IDEMPOTENT, LATTICE, TOTAL = "symmetric", "idempotent", "lattice", "total"
 
 
-_REF = re.compile(r"\{([^{}\s]+)\}")
+_REF = r"\{([^{}\s]+)\}"  # compiled by ``re`` on first use: most runs explain nothing
 
 
 def ref(canonical: str) -> str:
@@ -57,7 +58,7 @@ def ref(canonical: str) -> str:
     return "{" + canonical + "}"
 
 
-class Materialised(NamedTuple):
+class Materialised(Record):
     """What a weak result becomes when the framework makes it an array (``jnp.asarray``, a
     WeakTensor's dtype): the canonical dtype, and the option setting that decided it, worded
     for a reader (``with x64``; "" when no option matters)."""
@@ -66,8 +67,8 @@ class Materialised(NamedTuple):
     condition: str = ""
 
 
-# A NamedTuple, not a frozen dataclass: importing dataclasses costs ~8 ms of start-up.
-class Outcome(NamedTuple):
+# A Record, not a frozen dataclass: importing dataclasses costs ~8 ms of start-up.
+class Outcome(Record):
     """One cell: a result (canonical name; weak ones as ``float*``) or a refusal with a reason."""
 
     result: str | None
@@ -97,7 +98,7 @@ class Outcome(NamedTuple):
 
 def worded(text: str, nota: Notation) -> str:
     """``text`` with each referenced dtype spelled in ``nota``."""
-    return _REF.sub(lambda m: nota.label(m.group(1)), text)
+    return re.sub(_REF, lambda m: nota.label(m.group(1)), text) if "{" in text else text
 
 
 def refuse(rule: str, reason: str, unsafe_result: str | None = None) -> Outcome:
@@ -458,7 +459,7 @@ def as_operand(result: str, seen: Iterable[Operand]) -> Operand:
     return Operand(result, DIMENSIONED if DIMENSIONED in categories else ZERO_D)
 
 
-class Matrix(NamedTuple):
+class Matrix(Record):
     policy: Policy
     options: Mapping[str, Any]
     rows: tuple[Operand, ...]

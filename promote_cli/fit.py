@@ -17,7 +17,7 @@ from typing import IO, Any
 # A terminal narrower than this is treated as this wide: below it no layout reads well, and a
 # wrapped word per line helps nobody.
 NARROWEST = 40
-_SPACES = re.compile(r"( +)")
+_SPACES = r"( +)"  # compiled by ``re`` on first use, as most runs wrap nothing
 
 
 def terminal_width(stream: IO[Any]) -> int | None:
@@ -66,7 +66,7 @@ def wrap(line: str, width: int | None, hang: int = 2) -> list[str]:
     more = indent + " " * hang
     out: list[str] = []
     current, spaces = indent, ""
-    for token in _SPACES.split(body):
+    for token in re.split(_SPACES, body):
         if not token:
             continue
         if token.startswith(" "):

@@ -10,10 +10,9 @@ verify`` all read the entries, and nothing else lists frameworks.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from promote_cli.notations import CANONICAL, Column
 from promote_cli.options import Option
+from promote_cli.record import Record
 
 # How a framework's dtype objects carry their name (``promote_cli.promote(np.float16, ...)``),
 # recognised by the module their type comes from, never by importing the framework.
@@ -22,12 +21,12 @@ NAME_ATTRIBUTE = "name"  # an object whose .name is the dtype's: np.dtype("f2"),
 PRINTED = "str"  # an object that prints as module.name: torch.float16
 
 
-class DTypeObjects(NamedTuple):
+class DTypeObjects(Record):
     module: str  # the top-level module their type comes from
     how: str  # CLASS_NAMED, NAME_ATTRIBUTE or PRINTED
 
 
-class Framework(NamedTuple):
+class Framework(Record):
     name: str  # the policy's name on the command line: ``--policy array-api``
     title: str  # how prose names it: "Array API standard"
     source: str  # where the rules come from, one line

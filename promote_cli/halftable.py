@@ -11,16 +11,17 @@ table does not have.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from promote_cli.engine import Outcome, Policy, ref, refuse
 from promote_cli.errors import PolicyDefinitionError
 from promote_cli.operands import Operand
+from promote_cli.record import Record
 
 REFUSED = "×"  # also the refused cell of every rendered table and diff grid
 
 
-class HalfTable(NamedTuple):
+class HalfTable(Record):
     order: tuple[str, ...]  # canonical names in the stored row order
     cells: dict[tuple[str, str], str | None]  # both halves; None where the pair is refused
 

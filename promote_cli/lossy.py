@@ -18,17 +18,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
-from typing import NamedTuple
 
 from promote_cli.dtypes import CATALOGUE, DType, is_weak
 from promote_cli.notations import Notation
+from promote_cli.record import Record
 
 NAN, INF, NEG_INF, IMAG = "nan", "inf", "-inf", "1j"  # the values that are not real numbers
 Value = Fraction | str
 _INTEGRAL = ("bool", "int", "uint")
 
 
-class Format(NamedTuple):
+class Format(Record):
     """A binary floating-point format: the finite values are ``±M * 2**E`` with ``M`` below
     ``2**precision``, from the smallest subnormal (or normal) up to ``max``."""
 
@@ -159,7 +159,7 @@ def candidates(source: str) -> tuple[Value, ...]:
     return tuple(dict.fromkeys(samples))
 
 
-class Loss(NamedTuple):
+class Loss(Record):
     """One value of ``source`` that ``target`` cannot hold, and what becomes of it."""
 
     source: str

@@ -17,17 +17,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, cached_property
-from typing import NamedTuple
 
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.errors import PolicyDefinitionError, UsageError, did_you_mean
+from promote_cli.record import Record
 
 # A framework's own way of reading a spelling before any notation table (NumPy's np.dtype()):
 # the canonical name, None when the spelling is not its to read, or a UsageError.
 Reader = Callable[[str], "str | None"]
 
 
-class Column(NamedTuple):
+class Column(Record):
     """A notation as a framework declares it: each line of ``labels`` is a canonical name and
     the label printed for it (a name alone: the type under its own name); each line of
     ``aliases`` a canonical name and further spellings read but never printed."""
@@ -88,7 +88,7 @@ def _alias_map(column: Column) -> dict[str, str]:
     return out
 
 
-class Notation(NamedTuple):
+class Notation(Record):
     name: str
     title: str
     description: str
@@ -123,9 +123,6 @@ def _spellings(labels: Mapping[str, str], aliases: Mapping[str, str]) -> dict[st
     for spelling, canonical in exact.items():
         out.setdefault(spelling.lower(), canonical)
     return out
-
-
-_WIDTH_CODE = re.compile(r"^([biufcs])(\d+)$")
 
 
 class Notations:
@@ -192,15 +189,17 @@ class Notations:
         return re.compile(rf"^(?:{alternatives})\.", re.I)
 
     def strip_prefix(self, spelling: str) -> str:
-        return self.prefix.sub("", spelling.strip())
+        # Every prefix ends in a dot: a spelling without one is not compiled against them.
+        return self.prefix.sub("", spelling.strip()) if "." in spelling else spelling.strip()
 
     def width_readings(self, spelling: str) -> set[str]:
         """What a short width code could mean to a reader counting bits, or bytes (NumPy: per
         item; JAX: complex per component). Only readings that name a catalogued type count."""
-        m = _WIDTH_CODE.match(spelling)
-        if not m:
+        # A letter and a number: f16, i8, c128 (string tests, not a regex compiled per run).
+        letter, digits = spelling[:1], spelling[1:]
+        if not (letter and letter in "biufcs" and digits.isdecimal()):
             return set()
-        letter, n = m.group(1), int(m.group(2))
+        n = int(digits)
         kind = {"b": "bool", "i": "int", "s": "int", "u": "uint", "f": "float", "c": "complex"}[
             letter
         ]

@@ -16,15 +16,17 @@ only a value lets a policy refuse where its framework raises for a value that do
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from promote_cli.dtypes import is_weak
 from promote_cli.errors import UsageError
 from promote_cli.notations import Notation, display, read_dtype
+from promote_cli.record import Record
 
 DIMENSIONED, ZERO_D, PYTHON = "D", "S", "P"
 
-_WRAPPED = re.compile(r"^\s*([DSP])\s*\(\s*(.+?)\s*\)\s*$", re.I)
+# Patterns as text: ``re`` compiles one on its first use, so a run that reads only plain names
+# (each is tested for the pattern's one literal character first) compiles neither.
+_WRAPPED = r"^\s*([DSP])\s*\(\s*(.+?)\s*\)\s*$"
 _SCALARS = {
     "int": "int*",
     "float": "float*",
@@ -42,10 +44,18 @@ _SCALARS = {
 # A Python scalar's value, when the operand carries one.
 Value = bool | int | float | complex
 _KINDS = {"bool": "bool", "int": "int*", "float": "float*", "complex": "complex*"}
-_VALUED = re.compile(r"^\s*(bool|int|float|complex)\s*:\s*(\S.*?)\s*$", re.I)
+_VALUED = r"^\s*(bool|int|float|complex)\s*:\s*(\S.*?)\s*$"
 
 
-class Operand(NamedTuple):
+def _valued(spelling: str) -> re.Match[str] | None:
+    return re.match(_VALUED, spelling, re.I) if ":" in spelling else None
+
+
+def _wrapped(spelling: str) -> re.Match[str] | None:
+    return re.match(_WRAPPED, spelling, re.I) if "(" in spelling else None
+
+
+class Operand(Record):
     dtype: str  # canonical name; a Python scalar is int*, float*, complex* or bool
     category: str = DIMENSIONED
     value: Value | None = None  # a Python scalar's value, when one was given
@@ -86,15 +96,15 @@ def valued(value: Value) -> Operand:
 def parse(spelling: str, nota: Notation) -> Operand:
     """Read ``S(i8)``, ``D(f16)``, ``P(bool)``, ``int``, ``int:300``, ``f*`` or a plain dtype
     spelling."""
-    m = _VALUED.match(spelling)
+    m = _valued(spelling)
     if m:
         kind = m.group(1).lower()
         return valued(python_value(kind, m.group(2)))
-    m = _WRAPPED.match(spelling)
+    m = _wrapped(spelling)
     if m:
         category, inner = m.group(1).upper(), m.group(2)
         if category == PYTHON:
-            v = _VALUED.match(inner)
+            v = _valued(inner)
             if v:
                 return valued(python_value(v.group(1).lower(), v.group(2)))
             scalar = _SCALARS.get(inner.lower())
@@ -117,7 +127,7 @@ def parse(spelling: str, nota: Notation) -> Operand:
 
 def inner(spelling: str) -> str:
     """The dtype spelling inside a ``D(...)``/``S(...)``/``P(...)`` wrapper, or the spelling."""
-    m = _WRAPPED.match(spelling)
+    m = _wrapped(spelling)
     return m.group(2) if m else spelling.strip()
 
 

@@ -37,24 +37,25 @@ The vocabulary is the array API standard's function names; each framework declar
 own function name (or none: the framework lacks it, and the operation is refused saying so).
 """
 
-# No ``from __future__ import annotations`` here: a NamedTuple's string annotations are each
-# compiled when its class is made, and this module's classes are made on every ``promote op``.
+from __future__ import annotations
+
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from functools import cache
 from importlib import import_module
-from typing import Any, NamedTuple
+from typing import Any
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.dtypes import is_weak
 from promote_cli.engine import Matrix, Outcome, Policy, ref, refuse
 from promote_cli.errors import UsageError, did_you_mean
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, value_text
+from promote_cli.record import Record
 
 BINARY, UNARY, REDUCTION, WHERE = "binary", "unary", "reduction", "where"
 
 
-class Operation(NamedTuple):
+class Operation(Record):
     name: str  # the array API's function name
     arity: str  # BINARY, UNARY, REDUCTION or WHERE (a bool condition and two value operands)
     summary: str
@@ -179,7 +180,7 @@ NO_KERNEL = "no-kernel"  # the dtype rule's answer, but the framework has no CPU
 ROW = "op"  # the category of a table row that names an operation (see ``row_matrix``)
 
 
-class Maps(NamedTuple):
+class Maps(Record):
     """The per-framework tables the kinds read. Keys are canonical type names or kinds (``bool``,
     ``int``, ``uint``, ``float``, ``complex``); a type name wins over its kind."""
 
@@ -222,7 +223,7 @@ def P(t: str) -> Operand:
 Cell = tuple[Operand, ...]
 
 
-class Rule(NamedTuple):
+class Rule(Record):
     """One operation of one framework, as data: its function, its kind, what it refuses. The
     comment on each field names the step of ``STEPS`` that reads it."""
 
@@ -263,7 +264,7 @@ PairFunction = Callable[[Operand, Operand, Mapping[str, Any]], Outcome]
 SpecialFunction = Callable[[Sequence[Operand], Mapping[str, Any]], "Outcome | None"]
 
 
-class Pair(NamedTuple):
+class Pair(Record):
     """A pair rule of a framework's own, in its ``PAIRS`` under the key ``Rule.pair`` names
     (the function's own name)."""
 
@@ -271,7 +272,7 @@ class Pair(NamedTuple):
     text: str  # how ``--explain`` names it: "np.result_type", "the array's own dtype"
 
 
-class BySetting(NamedTuple):
+class BySetting(Record):
     """Declarations that depend on the options, as data: the maps and the rules under each
     setting of ``options`` (keyed by their values, in that order). A mapping left empty is the
     same under every setting (``Operations.maps`` or ``Operations.rules``)."""
@@ -284,7 +285,7 @@ class BySetting(NamedTuple):
         return tuple(opts[name] for name in self.options)
 
 
-class Operations(NamedTuple):
+class Operations(Record):
     """A policy's per-operation declarations: the maps, one rule per operation of the
     vocabulary, and what depends on the options (``by_setting``); data only."""
 
@@ -594,7 +595,7 @@ def _no_kernel(c: _Cell) -> Outcome | None:
     )
 
 
-class Step(NamedTuple):
+class Step(Record):
     """One step of ``answer``: its name (``Outcome.decided_by``, ``--explain``), what it looks
     at, and the check itself (the outcome that decides the cell, or None to go on)."""
 
@@ -707,7 +708,7 @@ def canonical_spec(spec: str) -> str:
     return ",".join(dict.fromkeys(w.strip() for w in spec.split(",")))
 
 
-class Asked(NamedTuple):
+class Asked(Record):
     """The operations a request asks about (``--op``), resolved once: one operation, whose
     output is each answer, or several one-operand operations, one table row each."""
 

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from promote_cli.errors import UsageError
 from promote_cli.notations import Notation, read_dtype
+from promote_cli.record import Record
 
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
 
 
-class Option(NamedTuple):
+class Option(Record):
     """A policy option: ``kind`` is ``bool``, ``choice`` or ``dtype`` (read in the policy's
     notation; ``choices`` then holds the allowed canonical names)."""
 

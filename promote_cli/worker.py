@@ -44,7 +44,9 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
+
+from promote_cli.record import Record
 
 RETURNED, RAISED, FAILED, EXITED, TIMED_OUT = "returned", "raised", "failed", "exited", "timed-out"
 _KINDS = (RETURNED, RAISED, FAILED)  # the records a child writes
@@ -58,7 +60,7 @@ MAX_TEXT = 10_000
 _BOOT = "import sys; sys.path.insert(0, {root!r}); from promote_cli.worker import serve; serve()"
 
 
-class Reply(NamedTuple):
+class Reply(Record):
     """One answer. ``value``/``text``/``callable``: what a function returned (or a name is),
     as JSON (None when it is not JSON) and as ``str()``; ``error``: what was raised or went
     wrong, ``"Type: message"``; ``exit_code``: how the process ended (``exited``,

@@ -24,9 +24,10 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand, valued
+from promote_cli.record import Record
 from promote_cli.verify.protocol import (
     CHAIN,
     OPERATION,
@@ -123,7 +124,7 @@ def functions(rules: Operations, opts: Mapping[str, Any]) -> dict[str, str]:
     return {name: rule.function for name, rule in under.items() if rule.function is not None}
 
 
-class Batch(NamedTuple):
+class Batch(Record):
     """Questions of one kind under one setting (and one operation), asked together."""
 
     kind: str

@@ -19,9 +19,10 @@ The policy is asked through its public answers only: ``Policy.promote`` for a pa
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from promote_cli.engine import Outcome
+from promote_cli.record import Record
 from promote_cli.verify.protocol import (
     CHAIN,
     OPERATION,
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 AGREE, GAP, SKIPPED, MISMATCH = "agree", "gap", "skipped", "mismatch"
 
 
-class Verdict(NamedTuple):
+class Verdict(Record):
     status: str  # AGREE, GAP, SKIPPED or MISMATCH
     mine: Outcome  # the policy's outcome
     framework: str | None  # the framework's result (None: it raised)

@@ -33,11 +33,12 @@ import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from promote_cli import atomic
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 from promote_cli.operands import valued as valued_operand
+from promote_cli.record import Record
 from promote_cli.verify.cases import VALUES, Batch, drawn, plan, settings
 from promote_cli.verify.protocol import (
     CHAIN,
@@ -78,7 +79,7 @@ NOT_ASKED = "."
 _LINE = 100  # codes per line of a long list (triples)
 
 
-class Measured(NamedTuple):
+class Measured(Record):
     """One measurement file: its header and every cell, as asked."""
 
     framework: str  # the policy's name

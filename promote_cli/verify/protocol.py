@@ -34,9 +34,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 from promote_cli.operands import PYTHON, Operand, Value, value_text
+from promote_cli.record import Record
 
 # The kinds of question.
 PAIR, RESULT_TYPE, CHAIN, VALUE, OPERATION, SPELLING = (
@@ -62,7 +63,7 @@ PHASES = {
 MESSAGE = 300
 
 
-class Question(NamedTuple):
+class Question(Record):
     """One cell asked of a framework."""
 
     kind: str  # one of KINDS
@@ -72,27 +73,27 @@ class Question(NamedTuple):
     text: str = ""  # SPELLING: what is read (``<f4``)
 
 
-class Result(NamedTuple):
+class Result(Record):
     dtype: str
 
 
-class Refusal(NamedTuple):
+class Refusal(Record):
     message: str
 
 
-class Gap(NamedTuple):
+class Gap(Record):
     message: str
     dtype: str | None = None  # the output type the framework's dtype rule named, if it did
 
 
-class Unobservable(NamedTuple):
+class Unobservable(Record):
     message: str
 
 
 Cell = Result | Refusal | Gap | Unobservable
 
 
-class Runs(NamedTuple):
+class Runs(Record):
     """Where an oracle runs, and why.
 
     In promote's process (``worker=False``) unless the framework needs a process to itself: it
@@ -125,7 +126,7 @@ def in_worker(
     return Runs(True, why, requires, per, tuple((env or {}).items()), timeout)
 
 
-class Asks(NamedTuple):
+class Asks(Record):
     """The kinds of question an oracle answers (pairs always)."""
 
     nary: bool = False  # triples under both n-ary questions, and valued Python scalars

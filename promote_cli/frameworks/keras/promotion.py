@@ -50,7 +50,7 @@ complex strong, and narrows 64-bit results; on the jax backend it is JAX without
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.dtypes import is_weak
@@ -61,6 +61,7 @@ from promote_cli.frameworks.torch import promotion as torch
 from promote_cli.lattice import Lattice, read_edges
 from promote_cli.notations import CANONICAL
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
+from promote_cli.record import Record
 
 TYPES = (
     "bool",
@@ -118,7 +119,7 @@ _MATERIALISED = {"int*": "int32", "float*": "float32", "complex*": "complex64"}
 _X32 = {"x64": False, "strict": False}
 
 
-class Typed(NamedTuple):
+class Typed(Record):
     """An operand as ``result_type`` sees it: a dtype, weak or not."""
 
     dtype: str

@@ -34,12 +34,13 @@ complex types or Python scalars.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, Policy, ref, refuse
 from promote_cli.frameworks.openvino import FRAMEWORK
 from promote_cli.operands import ZERO_D, Operand
+from promote_cli.record import Record
 
 SUPPORTED = (
     "bool",
@@ -68,13 +69,13 @@ _F8 = frozenset({"float8_e4m3fn", "float8_e5m2"})
 _F16 = frozenset({"bfloat16", "float16"})
 
 
-class Attributes(NamedTuple):
+class Attributes(Record):
     promote_unsafe: bool = False
     pytorch_scalar_promotion: bool = False
     u64_integer_promotion_target: str = "float32"
 
 
-class Input(NamedTuple):
+class Input(Record):
     """One input as the operation sees it: its element type and whether it is 0-d."""
 
     type: str

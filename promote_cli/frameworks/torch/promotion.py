@@ -45,13 +45,14 @@ refused, as uint64 and bool do not promote).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, ref, refuse
 from promote_cli.frameworks.torch import FRAMEWORK
 from promote_cli.halftable import TablePolicy, mirror
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, int_value
+from promote_cli.record import Record
 
 # c10's codes for the table's types (bytes per item; complex by component pairs).
 _CODES = {
@@ -165,7 +166,7 @@ def promote_types(a: str, b: str) -> Outcome:
     return POLICY.lookup(a, b)
 
 
-class _Seen(NamedTuple):
+class _Seen(Record):
     """One category's running result."""
 
     dtype: str
