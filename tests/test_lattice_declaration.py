@@ -100,3 +100,45 @@ def test_the_bound_is_explained_by_each_chain_in_the_policys_notation():
     # The same outcome read by someone who asked in canonical names:
     canonical = frameworks.notation("canonical")
     assert out.text(canonical) == "uint8 -> int16 and int8 -> int16: they meet at int16"
+
+
+def _builtin_lattices() -> list[tuple[str, Lattice]]:
+    from promote_cli.verify.cases import settings
+
+    found: dict[int, tuple[str, Lattice]] = {}
+    for name in frameworks.names():
+        pol = get(name)
+        if isinstance(pol, LatticePolicy):
+            for opts in settings(pol):
+                lat = pol.lattice_for(pol.resolve_options(opts))
+                found.setdefault(id(lat), (f"{name} {opts}", lat))
+    return list(found.values())
+
+
+BUILTIN = _builtin_lattices()
+
+
+def test_the_builtin_lattices_cover_every_lattice_framework_and_setting():
+    # jax: one lattice per setting of x64 x strict; array-api, mlx, tensorflow, tinygrad: one.
+    names = sorted({label.split()[0] for label, _ in BUILTIN})
+    assert names == ["array-api", "jax", "mlx", "tensorflow", "tinygrad"]
+    assert len([label for label, _ in BUILTIN if label.startswith("jax ")]) == 4
+
+
+@pytest.mark.parametrize(("label", "lat"), BUILTIN, ids=[label for label, _ in BUILTIN])
+def test_every_builtin_lattice_has_one_least_bound_per_pair(label, lat):
+    # promote's own lattices skip this check at run time (``check=False``): this is the proof.
+    order = sorted(lat.rank, key=lat.rank.__getitem__)
+    Lattice(lat.edges, tie_break=order)  # the tie-break order is checked as ever
+    if not order:
+        Lattice(lat.edges)  # raises PolicyDefinitionError on two least bounds
+
+
+def test_an_unchecked_lattice_with_two_least_bounds_refuses_when_asked():
+    edges = {"a": ("c", "d"), "b": ("c", "d"), "c": (), "d": ()}
+    with pytest.raises(PolicyDefinitionError, match="a and b have no unique least bound"):
+        Lattice(edges)
+    unchecked = Lattice(edges, check=False)
+    assert unchecked.lub("a", "c") == "c"
+    with pytest.raises(PolicyDefinitionError, match="a and b have no unique least bound"):
+        unchecked.lub("a", "b")

@@ -130,12 +130,13 @@ def _strict_edges() -> dict[str, tuple[str, ...]]:
 
 @cache
 def lattice(x64: bool = True, strict: bool = False) -> Lattice:
-    """The lattice for an option setting (x64 does not change the strict lattice)."""
+    """The lattice for an option setting (x64 does not change the strict lattice); checked by
+    the tests, not on every run (``Lattice``)."""
     if strict:
-        return Lattice(_strict_edges())
+        return Lattice(_strict_edges(), check=False)
     if x64:
-        return Lattice(_STANDARD)
-    return Lattice({**_STANDARD, **read_edges(_X32_EDGES, FRAMEWORK.declared_in)})
+        return Lattice(_STANDARD, check=False)
+    return Lattice({**_STANDARD, **read_edges(_X32_EDGES, FRAMEWORK.declared_in)}, check=False)
 
 
 # Without x64 JAX computes in 32 bits: a 64-bit result is narrowed.
