@@ -1,16 +1,24 @@
-"""Start-up cost of ``promote pair`` against the floor of ``python -c "import click"``.
+"""Start-up cost of ``promote pair`` and ``promote op`` against the floor of ``python -c
+"import click"``.
 
 promote pair is run in loops and scripts, so its wall time is mostly interpreter start-up and
-imports. Both commands are run alternately, many times, in this one process' lifetime (the
-machine is noisy); the median of each and their ratio are printed. Target: ratio <= 1.3.
+imports. Each command is run alternately with the floor, many times, in this one process'
+lifetime (the machine is noisy); the median of each and their ratio are printed. Target: ratio
+<= 1.2.
 
-    python benchmarks/bench_startup.py [--runs 40] [--policy openvino]
+``--instructions`` counts instead the instructions each command executes, under ``valgrind
+--tool=callgrind`` (Debian's ``valgrind``): the same on a busy machine as on an idle one, so a
+change's effect on start-up can be measured while other work runs. It leaves out what waits on
+the disk and the kernel, so its ratios run a little below the wall-clock ones.
+
+    python benchmarks/bench_startup.py [--runs 40] [--instructions]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -28,9 +36,27 @@ def wall(cmd: list[str]) -> float:
     return time.perf_counter() - start
 
 
+def instructions(cmd: list[str]) -> int:
+    """The instructions ``cmd`` executes (callgrind's total, every process it starts)."""
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        check=False,
+    )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if not found:
+        sys.exit(f"valgrind printed no count for {' '.join(cmd)}:\n{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument(
+        "--instructions", action="store_true", help="count instructions under valgrind"
+    )
     args = parser.parse_args()
 
     promote = shutil.which("promote")
@@ -60,6 +86,17 @@ def main() -> None:
             "tensorflow",
         ],
     }
+    if args.instructions:
+        if not shutil.which("valgrind"):
+            sys.exit("--instructions needs valgrind (apt-get install valgrind)")
+        for cmd in cases.values():
+            wall(cmd)  # a source checkout writes its bytecode first
+        counts = {name: instructions(cmd) for name, cmd in cases.items()}
+        base = counts[next(iter(cases))]
+        print(f"entry point: {' '.join(entry)}; instructions executed (valgrind):")
+        for name, count in counts.items():
+            print(f"  {name:45s} {count / 1e6:7.1f} M  {count / base:5.2f}x")
+        return
     times: dict[str, list[float]] = {name: [] for name in cases}
     for cmd in cases.values():
         wall(cmd)  # warm the page cache

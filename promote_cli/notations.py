@@ -134,6 +134,7 @@ class Notations:
         self.prefixes = tuple(prefixes)
         self._built: dict[str, Notation] = {}
         self._spellings: dict[str, dict[str, str]] = {}
+        self._readings: dict[str, dict[str, str]] = {}
 
     def names(self) -> tuple[str, ...]:
         return tuple(self.columns)
@@ -171,14 +172,18 @@ class Notations:
             self._spellings[name] = _spellings(nota.labels, nota.aliases)
         return self._spellings[name]
 
-    @cached_property
-    def readings(self) -> dict[str, dict[str, str]]:
-        """spelling -> {notation name: canonical} over every notation table."""
-        out: dict[str, dict[str, str]] = {}
-        for name in self.columns:
-            for spelling, canonical in self.spellings(name).items():
-                out.setdefault(spelling, {})[name] = canonical
-        return out
+    def readings(self, spelling: str) -> dict[str, str]:
+        """{notation name: canonical} for ``spelling``, over every notation table (asked per
+        spelling, so a run reading two names merges no table of every spelling)."""
+        found = self._readings.get(spelling)
+        if found is None:
+            found = {}
+            for name in self.columns:
+                canonical = self.spellings(name).get(spelling)
+                if canonical is not None:
+                    found[name] = canonical
+            self._readings[spelling] = found
+        return found
 
     @cached_property
     def prefix(self) -> re.Pattern[str]:
@@ -219,7 +224,7 @@ class Notations:
 
     def collides(self, label: str) -> bool:
         """True when ``label`` could be read as more than one type."""
-        meanings = set(self.readings.get(label, {}).values()) | self.width_readings(label.lower())
+        meanings = set(self.readings(label).values()) | self.width_readings(label.lower())
         return len(meanings) > 1
 
     def misreadings(self, label: str, canonical: str) -> str:
@@ -228,7 +233,7 @@ class Notations:
         float`` where no notation has the label but a width code would mean another type. ""
         when nobody misreads it."""
         by_type: dict[str, list[str]] = {}
-        for name, meaning in self.readings.get(label, {}).items():
+        for name, meaning in self.readings(label).items():
             if meaning != canonical:
                 by_type.setdefault(meaning, []).append(self.columns[name].title)
         parts = [f"{', '.join(names)}: {meaning}" for meaning, names in by_type.items()]
@@ -245,9 +250,7 @@ class Notations:
         notation's."""
         if self.collides(spelling):
             return True
-        others = set(self.readings.get(spelling, {}).values()) | self.width_readings(
-            spelling.lower()
-        )
+        others = set(self.readings(spelling).values()) | self.width_readings(spelling.lower())
         for column in self.columns.values():
             if column.reader is None:
                 continue
@@ -281,7 +284,7 @@ def read_dtype(spelling: str, nota: Notation) -> str:
     for candidate in (key, key.lower()):
         if candidate in own:
             return own[candidate]
-    readings = family.readings.get(key) or family.readings.get(key.lower(), {})
+    readings = family.readings(key) or family.readings(key.lower())
     meanings = set(readings.values())
     if len(meanings) == 1:
         return meanings.pop()
@@ -298,7 +301,7 @@ def read_dtype(spelling: str, nota: Notation) -> str:
         )
     import difflib
 
-    known = sorted(set(family.readings))
+    known = sorted({s for name in family.columns for s in family.spellings(name)})
     close = difflib.get_close_matches(key.lower(), known, n=3, cutoff=0.6)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     raise UsageError(f"unknown dtype {spelling!r} in {nota.name} notation{hint}")
