@@ -66,33 +66,48 @@ else:
             ns["_fields"] = tuple(own)
             ns["_field_defaults"] = defaults
             ns["__match_args__"] = tuple(own)
+            # What ``__new__`` reads: how many fields must be given, the defaults of the rest
+            # in order, and each field's position.
+            ns["_required"] = first
+            ns["_tail"] = tuple(defaults[f] for f in own[first:])
+            ns["_index"] = {f: i for i, f in enumerate(own)}
             return super().__new__(mcs, name, bases, ns)
+
+    _MISSING = object()  # a field not given, in ``__new__``'s list of values
 
     class Record(tuple, metaclass=_RecordType):
         __slots__ = ()
         _fields = ()  # (not annotated: an annotation here would be a field)
+        _required = 0
+        _tail = ()
         _field_defaults = {}  # type: ignore[var-annotated]  # noqa: RUF012
 
         def __new__(cls, *args: Any, **kwargs: Any) -> Any:
-            fields = cls._fields
-            if len(args) == len(fields) and not kwargs:  # the common case, made first
-                return tuple.__new__(cls, args)
-            if len(args) > len(fields):
+            given, required = len(args), cls._required
+            if not kwargs and required <= given <= len(cls._fields):  # positional: most calls
+                return tuple.__new__(cls, args + cls._tail[given - required :])
+            if given > len(cls._fields):
                 raise TypeError(
-                    f"{cls.__name__}() takes {len(fields)} arguments but {len(args)} were given"
+                    f"{cls.__name__}() takes {len(cls._fields)} arguments but {given} were given"
                 )
-            values = list(args)
-            for field in fields[len(args) :]:
-                if field in kwargs:
-                    values.append(kwargs.pop(field))
-                elif field in cls._field_defaults:
-                    values.append(cls._field_defaults[field])
-                else:
-                    raise TypeError(f"{cls.__name__}() missing required argument: {field!r}")
-            if kwargs:
-                extra = next(iter(kwargs))
-                why = "multiple values for" if extra in fields else "an unexpected keyword"
-                raise TypeError(f"{cls.__name__}() got {why} argument {extra!r}")
+            values = [
+                *args,
+                *(_MISSING,) * (required - given),
+                *cls._tail[max(given - required, 0) :],
+            ]
+            for field, value in kwargs.items():
+                at = cls._index.get(field)
+                if at is None:
+                    raise TypeError(
+                        f"{cls.__name__}() got an unexpected keyword argument {field!r}"
+                    )
+                if at < given:
+                    raise TypeError(f"{cls.__name__}() got multiple values for argument {field!r}")
+                values[at] = value
+            unset = [f for f, v in zip(cls._fields, values, strict=True) if v is _MISSING]
+            if unset:
+                field = unset[0]
+                raise TypeError(f"{cls.__name__}() missing required argument: {field!r}")
             return tuple.__new__(cls, values)
 
         def __repr__(self) -> str:
