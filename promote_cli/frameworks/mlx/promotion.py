@@ -27,10 +27,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, ref
+from promote_cli.dtypes import get
+from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, ref, refuse
 from promote_cli.frameworks.mlx import FRAMEWORK
 from promote_cli.lattice import Lattice, LatticePolicy
-from promote_cli.operands import PYTHON
+from promote_cli.operands import PYTHON, Operand, int_value
 
 # Each type and the types directly above it, in MLX's names.
 _EDGES = """
@@ -90,6 +91,37 @@ class MlxPolicy(LatticePolicy, framework=FRAMEWORK):
         if result != top:
             why += f", which MLX materialises as {ref(result)}"
         return Outcome(result, "lattice", why)
+
+    def check_value(
+        self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
+    ) -> Outcome | None:
+        """MLX converts a Python int to the array's integer type and raises when it does not
+        fit; uint64 takes any int64 (-1 included), bool and floating types take any. An int
+        outside int64 fails before any type is looked at."""
+        value = int_value(scalar)
+        if value is None:
+            return None
+        if not -(2**63) <= value < 2**63:
+            return refuse(
+                "value",
+                f"MLX raises RuntimeError: std::bad_cast (the Python int {value} is outside"
+                f" {ref('int64')})",
+            )
+        if against is None or against in ("bool", "uint64") or not get(against).is_integer:
+            return None
+        info = get(against)
+        bits = info.bits or 0
+        low, high = (
+            (0, 2**bits - 1) if info.kind == "uint" else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+        )
+        if low <= value <= high:
+            return None
+        return refuse(
+            "value",
+            f"MLX raises ValueError: Converting {value} to {ref(against)} would result in"
+            " overflow (mx.result_type, which never looks at values, would say"
+            f" {ref(against)})",
+        )
 
 
 POLICY = MlxPolicy()
