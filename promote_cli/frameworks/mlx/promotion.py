@@ -12,8 +12,16 @@ float or complex is weak (``int8 + 1`` stays int8), so ``bool + 1`` is int32 and
 dtypes"); ``mx.add`` takes them, and this policy answers what ``mx.add`` does, two Python
 scalars included (``mx.add(1, 1.0)`` is a float32 array). An n-ary promotion is a left fold,
 as ``mx.result_type(a, b, c)`` computes it, and the fold is order-dependent:
-``(uint64, int8, float16)`` gives float32 but ``(float16, uint64, int8)`` float16. Values are
-not looked at here; MLX raises when a Python int overflows the array's type.
+``(uint64, int8, float16)`` gives float32 but ``(float16, uint64, int8)`` float16. With a Python
+scalar among three or more operands (``mx.result_type`` refuses them) the fold is of
+``mx.add``'s pairs: ``(int, int, uint8)`` is int32, since ``mx.add(1, 1)`` is an int32 array,
+where the chain ``(1 + 1) + uint8`` is uint8.
+
+Values (``check_value``): MLX converts a Python int to the array's integer type and raises
+"Converting 300 to uint8 would result in overflow." where it does not fit; uint64 takes any int64
+(``uint64 + -1`` is uint64), a bool or floating array any int (``bool + 2**32`` is int32, not
+checked), and an int outside int64 fails for every array (``RuntimeError: std::bad_cast``).
+Floats are never checked.
 
 Where it departs from JAX (its model): two strong operands that meet at a weak node get the
 32-bit type (``uint64 x int64 = float32``; JAX gives float64 with x64, int32 without); 64-bit
