@@ -136,7 +136,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         """A pair, and the n-ary question as a left fold of it (Paddle has no n-ary promotion
         function): each step's tensor, 0-d while every input so far was, meets the next. Two
         Python scalars are asked of ``paddle.add``, which refuses them."""
-        acc, missing = operand(operands[0]), []
+        acc, missing = operand(operands[0]), list[str]()
         for op in operands[1:]:
             right = operand(op)
             if not isinstance(acc, paddle.Tensor) and not isinstance(right, paddle.Tensor):
