@@ -74,3 +74,43 @@ def test_diff_ascend_mindspore_shows_exactly_bool_with_wide_unsigned_and_complex
     assert all("ascend refused" in line for line in lines if " x " in line)
     assert "ascend vs mindspore: 6 of 225 cells differ (15 types)" in lines
     assert "only ascend has: c32" in lines
+
+
+# Python values, as MindSpore 2.10.0's ops.add on CPU answers them (measured in both orders):
+# a Python int becomes a C++ long first, whatever it meets; inside int64 nothing is checked.
+@pytest.mark.parametrize(
+    "ops",
+    [
+        ["int8", "int:9223372036854775808"],
+        ["int:9223372036854775808", "int8"],
+        ["float32", "int:18446744073709551616"],
+        ["int64", "int:-9223372036854775809"],
+        ["bool", "int:18446744073709551615"],
+    ],
+)
+def test_mindspore_refuses_any_python_int_outside_int64(ops):
+    for chain in (False, True):
+        with pytest.raises(PromotionError, match="Unable to cast Python instance"):
+            promote_many(ops, policy="mindspore", chain=chain)
+
+
+@pytest.mark.parametrize(
+    ("ops", "want"),
+    [
+        (["uint8", "int:300"], "uint8"),  # wraps
+        (["int8", "int:-9223372036854775808"], "int8"),
+        (["int8", "int:9223372036854775807"], "int8"),
+        (["bool", "int:4294967296"], "int64"),
+        (["float16", "float:1e+300"], "float16"),
+    ],
+)
+def test_mindspore_takes_python_ints_inside_int64_whatever_their_value(ops, want):
+    for chain in (False, True):
+        assert promote_many(ops, policy="mindspore", chain=chain) == want
+
+
+def test_mindspore_n_ary_folds_ops_add_and_the_chain_adds_python_scalars_in_python():
+    # ops.add(ops.add(1, 1), uint8) is int64 (ops.add(1, 1) is an int64 tensor);
+    # (1 + 1) + uint8 is uint8.
+    assert promote_many(["int", "int", "uint8"], policy="mindspore") == "int64"
+    assert promote_many(["int", "int", "uint8"], policy="mindspore", chain=True) == "uint8"

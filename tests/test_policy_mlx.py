@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from promote_cli import promote, promote_many
+from promote_cli import PromotionError, promote, promote_many
 
 
 @pytest.mark.parametrize(
@@ -41,3 +41,53 @@ def test_u64_x_i64_under_mlx_tinygrad_numpy_and_jax():
     answers = {p: promote("uint64", "int64", policy=p) for p in ("mlx", "tinygrad", "numpy", "jax")}
     assert answers == {"mlx": "float32", "tinygrad": "float*", "numpy": "float64", "jax": "float64"}
     assert promote("uint64", "int64", policy="jax", x64="false") == "int32"
+
+
+# Python values, as MLX 0.32.4's mx.add raises for them on the CPU (measured both orders).
+@pytest.mark.parametrize(
+    ("ops", "says"),
+    [
+        (["uint8", "int:300"], "Converting 300 to uint8 would result in overflow"),
+        (["int:300", "uint8"], "Converting 300 to uint8 would result in overflow"),
+        (["int8", "int:128"], "Converting 128 to int8 would result in overflow"),
+        (["uint32", "int:-1"], "Converting -1 to uint32 would result in overflow"),
+        (["int32", "int:2147483648"], "Converting 2147483648 to int32"),
+        (["int64", "int:9223372036854775808"], "std::bad_cast"),  # outside int64: any array
+        (["float32", "int:-9223372036854775809"], "std::bad_cast"),
+        (["bool", "int:18446744073709551615"], "std::bad_cast"),
+    ],
+)
+def test_mlx_refuses_a_python_int_its_array_cannot_hold_in_both_questions(ops, says):
+    for chain in (False, True):
+        with pytest.raises(PromotionError, match=says):
+            promote_many(ops, policy="mlx", chain=chain)
+
+
+@pytest.mark.parametrize(
+    ("ops", "want"),
+    [
+        (["int8", "int:-128"], "int8"),
+        (["uint64", "int:-1"], "uint64"),  # uint64 takes any int64, negatives too
+        (["uint64", "int:-9223372036854775808"], "uint64"),
+        (["bool", "int:4294967296"], "int32"),  # the int32 result is not checked
+        (["float16", "int:9223372036854775807"], "float16"),
+        (["float16", "float:1e+300"], "float16"),  # floats are never checked
+        (["int8", "float:inf"], "float32"),
+    ],
+)
+def test_mlx_takes_the_python_values_that_fit(ops, want):
+    for chain in (False, True):
+        assert promote_many(ops, policy="mlx", chain=chain) == want
+
+
+def test_mlx_pair_uint8_int_300_is_refused_as_mlx_refuses_it(run):
+    result = run("pair", "uint8", "int:300", "-p", "mlx")
+    assert result.exit_code == 1
+    assert "Converting 300 to uint8 would result in overflow" in result.stdout
+
+
+def test_mlx_result_type_with_python_scalars_folds_what_mx_add_does_the_chain_adds_in_python():
+    # mx.add(mx.add(1, 1), uint8) is int32 (mx.add(1, 1) is an int32 array);
+    # mx.add(1 + 1, uint8) is uint8 (the Python int 2 is weak).
+    assert promote_many(["int", "int", "uint8"], policy="mlx") == "int32"
+    assert promote_many(["int", "int", "uint8"], policy="mlx", chain=True) == "uint8"

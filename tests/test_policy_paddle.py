@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from promote_cli import PromotionError, promote
+from promote_cli import PromotionError, promote, promote_many
 
 
 @pytest.mark.parametrize(
@@ -49,3 +49,25 @@ def test_paddle_pairs(a, b, want):
 def test_paddle_refusals_say_why(a, b, says):
     with pytest.raises(PromotionError, match=says):
         promote(a, b, policy="paddle")
+
+
+@pytest.mark.parametrize(
+    ("ops", "want"),
+    [
+        (["uint8", "int:300"], "uint8"),  # Paddle 3.3.1 takes any Python int: it wraps
+        (["int:18446744073709551616", "int8"], "int8"),
+        (["bool", "int:18446744073709551616"], "int64"),
+        (["int64", "int:-9223372036854775809"], "int64"),
+        (["float16", "float:1e+300"], "float16"),
+    ],
+)
+def test_paddle_never_looks_at_a_python_values_size(ops, want):
+    for chain in (False, True):
+        assert promote_many(ops, policy="paddle", chain=chain) == want
+
+
+def test_paddle_n_ary_folds_x_plus_y_and_the_chain_adds_python_scalars_in_python():
+    # paddle.add(1, 1.0) raises ("must be Tensor"); (1 + 1.0) + int8 is float32.
+    with pytest.raises(PromotionError, match="two Python scalars"):
+        promote_many(["int", "float", "int8"], policy="paddle")
+    assert promote_many(["int", "float", "int8"], policy="paddle", chain=True) == "float32"

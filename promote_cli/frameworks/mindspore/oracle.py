@@ -11,9 +11,14 @@ promotion refusal is a ``TypeError`` ("Type implicit conversion between UInt8 an
 supported", "Failed calling Add with ... complex"). ``ops.add`` has no bool kernel on CPU (a
 type check: "For primitive[Add], the input argument[x] must be a type of {...}"); there a pair
 is answered with the ``+`` operator, which computes bool + bool (Python scalars made 0-d
-tensors first, which MindSpore does not treat specially). An operation: the rule's
-``mindspore.ops`` function on ``ops.ones((2,), t)`` and Python scalars (``cumsum`` along axis 0,
-``where`` with a bool condition).
+tensors first, which MindSpore does not treat specially). ``mindspore.ops`` has no n-ary
+promotion function (``mindspore.numpy.result_type`` has NumPy-like rules no operation applies):
+the ``result_type`` of three is a left fold of that pair on real tensors, each step's tensor
+meeting the next operand. The chain is ``((a + b) + c)`` with the same step, Python scalars
+added by Python first; a value (``int:300``) is asked as the chain (an int outside int64:
+"Unable to cast Python instance of type <class 'int'> to C++ type 'long'"). An operation: the
+rule's ``mindspore.ops`` function on ``ops.ones((2,), t)`` and Python scalars (``cumsum`` along
+axis 0, ``where`` with a bool condition).
 
 PyNative runs operations asynchronously: an error would surface on a later call, blamed on the
 wrong cell. The worker switches on ``mindspore.runtime.launch_blocking()`` and synchronises after
@@ -37,10 +42,13 @@ from typing import Any
 
 from promote_cli.frameworks.mindspore.promotion import TYPES  # the types its oracle is asked about
 from promote_cli.operands import PYTHON, Operand
-from promote_cli.verify import PYTHON_VALUES, answered
+from promote_cli.verify import PYTHON_VALUES, answered, chained, python_result, python_value
 from promote_cli.verify.protocol import (
+    CHAIN,
     OPERATION,
     PAIR,
+    RESULT_TYPE,
+    VALUE,
     Asks,
     Cell,
     Gap,
@@ -56,7 +64,7 @@ RUNS = in_worker(
     requires=("mindspore",),
     env={"GLOG_v": "3"},
 )
-ASKS = Asks(operations=True)
+ASKS = Asks(nary=True, operations=True)
 REFUSALS = (TypeError, RuntimeError, ValueError)
 
 _KERNEL_GAP = "For primitive[Add], the input argument[x] must be a type of"
@@ -115,13 +123,13 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         return next(n for n, d in dtypes.items() if d == found)
 
     def value(op: Operand, fill: Any) -> Any:
-        return PYTHON_VALUES[op.dtype] if op.category == PYTHON else fill((2,), dtypes[op.dtype])
+        return python_value(op) if op.category == PYTHON else fill((2,), dtypes[op.dtype])
 
     def tensor(x: Any) -> Any:
         return x if isinstance(x, ms.Tensor) else ms.Tensor(x)
 
-    def pair(a: Operand, b: Operand) -> str:
-        x, y = value(a, ops.zeros), value(b, ops.zeros)
+    def add(x: Any, y: Any) -> Any:
+        """``ops.add(x, y)``; where it has no CPU kernel (bool), the ``+`` operator."""
         try:
             result = ops.add(x, y)
             ms.runtime.synchronize()
@@ -130,11 +138,31 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
                 raise
             result = tensor(x) + tensor(y)
             ms.runtime.synchronize()
-        return canonical(result.dtype)
+        return result
+
+    def folded(operands: Sequence[Operand]) -> str:
+        """A pair, and the n-ary question as a left fold of it (MindSpore's ``ops`` has no
+        n-ary promotion function): each step's tensor meets the next operand."""
+        acc = value(operands[0], ops.zeros)
+        for op in operands[1:]:
+            acc = add(acc, value(op, ops.zeros))
+        return canonical(acc.dtype)
+
+    def chain_add(x: Any, y: Any) -> Any:
+        if not isinstance(x, ms.Tensor) and not isinstance(y, ms.Tensor):
+            return x + y  # two Python scalars: Python adds them
+        return add(x, y)
+
+    def chain(operands: Sequence[Operand]) -> str:
+        out = chained(operands, lambda op: value(op, ops.zeros), chain_add)
+        return canonical(out.dtype) if isinstance(out, ms.Tensor) else python_result(out)
 
     def call(q: Question) -> Any:
         function = getattr(ops, q.function.removeprefix("ops."))
-        args = [value(x, ops.ones) for x in q.operands]
+        args = [
+            PYTHON_VALUES[x.dtype] if x.category == PYTHON else ops.ones((2,), dtypes[x.dtype])
+            for x in q.operands
+        ]
         if q.operation == "where":
             out = function(condition, *args)
         elif q.operation == "cumulative_sum":
@@ -154,8 +182,10 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             return missing_kernel(text, q) or Refusal(first_line(exc))
 
     def ask(q: Question) -> str | Cell:
-        if q.kind == PAIR:
-            return pair(*q.operands)
+        if q.kind in (PAIR, RESULT_TYPE):
+            return folded(q.operands)
+        if q.kind in (CHAIN, VALUE):
+            return chain(q.operands)
         if q.kind == OPERATION:
             return called(q)
         raise ValueError(f"MindSpore's oracle is not asked {q.kind}")

@@ -11,7 +11,8 @@ complex type and turns bool and integer tensors into float32. uint16, uint32 and
 only a Python ``bool`` (a Python int is an int64 tensor to them, a float a float32 one:
 refused). ``ops.add`` takes no Python complex. Two Python scalars make a tensor too:
 int64 from bools and ints, float32 with a float, bool from two bools. An n-ary promotion is a
-left fold of ``ops.add``. Python ints are not looked at by value (``uint8 + 300`` wraps).
+left fold of ``ops.add``. A Python int is converted to a C++ ``long`` first: one outside int64
+is refused whatever it meets; inside it, no value is looked at (``uint8 + 300`` wraps).
 
 Missing CPU kernels are not promotion rules: ``ops.add`` has no bool kernel on CPU ("For
 primitive[Add], the input argument[x] must be a type of {...}") where the ``+`` operator answers
@@ -34,7 +35,7 @@ from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, ref, refuse
 from promote_cli.frameworks.ascend import FRAMEWORK as ASCEND
 from promote_cli.frameworks.mindspore import FRAMEWORK
 from promote_cli.halftable import TablePolicy, mirror
-from promote_cli.operands import PYTHON, Operand
+from promote_cli.operands import PYTHON, Operand, int_value
 
 # The Ascend table without complex32, bool x u16/u32/u64 filled in; row i lists columns 0..i.
 _LOWER_HALF = """
@@ -101,6 +102,20 @@ class MindSporePolicy(TablePolicy, framework=FRAMEWORK):
         if a.category == PYTHON:
             return _with_scalar(b.dtype, a.dtype)
         return self.lookup(a.dtype, b.dtype)
+
+    def check_value(
+        self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
+    ) -> Outcome | None:
+        """MindSpore converts a Python int to a C++ ``long`` first, whatever it meets: one
+        outside int64 raises. Inside int64 the value is not looked at (``uint8 + 300`` wraps)."""
+        value = int_value(scalar)
+        if value is None or -(2**63) <= value < 2**63:
+            return None
+        return refuse(
+            "value",
+            f"MindSpore raises RuntimeError: Unable to cast Python instance of type <class"
+            f" 'int'> to C++ type 'long' (the Python int {value} is outside {ref('int64')})",
+        )
 
 
 def _with_scalar(t: str, scalar: str) -> Outcome:

@@ -12,8 +12,16 @@ float or complex is weak (``int8 + 1`` stays int8), so ``bool + 1`` is int32 and
 dtypes"); ``mx.add`` takes them, and this policy answers what ``mx.add`` does, two Python
 scalars included (``mx.add(1, 1.0)`` is a float32 array). An n-ary promotion is a left fold,
 as ``mx.result_type(a, b, c)`` computes it, and the fold is order-dependent:
-``(uint64, int8, float16)`` gives float32 but ``(float16, uint64, int8)`` float16. Values are
-not looked at here; MLX raises when a Python int overflows the array's type.
+``(uint64, int8, float16)`` gives float32 but ``(float16, uint64, int8)`` float16. With a Python
+scalar among three or more operands (``mx.result_type`` refuses them) the fold is of
+``mx.add``'s pairs: ``(int, int, uint8)`` is int32, since ``mx.add(1, 1)`` is an int32 array,
+where the chain ``(1 + 1) + uint8`` is uint8.
+
+Values (``check_value``): MLX converts a Python int to the array's integer type and raises
+"Converting 300 to uint8 would result in overflow." where it does not fit; uint64 takes any int64
+(``uint64 + -1`` is uint64), a bool or floating array any int (``bool + 2**32`` is int32, not
+checked), and an int outside int64 fails for every array (``RuntimeError: std::bad_cast``).
+Floats are never checked.
 
 Where it departs from JAX (its model): two strong operands that meet at a weak node get the
 32-bit type (``uint64 x int64 = float32``; JAX gives float64 with x64, int32 without); 64-bit
@@ -27,10 +35,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, ref
+from promote_cli.dtypes import get
+from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, ref, refuse
 from promote_cli.frameworks.mlx import FRAMEWORK
 from promote_cli.lattice import Lattice, LatticePolicy
-from promote_cli.operands import PYTHON
+from promote_cli.operands import PYTHON, Operand, int_value
 
 # Each type and the types directly above it, in MLX's names.
 _EDGES = """
@@ -90,6 +99,37 @@ class MlxPolicy(LatticePolicy, framework=FRAMEWORK):
         if result != top:
             why += f", which MLX materialises as {ref(result)}"
         return Outcome(result, "lattice", why)
+
+    def check_value(
+        self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
+    ) -> Outcome | None:
+        """MLX converts a Python int to the array's integer type and raises when it does not
+        fit; uint64 takes any int64 (-1 included), bool and floating types take any. An int
+        outside int64 fails before any type is looked at."""
+        value = int_value(scalar)
+        if value is None:
+            return None
+        if not -(2**63) <= value < 2**63:
+            return refuse(
+                "value",
+                f"MLX raises RuntimeError: std::bad_cast (the Python int {value} is outside"
+                f" {ref('int64')})",
+            )
+        if against is None or against in ("bool", "uint64") or not get(against).is_integer:
+            return None
+        info = get(against)
+        bits = info.bits or 0
+        low, high = (
+            (0, 2**bits - 1) if info.kind == "uint" else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+        )
+        if low <= value <= high:
+            return None
+        return refuse(
+            "value",
+            f"MLX raises ValueError: Converting {value} to {ref(against)} would result in"
+            " overflow (mx.result_type, which never looks at values, would say"
+            f" {ref(against)})",
+        )
 
 
 POLICY = MlxPolicy()

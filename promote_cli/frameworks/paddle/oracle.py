@@ -7,7 +7,11 @@ loading in one that has imported Paddle: it runs in a worker of its own (``RUNS`
 A pair: the dtype of ``x + y`` on ``paddle.zeros([2], t)``, ``paddle.zeros([], t)`` (0-d) and the
 Python values ``True``, ``1``, ``1.0``, ``1j`` (``paddle.add`` agrees on tensors but refuses
 Python scalars). Two Python scalars are asked of ``paddle.add(x, y)``, which raises
-``ValueError`` ("argument 'x' (position 0) must be Tensor"). A promotion refusal is a
+``ValueError`` ("argument 'x' (position 0) must be Tensor"). Paddle has no n-ary promotion
+function: the ``result_type`` of three is a left fold of that pair on real tensors, each step's
+tensor (0-d while every input so far was) meeting the next operand. The chain is
+``((a + b) + c)`` with ``+``, Python scalars added by Python first; a value (``int:300``) is
+asked as the chain (Paddle takes any Python int, ``2**64`` included). A promotion refusal is a
 ``TypeError`` ("(InvalidType) Type promotion only support ...", "Invalid enum data type for type
 promote ..."). An operation: the rule's function on ``ones([2], t)``/``ones([], t)``
 (``cumsum`` along axis 0, ``where`` with a bool condition), the operator where a Python scalar
@@ -29,10 +33,21 @@ from typing import Any
 
 from promote_cli.frameworks.paddle.promotion import TYPES  # the types its oracle is asked about
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.verify import OPERATORS, PYTHON_VALUES, Refused, answered
+from promote_cli.verify import (
+    OPERATORS,
+    PYTHON_VALUES,
+    Refused,
+    answered,
+    chained,
+    python_result,
+    python_value,
+)
 from promote_cli.verify.protocol import (
+    CHAIN,
     OPERATION,
     PAIR,
+    RESULT_TYPE,
+    VALUE,
     Asks,
     Cell,
     Gap,
@@ -47,7 +62,7 @@ RUNS = in_worker(
     # Paddle logs through glog on import and prints C++ stacks into its messages.
     env={"GLOG_minloglevel": "3", "FLAGS_call_stack_level": "0"},
 )
-ASKS = Asks(operations=True)
+ASKS = Asks(nary=True, operations=True)
 REFUSALS = (TypeError, ValueError, RuntimeError)
 
 _MISSING_KERNEL = re.compile(r"\(NotFound\) The kernel with key \(CPU, [^,]+, (\w+)\) of kernel")
@@ -89,11 +104,51 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             return PYTHON_VALUES[op.dtype]
         return fill([] if op.category == ZERO_D else [2], dtype=dtypes[op.dtype])
 
-    def pair(a: Operand, b: Operand) -> str:
-        x, y = tensor(a, paddle.zeros), tensor(b, paddle.zeros)
-        if a.category == b.category == PYTHON:
-            return canonical(paddle.add(x, y).dtype)
-        return canonical((x + y).dtype)
+    def operand(op: Operand) -> Any:
+        if op.category == PYTHON:
+            return python_value(op)
+        return paddle.zeros([] if op.category == ZERO_D else [2], dtype=dtypes[op.dtype])
+
+    def plus(x: Any, y: Any, missing: list[str]) -> Any:
+        """``x + y`` on real objects. Where the CPU has no ``add`` kernel for the sum's dtype,
+        which Paddle's message names (the promotion is done when the kernel is looked up), a
+        tensor of that dtype stands for the sum and the message is kept in ``missing``."""
+        if not isinstance(x, paddle.Tensor) and not isinstance(y, paddle.Tensor):
+            return x + y  # two Python scalars: Python adds them
+        try:
+            return x + y
+        except RuntimeError as exc:
+            found = _MISSING_KERNEL.search(str(exc))
+            if found is None or found.group(1) not in dtypes:
+                raise
+            missing.append(str(exc))
+            shapes = [v.shape for v in (x, y) if isinstance(v, paddle.Tensor)]
+            return paddle.zeros([2] if any(shapes) else [], dtype=dtypes[found.group(1)])
+
+    def result(out: Any, missing: list[str]) -> str | Cell:
+        if not isinstance(out, paddle.Tensor):
+            return python_result(out)
+        if missing:  # the dtype rule's answer, no kernel to compute it
+            return Gap(first_line(missing[0]), canonical(out.dtype))
+        return canonical(out.dtype)
+
+    def folded(operands: Sequence[Operand]) -> str | Cell:
+        """A pair, and the n-ary question as a left fold of it (Paddle has no n-ary promotion
+        function): each step's tensor, 0-d while every input so far was, meets the next. Two
+        Python scalars are asked of ``paddle.add``, which refuses them."""
+        acc, missing = operand(operands[0]), list[str]()
+        for op in operands[1:]:
+            right = operand(op)
+            if not isinstance(acc, paddle.Tensor) and not isinstance(right, paddle.Tensor):
+                acc = paddle.add(acc, right)
+            else:
+                acc = plus(acc, right, missing)
+        return result(acc, missing)
+
+    def chain(operands: Sequence[Operand]) -> str | Cell:
+        missing: list[str] = []
+        out = chained(operands, operand, lambda x, y: plus(x, y, missing))
+        return result(out, missing)
 
     def called(q: Question) -> str:
         args = [tensor(x, paddle.ones) for x in q.operands]
@@ -114,9 +169,11 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             raise Refused(exc) from exc
         return canonical(out.dtype)
 
-    def ask(q: Question) -> str:
-        if q.kind == PAIR:
-            return pair(*q.operands)
+    def ask(q: Question) -> str | Cell:
+        if q.kind in (PAIR, RESULT_TYPE):
+            return folded(q.operands)
+        if q.kind in (CHAIN, VALUE):
+            return chain(q.operands)
         if q.kind == OPERATION:
             return called(q)
         raise ValueError(f"Paddle's oracle is not asked {q.kind}")

@@ -23,7 +23,9 @@ bool tensor becomes int64; a float keeps a floating or complex type and makes bo
 float32 (whatever ``paddle.set_default_dtype`` says); a complex promotes the tensor's type with
 complex64 by the table. Two Python scalars are refused: ``paddle.add`` takes only tensors, and
 ``1 + 1.0`` is Python's own. An n-ary promotion is a left fold (Paddle has no n-ary
-``result_type``; ``add_n`` needs equal dtypes). Values are not looked at (``uint8 + 300`` wraps).
+``result_type``; ``add_n`` needs equal dtypes), the same question as the chain but that the
+chain adds two Python scalars in Python first. Values are not looked at: any Python int is taken
+(``uint8 + 300`` wraps, ``int8 + 2**64`` is int8).
 
 Missing CPU kernels are not promotion rules: the CPU build has no ``add`` kernel for float16 and
 bfloat16 and no ``scale`` or ``add`` kernel for the float8 types; its error names the dtype the
