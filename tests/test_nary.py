@@ -222,10 +222,8 @@ def test_the_acceptance_commands_as_a_user_types_them():
 
 def test_the_tinygrad_chain_acceptance_command_as_a_user_types_it():
     # (Tensor(int8) + 1.0) + Tensor(float16) is float16 on tinygrad 0.14.0 (issue 25).
+    args = ["pair", "int8", "float", "float16", "-p", "tinygrad", "--chain"]
     done = subprocess.run(
-        [sys.executable, "-m", "promote_cli", "pair", "int8", "float", "float16"]
-        + ["-p", "tinygrad", "--chain"],
-        capture_output=True,
-        text=True,
+        [sys.executable, "-m", "promote_cli", *args], capture_output=True, text=True
     )
     assert (done.stdout, done.returncode) == ("float16\n", 0)

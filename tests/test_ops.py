@@ -121,9 +121,7 @@ def test_a_missing_cpu_kernel_answers_the_rule_and_says_so():
         ("matmul", ["uint64", "uint32"], None, ops.REFUSES_TYPE),
     ],
 )
-def test_tensorflow_missing_kernels_are_gaps_only_where_some_device_has_one(
-    op, args, result, rule
-):
+def test_tensorflow_missing_kernels_are_gaps_only_where_some_device_has_one(op, args, result, rule):
     out = api.request("tensorflow", operands=args, op=op).outcome()
     assert (out.result, out.rule) == (result, rule), out
 
