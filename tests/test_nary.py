@@ -1,6 +1,6 @@
 """Beyond pairs: the two n-ary questions, valued Python scalars, NumPy's spellings, OpenVINO's
 dynamic. Expected values were measured on the installed frameworks (numpy 2.4.6, jax 0.10.2,
-torch 2.13.0, tensorflow 2.21, array-api-strict 2.6.1, openvino 2026.4.1)."""
+torch 2.13.0, tensorflow 2.21, array-api-strict 2.6.1, openvino 2026.4.1, tinygrad 0.14.0)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,11 @@ def ask(ops, policy, chain=False, **options):
         ("array-api", ["P(bool)", "P(bool)", "int8"], {}, "refused", "int8", "Python first"),
         ("array-api", ["bool", "bool", "bool"], {}, "bool", "refused", "+ takes numbers"),
         ("openvino", ["i8", "u8", "f32"], {"promote_unsafe": True}, "float32", "float32", "fold"),
+        ("tinygrad", ["int8", "float", "float16"], {}, "float16", "float16", "weak tensor"),
+        ("tinygrad", ["fp8e4m3", "fp8e5m2", "bfloat16"], {}, "bfloat16", "float32", "one lub"),
+        ("tinygrad", ["uint64", "int64", "fp8e5m2"], {}, "float8_e5m2", "float8_e5m2", "weak"),
+        ("tinygrad", ["bool", "int", "float"], {}, "float*", "float*", "weak int, weak float"),
+        ("tinygrad", ["P(bool)", "int", "uint8"], {}, "uint8", "uint8", "1 + True is 2"),
     ],
 )
 def test_the_two_questions_answer_as_the_framework_does(
@@ -117,6 +122,10 @@ def test_a_value_the_operation_raises_for_is_refused_with_the_frameworks_reason(
         ("jax", ["uint8", "int:300"], "uint8"),  # JAX wraps silently
         ("torch", ["int8", "int:9223372036854775808"], "int8"),  # a uint64 number, lower kind
         ("tensorflow", ["uint8", "int:300"], "uint8"),
+        ("tinygrad", ["uint8", "int:300"], "uint8"),  # tinygrad wraps silently
+        ("tinygrad", ["int:300", "uint8"], "uint8"),
+        ("tinygrad", ["int32", "float:1e300"], "float*"),
+        ("tinygrad", ["bool", "int:1267650600228229401496703205376"], "int*"),
     ],
 )
 def test_values_that_fit_or_are_not_checked_give_the_dtype(policy, ops, want):
@@ -209,3 +218,12 @@ def test_the_acceptance_commands_as_a_user_types_them():
     assert "step 1: int8 + uint8 -> int16" in chain.stdout
     assert "step 2: int16 + float16 -> float32" in chain.stdout
     assert run("i16", "i8").returncode == 2
+
+
+def test_the_tinygrad_chain_acceptance_command_as_a_user_types_it():
+    # (Tensor(int8) + 1.0) + Tensor(float16) is float16 on tinygrad 0.14.0 (issue 25).
+    args = ["pair", "int8", "float", "float16", "-p", "tinygrad", "--chain"]
+    done = subprocess.run(
+        [sys.executable, "-m", "promote_cli", *args], capture_output=True, text=True
+    )
+    assert (done.stdout, done.returncode) == ("float16\n", 0)

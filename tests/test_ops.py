@@ -107,6 +107,30 @@ def test_a_missing_cpu_kernel_answers_the_rule_and_says_so():
     assert "no CPU kernel" in out.why
 
 
+@pytest.mark.parametrize(
+    ("op", "args", "result", "rule"),
+    [
+        # FloorDiv admits complex; no CPU kernel, but XLA (jit_compile=True) runs it: a gap.
+        ("floor_divide", ["complex64", "complex64"], "complex64", ops.NO_KERNEL),
+        ("floor_divide", ["complex128", "int"], "complex128", ops.NO_KERNEL),
+        # Round admits complex, but no device runs it: CPU/GPU kernels are real types only and
+        # XLA refuses "Operands to RoundToEven must be real-valued" (TensorFlow 2.21).
+        ("round", ["complex64"], None, ops.REFUSES_TYPE),
+        # MatMul admits uint8-uint64, but neither CPU, XLA nor GPU registers a kernel for them.
+        ("matmul", ["uint8", "uint8"], None, ops.REFUSES_TYPE),
+        ("matmul", ["uint64", "uint32"], None, ops.REFUSES_TYPE),
+    ],
+)
+def test_tensorflow_missing_kernels_are_gaps_only_where_some_device_has_one(op, args, result, rule):
+    out = api.request("tensorflow", operands=args, op=op).outcome()
+    assert (out.result, out.rule) == (result, rule), out
+
+
+def test_tensorflow_bool_plus_bool_is_refused_by_addv2s_definition_not_a_gap():
+    out = api.request("tensorflow", operands=["bool", "bool", "bool"], chain=True).outcome()
+    assert out.refused and "AddV2 does not admit bool" in out.why, out
+
+
 def test_openvino_and_ascend_refuse_operations_saying_why():
     for name in ("openvino", "ascend"):
         with pytest.raises(PromotionError, match="no per-operation rules"):

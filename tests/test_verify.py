@@ -490,7 +490,8 @@ def test_tinygrad_oracle_asks_tinygrad_without_a_compiler():
     assert ask("tinygrad", d("float8_e4m3fn"), d("float8_e5m2")) == "float16"
     assert ask("tinygrad", p("float*"), d("int8")) == "float*"
     assert ask("tinygrad", d("int8"), p("complex*")) == "refused"  # no complex dtypes
-    assert ask("tinygrad", p("int*"), p("float*")) == "refused"  # no operation on two scalars
+    # least_upper_dtype(weakint, weakfloat): the pair question is tinygrad's function.
+    assert ask("tinygrad", p("int*"), p("float*")) == "float*"
 
 
 # --- the real frameworks --------------------------------------------------------------------

@@ -25,9 +25,20 @@ types keep theirs); ``cumsum`` accumulates unsigned types in int32, and uint64 i
 ``tnp`` has no left shift: ``bitwise_left_shift`` is absent (``tf.bitwise.left_shift`` is
 TensorFlow's own and takes one dtype). Refusals are TensorFlow's op registrations ("Value for
 attr 'T' of int8 is not in the list of allowed values"): strings for nearly everything, ``pow``
-of bool and unsigned types, ``atan2`` of integers, ``matmul`` of bool, int8, int16. Missing
-kernels ("Could not find device for node"): ``matmul`` of unsigned types, ``floor_divide`` and
-``round`` of complex.
+of bool and unsigned types, ``atan2`` of integers, ``matmul`` of bool, int8, int16.
+
+No CPU kernel ("Could not find device for node") is a gap only where another device of
+TensorFlow has the kernel; where the op definition admits the type but no device registers a
+kernel that runs it, it is a refusal:
+
+- ``floor_divide`` of complex is a gap: ``FloorDiv`` admits complex64/128, the CPU has no complex
+  kernel, but XLA has (``tf.function(jit_compile=True)`` runs it: complex64);
+- ``round`` of complex is a refusal: ``Round`` admits complex64/128, but its CPU and GPU kernels
+  (``cwise_op_round.cc``) are real types only, and XLA, which registers it, refuses to compile
+  it ("Operands to RoundToEven must be real-valued floating-point");
+- ``matmul`` of unsigned types is a refusal: ``MatMul`` admits uint8-uint64, but no device
+  registers a kernel for them: not the CPU (floats, complex, int16/32/64), not XLA, and not the
+  GPU (``matmul_op_real.cc``: half, bfloat16, float, double; complex elsewhere).
 """
 
 from __future__ import annotations
@@ -91,8 +102,7 @@ RULES = {
     "atan2": Rule("tnp.arctan2", refuses=("bool", "uint", "int", "complex", "string"), pair=_NP),
     "matmul": Rule(
         "tnp.matmul",
-        refuses=("bool", "int8", "int16", "string"),
-        no_kernel=("uint",),
+        refuses=("bool", "int8", "int16", "uint", "string"),  # uint: no device's kernel
         categories=frozenset({DIMENSIONED}),
     ),
     "negative": Rule("tnp.negative", refuses=("bool", "uint", "string")),
@@ -103,7 +113,7 @@ RULES = {
     "sin": Rule("tnp.sin", INT_TO_FLOAT, refuses=("string",), overrides=_BF16),
     "floor": Rule("tnp.floor", INT_TO_FLOAT, refuses=("complex", "string"), overrides=_BF16),
     "ceil": Rule("tnp.ceil", INT_TO_FLOAT, refuses=("complex", "string"), overrides=_BF16),
-    "round": Rule("tnp.round", refuses=("string",), no_kernel=("complex",)),
+    "round": Rule("tnp.round", refuses=("complex", "string")),  # complex: no device's kernel
     "sign": Rule("tnp.sign", refuses=("bool", "uint", "string")),
     "square": Rule("tnp.square", refuses=("bool", "string")),
     "logical_not": Rule("tnp.logical_not", ALWAYS_BOOL, refuses=("string",)),

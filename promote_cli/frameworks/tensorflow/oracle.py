@@ -14,13 +14,20 @@ Python scalars are passed as values (``True``, ``1``, ``1.0``, ``1j``: TF's ``i3
 a ``WeakTensor`` of that dtype. A weak result is reported as ``<dtype>*`` when the catalogue has
 that name, else as the kind's weak type (``int*``, ``float*``, ``complex*``).
 
-Operations are ``tf.experimental.numpy``'s functions with NumPy behaviour on; a missing CPU
-kernel says "Could not find device for node" (a gap).
+Operations are ``tf.experimental.numpy``'s functions with NumPy behaviour on. A missing CPU
+kernel says "Could not find device for node"; it is a gap only where another device has the
+kernel. The op is then compiled with XLA (``tf.function(jit_compile=True)``, the XLA_CPU_JIT
+device this build has) on tensors of the type the message names: where XLA runs it
+(``FloorDiv`` of complex) it is a gap; where XLA refuses it too (``Round`` of complex:
+"Operands to RoundToEven must be real-valued"; ``MatMul`` of unsigned types: no kernel
+registered) it is a refusal. TensorFlow's
+GPU kernels, which this CPU build lacks, register none of those either (see the notes).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -47,8 +54,10 @@ from promote_cli.verify.protocol import (
     Cell,
     Gap,
     Question,
+    Refusal,
     first_line,
     in_process,
+    said,
 )
 
 RUNS = in_process(
@@ -189,17 +198,23 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             return tf.constant(["a", "b"])
         return tf.ones([2], dtype=op.dtype)
 
-    def called(q: Question) -> str:
+    def called(q: Question) -> str | Cell:
         import tensorflow.experimental.numpy as tnp
 
         fn = getattr(tnp, q.function.removeprefix("tnp."))
         args = [value(x) for x in q.operands]
         condition = tf.ones([2], dtype=tf.bool)
-        out = fn(condition, *args) if q.operation == "where" else fn(*args)
+
+        try:
+            out = fn(condition, *args) if q.operation == "where" else fn(*args)
+        except tf.errors.NotFoundError as exc:
+            if missing_kernel(said(exc), q) is None:
+                raise
+            return _on_xla(tf, exc)
         strong = not isinstance(out, weak_tensor.WeakTensor)
         return str(tf.as_dtype(out.dtype).name) + ("" if strong else "*")
 
-    def ask(q: Question) -> str:
+    def ask(q: Question) -> str | Cell:
         if q.kind in (PAIR, RESULT_TYPE):
             return named(*flexible_dtypes.result_type(*map(dtype_or_value, q.operands)))
         if q.kind in (CHAIN, VALUE):
@@ -232,3 +247,43 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
     finally:
         ops_module.set_dtype_conversion_mode(before)
         logger.setLevel(level)
+
+
+# Per (op, type) where the CPU has no kernel: why no device runs it ("" where XLA does).
+_XLA: dict[tuple[str, str], str] = {}
+_NODE = re.compile(r"\{\{node (\w+)\}\} = \1\[T=DT_(\w+)")
+
+
+def _on_xla(tf: Any, missing: BaseException) -> Cell:
+    """The op the CPU has no kernel for, of the type it was asked for (read from TensorFlow's
+    message), compiled with XLA on tensors that are the function's arguments (constants could
+    be folded, and XLA's folding of a complex comparison aborts the process): a gap where XLA
+    runs it, a refusal in both devices' words where it does not. Once per op and type."""
+    from tensorflow.python.framework import op_def_registry
+
+    found = _NODE.search(str(missing))
+    if found is None:
+        return Gap(first_line(missing))
+    op, type_name = found.group(1), found.group(2).lower()
+    if (op, type_name) not in _XLA:
+        names = [arg.name for arg in op_def_registry.get(op).input_arg]
+        raw = getattr(tf.raw_ops, op)
+        args = [tf.ones([2, 2], dtype=tf.as_dtype(type_name)) for _ in names]
+        compiled = tf.function(
+            lambda *xs: raw(**dict(zip(names, xs, strict=True))),
+            jit_compile=True,
+            autograph=False,
+        )
+        try:
+            compiled(*args)
+        except (tf.errors.OpError, TypeError, ValueError) as exc:
+            said_by_xla = first_line(exc)
+            if "unsupported operations" in said_by_xla:  # it names a numbered graph
+                said_by_xla = f"no {op} kernel for {type_name} is registered for XLA_CPU_JIT"
+            _XLA[op, type_name] = said_by_xla
+        else:
+            _XLA[op, type_name] = ""
+    why = _XLA[op, type_name]
+    if not why:
+        return Gap(first_line(missing))
+    return Refusal(first_line(f"{first_line(missing)}; no device has the kernel: XLA says {why}"))

@@ -22,8 +22,9 @@ The chain question, ``(a + b) + c`` with ``+`` or ``tf.add``: the same fold with
 intermediates (WeakTensors) and two Python scalars added in Python first, plus two refusals of
 the operator that ``result_type`` does not have: ``tensor + True`` raises ("Cannot convert True
 to EagerTensor of dtype uint8") for uint8, uint16, uint32, int8, int16, bfloat16 and
-complex64 tensors, although ``result_type`` answers the tensor's dtype, and ``AddV2`` has no
-bool kernel, so bool + bool raises. And a negative Python int with a uint64 tensor raises
+complex64 tensors, although ``result_type`` answers the tensor's dtype, and ``AddV2`` does not
+admit bool (its op definition's ``T`` excludes it, so no device has a kernel: a refusal, not a
+missing kernel), so bool + bool raises. And a negative Python int with a uint64 tensor raises
 ("OverflowError: can't convert negative int to unsigned"), in either order and either mode, as
 a fresh process shows it. (Within one process TensorFlow caches the tensors it makes of Python
 scalars, and a later call can then answer uint64 where the first raised; the oracle empties
@@ -144,7 +145,7 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
 
     def operate(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         """``a + b``: ``result_type`` unless a Python bool cannot be converted to the tensor's
-        dtype or both are bool (``AddV2`` has no bool kernel)."""
+        dtype or both are bool (``AddV2``'s op definition does not admit bool)."""
         for scalar, tensor in ((a, b), (b, a)):
             if (
                 scalar.category == PYTHON
@@ -171,7 +172,9 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
         out = self.promote(a, b, opts)
         if out.result == "bool":
             return refuse(
-                "operator", "TensorFlow's AddV2 has no bool kernel: + raises for bool inputs"
+                "operator",
+                "TensorFlow's AddV2 does not admit bool (its op definition's T excludes it, on"
+                " every device): + raises for bool inputs",
             )
         return out
 

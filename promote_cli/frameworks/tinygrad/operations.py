@@ -37,8 +37,9 @@ integer tensor raises "base needs to be float"; operations are checked on types 
 tinygrad generates its kernels, so no kernel is missing; the PYTHON device's emulator cannot run
 ``pow`` of two integer tensors, which is why the dtypes are read lazily.
 
-The rules below are data; ``where``'s promotion of two values is ``pairs.py``'s ``two_values``
-and ``1 << t`` ``specials.py``'s ``left_operand_shift``, named by the rules.
+The rules below are data; ``where``'s two values promote as the policy's pair does (two Python
+scalars included: ``where(c, 1, 2.0)`` is ``float*``), and ``1 << t`` is ``specials.py``'s
+``left_operand_shift``, named by its rule.
 """
 
 from __future__ import annotations
@@ -126,8 +127,7 @@ RULES = {
     "cumulative_sum": Rule("Tensor.cumsum", ACCUMULATE),
     "where": Rule(
         "Tensor.where",
-        pair="two_values",
-        note="cond.where(x, y); two Python scalars promote with each other",
+        note="cond.where(x, y); two Python scalars promote with each other (least_upper_dtype)",
     ),
 }
 

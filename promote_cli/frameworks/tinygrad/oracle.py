@@ -1,17 +1,20 @@
-"""The tinygrad oracle: the dtype of a real ``x + y`` on tinygrad tensors.
+"""The tinygrad oracle: ``tinygrad.dtype.least_upper_dtype`` and real ``x + y`` on tensors.
 
-Operands are ``Tensor.zeros(2, dtype=t)`` and the Python values ``True``, ``1``, ``1.0``,
-``1j`` (a Python scalar on the left goes through ``Tensor.__radd__``). The sum stays lazy: its
-``.dtype`` is the promotion (realising every cell would take minutes on the PYTHON device).
-Tensors are made on the PYTHON device (``Context(DEV="PYTHON")``, restored afterwards) so that
-no C compiler is looked for. ``calling`` proves the operations the same way, realising only the
-bitwise functions (see there). A weak result is reported as tinygrad reports it
-(``dtypes.weakint``/``weakfloat`` are ``int*``/``float*``).
+A pair and the n-ary ``result_type``: ``least_upper_dtype`` of the operands' dtypes, tinygrad's
+public promotion function; a Python scalar is the dtype ``dtypes.from_py`` gives it, as Tensor
+arithmetic reads it (``True`` bool, an int ``weakint``, a float ``weakfloat``; ``1j`` raises
+``RuntimeError``, "Could not infer dtype of 1j"). The chain and a valued Python scalar: real
+``(a + b) + c`` on ``Tensor.zeros(2, dtype=t)`` and the Python values (two Python scalars added
+by Python; a Python scalar on the left goes through ``Tensor.__radd__``). The sums stay lazy:
+``.dtype`` is the promotion (realising every cell would take minutes on the PYTHON device), and
+a lazy weak tensor (``Tensor(int8) + 1.0``) is what the next step adds. Tensors are made on the
+PYTHON device (``Context(DEV="PYTHON")``, restored afterwards) so that no C compiler is looked
+for. ``calling`` proves the operations the same way, realising only the bitwise functions (see
+there). A weak result is reported as tinygrad reports it (``dtypes.weakint``/``weakfloat`` are
+``int*``/``float*``).
 
-Refusals: a Python complex raises ``RuntimeError`` ("Could not infer dtype of 1j"); two Python
-scalars are asked of ``Tensor.add(x, y)``, which has nothing to work on and raises
-``AttributeError`` ("'int' object has no attribute '_binop'"); that one error is a refusal only
-for that pair. tinygrad generates its kernels, so no kernel is missing for any dtype.
+Refusals: a Python complex raises ``RuntimeError``. An operation on two Python scalars is never
+asked. tinygrad generates its kernels, so no kernel is missing for any dtype.
 """
 
 from __future__ import annotations
@@ -21,11 +24,21 @@ from typing import Any
 
 from promote_cli.frameworks.tinygrad import FRAMEWORK as ENTRY
 from promote_cli.operands import PYTHON
-from promote_cli.verify import PYTHON_VALUES, Refused, answered
-from promote_cli.verify.protocol import OPERATION, PAIR, Asks, Cell, Question, in_process
+from promote_cli.verify import Refused, answered, chained, python_result, python_value
+from promote_cli.verify.protocol import (
+    CHAIN,
+    OPERATION,
+    PAIR,
+    RESULT_TYPE,
+    VALUE,
+    Asks,
+    Cell,
+    Question,
+    in_process,
+)
 
 RUNS = in_process("tinygrad's tensors stay lazy on its PYTHON device: no compiler, no state")
-ASKS = Asks(operations=True)
+ASKS = Asks(nary=True, operations=True)
 REFUSALS = (RuntimeError,)
 
 # A Python scalar on the left: the reflected operator where the method has no reverse=True.
@@ -37,9 +50,10 @@ _REALISED = ("bitwise_and", "bitwise_left_shift", "bitwise_invert")
 
 def load() -> Any:
     from tinygrad import Tensor, dtypes
+    from tinygrad.dtype import least_upper_dtype
     from tinygrad.helpers import Context
 
-    return Tensor, dtypes, Context
+    return Tensor, dtypes, Context, least_upper_dtype
 
 
 def version(handle: Any) -> str:
@@ -58,32 +72,36 @@ def _canonical(dtypes: Any) -> dict[Any, str]:
 
 
 def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) -> list[Cell]:
-    """A pair: the dtype of a lazy ``x + y`` on ``Tensor.zeros(2, dtype=t)`` and Python values
-    (two Python scalars are asked of ``Tensor.add(x, y)``, which has nothing to work on). An
+    """A pair and ``result_type``: ``least_upper_dtype`` of the dtypes, a Python scalar as
+    ``dtypes.from_py(value)``. The chain and a value: the dtype of the lazy ``(a + b) + c`` on
+    ``Tensor.zeros(2, dtype=t)`` and Python values (Python adds two Python scalars itself). An
     operation: tinygrad's Tensor method on ``Tensor.ones(2, dtype=t)`` and Python scalars; the
     dtype is the lazy result's, except for the bitwise functions, realised (``.data()``). A
     Python scalar on the left goes through ``reverse=True`` or the reflected operator.
-    ``AttributeError`` is a refusal only where a Python scalar has nothing to work on (two of
-    them, ``matmul`` of one); anywhere else it is a bug here."""
-    Tensor, dtypes, Context = handle
+    ``AttributeError`` is a refusal only where a Python scalar has nothing to work on
+    (``matmul`` of one); anywhere else it is a bug here."""
+    Tensor, dtypes, Context, least_upper_dtype = handle
     nota = ENTRY.declared_in
     canonical = _canonical(dtypes)
 
-    def value(x: Any, fill: Any) -> Any:
+    def dtype_of(x: Any) -> Any:
         if x.category == PYTHON:
-            return PYTHON_VALUES[x.dtype]
+            return dtypes.from_py(python_value(x))
         if x.dtype not in nota.label_map():
             raise Refused(f"tinygrad has no dtype {x.dtype}")
-        return fill(2, dtype=getattr(dtypes, nota.label(x.dtype)))
+        return getattr(dtypes, nota.label(x.dtype))
 
-    def pair(q: Question) -> str:
-        x, y = (value(op, Tensor.zeros) for op in q.operands)
-        if all(op.category == PYTHON for op in q.operands):
-            try:
-                Tensor.add(x, y)
-            except AttributeError as exc:
-                raise Refused(exc) from exc
-        return canonical[(x + y).dtype]
+    def value(x: Any, fill: Any) -> Any:
+        if x.category == PYTHON:
+            return python_value(x)
+        return fill(2, dtype=dtype_of(x))
+
+    def result_type(q: Question) -> str:
+        return canonical[least_upper_dtype(*map(dtype_of, q.operands))]
+
+    def chain(q: Question) -> str:
+        out = chained(q.operands, lambda x: value(x, Tensor.zeros), lambda a, b: a + b)
+        return canonical[out.dtype] if isinstance(out, Tensor) else python_result(out)
 
     def apply(name: str, operation: str, args: list[Any]) -> Any:
         if operation == "where":
@@ -109,8 +127,10 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         return canonical[out.dtype]
 
     def ask(q: Question) -> str:
-        if q.kind == PAIR:
-            return pair(q)
+        if q.kind in (PAIR, RESULT_TYPE):
+            return result_type(q)
+        if q.kind in (CHAIN, VALUE):
+            return chain(q)
         if q.kind == OPERATION:
             return called(q)
         raise ValueError(f"tinygrad's oracle is not asked {q.kind}")

@@ -15,10 +15,17 @@ the left fold instead).
 
 A weak result stays weak, even from two strong operands: ``uint64 x int64`` is ``float*``, the
 dtype tinygrad reports (``dtypes.weakfloat``; it is realised as the default float, float32).
-Operands: 0-d tensors are not special. A Python ``bool`` is the ``bool`` dtype, a Python int
-``int*``, a float ``float*``; tinygrad has no complex types, and a Python complex is refused
-("Could not infer dtype of 1j"). Two Python scalars are refused too: no tinygrad operation
-takes two of them (``1 + 1.0`` is Python's own arithmetic).
+Operands: 0-d tensors are not special. A Python scalar is the dtype ``dtypes.from_py`` gives
+it, as ``Tensor`` arithmetic does: a ``bool`` is ``bool``, an int ``int*`` (weakint), a float
+``float*`` (weakfloat), whatever its value (``uint8 + 300`` is uint8: tinygrad wraps the value,
+it never checks it); tinygrad has no complex types, and a Python complex is refused ("Could not
+infer dtype of 1j"). Two Python scalars are ``least_upper_dtype`` of their two weak types
+(``int x float = float*``); the chain adds them in Python first.
+
+The chain, ``(a + b) + c`` on tensors: a weak result is a lazy weak tensor (``Tensor(int8) +
+1.0`` is a weakfloat tensor) and promotes as its weak type does, so ``(int8 + 1.0) + float16``
+is float16. Such a tensor is the operand ``D(float*)`` (``D(int*)``): tinygrad cannot allocate
+one, but every step of a chain can make one.
 
 tinygrad's ``fp8e4m3`` is NVIDIA's ``__nv_fp8_e4m3``, OCP E4M3FN: the catalogue's
 float8_e4m3fn bit for bit (0x7e is 448, 0x7f NaN), although its ``DType.name`` is
@@ -49,7 +56,7 @@ from promote_cli.engine import (
 )
 from promote_cli.frameworks.tinygrad import FRAMEWORK
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
-from promote_cli.operands import PYTHON, Operand
+from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 
 # promo_lattice, in tinygrad's names.
 _EDGES = """
@@ -78,6 +85,8 @@ _ORDER = """
 bool int* int8 uint8 int16 uint16 int32 uint32 int64 uint64 float*
 fp8e4m3 fp8e4m3fnuz fp8e5m2 fp8e5m2fnuz float16 bfloat16 float32 float64
 """
+# The weak types a lazy tensor can have (``dtypes.weakint``, ``dtypes.weakfloat``).
+_WEAK_TENSORS = ("int*", "float*")
 TYPES = (
     "bool",
     "int8",
@@ -111,7 +120,7 @@ class TinygradPolicy(LatticePolicy, framework=FRAMEWORK):
     }
     categories = frozenset({"D", PYTHON})
     # Not LATTICE: the float8 tie-break makes the answer non-associative. TOTAL over its
-    # types: only a Python complex and two Python scalars are refused.
+    # types: only a Python complex is refused.
     properties = frozenset({SYMMETRIC, IDEMPOTENT, TOTAL})
 
     def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
@@ -129,21 +138,22 @@ class TinygradPolicy(LatticePolicy, framework=FRAMEWORK):
         return Lattice(read_edges(self.edges, self.declared_in), tie_break=order)
 
     def normalise(self, op: Operand, opts: Mapping[str, Any] | None = None) -> Operand | Outcome:
-        if op.category == PYTHON and op.dtype == "complex*":
-            return refuse(
-                "operand", "tinygrad has no complex types: a Python complex cannot join a tensor"
-            )
+        if op.category != PYTHON and op.dtype in _WEAK_TENSORS:
+            # A lazy weak tensor (``Tensor(int8) + 1.0``): it promotes as its weak type.
+            return Operand(op.dtype, DIMENSIONED)
         return super().normalise(op, opts)
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         return self.join([a, b], opts)
 
     def join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
-        """``least_upper_dtype`` over all operands at once; at least one must be a tensor."""
-        if all(op.category == PYTHON for op in operands):
+        """``least_upper_dtype`` over all operands at once, a Python scalar as the dtype
+        ``dtypes.from_py`` gives it (Python scalars alone included: ``int x float`` is
+        ``float*``). A Python complex is refused: ``dtypes.from_py(1j)`` raises (two Python
+        scalars of a chain are added by Python before, so ``1 + 1j`` is Python's complex)."""
+        if any(op.category == PYTHON and op.dtype == "complex*" for op in operands):
             return refuse(
-                "operand",
-                "no tinygrad operation takes only Python scalars (Python computes 1 + 1.0 itself)",
+                "operand", "tinygrad has no complex types: a Python complex cannot join a tensor"
             )
         return self.least_bound(operands, opts)
 
