@@ -53,8 +53,8 @@ imaginary part dropped).
 
 Where the two differ: ``result_type`` and ``add`` differ on every backend (measured over all
 settings: 1,163 of the 6,375 pairs of arrays and Python scalars, 4,123 of the 19,995 triples
-against the chain of ``add``): symbolic tensors (a functional model being built) get ``result_type``'s answer,
-eager tensors the backend's ``add``.
+against the chain of ``add``): symbolic tensors (a functional model being built) get
+``result_type``'s answer, eager tensors the backend's ``add``.
 
 Where it departs from JAX (its model): the declared rule refuses float8 with everything, meets
 ``uint64 x int8`` at the weak float (JAX without x64 narrows first: int32), keeps a Python
