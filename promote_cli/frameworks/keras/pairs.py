@@ -12,11 +12,18 @@ from typing import Any
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Outcome, ref, refuse
+from promote_cli.frameworks.keras import promotion
 from promote_cli.frameworks.keras.convert import convert, ov_scalar, storage, torch_made
-from promote_cli.frameworks.keras.promotion import Typed, added, python_scalar, result_type
+from promote_cli.frameworks.keras.promotion import Typed, python_scalar, result_type
 from promote_cli.frameworks.torch import promotion as torch_policy
 from promote_cli.operands import PYTHON, Operand
 from promote_cli.ops import Pair
+
+
+def added(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """``keras.ops.add``'s promotion on the backend (``promotion.added``), a Python int's value
+    checked as the backend makes it a tensor."""
+    return promotion.added(a, b, opts)
 
 
 def stored(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
