@@ -372,8 +372,9 @@ def promote_many(
     ``promote_many(["int8"], op="sqrt")`` for a unary operation or a reduction (``argmax``: its
     index dtype), two operands for a binary one. A cell the framework's CPU has no kernel for
     still gets the dtype rule's answer (its ``Outcome.rule`` is ``no-kernel``: see
-    ``promote_cli.ops``). ``op`` takes no ``chain`` and no valued Python scalar (a usage
-    error: operations are not checked against values)."""
+    ``promote_cli.ops``). ``op`` takes no ``chain``, and a valued Python scalar only for the
+    operations a framework declares its operator (``Operations.valued``: Keras's ``add``);
+    elsewhere a value is a usage error (those operations are measured for types only)."""
     req = request(
         policy, notation=notation, options=options, operands=spellings, chain=chain, op=op
     )

@@ -301,6 +301,11 @@ class Operations(Record):
     # The pair a unary operation or a reduction starts from, when not the policy's promotion of
     # the operand with itself: a key of PAIRS (Keras: the array's own dtype, as stored).
     one_operand_pair: str = ""
+    # The binary operations that are the policy's chain operator (``Policy.operate``, whose
+    # values ``check_value`` checks and ``promote verify`` measures): these alone take a Python
+    # scalar's value (``int:300``); the value decides where the operator does something else
+    # with it than with its type. Any other operation refuses a value (a usage error).
+    valued: tuple[str, ...] = ()
 
     def rule(self, name: str) -> Rule:
         return self.rules[operation(name).name]
@@ -443,7 +448,7 @@ def _absent(c: _Cell) -> Outcome | None:
 def _takes(c: _Cell) -> Outcome | None:
     name, rule = c.op.name, c.rule
     for x in c.operands:
-        if x.value is not None:  # measured per operation for types only, never for values
+        if x.value is not None:  # measured for types only, but in Operations.valued
             kind = type(x.value).__name__
             raise UsageError(
                 f"{name} is not checked against a Python scalar's value: give {kind} rather"
@@ -627,7 +632,14 @@ STEPS: tuple[Step, ...] = (
     Step("materialise", "a weak result returned as the array it becomes", _materialise),
     Step("no-kernel", "the dtype rule's answer, but no CPU kernel runs it: a gap", _no_kernel),
 )
-STEP = {s.name: s for s in STEPS}
+# Not a step of the walk: what decided an operation of ``Operations.valued`` whose Python
+# scalar's value changed its answer (``_with_values``).
+VALUE_STEP = Step(
+    "value",
+    "a Python scalar's value, checked as the framework's operator checks it (Operations.valued)",
+    lambda c: None,
+)
+STEP = {s.name: s for s in (*STEPS, VALUE_STEP)}
 
 
 def answer(
@@ -645,6 +657,8 @@ def answer(
             f"{' (the two values; the condition is a bool array)' if op.arity == WHERE else ''},"
             f" not {len(operands)}"
         )
+    if op.name in ops.valued and any(x.value is not None for x in operands):
+        return _with_values(ops, name, operands, opts)
     cell = _Cell(ops, ops.under(opts)[op.name], op, operands, opts)
     for name, _, check in STEPS:
         decided = check(cell)
@@ -654,6 +668,24 @@ def answer(
     if cell.out is not None and is_weak(cell.out):
         result = result._replace(materialised=ops.policy.materialise(cell.out, opts))
     return result, cell.promoted
+
+
+def _with_values(
+    ops: Operations, name: str, operands: Sequence[Operand], opts: Mapping[str, Any]
+) -> tuple[Outcome, Outcome | None]:
+    """An operation of ``Operations.valued`` given a Python scalar's value: its answer for the
+    types, unless the policy's operator (``Policy.chain`` of the two, ``operate`` then
+    ``check_value``) answers otherwise with the value than without (a refusal, or torch's
+    int64 scalar for a large int under Keras)."""
+    bare = tuple(x._replace(value=None) for x in operands)
+    out, promoted = answer(ops, name, bare, opts)
+    if out.refused:
+        return out, promoted
+    policy = ops.policy
+    given = policy.chain(operands, opts)
+    if given.result == policy.chain(bare, opts).result:
+        return out, promoted
+    return given._replace(steps=(), decided_by=VALUE_STEP.name), promoted
 
 
 def takes_one(op: Operation) -> bool:

@@ -194,14 +194,18 @@ def test_keras_quirks_come_out_as_measured(op, args, backend, floatx, want, why)
         assert answer(op, args, backend=backend, floatx=floatx) == want, why
 
 
-def test_tensorflows_bool_add_is_a_gap_as_for_pairs_other_registry_refusals_refuse():
+def test_tensorflows_bool_add_and_complex_floor_divide_are_refusals_not_kernel_gaps():
+    # AddV2 admits bool on no device; FloorDiv and Round register no complex kernel on any
+    # device: refusals (issue 25), though keras.backend.result_type of two bools is bool
     out = outcome("add", ("bool", "bool"), backend="tensorflow")
-    assert (out.result, out.rule) == ("bool", ops.NO_KERNEL)
+    assert (out.result, out.rule) == (None, ops.REFUSES_TYPE)
     assert promote_cli.promote("bool", "bool", policy="keras", backend="tensorflow") == "bool"
     with pytest.raises(PromotionError):
         answer("subtract", ("bool", "bool"), backend="tensorflow")
-    out = outcome("floor_divide", ("complex64", "complex64"), backend="tensorflow")
-    assert (out.result, out.rule) == ("complex64", ops.NO_KERNEL)  # "Could not find device"
+    for name in ("floor_divide", "round"):
+        operands = ("complex64", "complex64") if name == "floor_divide" else ("complex64",)
+        out = outcome(name, operands, backend="tensorflow")
+        assert (out.result, out.rule) == (None, ops.REFUSES_TYPE), name
 
 
 def test_keras_names_its_own_functions():

@@ -1,5 +1,5 @@
-"""Keras 3: ``keras.ops.add`` on each backend, and ``keras.backend.result_type``'s lattice
-(``promotion.py``)."""
+"""Keras 3: ``keras.backend.result_type`` per backend and floatx, and ``keras.ops.add`` on each
+backend for the operations and the chain (``promotion.py``)."""
 
 from promote_cli.framework import Framework
 from promote_cli.options import Option
@@ -10,7 +10,7 @@ FLOATX = ("float32", "float16", "bfloat16")
 FRAMEWORK = Framework(
     name="keras",
     title="Keras 3",
-    source="keras.ops.add per backend; keras.backend.result_type's lattice (Keras 3.15.1)",
+    source="keras.backend.result_type; keras.ops.add per backend (Keras 3.15.1)",
     version="3.15.1",
     notation="canonical",
     prefixes=("keras",),

@@ -22,8 +22,10 @@ from promote_cli.ops import (
     INT_TO_DEFAULT,
     INT_TO_FLOAT,
     REFUSES_OPERAND,
+    VOCABULARY,
     D,
     Rule,
+    takes_one,
 )
 
 Rules = Mapping[str, Rule]
@@ -51,7 +53,8 @@ _JNP_FLOAT = dict.fromkeys(
 # Measured: the kind, and the promoted types refused, without a kernel or with their own output.
 TENSORFLOW: Rules = {
     "abs": Rule("keras.ops.absolute", COMPLEX_TO_FLOAT, refuses=_FLOAT8),
-    "add": Rule("keras.ops.add", no_kernel=("bool",)),
+    # AddV2 admits no bool on any device: a refusal (``promotion.ADDV2_BOOL``), not a gap.
+    "add": Rule("keras.ops.add", refuses=("bool",)),
     "argmax": Rule("keras.ops.argmax", INDEX, refuses=(*_COMPLEX, *_FLOAT8)),
     "atan2": Rule("keras.ops.arctan2", INT_TO_FLOAT, refuses=("complex64",), pair="converted"),
     "bitwise_and": Rule(
@@ -79,7 +82,8 @@ TENSORFLOW: Rules = {
     "floor": Rule(
         "keras.ops.floor", INT_TO_FLOAT, refuses=(*_COMPLEX, *_FLOAT8), overrides={"int64": FLOATX}
     ),
-    "floor_divide": Rule("keras.ops.floor_divide", refuses=("bool",), no_kernel=("complex64",)),
+    # FloorDiv and Round register no complex kernel on any device: refusals, not gaps.
+    "floor_divide": Rule("keras.ops.floor_divide", refuses=("bool", "complex64")),
     "imag": Rule("keras.ops.imag", COMPLEX_TO_FLOAT, refuses=_FLOAT8),
     "isnan": Rule("keras.ops.isnan", ALWAYS_BOOL, refuses=(*_COMPLEX, *_FLOAT8)),
     "less": Rule("keras.ops.less", ALWAYS_BOOL, refuses=("bool", "complex64"), pair="declared"),
@@ -125,7 +129,7 @@ TENSORFLOW: Rules = {
     "remainder": Rule(
         "keras.ops.mod", refuses=("complex64",), overrides={"bool": "int32"}, pair="converted"
     ),
-    "round": Rule("keras.ops.round", refuses=("bool", *_FLOAT8), no_kernel=_COMPLEX),
+    "round": Rule("keras.ops.round", refuses=("bool", *_FLOAT8, *_COMPLEX)),
     "sign": Rule("keras.ops.sign", refuses=("bool", "uint64", *_FLOAT8)),
     "sin": Rule(
         "keras.ops.sin",
@@ -508,7 +512,7 @@ TORCH: Rules = {
     "square": Rule("keras.ops.square", no_kernel=_FLOAT8, overrides={"bool": "int32"}),
     "subtract": Rule(
         "keras.ops.subtract",
-        refuses=("bool", "complex32"),
+        refuses=("bool",),
         no_kernel=_FLOAT8,
         pair="torch_subtract",
     ),
@@ -571,11 +575,22 @@ JAX: Rules = {
     "where": Rule("keras.ops.where", pair="jnp_as_given"),
 }
 
+
+def _from_add(rules: Rules) -> Rules:
+    """Each two-operand rule that names no pair rule starts from ``keras.ops.add``'s promotion
+    (``added``): the keras policy's own pairs are ``keras.backend.result_type``, which the
+    operations do not apply."""
+    return {
+        name: rule if rule.pair or takes_one(VOCABULARY[name]) else rule._replace(pair="added")
+        for name, rule in rules.items()
+    }
+
+
 # The rules under each backend (the option ``backend``).
 BY_BACKEND: Mapping[str, Rules] = {
-    "tensorflow": TENSORFLOW,
-    "numpy": NUMPY,
-    "openvino": OPENVINO,
-    "torch": TORCH,
-    "jax": JAX,
+    "tensorflow": _from_add(TENSORFLOW),
+    "numpy": _from_add(NUMPY),
+    "openvino": _from_add(OPENVINO),
+    "torch": _from_add(TORCH),
+    "jax": _from_add(JAX),
 }

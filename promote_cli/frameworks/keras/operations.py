@@ -29,7 +29,8 @@ lowering, on complex ``argmax``.
 
 Pair rules (the promotion an operation starts from):
 
-- most binary operations promote as ``keras.ops.add`` does (the keras policy);
+- most binary operations promote as ``keras.ops.add`` does (``pairs.added``; the keras
+  policy's own pairs are ``keras.backend.result_type``, which the operations do not apply);
 - ``remainder`` (``keras.ops.mod``), ``atan2``, ``bitwise_and`` and ``bitwise_left_shift`` first
   convert each operand to a tensor on its own (``convert_to_tensor``), so a Python scalar is
   strong there: on tensorflow ``True``, ``1``, ``1.0``, ``1j`` become bool, int32, float32 (any
@@ -55,8 +56,9 @@ Pair rules (the promotion an operation starts from):
   or float a Python scalar (``divide(S(float16), 1.0)`` is float16, ``add`` float32 under
   float32); ``subtract`` casts a bool operand to the other's dtype; ``maximum``, ``minimum``,
   ``floor_divide`` cast to ``keras.backend.result_type``; ``bitwise_left_shift`` keeps a Python
-  int shift amount (``bool << 1`` is int64); a complex32 result is refused (Keras has none) but
-  ``equal(float16, complex64 0-d)`` is bool;
+  int shift amount (``bool << 1`` is int64); a complex32 result is a torch complex32 tensor,
+  which Keras cannot name but returns (``add``, ``subtract``: answered complex32; ``divide``,
+  ``logical_and``, ``pow``: no CPU kernel, a gap), and ``equal(float16, complex64 0-d)`` is bool;
 - jax hands every function but ``where`` and ``atan2`` to ``jax.numpy`` on the arrays Keras
   made (the keras policy: JAX's promotion without x64, a Python int or float weak but under
   ``floatx=bfloat16`` a strong float32, the result an array); ``where`` gets the Python scalars
@@ -100,11 +102,13 @@ scalar is float8, with another dtype refused). On jax the refusals are JAX's: bo
 ``remainder``, ``floor``, ``ceil``, ``argmax``. On tensorflow, Keras computes a dtype
 that TensorFlow's op registry may not take ("Value for attr 'T' of bool is not in the list of
 allowed values"): bool ``subtract``, ``multiply``, ``pow``, ``maximum``; unsigned ``negative``;
-complex ``argmax``, ``max``, ``isnan``; bitwise functions of floats. These are refusals, as in the
-tensorflow policy's operations, except bool ``add``, which the keras policy answers bool as a
-missing kernel: ``keras.ops.add`` is the same call, so it is answered the same (``no-kernel``, a
-gap in ``promote verify``). ``floor_divide`` and ``round`` of complex have no CPU kernel ("Could
-not find device for node"): gaps too. On torch, "not implemented for 'Float8_e4m3fn'" and the like
+complex ``argmax``, ``max``, ``isnan``; bitwise functions of floats; bool ``add`` (AddV2 admits
+bool on no device). These are refusals, as in the tensorflow policy's operations: an op
+definition that admits a type on no device is a refusal, not a gap. ``floor_divide`` and
+``round`` of complex fail with "Could not find device for node", but TensorFlow registers no
+complex kernel of FloorDiv or Round on any device (``cwise_op_floor_div.cc``,
+``cwise_op_round.cc``): refusals too (the oracle, which sees the CPU only, records a gap there,
+which a refusal agrees with). On torch, "not implemented for 'Float8_e4m3fn'" and the like
 are gaps as in the torch policy's operations (float8 everywhere, bool ``pow``, ``round``,
 ``floor_divide``), but bitwise functions of floats and ordering of complex refuse (the kernel is
 never coming); float8 ``multiply`` runs for two full tensors only, with a 0-d or Python second
@@ -152,4 +156,5 @@ OPERATIONS = Operations(
         rules={(b, f): BY_BACKEND[b] for b, f in _SETTINGS},
     ),
     one_operand_pair="stored",
+    valued=("add",),
 )

@@ -6,19 +6,27 @@ scalar types are module constants), so each backend is asked in a worker of its 
 questions and put back. Keras is verified on all five backends, so each of them must be
 installed.
 
-A pair: ``standardize_dtype`` of ``keras.ops.add(x, y)`` on ``keras.ops.zeros((2,), t)``,
-``keras.ops.zeros((), t)`` and the Python values ``True``, ``1``, ``1.0``, ``1j``. An operation:
-the rule's ``keras.ops`` function on ``keras.ops.ones`` arrays (``where``'s condition is a bool
-array), eagerly, but on the jax backend by tracing (``_traced``: an eager call compiles an XLA
-program). A refusal is what the backend raises on making an operand or calling: ``ValueError``,
-``TypeError``, ``KeyError`` (openvino has no complex), ``IndexError`` (TensorFlow's matmul of a
-0-d tensor), ``RuntimeError``, ``NotImplementedError`` and TensorFlow's ``OpError``.
+A pair or a triple (``RESULT_TYPE``): ``keras.backend.result_type`` of the operands as its users
+give them, an array's dtype name and a Python scalar's type (``bool``, ``int``, ``float``,
+``complex``). A chain or a value: ``keras.ops.add`` step by step on ``keras.ops.ones((2,), t)``,
+``keras.ops.ones((), t)`` and the Python values (``True``, ``1``, ``1.0``, ``1j``, or the value
+asked), two Python scalars added by Python first; the result's dtype by
+``keras.backend.standardize_dtype``, but a torch ``complex32`` tensor (Keras has no name for
+it, yet ``keras.ops.add(float16, 1j)`` returns one) as ``complex32``, and on the jax backend a
+weakly typed array as its weak type (``float*``: JAX keeps the flag, and a later step reads it).
+An operation: the rule's ``keras.ops`` function on ``keras.ops.ones`` arrays (``where``'s
+condition is a bool array), eagerly, but on the jax backend by tracing (``_traced``: an eager
+call compiles an XLA program). A refusal is what the backend raises on making an operand or
+calling: ``ValueError``, ``TypeError``, ``KeyError`` (openvino has no complex), ``IndexError``
+(TensorFlow's matmul of a 0-d tensor), ``OverflowError`` (a Python int that does not fit),
+``RuntimeError``, ``NotImplementedError`` and TensorFlow's ``OpError``.
 
 A missing CPU kernel is a gap, not a refusal (``missing_kernel``): the backends' own messages
 (torch's "not implemented for", TensorFlow's "Could not find device for node", XLA's run-time
-failures) and, for ``keras.ops.add``, TensorFlow's registry ("Value for attr 'T' of bool is not
-in the list of allowed values") and torch's "\"add_stub\" not implemented for 'Float8_e4m3fn'",
-which name the sum's dtype: the type the dtype rule gave.
+failures) and, for ``keras.ops.add``, torch's "\"add_stub\" not implemented for
+'Float8_e4m3fn'", which names the sum's dtype: the type the dtype rule gave. TensorFlow's "Value
+for attr 'T' of bool is not in the list of allowed values" is a refusal: the op's registered
+definition admits no bool on any device (AddV2), so no kernel is missing.
 """
 
 from __future__ import annotations
@@ -28,11 +36,22 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from promote_cli.dtypes import get as kind_of
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.verify import PYTHON_VALUES, answered
+from promote_cli.verify import (
+    PYTHON_VALUES,
+    answered,
+    chained,
+    python_result,
+    python_value,
+    weak_name,
+)
 from promote_cli.verify.protocol import (
+    CHAIN,
     OPERATION,
     PAIR,
+    RESULT_TYPE,
+    VALUE,
     Asks,
     Cell,
     Gap,
@@ -50,12 +69,10 @@ RUNS = in_worker(
     per=("backend",),
     env={"KERAS_BACKEND": "{backend}", "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": ""},
 )
-ASKS = Asks(operations=True)
+ASKS = Asks(nary=True, operations=True)
 
-_ADD_NO_KERNEL = (
-    re.compile(r"Value for attr 'T' of (\w+) is not in the list of allowed values"),
-    re.compile(r"\"add_stub\" not implemented for '(\w+)'"),
-)
+_ADD_NO_KERNEL = re.compile(r"\"add_stub\" not implemented for '(\w+)'")
+_ADDS = (CHAIN, VALUE)  # the questions keras.ops.add answers, beside the operation itself
 # The backends' words for a kernel they lack (torch, TensorFlow, XLA).
 _NO_KERNEL = (
     "not implemented for '",
@@ -89,11 +106,10 @@ def version(handle: Any) -> str:
 
 def missing_kernel(text: str, question: Question) -> Gap | None:
     """A backend without the kernel; ``keras.ops.add``'s messages name the sum's dtype."""
-    if question.kind == PAIR or question.operation == "add":
-        for pattern in _ADD_NO_KERNEL:
-            found = pattern.search(text)
-            if found:
-                return Gap(first_line(text), found.group(1).lower())
+    if question.kind in _ADDS or question.operation == "add":
+        found = _ADD_NO_KERNEL.search(text)
+        if found:
+            return Gap(first_line(text), found.group(1).lower())
     low = text.lower()
     return Gap(first_line(text)) if any(words in low for words in _NO_KERNEL) else None
 
@@ -102,6 +118,7 @@ def _refusals(keras: Any) -> tuple[type[BaseException], ...]:
     errors: tuple[type[BaseException], ...] = (
         ValueError,
         TypeError,
+        OverflowError,
         KeyError,
         IndexError,
         RuntimeError,
@@ -139,18 +156,41 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
 
     traced: dict[Question, Cell] = {}
 
+    def named(dtype: Any) -> str:
+        """A tensor's dtype as Keras names it; torch's complex32, which Keras cannot name."""
+        if backend == "torch" and str(dtype) == "torch.complex32":
+            return "complex32"
+        return str(standard(dtype))
+
+    def typed(op: Operand) -> Any:  # what keras.backend.result_type is given
+        if op.category == PYTHON:
+            return {"bool": bool, "int*": int, "float*": float, "complex*": complex}[op.dtype]
+        return op.dtype
+
+    def scalar(op: Operand) -> Any:
+        return python_value(op) if op.category == PYTHON else value(op)
+
+    def add(x: Any, y: Any) -> Any:  # ``x + y`` in user code: Python adds Python scalars
+        python = (bool, int, float, complex)
+        if isinstance(x, python) and isinstance(y, python):
+            return x + y
+        return keras.ops.add(x, y)
+
     def ask(q: Question) -> str | Cell:
-        if q.kind == PAIR:
-            x, y = (
-                PYTHON_VALUES[op.dtype] if op.category == PYTHON else array(op, keras.ops.zeros)
-                for op in q.operands
-            )
-            return str(standard(keras.ops.add(x, y).dtype))
+        if q.kind in (PAIR, RESULT_TYPE):
+            return str(keras.backend.result_type(*map(typed, q.operands)))
+        if q.kind in _ADDS:
+            found = chained(q.operands, scalar, add)
+            if isinstance(found, (bool, int, float, complex)):
+                return python_result(found)
+            if getattr(found, "weak_type", False):  # a jax array keeps JAX's weak flag
+                return weak_name(kind_of(named(found.dtype)).kind)
+            return named(found.dtype)
         if q.kind != OPERATION:
             raise ValueError(f"Keras's oracle is not asked {q.kind}")
         fn = getattr(keras.ops, q.function.removeprefix("keras.ops."))
         if backend != "jax":
-            return str(standard(fn(*args(q)).dtype))
+            return named(fn(*args(q)).dtype)
         if q not in traced:
             same = [o for o in questions if o.kind == OPERATION and o.function == q.function]
             found = _traced(fn, [args(o) for o in same], refusals, len(q.operands) == 1)

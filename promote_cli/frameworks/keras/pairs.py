@@ -1,7 +1,9 @@
-"""The pair rules of Keras's operations other than the keras policy's (``Rule.pair``): the
-promotion an operation starts from, where a backend converts its operands otherwise than
-``keras.ops.add`` does. Each is measured (see ``operations.py``, whose docstring says which
-backend's functions use which); ``PAIRS`` names them for the rules (``backends.py``)."""
+"""The pair rules of Keras's operations (``Rule.pair``): the promotion an operation starts
+from. ``added`` is ``keras.ops.add``'s, which most binary operations start from (the keras
+policy's own pairs answer ``keras.backend.result_type``, which the operations do not apply);
+the others are where a backend converts its operands otherwise than ``keras.ops.add`` does.
+Each is measured (see ``operations.py``, whose docstring says which backend's functions use
+which); ``PAIRS`` names them for the rules (``backends.py``)."""
 
 from __future__ import annotations
 
@@ -10,11 +12,18 @@ from typing import Any
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Outcome, ref, refuse
+from promote_cli.frameworks.keras import promotion
 from promote_cli.frameworks.keras.convert import convert, ov_scalar, storage, torch_made
-from promote_cli.frameworks.keras.promotion import POLICY, Typed, python_scalar, result_type
+from promote_cli.frameworks.keras.promotion import Typed, python_scalar, result_type
 from promote_cli.frameworks.torch import promotion as torch_policy
 from promote_cli.operands import PYTHON, Operand
 from promote_cli.ops import Pair
+
+
+def added(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """``keras.ops.add``'s promotion on the backend (``promotion.added``), a Python int's value
+    checked as the backend makes it a tensor."""
+    return promotion.added(a, b, opts)
 
 
 def stored(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
@@ -99,7 +108,7 @@ def jnp_as_given(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
     """jax's ``where`` (``jnp.where`` on the operands as given) and ``bitwise_left_shift`` by a
     Python int or bool (not converted): JAX's promotion without x64, the Python scalar weak even
     under ``floatx=bfloat16`` (no ``astype(None)``), the result an array."""
-    out = POLICY.promote(a, b, {**opts, "floatx": "float32"})
+    out = added(a, b, {**opts, "floatx": "float32"})
     return out if out.refused else out._replace(why=f"the Python scalar not converted: {out.why}")
 
 
@@ -107,7 +116,7 @@ def jax_shift(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
     """jax's ``bitwise_left_shift(x, y)``: ``y`` a Python int or bool is not converted."""
     if b.category == PYTHON and b.dtype in ("int*", "bool"):
         return jnp_as_given(a, b, opts)
-    return POLICY.promote(a, b, opts)
+    return added(a, b, opts)
 
 
 def _strong(args: Sequence[Typed | Outcome], opts: Mapping[str, Any], why: str) -> Outcome:
@@ -183,6 +192,7 @@ def ov_floor_divide(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
 
 
 PAIRS: Mapping[str, Pair] = {
+    "added": Pair(added, "keras.ops.add's promotion"),
     "stored": Pair(stored, "the array's own dtype"),
     "declared": Pair(declared, "keras.backend.result_type, a Python int or float weak"),
     "converted": Pair(converted, "each operand converted to a tensor first"),
