@@ -356,12 +356,15 @@ def promote_many(
     - default: the framework's own n-ary function, all operands at once: ``np.result_type``
       (NumPy's sequence algorithm, not a fold), ``jnp.result_type`` (the lattice's least upper
       bound), torch's n-ary elementwise ops such as ``torch.addcmul(a, b, c)`` (its categories),
-      array-api's ``result_type``; TensorFlow's ``flexible_dtypes.result_type`` and the graphs
-      of OpenVINO and Ascend are left folds of pairs.
+      array-api's ``result_type``, ``keras.backend.result_type``, tinygrad's
+      ``least_upper_dtype``; TensorFlow's ``flexible_dtypes.result_type``, ``mx.result_type``,
+      Paddle's and MindSpore's ``+`` (they have no n-ary function) and the graphs of OpenVINO
+      and Ascend are left folds of pairs (docs/guide/pair.md says each).
     - ``chain=True``: left-associated binary operators on real arrays, ``((a + b) + c)``: each
       step is the binary operator, two Python scalars meet in Python first (``True + True`` is
       the int 2), the intermediate is an array (0-d only when every input so far was; weakly
-      typed in JAX and TensorFlow when the step's result is), and operator refusals count
+      typed in JAX, Keras on JAX, TensorFlow and tinygrad when the step's result is), and
+      operator refusals count
       (TensorFlow's ``uint8 + True``, array-api's ``+`` on bool arrays).
 
     A valued Python scalar (``"int:300"``, ``"float:1e300"``) is refused where the

@@ -34,15 +34,17 @@ def command(operands, policy, policy_file, option_values, notation, as_json, cha
     or more:
 
     \b
-    default  the framework's own n-ary function, all operands at once:
+    default  the framework's own promotion function, all operands at once:
              np.result_type (NumPy's sequence algorithm), jnp.result_type,
              torch's n-ary ops such as addcmul(a, b, c), array-api's
-             result_type; a left fold for tensorflow
-             (flexible_dtypes.result_type), openvino and ascend.
+             result_type, keras.backend.result_type, tinygrad's
+             least_upper_dtype; a left fold of pairs for tensorflow
+             (flexible_dtypes.result_type), mlx (mx.result_type), paddle
+             and mindspore (their +), openvino and ascend.
     --chain  ((A + B) + C) with the binary operator on real arrays: two
              Python scalars add in Python first, the intermediate is an
-             array (weak in jax and tensorflow when the step's result is),
-             operator refusals count.
+             array (weak in jax, keras on jax, tensorflow and tinygrad when
+             the step's result is), operator refusals count.
 
     An operand is a dtype (f16, bfloat16, i8 ...), S(t) for a 0-d tensor, D(t)
     for a dimensioned one, or a Python scalar: int, float, complex, P(bool);
