@@ -105,8 +105,10 @@ def python_result(value: Any) -> str:
 
 
 def chained(ops: Sequence[Operand], scalar: Callable[[Operand], Any], add: Callable) -> Any:
-    """``((a + b) + c) ...``: Python scalars added by Python while no array has appeared,
-    every other step by ``add(left, right)`` on the framework's objects."""
+    """``((a + b) + c) ...``: every step is ``add(left, right)`` on the framework's objects.
+    Python adds two Python scalars only when ``add`` is the ``+`` operator itself; an oracle
+    whose ``add`` is the framework's function (``mx.add``, ``keras.ops.add``) adds them in
+    Python before calling it, as user code does."""
     acc = scalar(ops[0])
     for op in ops[1:]:
         acc = add(acc, scalar(op))
