@@ -55,10 +55,20 @@ from promote_cli.record import Record
 BINARY, UNARY, REDUCTION, WHERE = "binary", "unary", "reduction", "where"
 
 
+# How an operation is written: a function call, Python's operator on the framework's arrays
+# (``a + b``, ``-a``), or an augmented assignment (``a += b``: the left name afterwards).
+FUNCTION, OPERATOR, AUGMENTED = "function", "operator", "augmented"
+
+
 class Operation(Record):
-    name: str  # the array API's function name
+    name: str  # the array API's function name, or the operator (``+``, ``-x``, ``+=``)
     arity: str  # BINARY, UNARY, REDUCTION or WHERE (a bool condition and two value operands)
     summary: str
+    syntax: str = FUNCTION  # FUNCTION, OPERATOR or AUGMENTED
+    # An operator: the function of the vocabulary whose rule it follows unless its framework
+    # declares otherwise (``Operators.rules``); ``a += b``: the operator it applies (``+``).
+    like: str = ""
+    dunder: str = ""  # an operator: the method Python calls on the left operand (``__add__``)
 
 
 def _vocabulary(arity: str, text: str) -> dict[str, Operation]:
@@ -66,6 +76,34 @@ def _vocabulary(arity: str, text: str) -> dict[str, Operation]:
     for line in text.strip().splitlines():
         name, _, summary = line.partition(" ")
         out[name] = Operation(name, arity, summary.strip())
+    return out
+
+
+# Binary operators Python has no augmented assignment for (or the issue leaves out: ``@=``,
+# which NumPy refuses for any ``a`` that is not square).
+_NO_UPDATE = ("@", "==", "!=", "<", "<=", ">", ">=")
+
+
+def _operators(text: str) -> dict[str, Operation]:
+    """Python's operators, one line each: the name (``-x`` for unary minus), the method, the
+    function whose rule it follows, and what it computes. Each binary one but ``@`` has its
+    augmented form (``+=``) but the comparisons and ``@``, answered as the operator and then
+    the update."""
+    out = {}
+    for line in text.strip().splitlines():
+        name, dunder, like, summary = line.split(maxsplit=3)
+        arity = UNARY if name.endswith("x") else BINARY
+        out[name] = Operation(name, arity, summary, OPERATOR, like, dunder)
+        if arity == BINARY and name not in _NO_UPDATE:
+            update = f"{name}="
+            out[update] = Operation(
+                update,
+                BINARY,
+                f"x1 {update} x2: x1's name afterwards (updated in place, or rebound)",
+                AUGMENTED,
+                name,
+                dunder.replace("__", "__i", 1),
+            )
     return out
 
 
@@ -124,11 +162,45 @@ cumulative_sum      the running sum along the first axis
 """,
     ),
     **_vocabulary(WHERE, "where  x1 where the condition holds, else x2"),
+    # Python's operators on the framework's arrays; the function named second is the one whose
+    # rule an operator follows until its framework's measurements say otherwise.
+    **_operators(
+        """
++   __add__       add                 x1 + x2
+-   __sub__       subtract            x1 - x2
+*   __mul__       multiply            x1 * x2
+/   __truediv__   divide              x1 / x2
+//  __floordiv__  floor_divide        x1 // x2
+%   __mod__       remainder           x1 % x2
+**  __pow__       pow                 x1 ** x2
+@   __matmul__    matmul              x1 @ x2
+&   __and__       bitwise_and         x1 & x2
+|   __or__        bitwise_and         x1 | x2
+^   __xor__       bitwise_and         x1 ^ x2
+<<  __lshift__    bitwise_left_shift  x1 << x2
+>>  __rshift__    bitwise_left_shift  x1 >> x2
+==  __eq__        equal               x1 == x2
+!=  __ne__        equal               x1 != x2
+<   __lt__        less                x1 < x2
+<=  __le__        less                x1 <= x2
+>   __gt__        less                x1 > x2
+>=  __ge__        less                x1 >= x2
+-x  __neg__       negative            -x
++x  __pos__       negative            +x
+~x  __invert__    bitwise_invert      ~x
+"""
+    ),
 }
+# How a unary operator is also written: ``promote op - int8`` (one operand) is ``-x``.
+UNARY_SPELLINGS = {"-": "-x", "+": "+x", "~": "~x"}
 
 
-def operation(name: str) -> Operation:
-    """The vocabulary entry called ``name``; an unknown name is a usage error with a hint."""
+def operation(name: str, operands: int = 0) -> Operation:
+    """The vocabulary entry called ``name``; an unknown name is a usage error with a hint.
+    Given the number of ``operands``, ``-`` and ``+`` with one are the unary operators, and
+    ``~`` is ``~x`` always."""
+    if name == "~" or (operands == 1 and name in UNARY_SPELLINGS):
+        name = UNARY_SPELLINGS[name]
     try:
         return VOCABULARY[name]
     except KeyError:
@@ -176,6 +248,7 @@ REFUSES_TYPE, REFUSES_OPERAND, SHAPE, SIGNATURE, ABSENT, SAME_DTYPE = (
     "absent",
     "same-dtype",
 )
+UPDATE_REFUSED = "update-refused"  # ``a op= b``: the result cannot be cast back into ``a``
 NO_KERNEL = "no-kernel"  # the dtype rule's answer, but the framework has no CPU kernel for it
 ROW = "op"  # the category of a table row that names an operation (see ``row_matrix``)
 
@@ -285,6 +358,66 @@ class BySetting(Record):
         return tuple(opts[name] for name in self.options)
 
 
+# How ``a op= b`` lands on the name ``a`` (``Updates.how``).
+REBINDS = "rebinds"  # Python binds the name to the operator's result, a new array
+IN_PLACE = "in-place"  # the result is written back into ``a``'s array, cast to its dtype
+
+
+class Updates(Record):
+    """How a framework's augmented assignment (``a += b``) lands: the name rebound to the
+    operator's result (immutable arrays: JAX, MLX, TensorFlow), or the result cast back into
+    the left array in place (NumPy, PyTorch), when its kind ranks no higher than the array's:
+    ``ranks`` lists the kinds (``bool``, ``uint``, ``int``, ``float``, ``complex``) from the
+    lowest, a group per rank. A result of a higher rank is refused (``int8 += float32``). A
+    Python scalar on the left is always rebound (Python's ``x = x + a``)."""
+
+    how: str  # REBINDS or IN_PLACE
+    ranks: tuple[tuple[str, ...], ...] = ()  # IN_PLACE: the kinds from the lowest rank
+    says: str = ""  # IN_PLACE: how the framework names the check ("casting rule 'same_kind'")
+
+
+_NO_UPDATES = Updates(REBINDS)
+
+
+class Operators(Record):
+    """A framework's operators (``a + b``, ``-a``, ``a += b``) as data: the array type whose
+    methods they are, how its augmented assignment lands, and the operators whose rule is not
+    the one of the function they follow (``Operation.like``): measured differences only."""
+
+    array: str  # how explanations name the array type: ``np.ndarray``, ``torch.Tensor``
+    updates: Updates
+    rules: Mapping[str, Rule] = {}  # an operator's own rule, where it is not its function's
+    note: str = ""
+
+
+def with_operators(rules: Mapping[str, Rule], operators: Operators | None) -> dict[str, Rule]:
+    """``rules`` (one per function of the vocabulary) with a rule for each operator: its own
+    (``Operators.rules``), else its function's under the operator's name
+    (``np.ndarray.__add__``); ``a += b`` follows ``a + b``'s. Without ``operators`` every
+    operator is absent (Keras: its functions take the backend's tensors, whose operators are
+    the backend's)."""
+    out = dict(rules)
+    for op in VOCABULARY.values():
+        if op.syntax == FUNCTION:
+            continue
+        if operators is None:
+            out[op.name] = Rule(
+                None,
+                note="it has no array type of its own: its functions take and return the"
+                " backend's arrays, whose operators are the backend's",
+            )
+            continue
+        own = operators.rules.get(op.name)
+        if own is not None:
+            out[op.name] = own
+            continue
+        operator = op if op.syntax == OPERATOR else VOCABULARY[op.like]
+        found = operators.rules.get(operator.name) or rules[operator.like]
+        function = f"{operators.array}.{op.dunder}" if found.function is not None else None
+        out[op.name] = found._replace(function=function)
+    return out
+
+
 class Operations(Record):
     """A policy's per-operation declarations: the maps, one rule per operation of the
     vocabulary, and what depends on the options (``by_setting``); data only."""
@@ -306,9 +439,17 @@ class Operations(Record):
     # scalar's value (``int:300``); the value decides where the operator does something else
     # with it than with its type. Any other operation refuses a value (a usage error).
     valued: tuple[str, ...] = ()
+    # Python's operators on the framework's arrays, and how its augmented assignment lands
+    # (None: the framework has no array type of its own, and every operator is absent).
+    operators: Operators | None = None
 
     def rule(self, name: str) -> Rule:
         return self.rules[operation(name).name]
+
+    @property
+    def updates(self) -> Updates:
+        """How ``a += b`` lands (a framework without operators answers none)."""
+        return self.operators.updates if self.operators is not None else _NO_UPDATES
 
     def under(self, opts: Mapping[str, Any]) -> Mapping[str, Rule]:
         """The rules under the option setting ``opts``."""
@@ -441,7 +582,9 @@ class _Cell:
 
 def _absent(c: _Cell) -> Outcome | None:
     if c.rule.function is None:
-        return refuse(ABSENT, f"{c.ops.policy.title} has no {c.op.name} function ({c.rule.note})")
+        what = "function" if c.op.syntax == FUNCTION else "operator"
+        title = c.ops.policy.title
+        return refuse(ABSENT, f"{title} has no {c.op.name} {what} ({c.rule.note})")
     return None
 
 
@@ -639,7 +782,14 @@ VALUE_STEP = Step(
     "a Python scalar's value, checked as the framework's operator checks it (Operations.valued)",
     lambda c: None,
 )
-STEP = {s.name: s for s in (*STEPS, VALUE_STEP)}
+# Not a step of the walk either: ``a op= b`` lands the operator's outcome on ``a`` (``_update``).
+UPDATE_STEP = Step(
+    "update",
+    "the operator's result landed on the left name: rebound, or cast back into the array in"
+    " place (Operators.updates)",
+    lambda c: None,
+)
+STEP = {s.name: s for s in (*STEPS, VALUE_STEP, UPDATE_STEP)}
 
 
 def answer(
@@ -649,7 +799,7 @@ def answer(
     reduction, two for a binary one or ``where``'s value operands), and the promotion it
     started from (None when it was refused before promoting): the first of ``STEPS`` to
     decide, named in the outcome's ``decided_by``."""
-    op = operation(name)
+    op = operation(name, len(operands))
     want = 1 if op.arity in (UNARY, REDUCTION) else 2
     if len(operands) != want:
         raise UsageError(
@@ -657,8 +807,20 @@ def answer(
             f"{' (the two values; the condition is a bool array)' if op.arity == WHERE else ''},"
             f" not {len(operands)}"
         )
-    if op.name in ops.valued and any(x.value is not None for x in operands):
-        return _with_values(ops, name, operands, opts)
+    valued = op.like if op.syntax == AUGMENTED else op.name
+    if valued in ops.valued and any(x.value is not None for x in operands):
+        out, promoted = _with_values(ops, op.name, operands, opts)
+    else:
+        out, promoted = _walk(ops, op, operands, opts)
+    if op.syntax == AUGMENTED:
+        out = _update(ops, op, operands, out, ops.under(opts)[op.name])
+    return out, promoted
+
+
+def _walk(
+    ops: Operations, op: Operation, operands: Sequence[Operand], opts: Mapping[str, Any]
+) -> tuple[Outcome, Outcome | None]:
+    """``STEPS`` in order on one cell: the first that decides it, else the output found."""
     cell = _Cell(ops, ops.under(opts)[op.name], op, operands, opts)
     for name, _, check in STEPS:
         decided = check(cell)
@@ -670,6 +832,53 @@ def answer(
     return result, cell.promoted
 
 
+def _update(
+    ops: Operations, op: Operation, operands: Sequence[Operand], out: Outcome, rule: Rule
+) -> Outcome:
+    """``a op= b``: the operator's outcome ``out``, landed on the name ``a`` as the framework's
+    ``Updates`` say: rebound to it, or cast back into ``a``'s array (refused when its kind
+    ranks above ``a``'s, or when ``a`` is 0-d and the result is not)."""
+    left, right = operands
+    if out.refused:
+        return out
+    updates = ops.updates
+    # A kernel gap stays one, decided by its step: the call raises whatever the update does.
+    gap = out.rule == NO_KERNEL
+    if updates.how == REBINDS or left.category == PYTHON:
+        who = "Python" if left.category == PYTHON else ops.policy.title
+        return out._replace(
+            rule=out.rule if gap else REBINDS,
+            why=f"{out.why}; {who} binds the name to the result, a new array",
+            decided_by=out.decided_by if gap else UPDATE_STEP.name,
+        )
+    result = out.materialised.dtype if out.materialised is not None else out.result
+    assert result is not None
+    if left.category == ZERO_D and right.category == DIMENSIONED:
+        return refuse(
+            SHAPE,
+            f"{rule.function} writes the result back into the 0-d array, which cannot hold"
+            " the shape of the array on the right",
+        )._replace(decided_by=UPDATE_STEP.name)
+    if _rank(updates, result) > _rank(updates, left.dtype):
+        return refuse(
+            UPDATE_REFUSED,
+            f"{rule.function} cannot cast its {ref(result)} result back into the"
+            f" {ref(left.dtype)} array ({updates.says})",
+        )._replace(decided_by=UPDATE_STEP.name)
+    return out._replace(
+        result=left.dtype,
+        rule=out.rule if gap else IN_PLACE,
+        why=f"{out.why}; written back into the {ref(left.dtype)} array, in place",
+        materialised=None,
+        decided_by=out.decided_by if gap else UPDATE_STEP.name,
+    )
+
+
+def _rank(updates: Updates, t: str) -> int:
+    kind = dtype(t).kind
+    return next(i for i, group in enumerate(updates.ranks) if kind in group)
+
+
 def _with_values(
     ops: Operations, name: str, operands: Sequence[Operand], opts: Mapping[str, Any]
 ) -> tuple[Outcome, Outcome | None]:
@@ -678,7 +887,7 @@ def _with_values(
     ``check_value``) answers otherwise with the value than without (a refusal, or torch's
     int64 scalar for a large int under Keras)."""
     bare = tuple(x._replace(value=None) for x in operands)
-    out, promoted = answer(ops, name, bare, opts)
+    out, promoted = _walk(ops, operation(name), bare, opts)
     if out.refused:
         return out, promoted
     policy = ops.policy

@@ -55,6 +55,64 @@ OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "matmul": operator.matmul,
 }
 
+# Python's operators, by the vocabulary's names for them (``promote_cli.ops``): what an oracle
+# applies to the framework's arrays for an operator's cell (``operated``).
+SYNTAX: dict[str, Callable[..., Any]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+    "%": operator.mod,
+    "**": operator.pow,
+    "@": operator.matmul,
+    "&": operator.and_,
+    "|": operator.or_,
+    "^": operator.xor,
+    "<<": operator.lshift,
+    ">>": operator.rshift,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "-x": operator.neg,
+    "+x": operator.pos,
+    "~x": operator.invert,
+    "+=": operator.iadd,
+    "-=": operator.isub,
+    "*=": operator.imul,
+    "/=": operator.itruediv,
+    "//=": operator.ifloordiv,
+    "%=": operator.imod,
+    "**=": operator.ipow,
+    "&=": operator.iand,
+    "|=": operator.ior,
+    "^=": operator.ixor,
+    "<<=": operator.ilshift,
+    ">>=": operator.irshift,
+}
+
+_AUGMENTED = {name for name in SYNTAX if name.endswith("=")} - {"==", "!=", "<=", ">="}
+
+
+def is_operator(operation: str) -> bool:
+    """Whether the operation asked is Python's operator (``+``, ``-x``, ``+=``), not a
+    function of the framework."""
+    return operation in SYNTAX
+
+
+def operated(operation: str, args: Sequence[Any], dtype_of: Callable[[Any], str]) -> Cell:
+    """Python's operator ``operation`` applied to ``args`` (the framework's arrays and Python
+    scalars, in order), as user code writes it; the record is ``dtype_of`` its result. For
+    ``a op= b`` that is the left name's afterwards, and whether it was bound to a new object
+    (``Result.rebound``) rather than the array updated in place."""
+    out = SYNTAX[operation](*args)
+    rebound = operation in _AUGMENTED and out is not args[0]
+    return Result(dtype_of(out), rebound=rebound)
+
+
 # The Python scalar an oracle passes for each Python-scalar operand (P(bool), int, float, complex).
 PYTHON_VALUES = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
 
@@ -171,7 +229,9 @@ __all__ = [
     "answered",
     "chained",
     "extra_install",
+    "is_operator",
     "no_gap",
+    "operated",
     "python_result",
     "python_value",
     "weak_name",

@@ -9,6 +9,8 @@ The policy is asked through its public answers only: ``Policy.promote`` for a pa
 - A kernel gap in a promotion question stands for the dtype its message names (Keras's
   ``add`` of two bools on TensorFlow: the rule gave bool, the kernel is missing); one that names
   none cannot show the answer, and neither can an ``Unobservable`` record: not compared.
+- ``a op= b`` agrees when the dtype does and the framework rebinds the name exactly where the
+  policy says it does (else it updated the array in place).
 - An operation cell the policy marks ``no-kernel`` is a *gap* (neither agreeing nor a mismatch)
   when the framework raised for want of a kernel, naming no type or the rule's, or gave the
   rule's dtype; any other answer is a mismatch.
@@ -99,6 +101,9 @@ def verdict(policy: Policy, q: Question, mine: Outcome, cell: Cell) -> Verdict:
         if mine.rule == _ops().NO_KERNEL and (kernel or theirs == mine.result):
             return Verdict(GAP, mine, theirs, error)
         status = AGREE if mine.result == theirs else MISMATCH
+        if isinstance(cell, Result) and cell.rebound != (mine.rule == _ops().REBINDS):
+            status = MISMATCH  # ``a op= b``: rebound where the policy updates in place, or back
+            error = "rebound the name" if cell.rebound else "updated the array in place"
         return Verdict(status, mine, theirs, error)
     if isinstance(cell, Gap):
         if cell.dtype is None:

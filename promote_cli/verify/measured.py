@@ -11,7 +11,8 @@ questions:
 - ``operations.json``: every case of every operation, for an oracle that calls them;
 - ``spellings.json``: what NumPy reads each spelling as.
 
-A file lists its answers once (``answers``: a dtype name, ``["refused"]``, ``["gap"]`` or
+A file lists its answers once (``answers``: a dtype name, ``["rebound", dtype]`` when ``a op=
+b`` bound the name to a new array, ``["refused"]``, ``["gap"]`` or
 ``["gap", dtype]`` for a missing kernel and the type the framework named, ``["unobservable"]``)
 and spells each cell as that answer's code: one character (two when a file has more than 62
 answers) from ``CODES``, a row of them per operand, ``.`` for a case not asked. Operands and
@@ -112,7 +113,7 @@ def ask(
 def record(cell: Cell) -> str | list[str]:
     """How a file lists an answer."""
     if isinstance(cell, Result):
-        return cell.dtype
+        return ["rebound", cell.dtype] if cell.rebound else cell.dtype
     if isinstance(cell, Refusal):
         return ["refused"]
     if isinstance(cell, Gap):
@@ -123,6 +124,8 @@ def record(cell: Cell) -> str | list[str]:
 def cell_of(answer: str | list[str]) -> Cell:
     if isinstance(answer, str):
         return Result(answer)
+    if answer[0] == "rebound":
+        return Result(answer[1], rebound=True)
     if answer[0] == "refused":
         return Refusal("")
     if answer[0] == "gap":

@@ -75,6 +75,8 @@ class Question(Record):
 
 class Result(Record):
     dtype: str
+    # ``a op= b``: the name was bound to a new array (the framework does not update in place)
+    rebound: bool = False
 
 
 class Refusal(Record):
@@ -259,10 +261,11 @@ def decode_question(data: Sequence[Any]) -> Question:
 
 
 def encode(cell: Cell) -> str | list[str | None]:
-    """A record as JSON: a result as its dtype, else ``["refused", message]``,
-    ``["gap", message, dtype or null]``, ``["unobservable", message]``."""
+    """A record as JSON: a result as its dtype (``["rebound", dtype]`` when ``a op= b`` bound
+    the name to a new array), else ``["refused", message]``, ``["gap", message, dtype or
+    null]``, ``["unobservable", message]``."""
     if isinstance(cell, Result):
-        return cell.dtype
+        return ["rebound", cell.dtype] if cell.rebound else cell.dtype
     if isinstance(cell, Refusal):
         return ["refused", cell.message]
     if isinstance(cell, Gap):
@@ -274,6 +277,8 @@ def decode(data: Any) -> Cell:
     if isinstance(data, str):
         return Result(data)
     tag, message, *rest = data
+    if tag == "rebound":
+        return Result(message, rebound=True)
     if tag == "refused":
         return Refusal(message)
     if tag == "gap":

@@ -122,7 +122,7 @@ from promote_cli.frameworks.keras import BACKENDS, FLOATX
 from promote_cli.frameworks.keras.backends import BY_BACKEND
 from promote_cli.frameworks.keras.convert import width
 from promote_cli.frameworks.keras.promotion import POLICY
-from promote_cli.ops import BySetting, Maps, Operations
+from promote_cli.ops import BySetting, Maps, Operations, with_operators
 
 
 def _maps(backend: str, floatx: str) -> Maps:
@@ -144,16 +144,20 @@ def _maps(backend: str, floatx: str) -> Maps:
 # Keyed by the setting of (backend, floatx): the maps depend on both, the rules on the backend.
 _SETTINGS = [(backend, floatx) for backend in BACKENDS for floatx in FLOATX]
 
+# Keras has no array type of its own: keras.ops take and return the backend's tensors, whose
+# operators are the backend's (``promote op + ... -p torch``). Every operator is absent.
+_RULES = {backend: with_operators(rules, None) for backend, rules in BY_BACKEND.items()}
+
 OPERATIONS = Operations(
     POLICY,
     _maps("tensorflow", "float32"),
-    BY_BACKEND["tensorflow"],
+    _RULES["tensorflow"],
     "keras.ops on the CPU in Keras 3.15.1, measured on every backend and floatx (jax's by"
     " tracing, proven against eager calls)",
     by_setting=BySetting(
         ("backend", "floatx"),
         maps={(b, f): _maps(b, f) for b, f in _SETTINGS},
-        rules={(b, f): BY_BACKEND[b] for b, f in _SETTINGS},
+        rules={(b, f): _RULES[b] for b, f in _SETTINGS},
     ),
     one_operand_pair="stored",
     valued=("add",),

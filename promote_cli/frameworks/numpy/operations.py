@@ -30,12 +30,16 @@ from promote_cli.ops import (
     ACCUMULATE,
     ALWAYS_BOOL,
     COMPLEX_TO_FLOAT,
+    IN_PLACE,
     INDEX,
     INT_TO_DEFAULT,
     INT_TO_FLOAT,
     Maps,
     Operations,
+    Operators,
     Rule,
+    Updates,
+    with_operators,
 )
 
 MAPS = Maps(
@@ -98,4 +102,22 @@ RULES = {
     "where": Rule("np.where"),
 }
 
-OPERATIONS = Operations(POLICY, MAPS, RULES, "NumPy 2.4's ufuncs and reductions, measured")
+# ``a += b`` writes the result back into ``a`` under the ufunc's ``casting='same_kind'``: a
+# result of a kind that ranks above ``a``'s (bool < uint < int < float < complex) is refused.
+OPERATORS = Operators(
+    "np.ndarray",
+    Updates(
+        IN_PLACE,
+        (("bool",), ("uint",), ("int",), ("float",), ("complex",)),
+        "casting rule 'same_kind'",
+    ),
+)
+
+OPERATIONS = Operations(
+    POLICY,
+    MAPS,
+    with_operators(RULES, OPERATORS),
+    "NumPy 2.4's ufuncs, reductions and ndarray operators, measured",
+    valued=("+",),
+    operators=OPERATORS,
+)

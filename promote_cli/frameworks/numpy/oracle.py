@@ -23,10 +23,11 @@ from promote_cli.frameworks.numpy.promotion import ML_TYPES
 from promote_cli.frameworks.numpy.spellings import NUMPY_CODES, NUMPY_NAMES
 from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.verify import (
-    PYTHON_VALUES,
     Refused,
     answered,
     chained,
+    is_operator,
+    operated,
     python_result,
     python_value,
 )
@@ -131,18 +132,20 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             return python_value(op)
         return np.zeros(2, _dtype(np, op.dtype, opts))
 
-    def called(q: Question) -> str:
-        fn = getattr(np, q.function.removeprefix("np."))
+    def called(q: Question) -> str | Cell:
         args = [
-            PYTHON_VALUES[x.dtype]
+            python_value(x)
             if x.category == PYTHON
-            else np.ones(() if x.category == ZERO_D else 2, np.dtype(x.dtype))
+            else np.ones(() if x.category == ZERO_D else 2, _dtype(np, x.dtype, opts))
             for x in q.operands
         ]
+        if is_operator(q.operation):
+            return operated(q.operation, args, lambda out: name(np.asarray(out).dtype))
+        fn = getattr(np, q.function.removeprefix("np."))
         out = fn(condition, *args) if q.operation == "where" else fn(*args)
         return name(np.asarray(out).dtype)
 
-    def ask(q: Question) -> str:
+    def ask(q: Question) -> str | Cell:
         if q.kind in (PAIR, RESULT_TYPE):
             return name(np.result_type(*map(dtype_or_value, q.operands)))
         if q.kind in (CHAIN, VALUE):

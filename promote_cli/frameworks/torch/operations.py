@@ -32,12 +32,16 @@ from promote_cli.ops import (
     ACCUMULATE,
     ALWAYS_BOOL,
     COMPLEX_TO_FLOAT,
+    IN_PLACE,
     INDEX,
     INT_TO_FLOAT,
     Maps,
     Operations,
+    Operators,
     P,
     Rule,
+    Updates,
+    with_operators,
 )
 
 MAPS = Maps(
@@ -128,12 +132,26 @@ RULES = {
     "where": Rule("torch.where"),
 }
 
+# ``a += b`` writes the result into ``a``'s tensor when torch's ``canCast`` allows it: no
+# complex into a real tensor, no float into an integer one, nothing but bool into a bool one
+# ("result type Float can't be cast to the desired output type Char").
+OPERATORS = Operators(
+    "torch.Tensor",
+    rules={"+x": Rule("torch.Tensor.__pos__", refuses=("bool",))},
+    updates=Updates(
+        IN_PLACE,
+        (("bool",), ("uint", "int"), ("float",), ("complex",)),
+        "torch's canCast: no complex to real, float to integer or number to bool",
+    ),
+)
+
 OPERATIONS = Operations(
     POLICY,
     MAPS,
-    RULES,
-    "torch 2.13's functions on the CPU, measured",
+    with_operators(RULES, OPERATORS),
+    "torch 2.13's functions and Tensor operators on the CPU, measured",
     types=DEFAULT_TYPES,
     outside="PyTorch's 1- to 7-bit integers and packed float4 are storage types: no function"
     " computes with them",
+    operators=OPERATORS,
 )

@@ -25,6 +25,8 @@ from promote_cli.verify import (
     Refused,
     answered,
     chained,
+    is_operator,
+    operated,
     python_result,
     python_value,
 )
@@ -128,12 +130,14 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         out = chained(ops, tensor_or_value, add)
         return named(out.dtype) if isinstance(out, torch.Tensor) else python_result(out)
 
-    def called(q: Question) -> str:
-        fn = getattr(torch, q.function.removeprefix("torch."))
+    def called(q: Question) -> str | Cell:
         args = [
             PYTHON_VALUES[x.dtype] if x.category == PYTHON else tensor(x, torch.ones)
             for x in q.operands
         ]
+        if is_operator(q.operation):
+            return operated(q.operation, args, lambda out: named(out.dtype))
+        fn = getattr(torch, q.function.removeprefix("torch."))
         if q.operation == "where":
             out = fn(condition, *args)
         elif q.operation == "cumulative_sum":
@@ -144,7 +148,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             out = fn(*args)
         return named(out.dtype)
 
-    def ask(q: Question) -> str:
+    def ask(q: Question) -> str | Cell:
         if q.kind == PAIR:
             return pair(*q.operands)
         if q.kind == RESULT_TYPE:
