@@ -361,19 +361,34 @@ class BySetting(Record):
 # How ``a op= b`` lands on the name ``a`` (``Updates.how``).
 REBINDS = "rebinds"  # Python binds the name to the operator's result, a new array
 IN_PLACE = "in-place"  # the result is written back into ``a``'s array, cast to its dtype
+SAME_ONLY = "same-only"  # in place, only when the result is ``a``'s dtype (the array API)
+REPLACES = "replaces"  # ``a``'s array object takes the result, its dtype changing (MLX)
 
 
 class Updates(Record):
-    """How a framework's augmented assignment (``a += b``) lands: the name rebound to the
-    operator's result (immutable arrays: JAX, MLX, TensorFlow), or the result cast back into
-    the left array in place (NumPy, PyTorch), when its kind ranks no higher than the array's:
-    ``ranks`` lists the kinds (``bool``, ``uint``, ``int``, ``float``, ``complex``) from the
-    lowest, a group per rank. A result of a higher rank is refused (``int8 += float32``). A
-    Python scalar on the left is always rebound (Python's ``x = x + a``)."""
+    """How a framework's augmented assignment (``a += b``) lands (``how``):
 
-    how: str  # REBINDS or IN_PLACE
+    - REBINDS: the name is bound to the operator's result, a new array (immutable arrays:
+      JAX, TensorFlow);
+    - IN_PLACE: the result is cast back into the left array (NumPy, PyTorch) when its kind
+      ranks no higher than the array's: ``ranks`` lists the kinds (``bool``, ``uint``,
+      ``int``, ``float``, ``complex``) from the lowest, a group per rank; a result of a higher
+      rank is refused (``int8 += float32``);
+    - SAME_ONLY: in place only when the result's dtype is the array's (the array API
+      standard: an in-place operator never changes ``a``'s dtype); any other is refused;
+    - REPLACES: the array object itself takes the result, dtype and all (MLX: every other
+      name for that array sees the new dtype).
+
+    A Python scalar on the left is always rebound (Python's ``x = x + a``), and an update in
+    place of a 0-d array by a larger one is refused (the shape does not fit)."""
+
+    how: str  # REBINDS, IN_PLACE, SAME_ONLY or REPLACES
     ranks: tuple[tuple[str, ...], ...] = ()  # IN_PLACE: the kinds from the lowest rank
     says: str = ""  # IN_PLACE: how the framework names the check ("casting rule 'same_kind'")
+    # Augmented operators that refuse a left array of these types or kinds, whatever the
+    # result (MLX's ``/=`` of an integer array: "In place division cannot cast to
+    # non-floating point type").
+    refuses_left: Mapping[str, tuple[str, ...]] = {}
 
 
 _NO_UPDATES = Updates(REBINDS)
@@ -387,6 +402,9 @@ class Operators(Record):
     array: str  # how explanations name the array type: ``np.ndarray``, ``torch.Tensor``
     updates: Updates
     rules: Mapping[str, Rule] = {}  # an operator's own rule, where it is not its function's
+    # Operators the array type has no reflected method for (``__rand__``): a Python scalar on
+    # the left raises TypeError (MLX's ``1 & a``), in the augmented form too.
+    unreflected: tuple[str, ...] = ()
     note: str = ""
 
 
@@ -605,6 +623,21 @@ def _takes(c: _Cell) -> Outcome | None:
     return None
 
 
+def _reflected(c: _Cell) -> Outcome | None:
+    op, operators = c.op, c.ops.operators
+    if op.syntax == FUNCTION or operators is None or c.a.category != PYTHON:
+        return None
+    operator = op if op.syntax == OPERATOR else VOCABULARY[op.like]
+    if operator.name not in operators.unreflected:
+        return None
+    reflected = operator.dunder.replace("__", "__r", 1)
+    return refuse(
+        SIGNATURE,
+        f"{operators.array} has no {reflected}: Python raises TypeError for {_operand_text(c.a)}"
+        f" on the left of {operator.name}",
+    )
+
+
 def _outside(c: _Cell) -> Outcome | None:
     types = c.ops.types
     for x in c.operands:
@@ -758,6 +791,11 @@ class Step(Record):
 STEPS: tuple[Step, ...] = (
     Step("absent", "the framework has no such function (Rule.function is None)", _absent),
     Step("takes", "an operand form the function does not take (Rule.categories)", _takes),
+    Step(
+        "reflected",
+        "a Python scalar left of an operator the array does not reflect (Operators.unreflected)",
+        _reflected,
+    ),
     Step("outside", "a type no operation takes (Operations.types)", _outside),
     Step(
         "refuses-operand",
@@ -853,16 +891,33 @@ def _update(
         )
     result = out.materialised.dtype if out.materialised is not None else out.result
     assert result is not None
+    if matches(updates.refuses_left.get(op.name, ()), left.dtype):
+        return refuse(
+            UPDATE_REFUSED, f"{rule.function} refuses {_operand_text(left)} on its left"
+        )._replace(decided_by=UPDATE_STEP.name)
+    if updates.how == REPLACES:
+        return out._replace(
+            result=result,
+            rule=out.rule if gap else REPLACES,
+            why=f"{out.why}; the {ref(left.dtype)} array object takes the result, dtype and"
+            " all (every name for it sees the change)",
+            materialised=None,
+            decided_by=out.decided_by if gap else UPDATE_STEP.name,
+        )
     if left.category == ZERO_D and right.category == DIMENSIONED:
         return refuse(
             SHAPE,
             f"{rule.function} writes the result back into the 0-d array, which cannot hold"
             " the shape of the array on the right",
         )._replace(decided_by=UPDATE_STEP.name)
-    if _rank(updates, result) > _rank(updates, left.dtype):
+    if (
+        result != left.dtype
+        if updates.how == SAME_ONLY
+        else _rank(updates, result) > _rank(updates, left.dtype)
+    ):
         return refuse(
             UPDATE_REFUSED,
-            f"{rule.function} cannot cast its {ref(result)} result back into the"
+            f"{rule.function} cannot write its {ref(result)} result into the"
             f" {ref(left.dtype)} array ({updates.says})",
         )._replace(decided_by=UPDATE_STEP.name)
     return out._replace(

@@ -27,9 +27,13 @@ from promote_cli.ops import (
     ALWAYS_BOOL,
     COMPLEX_TO_FLOAT,
     INDEX,
+    SAME_ONLY,
     Maps,
     Operations,
+    Operators,
     Rule,
+    Updates,
+    with_operators,
 )
 
 MAPS = Maps(
@@ -90,9 +94,24 @@ RULES = {
     "where": Rule("xp.where", special="one_scalar"),
 }
 
+# The standard's in-place operators never change ``x1``'s dtype: array-api-strict raises
+# ("Cannot perform __iadd__ with dtypes int8 and int16") unless the result is ``x1``'s dtype.
+# ``@`` promotes by the standard (``xp.matmul`` lets NumPy promote: int8 @ float32 is float32
+# there, refused here).
+OPERATORS = Operators(
+    "Array",
+    Updates(SAME_ONLY, says="an in-place operator keeps x1's dtype"),
+    rules={
+        "@": Rule(
+            "Array.__matmul__", refuses_operand=("bool",), categories=frozenset({DIMENSIONED})
+        ),
+    },
+)
+
 OPERATIONS = Operations(
     POLICY,
     MAPS,
-    RULES,
+    with_operators(RULES, OPERATORS),
     "the array API standard (2025.12) as array-api-strict 2.6 enforces it, measured",
+    operators=OPERATORS,
 )

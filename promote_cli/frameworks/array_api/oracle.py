@@ -17,7 +17,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.verify import Refused, answered, chained, python_result, python_value
+from promote_cli.verify import (
+    Refused,
+    answered,
+    chained,
+    is_operator,
+    operated,
+    python_result,
+    python_value,
+)
 from promote_cli.verify.protocol import (
     CHAIN,
     OPERATION,
@@ -71,15 +79,17 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             return python_value(op)
         return fill(() if op.category == ZERO_D else (2,), dtype=dtype(op))
 
-    def ask(q: Question) -> str:
+    def ask(q: Question) -> str | Cell:
         if q.kind in (PAIR, RESULT_TYPE):
             return names[xp.result_type(*map(dtype_or_value, q.operands))]
         if q.kind in (CHAIN, VALUE):
             out = chained(q.operands, array_or_value, lambda a, b: a + b)
             return names[out.dtype] if hasattr(out, "dtype") else python_result(out)
         if q.kind == OPERATION:
-            fn = getattr(xp, q.function.removeprefix("xp."))
             args = [array_or_value(x, xp.ones) for x in q.operands]
+            if is_operator(q.operation):
+                return operated(q.operation, args, lambda out: names[out.dtype])
+            fn = getattr(xp, q.function.removeprefix("xp."))
             out = fn(condition, *args) if q.operation == "where" else fn(*args)
             return names[out.dtype]
         raise ValueError(f"array-api-strict's oracle is not asked {q.kind}")

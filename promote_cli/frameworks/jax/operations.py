@@ -34,10 +34,14 @@ from promote_cli.ops import (
     COMPLEX_TO_FLOAT,
     INDEX,
     INT_TO_FLOAT,
+    REBINDS,
     BySetting,
     Maps,
     Operations,
+    Operators,
     Rule,
+    Updates,
+    with_operators,
 )
 
 _X64 = Maps(
@@ -136,10 +140,21 @@ RULES = {
     "where": Rule("jnp.where", no_kernel=NO_XLA),
 }
 
+# jax.Array is immutable: ``a += b`` binds ``a`` to ``a + b``, a new array of the promoted
+# type (``x.at[i].add`` is JAX's update, a function).
+# ``+x`` (jnp.positive) takes a bool, which ``-x`` (jnp.negative) refuses.
+OPERATORS = Operators(
+    "jax.Array",
+    Updates(REBINDS),
+    rules={"+x": Rule("jax.Array.__pos__", no_kernel=NO_XLA)},
+)
+
 OPERATIONS = Operations(
     POLICY,
     _X64,
-    RULES,
-    "jax.numpy in JAX 0.10.2 on the CPU, measured under every x64 and strict setting",
+    with_operators(RULES, OPERATORS),
+    "jax.numpy and jax.Array's operators in JAX 0.10.2 on the CPU, measured under every x64"
+    " and strict setting",
     by_setting=BySetting(("x64",), maps={(True,): _X64, (False,): _X32}),
+    operators=OPERATORS,
 )

@@ -27,7 +27,17 @@ from typing import Any
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.operands import PYTHON, Operand
-from promote_cli.verify import Refused, answered, chained, python_result, python_value, weak_name
+from promote_cli.verify import (
+    SYNTAX,
+    Refused,
+    answered,
+    chained,
+    is_operator,
+    operated,
+    python_result,
+    python_value,
+    weak_name,
+)
 from promote_cli.verify.protocol import (
     CHAIN,
     OPERATION,
@@ -193,8 +203,11 @@ def _traced(handle: Any, questions: Sequence[Question]) -> list[Cell]:
     jnp = jax.numpy
     values = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
     errors = (TypeError, ValueError, NotImplementedError)
-    fn = getattr(jnp, questions[0].function.removeprefix("jnp."))
     operation = questions[0].operation
+    if is_operator(operation):  # Python's operator on jax.Array (``a += b`` rebinds)
+        fn = SYNTAX[operation]
+    else:
+        fn = getattr(jnp, questions[0].function.removeprefix("jnp."))
     cases = [q.operands for q in questions]
 
     def np_dtype(name: str) -> Any:
@@ -204,21 +217,27 @@ def _traced(handle: Any, questions: Sequence[Question]) -> list[Cell]:
     structs = [jax.ShapeDtypeStruct((2,), np_dtype(t)) for t in types]
     found: list[Any] = [None] * len(cases)
 
+    def named(out: Any, case: Sequence[Operand]) -> str:
+        name = np.dtype(out.dtype).name
+        # A weak bool (a comparison with a Python scalar) is just bool.
+        if out.aval.weak_type and name != "bool" and any(_is_weak(x) for x in case):
+            name = weak_name(dtype(name).kind)
+        return name
+
     def trace(*arrays: Any) -> tuple:
         by_type = dict(zip(types, arrays, strict=True))
         condition = jnp.ones(2, bool)
         for i, case in enumerate(cases):
             args = [values[x.dtype] if x.category == PYTHON else by_type[x.dtype] for x in case]
             try:
+                if is_operator(operation):
+                    found[i] = operated(operation, args, lambda out: named(out, case))  # noqa: B023
+                    continue
                 out = fn(condition, *args) if operation == "where" else fn(*args)
             except errors as exc:
                 found[i] = exc
                 continue
-            name = np.dtype(out.dtype).name
-            # A weak bool (a comparison with a Python scalar) is just bool.
-            if out.aval.weak_type and name != "bool" and any(_is_weak(x) for x in case):
-                name = weak_name(dtype(name).kind)
-            found[i] = name
+            found[i] = named(out, case)
         return ()
 
     jax.eval_shape(trace, *structs)
@@ -227,7 +246,7 @@ def _traced(handle: Any, questions: Sequence[Question]) -> list[Cell]:
         alive = [
             i
             for i, f in enumerate(found)
-            if isinstance(f, str) and not _unrunnable(handle, cases[i][0].dtype)
+            if isinstance(f, str | Result) and not _unrunnable(handle, cases[i][0].dtype)
         ]
         failures = (*errors, jax.errors.JaxRuntimeError)
 
@@ -245,10 +264,10 @@ def _traced(handle: Any, questions: Sequence[Question]) -> list[Cell]:
                     found[i] = exc
     out: list[Cell] = []
     for case, f in zip(cases, found, strict=True):
-        if isinstance(f, str):
+        if isinstance(f, str | Result):
             arrays = (x.dtype for x in case if x.category != PYTHON)
             why = next((w for w in (_unrunnable(handle, t) for t in arrays) if w), "")
-            out.append(Gap(why) if why else Result(f))
+            out.append(Gap(why) if why else f if isinstance(f, Result) else Result(f))
         else:
             text = f"{type(f).__name__}: {f}"
             out.append(missing_kernel(text, questions[0]) or Refusal(first_line(text)))

@@ -24,9 +24,13 @@ from promote_cli.ops import (
     COMPLEX_TO_FLOAT,
     INDEX,
     INT_TO_FLOAT,
+    REPLACES,
     Maps,
     Operations,
+    Operators,
     Rule,
+    Updates,
+    with_operators,
 )
 
 MAPS = Maps(
@@ -92,4 +96,22 @@ RULES = {
     "where": Rule("mx.where"),
 }
 
-OPERATIONS = Operations(POLICY, MAPS, RULES, "MLX 0.32 on the CPU, measured")
+# ``a += b`` keeps the array object and swaps in the result: its dtype changes with it
+# (``int8 += float32`` leaves a float32 array that every name for it sees).
+# ``/=`` refuses an integer or bool array ("In place division cannot cast to non-floating point
+# type"). The bitwise operators have no reflected method: ``1 & a`` raises TypeError, though
+# ``mx.bitwise_and(1, a)`` works. ``+x`` takes a bool, which ``-x`` refuses.
+OPERATORS = Operators(
+    "mx.array",
+    Updates(REPLACES, refuses_left={"/=": ("bool", "int", "uint")}),
+    rules={"+x": Rule("mx.array.__pos__")},
+    unreflected=("&", "|", "^", "<<", ">>"),
+)
+
+OPERATIONS = Operations(
+    POLICY,
+    MAPS,
+    with_operators(RULES, OPERATORS),
+    "MLX 0.32's functions and array operators on the CPU, measured",
+    operators=OPERATORS,
+)

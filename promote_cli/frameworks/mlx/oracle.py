@@ -27,6 +27,8 @@ from promote_cli.verify import (
     Refused,
     answered,
     chained,
+    is_operator,
+    operated,
     python_result,
     python_value,
 )
@@ -107,18 +109,24 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             acc = step(acc, v)
         return named(acc.dtype)
 
-    def called(q: Question) -> str:
-        fn = getattr(mx, q.function.removeprefix("mx."))
+    def evaluated(out: Any) -> str:
+        mx.eval(out)
+        return named(out.dtype)
+
+    def called(q: Question) -> str | Cell:
         args = [
             PYTHON_VALUES[x.dtype] if x.category == PYTHON else mx.ones((2,), dtype(x.dtype))
             for x in q.operands
         ]
+        if is_operator(q.operation):
+            return operated(q.operation, args, evaluated)
+        fn = getattr(mx, q.function.removeprefix("mx."))
         condition = mx.ones((2,), dtype=mx.bool_)
         out = fn(condition, *args) if q.operation == "where" else fn(*args)
         mx.eval(out)
         return named(out.dtype)
 
-    def ask(q: Question) -> str:
+    def ask(q: Question) -> str | Cell:
         if q.kind in (PAIR, RESULT_TYPE):
             return result_type(q.operands)
         if q.kind in (CHAIN, VALUE):
