@@ -232,7 +232,7 @@ def ops_index(declared: dict[str, ops.Operations], without: dict[str, str]) -> s
         "     - what it computes",
         *(f"     - {n}" for n in names),
     ]
-    for op in ops.VOCABULARY.values():
+    for op in ops.FUNCTIONS.values():
         lines += [
             f"   * - :doc:`{op.name} <{op.name}>`",
             f"     - {op.arity}",
@@ -247,7 +247,7 @@ def ops_index(declared: dict[str, ops.Operations], without: dict[str, str]) -> s
         lines += ["", heading("Policies without operations", "-")]
         lines += [f"* ``{name}``: {escape(why)}" for name, why in without.items()]
     lines += ["", ".. toctree::", "   :hidden:", ""]
-    lines += [f"   {name}" for name in ops.VOCABULARY]
+    lines += [f"   {name}" for name in ops.FUNCTIONS]
     return "\n".join(lines) + "\n"
 
 
@@ -530,7 +530,7 @@ def write() -> None:
     put(OUT / "compare" / "index.rst", compare_index(names, diffs))
     wanted.add(OUT / "compare" / "index.rst")
     declared, without = operations()
-    for op in ops.VOCABULARY.values():
+    for op in ops.FUNCTIONS.values():
         path = OUT / "ops" / f"{op.name}.rst"
         put(path, op_page(op, declared, without))
         wanted.add(path)

@@ -190,7 +190,7 @@ def request(
             f" about one {op} call: ask one of them"
         )
     pol = resolve(policy) if isinstance(policy, str) else policy
-    asked = None if op is None else bind(pol, op)
+    asked = None if op is None else bind(pol, op, len(operands) if operands else 0)
     if isinstance(notation, Notation):
         nota = notation
     else:
@@ -202,12 +202,13 @@ def request(
     return Request(pol, nota, opts, ops, chain, asked)
 
 
-def bind(policy: Policy, spec: str) -> Asked:
-    """The operations ``spec`` names, as ``policy`` declares them; a refusal when it declares
-    none (``frameworks.operations``)."""
+def bind(policy: Policy, spec: str, operands: int = 0) -> Asked:
+    """The operations ``spec`` names, as ``policy`` declares them (``-`` given one of
+    ``operands`` is unary minus); a refusal when it declares none
+    (``frameworks.operations``)."""
     from promote_cli import ops
 
-    found = ops.named(spec)
+    found = ops.named(spec, operands)
     return ops.Asked(ops.canonical_spec(spec), found, frameworks.operations(policy))
 
 

@@ -69,7 +69,7 @@ def operation_files(policy: Policy) -> tuple[Table, dict[str, str], dict[str, st
         text = render(replace(table, command=command), fmt, standalone=standalone)
         files[f"{OPS_DIR}/{policy.name}{suffix}"] = text
     pairs = {}
-    for op in ops.VOCABULARY.values():
+    for op in ops.FUNCTIONS.values():
         if op.arity in (ops.UNARY, ops.REDUCTION):
             continue
         each = api.request(policy, op=op.name)

@@ -193,6 +193,12 @@ cumulative_sum      the running sum along the first axis
 }
 # How a unary operator is also written: ``promote op - int8`` (one operand) is ``-x``.
 UNARY_SPELLINGS = {"-": "-x", "+": "+x", "~": "~x"}
+# The array API's functions alone (the documentation set has a table and a page for each),
+# and Python's operators and augmented assignments.
+FUNCTIONS: Mapping[str, Operation] = {n: o for n, o in VOCABULARY.items() if o.syntax == FUNCTION}
+OPERATOR_FORMS: Mapping[str, Operation] = {
+    n: o for n, o in VOCABULARY.items() if o.syntax != FUNCTION
+}
 
 
 def operation(name: str, operands: int = 0) -> Operation:
@@ -406,6 +412,26 @@ class Operators(Record):
     # the left raises TypeError (MLX's ``1 & a``), in the augmented form too.
     unreflected: tuple[str, ...] = ()
     note: str = ""
+
+    def sentences(self) -> list[str]:
+        """What ``promote ops --policy`` says of them, a sentence each."""
+        u = self.updates
+        how = {
+            REBINDS: "binds the name to the result, a new array",
+            IN_PLACE: "writes the result back into a's array, in its dtype, unless its kind"
+            f" ranks higher ({u.says})",
+            SAME_ONLY: f"updates a's array in place when the result is a's dtype ({u.says})",
+            REPLACES: "gives a's array object the result, dtype and all",
+        }[u.how]
+        out = [f"operators: the methods of {self.array}; a += b {how}"]
+        out += [
+            f"{name} refuses a left array of {', '.join(kinds)}"
+            for name, kinds in u.refuses_left.items()
+        ]
+        if self.unreflected:
+            listed = " ".join(self.unreflected)
+            out.append(f"no reflected method for {listed}: a Python scalar on the left raises")
+        return out
 
 
 def with_operators(rules: Mapping[str, Rule], operators: Operators | None) -> dict[str, Rule]:
@@ -845,8 +871,7 @@ def answer(
             f"{' (the two values; the condition is a bool array)' if op.arity == WHERE else ''},"
             f" not {len(operands)}"
         )
-    valued = op.like if op.syntax == AUGMENTED else op.name
-    if valued in ops.valued and any(x.value is not None for x in operands):
+    if op.name in ops.valued and any(x.value is not None for x in operands):
         out, promoted = _with_values(ops, op.name, operands, opts)
     else:
         out, promoted = _walk(ops, op, operands, opts)
@@ -973,20 +998,21 @@ def operands_of(rules: Operations, op: Operation) -> tuple[Operand, ...]:
 GROUPS: Mapping[str, str] = {"unary": UNARY, "reductions": REDUCTION}
 
 
-def named(spec: str) -> tuple[Operation, ...]:
-    """The operations ``spec`` names: one name (``divide``), or a comma list of one-operand
-    operations and group words (``sqrt,exp,sum``, ``unary``, ``unary,reductions``), each once,
-    in the order given. A binary operation or ``where`` in a list is a usage error: a list is
-    a table's rows, and a row is one operation applied to one array."""
+def named(spec: str, operands: int = 0) -> tuple[Operation, ...]:
+    """The operations ``spec`` names: one name (``divide``; ``-`` with one of ``operands`` is
+    unary minus), or a comma list of one-operand operations and group words (``sqrt,exp,sum``,
+    ``unary``, ``unary,reductions``), each once, in the order given. A binary operation or
+    ``where`` in a list is a usage error: a list is a table's rows, and a row is one
+    operation applied to one array."""
     words = [w.strip() for w in spec.split(",")]
     if any(not w for w in words):
         raise UsageError(f"--op {spec!r}: an empty name in the list")
     if len(words) == 1 and words[0] not in GROUPS:
-        return (operation(words[0]),)
+        return (operation(words[0], operands),)
     found: dict[str, Operation] = {}
     for word in words:
         if word in GROUPS:
-            found.update((o.name, o) for o in VOCABULARY.values() if o.arity == GROUPS[word])
+            found.update((o.name, o) for o in FUNCTIONS.values() if o.arity == GROUPS[word])
             continue
         op = operation(word)
         if not takes_one(op):

@@ -20,7 +20,7 @@ from table_parsers import HtmlTable, html_tables
 
 from promote_cli import frameworks
 from promote_cli.errors import PromotionError
-from promote_cli.ops import VOCABULARY
+from promote_cli.ops import FUNCTIONS
 
 pytest.importorskip("sphinx", reason="the docs extra is not installed (pip install -e '.[docs]')")
 pytest.importorskip("sphinx_click", reason="the docs extra is not installed")
@@ -65,7 +65,7 @@ def _op_tables(site: Path, op: str) -> dict[str, HtmlTable]:
 def test_every_operation_has_a_page_with_the_table_of_every_policy_with_operations(site):
     declaring = _declaring()
     assert {"numpy", "torch", "jax"} <= set(declaring)
-    for op in VOCABULARY:
+    for op in FUNCTIONS:
         tables = _op_tables(site, op)
         # tensorflow has no left shift: said in words, no table of refusals
         want = {n for n in declaring if frameworks.operations(frameworks.get(n)).rule(op).function}
@@ -106,12 +106,12 @@ def test_operations_index_lists_the_vocabulary_with_each_policys_function(site):
     head = [text for text, _ in table.rows[0]]
     assert head == ["operation", "arity", "what it computes", *declaring]
     rows = {row[0][0]: [text for text, _ in row] for row in table.rows[1:]}
-    assert list(rows) == list(VOCABULARY)
+    assert list(rows) == list(FUNCTIONS)
     assert rows["divide"][:2] == ["divide", "binary"]
     assert rows["divide"][3 + list(declaring).index("torch")] == "torch.true_divide"
     assert rows["bitwise_left_shift"][3 + list(declaring).index("tensorflow")] == "none"
     assert rows["sum"][1] == "reduction"
-    for op in VOCABULARY:
+    for op in FUNCTIONS:
         assert f'href="{op}.html"' in page, op
     # and the site's table of contents reaches it
     assert 'href="_generated/ops/index.html"' in (site / "index.html").read_text(encoding="utf-8")

@@ -129,7 +129,7 @@ def test_a_list_of_operations_gives_one_row_each(run):
 
 
 def test_group_words_name_every_operation_of_their_arity_in_vocabulary_order(run):
-    unary = [o for o, op in ops.VOCABULARY.items() if op.arity == ops.UNARY]
+    unary = [o for o, op in ops.FUNCTIONS.items() if op.arity == ops.UNARY]
     reductions = ["sum", "prod", "mean", "max", "argmax", "cumulative_sum"]
     for spec, want in [
         ("unary", unary),

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import click
 
-from promote_cli import api, fit
+from promote_cli import api, fit, ops
 from promote_cli.api import Request
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
 from promote_cli.engine import Outcome
@@ -16,7 +16,10 @@ from promote_cli.notations import display
 from promote_cli.operands import label
 
 
-@click.command("op")
+# ``-=``, ``-x`` and ``--`` look like options to click: an unknown option is taken as an
+# argument here, so operators are written as they are (a misspelt option is then refused as
+# one, in ``command``).
+@click.command("op", context_settings={"ignore_unknown_options": True})
 @click.argument("name", metavar="NAME")
 @click.argument("operands", nargs=-1, required=True, metavar="A [B]")
 @_options.policy
@@ -34,11 +37,22 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
     promote op divide int32 int32 -p torch    # float32
     promote op sum uint8 -p jax -O x64=false  # u4 (uint32)
     promote op mean int32 -p array-api        # refused: floating-point only
+    promote op += int8 float32 -p numpy       # refused: same_kind casting
+    promote op '*' bool int8 -p torch         # int8
+    promote op - int8 -p jax                  # i1 (int8): unary minus
 
-    NAME is an array API function name (see `promote ops`). Prints the output dtype; a
-    refusal prints its reason and exits 1. A cell the framework has no CPU kernel for prints
-    the dtype rule's answer and says so.
+    NAME is an array API function name or a Python operator: + - * / // % ** @
+    & | ^ << >> == != < <= > >=, a unary - + ~ with one operand, or an augmented
+    assignment (+= -= ...; the dtype of the left name afterwards, or the
+    refusal). Quote the ones your shell reads (* | ^ < > &); `promote ops` lists
+    them all. Prints the output dtype; a refusal prints its reason and exits 1.
+    A cell the framework has no CPU kernel for prints the dtype rule's answer
+    and says so.
     """
+    for given in (name, *operands):
+        if given.startswith("--") or (given.startswith("-") and given[1:2].isalpha()):
+            if given not in ("-x", "--"):
+                raise click.NoSuchOption(given)
     asking = dict(
         notation=notation, options=_options.parse_options(option_values), operands=operands
     )
@@ -58,9 +72,13 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
     verdict = "refused" if out.refused else _result(out, nota)
     if explain:
         rule = asked.rule(op, req.options)
-        call = f"{name}({', '.join(label(x, nota) for x in req.operands)})"
+        call = _call(op, [label(x, nota) for x in req.operands])
         _say(f"policy: {pol.name} ({req.options_text() or 'no options'})")
-        _say(f"operation: {name} = {rule.function or 'absent'} (kind: {rule.kind.value})")
+        if op.syntax == ops.FUNCTION:
+            _say(f"operation: {name} = {rule.function or 'absent'} (kind: {rule.kind.value})")
+        else:
+            called = rule.function or "absent"
+            _say(f"operator: {_call(op, ['a', 'b'])} = {called} (kind: {rule.kind.value})")
         if promoted is not None:
             pair = asked.rules.promotion_text(rule, op)
             start = "refused" if promoted.result is None else display(promoted.result, nota)
@@ -103,6 +121,15 @@ def _json(
     }
     click.echo(schema.dumps(body), nl=False)
     return EXIT_DIFFERENT if answer["refused"] else EXIT_OK
+
+
+def _call(op: ops.Operation, given: Sequence[str]) -> str:
+    """How user code writes the call: ``divide(int32, int32)``, ``int8 += float32``, ``-int8``."""
+    if op.syntax == ops.FUNCTION:
+        return f"{op.name}({', '.join(given)})"
+    if op.arity == ops.UNARY:
+        return f"{op.name[0]}{given[0]}"
+    return f"{given[0]} {op.name} {given[1]}"
 
 
 def _step(name: str, rule) -> str:

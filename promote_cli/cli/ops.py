@@ -107,6 +107,7 @@ def _one(name: str, option_values, as_json: bool) -> int:
                 }
                 for op in VOCABULARY.values()
             ],
+            "operators": None if declared.operators is None else declared.operators.sentences(),
         }
         click.echo(schema.dumps(body), nl=False)
         return EXIT_OK
@@ -125,4 +126,7 @@ def _one(name: str, option_values, as_json: bool) -> int:
     click.echo("kinds, applied to the promoted type:")
     for kind in used:
         click.echo("\n".join(fit.wrap(f"  {kind.value}: {KINDS[kind]}", width, hang=4)))
+    if declared.operators is not None:
+        for line in declared.operators.sentences():
+            click.echo("\n".join(fit.wrap(line, width, hang=2)))
     return EXIT_OK

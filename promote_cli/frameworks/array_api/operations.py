@@ -113,5 +113,6 @@ OPERATIONS = Operations(
     MAPS,
     with_operators(RULES, OPERATORS),
     "the array API standard (2025.12) as array-api-strict 2.6 enforces it, measured",
+    valued=("+",),  # the chain's operator: its values are measured as the chain
     operators=OPERATORS,
 )

@@ -118,6 +118,6 @@ OPERATIONS = Operations(
     MAPS,
     with_operators(RULES, OPERATORS),
     "NumPy 2.4's ufuncs, reductions and ndarray operators, measured",
-    valued=("+",),
+    valued=("+",),  # the chain's operator: its values are measured as the chain
     operators=OPERATORS,
 )
