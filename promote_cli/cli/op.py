@@ -50,9 +50,9 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
     and says so.
     """
     for given in (name, *operands):
-        if given.startswith("--") or (given.startswith("-") and given[1:2].isalpha()):
-            if given not in ("-x", "--"):
-                raise click.NoSuchOption(given)
+        looks_like_option = given.startswith("--") or (given[:1] == "-" and given[1:2].isalpha())
+        if looks_like_option and given != "-x":
+            raise click.NoSuchOption(given)
     asking = dict(
         notation=notation, options=_options.parse_options(option_values), operands=operands
     )
