@@ -252,6 +252,32 @@ def frameworks() -> str:
     return "\n".join(lines) + "\n"
 
 
+def verified() -> str:
+    """The README's proof: per policy, what the last full verify run compared, by kind of
+    question (pairs; triples, each under both n-ary questions; valued Python scalars; function
+    calls; operators; augmented assignments), its kernel gaps and mismatches."""
+    from promote_cli import ops
+
+    syntax = {name: op.syntax for name, op in ops.VOCABULARY.items()}
+    names = ("pairs", "triples", "values", "functions", "operators", "`a op= b`", "gaps")
+    lines = [f"| policy | {' | '.join(names)} | mismatches |", "| --- " * 9 + "|"]
+    total = [0] * 8
+    for p in _verified()["verify"]["policies"]:
+        if p["status"] not in ("verified", "mismatch"):
+            continue
+        found = p["operations"] or {}
+        by = dict.fromkeys((ops.FUNCTION, ops.OPERATOR, ops.AUGMENTED), 0)
+        for name, count in found.get("cells", {}).items():
+            by[syntax.get(name, ops.FUNCTION)] += count
+        gaps = sum(found.get("gaps", {}).values())
+        wrong = len(p["mismatches"]) + len(found.get("mismatches", []))
+        row = [p["cells"], p["triples"], p["values"], *by.values(), gaps, wrong]
+        total = [t + r for t, r in zip(total, row, strict=True)]
+        lines.append(f"| `{p['policy']}` | " + " | ".join(f"{n:,}" for n in row) + " |")
+    lines.append("| all | " + " | ".join(f"**{n:,}**" for n in total) + " |")
+    return "\n".join(lines) + "\n"
+
+
 FIGURES = {
     "verify-cells": verify_cells,
     "ops-five": ops_five,
@@ -260,8 +286,9 @@ FIGURES = {
     "tables-set": tables_set,
     "last-run": last_run,
     "frameworks": frameworks,
+    "verified": verified,
 }
-README_BLOCKS = ("frameworks",)
+README_BLOCKS = ("frameworks", "verified")
 
 
 def block_pattern(name: str) -> re.Pattern[str]:

@@ -302,9 +302,15 @@ def _what(req: Request) -> dict[str, Any]:
         name, function = functions[0]
         values = " (the values; the condition is a bool array)" if name == "where" else ""
         returns = f"what {function} returns" if function else f"refused: {title} has no {name}"
+        heading = f"What {function} returns" if function else f"{title} has no {name}"
+        syntax = asked.operations[0].syntax
+        if function and syntax == ops.OPERATOR:
+            returns = heading = f"what x1 {name} x2 gives ({function})"
+        elif function and syntax == ops.AUGMENTED:
+            returns = heading = f"the dtype of x1 after x1 {name} x2 ({function})"
         return {
             **what,
-            "heading": f"What {function} returns" if function else f"{title} has no {name}",
+            "heading": heading[:1].upper() + heading[1:],
             "reading": f"rows are x1, columns x2{values}; each cell is {returns}",
             "description": f"Each cell is {returns} for x1 of the row's type and x2 of the"
             f" column's type{values}",
