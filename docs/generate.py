@@ -209,6 +209,28 @@ def _function(rule: ops.Rule) -> str:
     return f"``{rule.function}``" if rule.function else "none"
 
 
+def _operators(declared: dict[str, ops.Operations]) -> list[str]:
+    """The operators section: what ``promote op +`` answers, and each framework's operators as
+    its declaration says (how ``a += b`` lands; the operators whose rule is their own)."""
+    listed = " ".join(f"``{name}``" for name in ops.OPERATOR_FORMS)
+    lines = [
+        "``promote op`` also takes Python's operators on each framework's arrays, as code"
+        f" writes them: {listed} (``-``, ``+`` or ``~`` with one operand is the unary"
+        " operator; ``a op= b`` answers the dtype of ``a`` afterwards). An operator follows"
+        " its function's rule unless its framework's measurements say otherwise; ``promote"
+        " verify`` applies each one with Python's ``operator`` module.\n",
+    ]
+    for name, declared_ops in declared.items():
+        operators = declared_ops.operators
+        if operators is None:
+            lines.append(f"* ``{name}``: no operators (its functions take another's arrays).")
+            continue
+        own = ", ".join(f"``{n}``" for n in operators.rules) or "none"
+        said = "; ".join(escape(line) for line in operators.sentences())
+        lines.append(f"* ``{name}``: {said}. Operators with a rule of their own: {own}.")
+    return lines
+
+
 def ops_index(declared: dict[str, ops.Operations], without: dict[str, str]) -> str:
     names = list(declared)
     lines = [
@@ -239,6 +261,7 @@ def ops_index(declared: dict[str, ops.Operations], without: dict[str, str]) -> s
             f"     - {escape(op.summary)}",
         ]
         lines += [f"     - {_function(declared[n].rule(op.name))}" for n in names]
+    lines += ["", heading("Operators", "-"), *_operators(declared)]
     lines += ["", heading("Where the rules come from", "-")]
     for name, declared_ops in declared.items():
         title = declared_ops.policy.title
