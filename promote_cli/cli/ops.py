@@ -10,7 +10,7 @@ import click
 from promote_cli import api, fit, frameworks
 from promote_cli.cli import EXIT_OK, _options
 from promote_cli.errors import PromotionError, UsageError
-from promote_cli.ops import KINDS, VOCABULARY, Rule, operand_key
+from promote_cli.ops import FUNCTIONS, KINDS, OPERATOR_FORMS, VOCABULARY, Rule, operand_key
 
 
 @click.command("ops")
@@ -25,9 +25,10 @@ from promote_cli.ops import KINDS, VOCABULARY, Rule, operand_key
 @_options.as_json
 def command(policy, option_values, as_json) -> int:
     """List the operations (array API names) and each policy's own function for
-    them ("-" where the framework has none). openvino and ascend define no
-    operations. With --policy, that policy's rule for each: the function, the
-    kind applied after the promotion, and the types it refuses.
+    them ("-" where the framework has none), then Python's operators. openvino
+    and ascend define no operations. With --policy, that policy's rule for
+    each, operators included: the function, the kind applied after the
+    promotion, the types it refuses, and how its a += b lands.
 
     \b
     promote ops                      # every policy, a column each
@@ -68,9 +69,16 @@ def command(policy, option_values, as_json) -> int:
     head = ["operation", "arity", *columns]
     rows = [
         [op.name, op.arity, *(rules[op.name].function or "-" for rules in columns.values())]
-        for op in VOCABULARY.values()
+        for op in FUNCTIONS.values()
     ]
     click.echo(fit.grid([head, *rows], width, fixed=2, label="policies"), nl=False)
+    # An operator is its array type's method everywhere: named once, not in a column each.
+    operators = " ".join(OPERATOR_FORMS)
+    said = (
+        f"operators (each framework's array methods; `promote ops -p NAME` shows one's):"
+        f" {operators}"
+    )
+    click.echo("\n".join(fit.wrap(said, width, hang=2)))
     for name, why in without.items():
         click.echo("\n".join(fit.wrap(f"{name}: {why}", width)))
     return EXIT_OK
