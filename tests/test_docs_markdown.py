@@ -180,3 +180,16 @@ def test_a_block_reads_the_flags_of_the_command_of_its_name(verb):
     flags = {o for p in command.params for o in (*p.opts, *p.secondary_opts) if o.startswith("-")}
     grammar = {o for action in _grammar(verb)._actions for o in action.option_strings}
     assert grammar == flags | {"-h", "--help"}  # a block reads --help to refuse it
+
+
+def test_operator_blocks_give_augmented_assignment_and_where_frameworks_part():
+    # a = np.ones(2, np.uint8); a += np.ones(2, np.int8): refused (same_kind); torch: uint8
+    matrix = convert("::: promote table -p numpy --op += -t uint8,int8\n")
+    assert "the dtype of x1 after x1 += x2 (np.ndarray.__iadd__)" in matrix
+    [table] = html_tables(matrix)
+    assert table.cells()[("int8", "uint8")][0] == "int8"
+    assert table.cells()[("uint8", "int8")][0] == "×"
+    page = convert("::: promote diff numpy torch --op += -t uint8,int8\n")
+    [table] = html_tables(page)
+    got = {row[0][0]: (row[1][0], row[2][0]) for row in table.rows[1:]}
+    assert got["uint8 x int8"] == ("refused", "uint8")
