@@ -53,6 +53,12 @@ class Array:
             raise TypeError(f"abacus has no dtype {dtype}")
         self.dtype = dtype
 
+    def __add__(self, other):
+        return add(self, other)
+
+    def __truediv__(self, other):
+        return divide(self, other)
+
 
 zeros = ones = Array
 
@@ -148,6 +154,8 @@ def test_a_framework_added_as_a_directory_and_a_registry_line_is_everywhere(copy
         (("divide", "int8", "int8"), "float16"),
         (("divide", "int16", "uint8"), "float32"),
         (("sum", "bool"), "int16"),
+        (("+", "uint8", "int8"), "int16"),  # abacus.Array.__add__ is abacus.add
+        (("/=", "int8", "int8"), "float16"),  # a /= b binds a to a / b
     ]:
         done = promote(copy, "op", *args, "-p", "abacus")
         assert (done.returncode, done.stdout) == (0, f"{want}\n"), (args, done.stderr)
@@ -171,7 +179,11 @@ def test_a_framework_added_as_a_directory_and_a_registry_line_is_everywhere(copy
     assert proved.returncode == 0, proved.stdout + proved.stderr
     assert proved.stdout.startswith("abacus: abacus 1.0, 36 cells in")
     assert "all agree" in proved.stdout and "0 mismatches" in proved.stdout
-    assert "abacus operations: 78 cells over 3 operations" in proved.stdout
+    # add, divide and their operators and augmented forms: 6 x 36 cells; sum: 6
+    assert (
+        "abacus operations: 222 cells over 3 functions, 2 operators and 2 augmented assignments"
+        in proved.stdout
+    )
 
     measured = promote(copy, "measure", "abacus", path=(site,))
     assert measured.returncode == 0, measured.stderr
