@@ -374,6 +374,12 @@ class Updates(Record):
     how: str  # REBINDS or IN_PLACE
     ranks: tuple[tuple[str, ...], ...] = ()  # IN_PLACE: the kinds from the lowest rank
     says: str = ""  # IN_PLACE: how the framework names the check ("casting rule 'same_kind'")
+    # IN_PLACE without a cast: only a result of ``a``'s own dtype is written back, any other
+    # refused (tinygrad's ``assign``, "assign dtype mismatch"); ``ranks`` is then unused.
+    exact: bool = False
+    # IN_PLACE: the augmented operators the array type has no in-place method for (``%=``
+    # without ``__imod__``): Python falls back to ``a = a % b`` and rebinds the name.
+    rebinds: tuple[str, ...] = ()
 
 
 _NO_UPDATES = Updates(REBINDS)
@@ -836,19 +842,25 @@ def _update(
     ops: Operations, op: Operation, operands: Sequence[Operand], out: Outcome, rule: Rule
 ) -> Outcome:
     """``a op= b``: the operator's outcome ``out``, landed on the name ``a`` as the framework's
-    ``Updates`` say: rebound to it, or cast back into ``a``'s array (refused when its kind
-    ranks above ``a``'s, or when ``a`` is 0-d and the result is not)."""
+    ``Updates`` say: rebound to it (also where the array type has no in-place method for
+    ``op``), or cast back into ``a``'s array (refused when its kind ranks above ``a``'s, or,
+    ``Updates.exact``, when it is not ``a``'s dtype; or when ``a`` is 0-d and the result is
+    not)."""
     left, right = operands
     if out.refused:
         return out
     updates = ops.updates
     # A kernel gap stays one, decided by its step: the call raises whatever the update does.
     gap = out.rule == NO_KERNEL
-    if updates.how == REBINDS or left.category == PYTHON:
-        who = "Python" if left.category == PYTHON else ops.policy.title
+    fallback = op.name in updates.rebinds
+    if updates.how == REBINDS or left.category == PYTHON or fallback:
+        who = "Python" if left.category == PYTHON or fallback else ops.policy.title
+        lacking = ""
+        if fallback and ops.operators is not None and left.category != PYTHON:
+            lacking = f" ({ops.operators.array} has no {op.dunder})"
         return out._replace(
             rule=out.rule if gap else REBINDS,
-            why=f"{out.why}; {who} binds the name to the result, a new array",
+            why=f"{out.why}; {who} binds the name to the result, a new array{lacking}",
             decided_by=out.decided_by if gap else UPDATE_STEP.name,
         )
     result = out.materialised.dtype if out.materialised is not None else out.result
@@ -859,7 +871,13 @@ def _update(
             f"{rule.function} writes the result back into the 0-d array, which cannot hold"
             " the shape of the array on the right",
         )._replace(decided_by=UPDATE_STEP.name)
-    if _rank(updates, result) > _rank(updates, left.dtype):
+    if updates.exact and out.result != left.dtype:
+        return refuse(
+            UPDATE_REFUSED,
+            f"{rule.function} writes back only a result of the array's own dtype,"
+            f" {ref(left.dtype)}, not its {ref(out.result or result)} one ({updates.says})",
+        )._replace(decided_by=UPDATE_STEP.name)
+    if not updates.exact and _rank(updates, result) > _rank(updates, left.dtype):
         return refuse(
             UPDATE_REFUSED,
             f"{rule.function} cannot cast its {ref(result)} result back into the"
