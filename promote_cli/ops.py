@@ -361,6 +361,7 @@ class BySetting(Record):
 # How ``a op= b`` lands on the name ``a`` (``Updates.how``).
 REBINDS = "rebinds"  # Python binds the name to the operator's result, a new array
 IN_PLACE = "in-place"  # the result is written back into ``a``'s array, cast to its dtype
+SAME_ONLY = "same-only"  # in place, only when the result is ``a``'s dtype (tinygrad's assign)
 
 
 class Updates(Record):
@@ -368,16 +369,14 @@ class Updates(Record):
     operator's result (immutable arrays: JAX, MLX, TensorFlow), or the result cast back into
     the left array in place (NumPy, PyTorch), when its kind ranks no higher than the array's:
     ``ranks`` lists the kinds (``bool``, ``uint``, ``int``, ``float``, ``complex``) from the
-    lowest, a group per rank. A result of a higher rank is refused (``int8 += float32``). A
-    Python scalar on the left is always rebound (Python's ``x = x + a``)."""
+    lowest, a group per rank. A result of a higher rank is refused (``int8 += float32``).
+    SAME_ONLY: in place with no cast, any result of another dtype than the array's refused
+    (tinygrad). A Python scalar on the left is always rebound (Python's ``x = x + a``)."""
 
-    how: str  # REBINDS or IN_PLACE
+    how: str  # REBINDS, IN_PLACE or SAME_ONLY (no cast: any other dtype than a's is refused)
     ranks: tuple[tuple[str, ...], ...] = ()  # IN_PLACE: the kinds from the lowest rank
     says: str = ""  # IN_PLACE: how the framework names the check ("casting rule 'same_kind'")
-    # IN_PLACE without a cast: only a result of ``a``'s own dtype is written back, any other
-    # refused (tinygrad's ``assign``, "assign dtype mismatch"); ``ranks`` is then unused.
-    exact: bool = False
-    # IN_PLACE: the augmented operators the array type has no in-place method for (``%=``
+    # In place: the augmented operators the array type has no in-place method for (``%=``
     # without ``__imod__``): Python falls back to ``a = a % b`` and rebinds the name.
     rebinds: tuple[str, ...] = ()
 
@@ -844,8 +843,7 @@ def _update(
     """``a op= b``: the operator's outcome ``out``, landed on the name ``a`` as the framework's
     ``Updates`` say: rebound to it (also where the array type has no in-place method for
     ``op``), or cast back into ``a``'s array (refused when its kind ranks above ``a``'s, or,
-    ``Updates.exact``, when it is not ``a``'s dtype; or when ``a`` is 0-d and the result is
-    not)."""
+    SAME_ONLY, when it is not ``a``'s dtype; or when ``a`` is 0-d and the result is not)."""
     left, right = operands
     if out.refused:
         return out
@@ -871,13 +869,13 @@ def _update(
             f"{rule.function} writes the result back into the 0-d array, which cannot hold"
             " the shape of the array on the right",
         )._replace(decided_by=UPDATE_STEP.name)
-    if updates.exact and out.result != left.dtype:
+    if updates.how == SAME_ONLY and result != left.dtype:
         return refuse(
             UPDATE_REFUSED,
-            f"{rule.function} writes back only a result of the array's own dtype,"
-            f" {ref(left.dtype)}, not its {ref(out.result or result)} one ({updates.says})",
+            f"{rule.function} cannot write its {ref(out.result or result)} result into the"
+            f" {ref(left.dtype)} array ({updates.says})",
         )._replace(decided_by=UPDATE_STEP.name)
-    if not updates.exact and _rank(updates, result) > _rank(updates, left.dtype):
+    if updates.how == IN_PLACE and _rank(updates, result) > _rank(updates, left.dtype):
         return refuse(
             UPDATE_REFUSED,
             f"{rule.function} cannot cast its {ref(result)} result back into the"

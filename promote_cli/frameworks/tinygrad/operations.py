@@ -39,8 +39,8 @@ tinygrad generates its kernels, so no kernel is missing; the PYTHON device's emu
 
 Operators (``OPERATORS``): each follows its function's rule but ``+t`` (``Tensor`` has no
 ``__pos__``); ``a op= b`` is ``a.assign(a op b)``, in place and refused unless the result has
-``a``'s dtype, but ``%=``, which Python rebinds (no ``__imod__``): ``Updates.exact`` and
-``Updates.rebinds``.
+``a``'s dtype (``SAME_ONLY``), but ``%=``, which Python rebinds (no ``__imod__``,
+``Updates.rebinds``).
 
 The rules below are data; ``where``'s two values promote as the policy's pair does (two Python
 scalars included: ``where(c, 1, 2.0)`` is ``float*``), and ``1 << t`` is ``specials.py``'s
@@ -55,9 +55,9 @@ from promote_cli.operands import DIMENSIONED
 from promote_cli.ops import (
     ACCUMULATE,
     ALWAYS_BOOL,
-    IN_PLACE,
     INDEX,
     INT_TO_FLOAT,
+    SAME_ONLY,
     Maps,
     Operations,
     Operators,
@@ -149,7 +149,7 @@ RULES = {
 # functions: ``+t`` (no ``__pos__``: TypeError) and the ``%=`` just said.
 OPERATORS = Operators(
     "Tensor",
-    Updates(IN_PLACE, says="assign dtype mismatch", exact=True, rebinds=("%=",)),
+    Updates(SAME_ONLY, says="assign dtype mismatch", rebinds=("%=",)),
     rules={
         "+x": Rule(None, note="tinygrad's Tensor has no __pos__: +t raises TypeError"),
         "%=": RULES["remainder"]._replace(
