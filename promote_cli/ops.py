@@ -367,7 +367,7 @@ class BySetting(Record):
 # How ``a op= b`` lands on the name ``a`` (``Updates.how``).
 REBINDS = "rebinds"  # Python binds the name to the operator's result, a new array
 IN_PLACE = "in-place"  # the result is written back into ``a``'s array, cast to its dtype
-SAME_ONLY = "same-only"  # in place, only when the result is ``a``'s dtype (the array API)
+SAME_ONLY = "same-only"  # in place, only when the result is ``a``'s dtype (array API, tinygrad)
 REPLACES = "replaces"  # ``a``'s array object takes the result, its dtype changing (MLX)
 
 
@@ -380,13 +380,15 @@ class Updates(Record):
       ranks no higher than the array's: ``ranks`` lists the kinds (``bool``, ``uint``,
       ``int``, ``float``, ``complex``) from the lowest, a group per rank; a result of a higher
       rank is refused (``int8 += float32``);
-    - SAME_ONLY: in place only when the result's dtype is the array's (the array API
-      standard: an in-place operator never changes ``a``'s dtype); any other is refused;
+    - SAME_ONLY: in place only when the result's dtype is the array's, no cast (the array API
+      standard: an in-place operator never changes ``a``'s dtype; tinygrad's ``assign``); any
+      other is refused;
     - REPLACES: the array object itself takes the result, dtype and all (MLX: every other
       name for that array sees the new dtype).
 
-    A Python scalar on the left is always rebound (Python's ``x = x + a``), and an update in
-    place of a 0-d array by a larger one is refused (the shape does not fit)."""
+    A Python scalar on the left is always rebound (Python's ``x = x + a``), as is an operator
+    the array type has no in-place method for (``rebinds``); an update in place of a 0-d array
+    by a larger one is refused (the shape does not fit)."""
 
     how: str  # REBINDS, IN_PLACE, SAME_ONLY or REPLACES
     ranks: tuple[tuple[str, ...], ...] = ()  # IN_PLACE: the kinds from the lowest rank
@@ -395,6 +397,9 @@ class Updates(Record):
     # result (MLX's ``/=`` of an integer array: "In place division cannot cast to
     # non-floating point type").
     refuses_left: Mapping[str, tuple[str, ...]] = {}
+    # In place: the augmented operators the array type has no in-place method for (``%=``
+    # without ``__imod__``): Python falls back to ``a = a % b`` and rebinds the name.
+    rebinds: tuple[str, ...] = ()
 
 
 _NO_UPDATES = Updates(REBINDS)
@@ -899,19 +904,24 @@ def _update(
     ops: Operations, op: Operation, operands: Sequence[Operand], out: Outcome, rule: Rule
 ) -> Outcome:
     """``a op= b``: the operator's outcome ``out``, landed on the name ``a`` as the framework's
-    ``Updates`` say: rebound to it, or cast back into ``a``'s array (refused when its kind
-    ranks above ``a``'s, or when ``a`` is 0-d and the result is not)."""
+    ``Updates`` say: rebound to it (also where the array type has no in-place method for
+    ``op``), or cast back into ``a``'s array (refused when its kind ranks above ``a``'s, or,
+    SAME_ONLY, when it is not ``a``'s dtype; or when ``a`` is 0-d and the result is not)."""
     left, right = operands
     if out.refused:
         return out
     updates = ops.updates
     # A kernel gap stays one, decided by its step: the call raises whatever the update does.
     gap = out.rule == NO_KERNEL
-    if updates.how == REBINDS or left.category == PYTHON:
-        who = "Python" if left.category == PYTHON else ops.policy.title
+    fallback = op.name in updates.rebinds
+    if updates.how == REBINDS or left.category == PYTHON or fallback:
+        who = "Python" if left.category == PYTHON or fallback else ops.policy.title
+        lacking = ""
+        if fallback and ops.operators is not None and left.category != PYTHON:
+            lacking = f" ({ops.operators.array} has no {op.dunder})"
         return out._replace(
             rule=out.rule if gap else REBINDS,
-            why=f"{out.why}; {who} binds the name to the result, a new array",
+            why=f"{out.why}; {who} binds the name to the result, a new array{lacking}",
             decided_by=out.decided_by if gap else UPDATE_STEP.name,
         )
     result = out.materialised.dtype if out.materialised is not None else out.result

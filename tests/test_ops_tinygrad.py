@@ -7,10 +7,12 @@ from __future__ import annotations
 import importlib.util
 
 import pytest
-from oracles import operation_caller, verify_json
+from oracles import ask, operand, operation_caller, verify_json
 
 import promote_cli
-from promote_cli import ops
+import promote_cli.api
+from promote_cli import frameworks, ops
+from promote_cli.verify.protocol import OPERATION, Question
 
 # tinygrad's quirks, each with why.
 TINYGRAD = [
@@ -62,6 +64,59 @@ def test_tinygrad_refusals_say_which_rule(op, args, rule):
     assert out.refused and out.rule == rule, out
 
 
+# Python's operators and a += b, as measured on tinygrad 0.14.0: (operator, operands, dtype of
+# the result or of the name afterwards, how it landed).
+OPERATORS = [
+    ("+=", ["int16", "int8"], "int16", ops.IN_PLACE),  # a.assign(a + b): the same tensor
+    ("+=", ["int8", "int"], "int8", ops.IN_PLACE),
+    ("+=", ["float16", "float"], "float16", ops.IN_PLACE),
+    ("**=", ["bool", "bool"], "bool", ops.IN_PLACE),
+    ("%=", ["int8", "int16"], "int16", ops.REBINDS),  # no __imod__: a = a % b, a new tensor
+    ("%=", ["bool", "bool"], "float32", ops.REBINDS),  # a bool takes div's float path
+    ("+=", ["int", "int8"], "int8", ops.REBINDS),  # a Python int on the left: x = x + t
+    ("<<=", ["int", "uint32"], "int*", ops.REBINDS),  # 1 << t keeps the Python int's int*
+    (">>", ["int", "uint32"], "int*", "shift-left-operand"),  # >> as << does
+    ("-x", ["bool"], "bool", ops.SAME.value),  # -t of a bool is logical_not
+    ("|", ["bool", "bool"], "bool", ops.SAME.value),
+]
+
+
+@pytest.mark.parametrize(("op", "args", "want", "landed"), OPERATORS)
+def test_tinygrad_operators_and_updates(op, args, want, landed):
+    out = promote_cli.api.request("tinygrad", operands=args, op=op).outcome()
+    assert (out.result, out.rule) == (want, landed)
+
+
+@pytest.mark.parametrize(
+    ("op", "args", "rule"),
+    [
+        # assign does not cast: "assign dtype mismatch dtypes.char != dtypes.short"
+        ("+=", ["int8", "int16"], ops.UPDATE_REFUSED),
+        ("/=", ["int8", "int8"], ops.UPDATE_REFUSED),  # the quotient is float32
+        ("+=", ["bool", "int"], ops.UPDATE_REFUSED),  # bool + 1 is int*
+        ("*=", ["uint64", "int64"], ops.UPDATE_REFUSED),  # float*, weak even so
+        ("&=", ["float32", "int8"], ops.REFUSES_TYPE),  # & refuses it before the update
+        ("+x", ["int8"], ops.ABSENT),  # no __pos__: "bad operand type for unary +: 'Tensor'"
+        ("@", ["int", "float32"], ops.SIGNATURE),  # 1 @ t: "'int' object has no attribute"
+    ],
+)
+def test_tinygrad_operator_refusals_say_which_rule(op, args, rule):
+    out = promote_cli.api.request("tinygrad", operands=args, op=op).outcome()
+    assert out.refused and out.rule == rule, out
+
+
+def test_tinygrad_update_refusal_names_assign():
+    out = promote_cli.api.request("tinygrad", operands=["int8", "int16"], op="+=").outcome()
+    assert "int8" in out.why and "int16" in out.why and "assign dtype mismatch" in out.why
+
+
+def test_tinygrad_operators_name_their_methods():
+    rules = promote_cli.frameworks.operations(promote_cli.frameworks.get("tinygrad")).rules
+    assert rules["+="].function == "Tensor.__iadd__"
+    assert rules["%="].function == "Tensor.__mod__"  # what Python calls without __imod__
+    assert rules["+x"].function is None
+
+
 def test_tinygrad_weak_results_say_what_they_become():
     out = promote_cli.api.request("tinygrad", operands=["int8"], op="round").outcome()
     assert (out.result, out.materialised.dtype) == ("float*", "float32")
@@ -82,6 +137,24 @@ def test_tinygrad_oracle_calls_the_methods():
     assert call("bitwise_left_shift", "int", "uint32") == "int*"
     assert call("bitwise_left_shift", "int", "int8") == "refused"
     assert call("matmul", "float32", "float") == "refused"
+    assert call("+=", "int16", "int8") == "int16"
+    assert call("+=", "int8", "int16") == "refused"  # assign dtype mismatch
+    assert call("+x", "int8") == "refused"  # TypeError: no __pos__
+    assert call("&=", "float16", "float") == "refused"  # realised: UOp verification
+    assert call("%=", "bool", "bool") == "float32"
+
+
+@pytest.mark.conformance
+def test_tinygrad_augmented_assignment_updates_in_place_but_modulo():
+    pytest.importorskip("tinygrad", reason="tinygrad is not installed (pip install tinygrad)")
+    rules = frameworks.operations(frameworks.get("tinygrad"))
+    asked = [
+        Question(OPERATION, (operand("int16"), operand("int8")), op, rules.rule(op).function)
+        for op in ("+=", "%=")
+    ]
+    added, modulo = ask("tinygrad", asked)
+    assert (added.dtype, added.rebound) == ("int16", False)  # the same tensor, assigned
+    assert (modulo.dtype, modulo.rebound) == ("int16", True)  # a = a % b
 
 
 @pytest.mark.conformance
@@ -90,9 +163,10 @@ def test_every_tinygrad_operation_matches_the_installed_framework():
         pytest.skip("tinygrad is not installed (the conformance extra)")
     found = verify_json("tinygrad")
     assert found["mismatches"] == [], found["mismatches"][:10]
-    # 14 binary operations x (21**2 - 16) pairs, where x 21**2, 21 unary rows x 17 types.
-    absent = ["logical_and", "atan2", "real", "imag"]
-    assert (sum(found["cells"].values()), found["absent"]) == (6731, absent)
+    # 14 binary operations and 31 binary operators (19 and 12 updates) x (21**2 - 16) pairs,
+    # where x 21**2, 20 unary rows (functions and reductions) and 2 unary operators x 17 types.
+    absent = ["logical_and", "atan2", "real", "imag", "+x"]
+    assert (sum(found["cells"].values()), found["absent"]) == (19940, absent)
 
 
 def test_ops_lists_tinygrad_functions(run):

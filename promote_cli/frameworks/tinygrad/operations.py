@@ -37,6 +37,11 @@ integer tensor raises "base needs to be float"; operations are checked on types 
 tinygrad generates its kernels, so no kernel is missing; the PYTHON device's emulator cannot run
 ``pow`` of two integer tensors, which is why the dtypes are read lazily.
 
+Operators (``OPERATORS``): each follows its function's rule but ``+t`` (``Tensor`` has no
+``__pos__``); ``a op= b`` is ``a.assign(a op b)``, in place and refused unless the result has
+``a``'s dtype (``SAME_ONLY``), but ``%=``, which Python rebinds (no ``__imod__``,
+``Updates.rebinds``).
+
 The rules below are data; ``where``'s two values promote as the policy's pair does (two Python
 scalars included: ``where(c, 1, 2.0)`` is ``float*``), and ``1 << t`` is ``specials.py``'s
 ``left_operand_shift``, named by its rule.
@@ -52,9 +57,13 @@ from promote_cli.ops import (
     ALWAYS_BOOL,
     INDEX,
     INT_TO_FLOAT,
+    SAME_ONLY,
     Maps,
     Operations,
+    Operators,
     Rule,
+    Updates,
+    with_operators,
 )
 
 MAPS = Maps(
@@ -131,4 +140,29 @@ RULES = {
     ),
 }
 
-OPERATIONS = Operations(POLICY, MAPS, RULES, "tinygrad 0.14.0's Tensor methods, measured")
+# ``a op= b`` is ``a.assign(a op b)`` (``Tensor.__iadd__`` ...): written into ``a`` in place, the
+# same object, with no cast: ``assign`` refuses a result of any other dtype than ``a``'s ("assign
+# dtype mismatch": ``int8 += int16``, ``int8 /= int8`` (float32), ``bool += 1`` (``int*``)). A weak
+# result is first cast to ``least_upper_dtype`` of ``a`` and it, which is the result again: the
+# operator's result is already at least ``a``'s type. ``Tensor`` has no ``__imod__``: ``a %= b``
+# is Python's ``a = a % b``, a new tensor of ``%``'s dtype. Measured differences from the
+# functions: ``+t`` (no ``__pos__``: TypeError) and the ``%=`` just said.
+OPERATORS = Operators(
+    "Tensor",
+    Updates(SAME_ONLY, says="assign dtype mismatch", rebinds=("%=",)),
+    rules={
+        "+x": Rule(None, note="tinygrad's Tensor has no __pos__: +t raises TypeError"),
+        "%=": RULES["remainder"]._replace(
+            function="Tensor.__mod__",
+            note="Tensor has no __imod__: Python's a = a % b rebinds the name to a new tensor",
+        ),
+    },
+)
+
+OPERATIONS = Operations(
+    POLICY,
+    MAPS,
+    with_operators(RULES, OPERATORS),
+    "tinygrad 0.14.0's Tensor methods and operators, measured",
+    operators=OPERATORS,
+)

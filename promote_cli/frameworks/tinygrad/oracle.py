@@ -13,7 +13,13 @@ for. ``calling`` proves the operations the same way, realising only the bitwise 
 there). A weak result is reported as tinygrad reports it (``dtypes.weakint``/``weakfloat`` are
 ``int*``/``float*``).
 
-Refusals: a Python complex raises ``RuntimeError``. An operation on two Python scalars is never
+An operator is Python's operator itself (``operated``), realised where its function is (the
+bitwise ones); ``a op= b`` is recorded with whether the name still holds ``a`` (``assign``) or
+a new tensor (``%=``: no ``__imod__``).
+
+Refusals: a Python complex raises ``RuntimeError``, and so do ``assign`` ("assign dtype
+mismatch") and a float shift; an operator the ``Tensor`` lacks raises ``TypeError`` (``+t``), and
+``1 @ t`` ``AttributeError``. An operation on two Python scalars is never
 asked. tinygrad generates its kernels, so no kernel is missing for any dtype.
 """
 
@@ -24,7 +30,15 @@ from typing import Any
 
 from promote_cli.frameworks.tinygrad import FRAMEWORK as ENTRY
 from promote_cli.operands import PYTHON
-from promote_cli.verify import Refused, answered, chained, python_result, python_value
+from promote_cli.verify import (
+    Refused,
+    answered,
+    chained,
+    is_operator,
+    operated,
+    python_result,
+    python_value,
+)
 from promote_cli.verify.protocol import (
     CHAIN,
     OPERATION,
@@ -46,6 +60,8 @@ _REFLECTED = {"__floordiv__": "__rfloordiv__", "__lt__": "__gt__"}
 _SWAPPED = ("maximum", "minimum", "eq")  # no reflected form: t.maximum(1) (symmetric)
 # Built lazily with a float dtype, refused only when realised (UOp verification).
 _REALISED = ("bitwise_and", "bitwise_left_shift", "bitwise_invert")
+# The operators that are bitwise functions, realised for the same reason (and their updates).
+_REALISED_OPERATORS = ("&", "|", "^", "<<", ">>", "~x", "&=", "|=", "^=", "<<=", ">>=")
 
 
 def load() -> Any:
@@ -114,8 +130,28 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             return getattr(args[1], _REFLECTED[name])(args[0])
         return getattr(Tensor, name)(args[1], args[0], reverse=True)
 
-    def called(q: Question) -> str:
+    def realised(operation: str, out: Any) -> str:
+        if operation in _REALISED_OPERATORS:
+            out.data()
+        return canonical[out.dtype]
+
+    def operator(q: Question, args: list[Any]) -> Cell:
+        """Python's operator itself; what it raises for want of a method is a refusal:
+        ``TypeError`` (``+t``: Tensor has no ``__pos__``) and, for ``@``, ``AttributeError``
+        (``1 @ t``: "'int' object has no attribute 'ndim'")."""
+        try:
+            return operated(q.operation, args, lambda out: realised(q.operation, out))
+        except TypeError as exc:
+            raise Refused(exc) from exc
+        except AttributeError as exc:
+            if q.operation == "@" and any(x.category == PYTHON for x in q.operands):
+                raise Refused(exc) from exc
+            raise
+
+    def called(q: Question) -> str | Cell:
         args = [value(x, Tensor.ones) for x in q.operands]
+        if is_operator(q.operation):
+            return operator(q, args)
         try:
             out = apply(q.function.removeprefix("Tensor."), q.operation, args)
         except AttributeError as exc:
@@ -126,7 +162,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             out.data()
         return canonical[out.dtype]
 
-    def ask(q: Question) -> str:
+    def ask(q: Question) -> str | Cell:
         if q.kind in (PAIR, RESULT_TYPE):
             return result_type(q)
         if q.kind in (CHAIN, VALUE):
