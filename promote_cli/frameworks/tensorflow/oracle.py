@@ -40,6 +40,8 @@ from promote_cli.verify import (
     Refused,
     answered,
     chained,
+    is_operator,
+    operated,
     python_result,
     python_value,
     weak_name,
@@ -189,30 +191,41 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             return str(out.dtype.name)
         return python_result(out)
 
-    def value(op: Operand) -> Any:
+    def value(op: Operand, shape: Sequence[int] = (2,)) -> Any:
         if op.category == PYTHON:
             if op.dtype in PYTHON_VALUES:
                 return PYTHON_VALUES[op.dtype]
             return weak(op, [], tf.ones)
         if op.dtype == "string":
-            return tf.constant(["a", "b"])
-        return tf.ones([2], dtype=op.dtype)
+            return tf.fill(shape, "a")
+        return tf.ones(shape, dtype=op.dtype)
+
+    def dtype_of(out: Any) -> str:
+        strong = not isinstance(out, weak_tensor.WeakTensor)
+        return str(tf.as_dtype(out.dtype).name) + ("" if strong else "*")
 
     def called(q: Question) -> str | Cell:
         import tensorflow.experimental.numpy as tnp
 
-        fn = getattr(tnp, q.function.removeprefix("tnp."))
-        args = [value(x) for x in q.operands]
-        condition = tf.ones([2], dtype=tf.bool)
-
+        # tf.Tensor's @ is tf.linalg.matmul, of matrices only (a vector is refused)
+        args = [value(x, (2, 2) if q.operation == "@" else (2,)) for x in q.operands]
         try:
-            out = fn(condition, *args) if q.operation == "where" else fn(*args)
+            if is_operator(q.operation):
+                # Python scalars the operator converts are cached by value and dtype (see add)
+                pywrap_tfe.TFE_ClearScalarCache()
+                try:
+                    return operated(q.operation, args, dtype_of)
+                except AttributeError as exc:
+                    # TensorFlow's own: a Python scalar on the left of & | ^ (``and_`` reads
+                    # its ``.dtype``), or a float on the right of | (no ``__ror__``)
+                    return Refusal(first_line(f"AttributeError: {exc}"))
+            fn = getattr(tnp, q.function.removeprefix("tnp."))
+            condition = tf.ones([2], dtype=tf.bool)
+            return dtype_of(fn(condition, *args) if q.operation == "where" else fn(*args))
         except tf.errors.NotFoundError as exc:
             if missing_kernel(said(exc), q) is None:
                 raise
             return _on_xla(tf, exc)
-        strong = not isinstance(out, weak_tensor.WeakTensor)
-        return str(tf.as_dtype(out.dtype).name) + ("" if strong else "*")
 
     def ask(q: Question) -> str | Cell:
         if q.kind in (PAIR, RESULT_TYPE):
