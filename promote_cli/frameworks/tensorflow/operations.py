@@ -1,9 +1,11 @@
-"""TensorFlow's operations: ``tf.experimental.numpy`` with NumPy behaviour (TensorFlow 2.21).
+"""TensorFlow's operations: ``tf.experimental.numpy`` with NumPy behaviour (TensorFlow 2.21),
+and ``tf.Tensor``'s operators.
 
 Measured on TensorFlow 2.21 with ``tnp.experimental_enable_numpy_behavior(
 dtype_conversion_mode=...)`` in both modes, over every operand pair (tensors, Python scalars and
-WeakTensors on either side), and checked by ``promote verify``. These are ``tnp``'s functions,
-not TensorFlow's operators: ``a + b`` follows the tensorflow policy, ``tnp.add(a, b)`` does not.
+WeakTensors on either side), and checked by ``promote verify``. The functions are ``tnp``'s;
+the operators (``OPERATORS``, below) are ``tf.Tensor``'s own, with pair rules of their own:
+``a + b`` follows the tensorflow policy, ``tnp.add(a, b)`` does not.
 
 Two pair rules live inside ``tnp``, and a rule names the one its function uses (``pairs.py``:
 ``numpy_result_type``, ``as_bools``):

@@ -14,14 +14,16 @@ Python scalars are passed as values (``True``, ``1``, ``1.0``, ``1j``: TF's ``i3
 a ``WeakTensor`` of that dtype. A weak result is reported as ``<dtype>*`` when the catalogue has
 that name, else as the kind's weak type (``int*``, ``float*``, ``complex*``).
 
-Operations are ``tf.experimental.numpy``'s functions with NumPy behaviour on. A missing CPU
-kernel says "Could not find device for node"; it is a gap only where another device has the
-kernel. The op is then compiled with XLA (``tf.function(jit_compile=True)``, the XLA_CPU_JIT
-device this build has) on tensors of the type the message names: where XLA runs it
+Operations are ``tf.experimental.numpy``'s functions with NumPy behaviour on, and Python's
+operators on the same tensors (``@`` on 2x2 matrices: ``tf.Tensor.__matmul__`` takes no
+vectors); TensorFlow's AttributeError for a Python scalar left of ``& | ^`` is a refusal. A
+missing CPU kernel says "Could not find device for node"; it is a gap only where another device
+has the kernel. The op is then compiled with XLA (``tf.function(jit_compile=True)``, the
+XLA_CPU_JIT device this build has) on tensors of the type the message names: where XLA runs it
 (``FloorDiv`` of complex) it is a gap; where XLA refuses it too (``Round`` of complex:
 "Operands to RoundToEven must be real-valued"; ``MatMul`` of unsigned types: no kernel
-registered) it is a refusal. TensorFlow's
-GPU kernels, which this CPU build lacks, register none of those either (see the notes).
+registered) it is a refusal. TensorFlow's GPU kernels, which this CPU build lacks, register
+none of those either (see the notes).
 """
 
 from __future__ import annotations
@@ -130,8 +132,9 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
     """A pair and ``result_type``: ``flexible_dtypes.result_type`` of all operands at once. The
     chain: ``tf.add`` on real tensors of shape ``[2]`` (the ``+`` operator raises
     ``SystemError`` for ``uint64 + -1``, a TensorFlow bug; ``tf.add`` answers); a weak result
-    is a ``WeakTensor``. An operation: ``tnp``'s function on ``tf.ones([2])`` (strings:
-    ``["a", "b"]``), Python scalars and 0-d WeakTensors, with NumPy behaviour enabled in the
+    is a ``WeakTensor``. An operation: ``tnp``'s function, or Python's operator (the scalar
+    cache emptied first, as for the chain), on ``tf.ones([2])`` (strings: ``["a", "a"]``),
+    Python scalars and 0-d WeakTensors, with NumPy behaviour enabled in the
     setting's mode (once enabled it stays so in the process; TensorFlow cannot switch it off,
     which is why every operation is asked after every pair). The conversion mode is
     restored afterwards."""

@@ -124,11 +124,11 @@ def as_tensor_dtype(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         return refused
     if dtype_info(t).kind not in _CONVERTS[scalar.dtype]:
         return refuse(
-            "convert",
+            "conversion",
             f"TensorFlow cannot convert a Python scalar ({ref(scalar.dtype)}) to a tensor of"
             f" {ref(t)}",
         )
-    return Outcome(t, "convert", f"the Python scalar is converted to the tensor's {ref(t)}")
+    return Outcome(t, "conversion", f"the Python scalar is converted to the tensor's {ref(t)}")
 
 
 def as_left_dtype(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
