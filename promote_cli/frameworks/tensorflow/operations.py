@@ -1,9 +1,11 @@
-"""TensorFlow's operations: ``tf.experimental.numpy`` with NumPy behaviour (TensorFlow 2.21).
+"""TensorFlow's operations: ``tf.experimental.numpy`` with NumPy behaviour (TensorFlow 2.21),
+and ``tf.Tensor``'s operators.
 
 Measured on TensorFlow 2.21 with ``tnp.experimental_enable_numpy_behavior(
 dtype_conversion_mode=...)`` in both modes, over every operand pair (tensors, Python scalars and
-WeakTensors on either side), and checked by ``promote verify``. These are ``tnp``'s functions,
-not TensorFlow's operators: ``a + b`` follows the tensorflow policy, ``tnp.add(a, b)`` does not.
+WeakTensors on either side), and checked by ``promote verify``. The functions are ``tnp``'s;
+the operators (``OPERATORS``, below) are ``tf.Tensor``'s own, with pair rules of their own:
+``a + b`` follows the tensorflow policy, ``tnp.add(a, b)`` does not.
 
 Two pair rules live inside ``tnp``, and a rule names the one its function uses (``pairs.py``:
 ``numpy_result_type``, ``as_bools``):
@@ -51,9 +53,13 @@ from promote_cli.ops import (
     COMPLEX_TO_FLOAT,
     INDEX,
     INT_TO_FLOAT,
+    REBINDS,
     Maps,
     Operations,
+    Operators,
     Rule,
+    Updates,
+    with_operators,
 )
 
 MAPS = Maps(
@@ -135,9 +141,72 @@ RULES = {
     "where": Rule("tnp.where", materialise=True),
 }
 
+# tf.Tensor's operators, as TensorFlow 2.21 overrides them, with NumPy behaviour on in either
+# mode (``override_binary_operator.py``, ``tensor_math_operator_overrides.py``): not tnp's
+# functions, so none promotes with NumPy's result_type. The arithmetic ones promote with the
+# tensorflow policy (the mode's), but a Python bool converts to fewer dtypes (``uint8 == True``
+# raises); ``!=``, the orderings and ``& | ^`` do not promote at all (each operand must be of
+# the tensor's dtype, a Python scalar converted to it).
+_OP = "tensor_operator"  # the tensorflow policy, a Python bool converted (pairs.py)
+_SAME = "as_tensor_dtype"  # no promotion: the legacy conversion to the tensor's dtype
+_LEFT = "as_left_dtype"  # the same, and a Python scalar on the left raises AttributeError
+_NOT_SHIFTED = "tf.Tensor defines no __lshift__ or __rshift__ (tf.bitwise.left_shift is a function)"
+_ORDER = ("bool", "complex", "string")  # Less & co admit neither
+
+# Tensors are immutable: ``a += b`` is ``a = a + b``, the name bound to a new tensor.
+OPERATORS = Operators(
+    "tf.Tensor",
+    Updates(REBINDS),
+    rules={
+        # AddV2 admits no bool (tnp.add makes two bools a logical or); string + string joins
+        "+": Rule("tf.Tensor.__add__", refuses=("bool",), pair=_OP),
+        "-": Rule("tf.Tensor.__sub__", refuses=("bool", "string"), pair=_OP),
+        # a bool tensor on either side: both cast to int32, multiplied, cast back to bool
+        "*": Rule("tf.Tensor.__mul__", refuses=("string",), pair="bool_multiply"),
+        # _TRUEDIV_TABLE: (u)int8/16 -> float32, (u)int32/64 -> float64, no bool (tnp.divide
+        # casts two bools to float32); a weak int stays weak: float64*
+        "/": Rule(
+            "tf.Tensor.__truediv__",
+            INT_TO_FLOAT,
+            refuses=("bool", "string"),
+            overrides={
+                **{t: "float64" for t in ("int32", "int64", "uint32", "uint64")},
+                "int32*": "float64*",
+                "int64*": "float64*",
+            },
+            pair=_OP,
+        ),
+        # FloorDiv and FloorMod admit no bool (tnp's floor_divide and remainder give int8)
+        "//": Rule(
+            "tf.Tensor.__floordiv__",
+            refuses=("bool", "string"),
+            no_kernel=("complex",),
+            pair=_OP,
+        ),
+        "%": Rule("tf.Tensor.__mod__", refuses=("bool", "complex", "string"), pair=_OP),
+        "**": Rule("tf.Tensor.__pow__", refuses=("bool", "uint", "string"), pair=_OP),
+        "&": Rule("tf.Tensor.__and__", refuses=("float", "complex", "string"), pair=_LEFT),
+        "|": Rule("tf.Tensor.__or__", refuses=("float", "complex", "string"), pair=_LEFT),
+        "^": Rule("tf.Tensor.__xor__", refuses=("float", "complex", "string"), pair=_LEFT),
+        "<<": Rule(None, note=_NOT_SHIFTED),
+        ">>": Rule(None, note=_NOT_SHIFTED),
+        "==": Rule("tf.Tensor.__eq__", ALWAYS_BOOL, pair=_OP),
+        # tensor_not_equals does not promote (where tensor_equals does)
+        "!=": Rule("tf.Tensor.__ne__", ALWAYS_BOOL, pair=_SAME),
+        "<": Rule("tf.Tensor.__lt__", ALWAYS_BOOL, refuses=_ORDER, pair=_SAME),
+        "<=": Rule("tf.Tensor.__le__", ALWAYS_BOOL, refuses=_ORDER, pair=_SAME),
+        ">": Rule("tf.Tensor.__gt__", ALWAYS_BOOL, refuses=_ORDER, pair=_SAME),
+        ">=": Rule("tf.Tensor.__ge__", ALWAYS_BOOL, refuses=_ORDER, pair=_SAME),
+        # NumPy behaviour sets __pos__ to return the tensor itself, of any dtype
+        "+x": Rule("tf.Tensor.__pos__"),
+    },
+)
+
 OPERATIONS = Operations(
     POLICY,
     MAPS,
-    RULES,
-    "tf.experimental.numpy with NumPy behaviour (TensorFlow 2.21), measured in both modes",
+    with_operators(RULES, OPERATORS),
+    "tf.experimental.numpy with NumPy behaviour and tf.Tensor's operators (TensorFlow 2.21),"
+    " measured in both modes",
+    operators=OPERATORS,
 )

@@ -14,14 +14,16 @@ Python scalars are passed as values (``True``, ``1``, ``1.0``, ``1j``: TF's ``i3
 a ``WeakTensor`` of that dtype. A weak result is reported as ``<dtype>*`` when the catalogue has
 that name, else as the kind's weak type (``int*``, ``float*``, ``complex*``).
 
-Operations are ``tf.experimental.numpy``'s functions with NumPy behaviour on. A missing CPU
-kernel says "Could not find device for node"; it is a gap only where another device has the
-kernel. The op is then compiled with XLA (``tf.function(jit_compile=True)``, the XLA_CPU_JIT
-device this build has) on tensors of the type the message names: where XLA runs it
+Operations are ``tf.experimental.numpy``'s functions with NumPy behaviour on, and Python's
+operators on the same tensors (``@`` on 2x2 matrices: ``tf.Tensor.__matmul__`` takes no
+vectors); TensorFlow's AttributeError for a Python scalar left of ``& | ^`` is a refusal. A
+missing CPU kernel says "Could not find device for node"; it is a gap only where another device
+has the kernel. The op is then compiled with XLA (``tf.function(jit_compile=True)``, the
+XLA_CPU_JIT device this build has) on tensors of the type the message names: where XLA runs it
 (``FloorDiv`` of complex) it is a gap; where XLA refuses it too (``Round`` of complex:
 "Operands to RoundToEven must be real-valued"; ``MatMul`` of unsigned types: no kernel
-registered) it is a refusal. TensorFlow's
-GPU kernels, which this CPU build lacks, register none of those either (see the notes).
+registered) it is a refusal. TensorFlow's GPU kernels, which this CPU build lacks, register
+none of those either (see the notes).
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ from promote_cli.verify import (
     Refused,
     answered,
     chained,
+    is_operator,
+    operated,
     python_result,
     python_value,
     weak_name,
@@ -128,8 +132,9 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
     """A pair and ``result_type``: ``flexible_dtypes.result_type`` of all operands at once. The
     chain: ``tf.add`` on real tensors of shape ``[2]`` (the ``+`` operator raises
     ``SystemError`` for ``uint64 + -1``, a TensorFlow bug; ``tf.add`` answers); a weak result
-    is a ``WeakTensor``. An operation: ``tnp``'s function on ``tf.ones([2])`` (strings:
-    ``["a", "b"]``), Python scalars and 0-d WeakTensors, with NumPy behaviour enabled in the
+    is a ``WeakTensor``. An operation: ``tnp``'s function, or Python's operator (the scalar
+    cache emptied first, as for the chain), on ``tf.ones([2])`` (strings: ``["a", "a"]``),
+    Python scalars and 0-d WeakTensors, with NumPy behaviour enabled in the
     setting's mode (once enabled it stays so in the process; TensorFlow cannot switch it off,
     which is why every operation is asked after every pair). The conversion mode is
     restored afterwards."""
@@ -189,30 +194,41 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             return str(out.dtype.name)
         return python_result(out)
 
-    def value(op: Operand) -> Any:
+    def value(op: Operand, shape: Sequence[int] = (2,)) -> Any:
         if op.category == PYTHON:
             if op.dtype in PYTHON_VALUES:
                 return PYTHON_VALUES[op.dtype]
             return weak(op, [], tf.ones)
         if op.dtype == "string":
-            return tf.constant(["a", "b"])
-        return tf.ones([2], dtype=op.dtype)
+            return tf.fill(shape, "a")
+        return tf.ones(shape, dtype=op.dtype)
+
+    def dtype_of(out: Any) -> str:
+        strong = not isinstance(out, weak_tensor.WeakTensor)
+        return str(tf.as_dtype(out.dtype).name) + ("" if strong else "*")
 
     def called(q: Question) -> str | Cell:
         import tensorflow.experimental.numpy as tnp
 
-        fn = getattr(tnp, q.function.removeprefix("tnp."))
-        args = [value(x) for x in q.operands]
-        condition = tf.ones([2], dtype=tf.bool)
-
+        # tf.Tensor's @ is tf.linalg.matmul, of matrices only (a vector is refused)
+        args = [value(x, (2, 2) if q.operation == "@" else (2,)) for x in q.operands]
         try:
-            out = fn(condition, *args) if q.operation == "where" else fn(*args)
+            if is_operator(q.operation):
+                # Python scalars the operator converts are cached by value and dtype (see add)
+                pywrap_tfe.TFE_ClearScalarCache()
+                try:
+                    return operated(q.operation, args, dtype_of)
+                except AttributeError as exc:
+                    # TensorFlow's own: a Python scalar on the left of & | ^ (``and_`` reads
+                    # its ``.dtype``), or a float on the right of | (no ``__ror__``)
+                    return Refusal(first_line(f"AttributeError: {exc}"))
+            fn = getattr(tnp, q.function.removeprefix("tnp."))
+            condition = tf.ones([2], dtype=tf.bool)
+            return dtype_of(fn(condition, *args) if q.operation == "where" else fn(*args))
         except tf.errors.NotFoundError as exc:
             if missing_kernel(said(exc), q) is None:
                 raise
             return _on_xla(tf, exc)
-        strong = not isinstance(out, weak_tensor.WeakTensor)
-        return str(tf.as_dtype(out.dtype).name) + ("" if strong else "*")
 
     def ask(q: Question) -> str | Cell:
         if q.kind in (PAIR, RESULT_TYPE):

@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from promote_cli.dtypes import get as dtype_info
 from promote_cli.dtypes import is_weak
 from promote_cli.engine import Outcome, ref, refuse
 from promote_cli.frameworks.numpy import promotion as numpy_policy
+from promote_cli.frameworks.tensorflow.promotion import POLICY, python_bool_refused
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 from promote_cli.ops import Pair
 
@@ -68,7 +70,90 @@ def as_bools(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
     return Outcome("bool", "cast", "each operand is cast to bool")
 
 
+def tensor_operator(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """A tensor's operator (``a + b``, ``a == b``): the tensorflow policy's promotion (the
+    mode's), refused where TensorFlow cannot convert a Python bool to the tensor's dtype."""
+    refused = python_bool_refused(a, b)
+    return refused if refused is not None else POLICY.promote(a, b, opts)
+
+
+def bool_multiply(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """``a * b``: with a bool tensor on either side, ``tf.Tensor.__mul__`` casts both operands
+    to int32, multiplies and casts the product back to bool (a logical and), whatever the other
+    operand is; else the operators' promotion (``tensor_operator``)."""
+    if not any(x.category != PYTHON and x.dtype == "bool" for x in (a, b)):
+        return tensor_operator(a, b, opts)
+    if "string" in (a.dtype, b.dtype):
+        return refuse("cast", f"TensorFlow cannot cast {ref('string')} to {ref('int32')}")
+    return Outcome(
+        "bool", "cast", f"a {ref('bool')} tensor's * casts both to {ref('int32')} and back"
+    )
+
+
+# The tensor dtypes TensorFlow converts each Python scalar to (``convert_to_tensor(x, dtype)``),
+# by kind: an int is no bool, a float no integer, a complex nothing real; a Python bool goes
+# to every dtype but the ones ``python_bool_refused`` names.
+_CONVERTS = {
+    "bool": ("bool", "uint", "int", "float", "complex"),
+    "int*": ("uint", "int", "float", "complex"),
+    "float*": ("float", "complex"),
+    "complex*": ("complex",),
+}
+
+
+def as_tensor_dtype(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """``a != b``, ``a < b`` (and ``<=``, ``>``, ``>=``), ``a & b``: no promotion, the legacy
+    conversion. Two tensors (WeakTensors too) must have one dtype; a Python scalar is
+    converted to the tensor's dtype, where it converts (``_CONVERTS``). Two Python scalars
+    are no tensor's operator: the policy's promotion answers, as for ``==``."""
+    if _python_scalar(a) and _python_scalar(b):
+        return tensor_operator(a, b, opts)
+    if not any(map(_python_scalar, (a, b))):
+        left, right = (x.dtype.removesuffix("*") for x in (a, b))
+        if left != right:
+            return refuse(
+                "same-dtype",
+                f"TensorFlow does not promote here: the operands must have one dtype"
+                f" ({ref(left)} and {ref(right)} differ)",
+            )
+        return Outcome(left, "same-dtype", f"both operands are {ref(left)}")
+    scalar, tensor = (a, b) if _python_scalar(a) else (b, a)
+    t = tensor.dtype.removesuffix("*")
+    refused = python_bool_refused(scalar, tensor)
+    if refused is not None:
+        return refused
+    if dtype_info(t).kind not in _CONVERTS[scalar.dtype]:
+        return refuse(
+            "conversion",
+            f"TensorFlow cannot convert a Python scalar ({ref(scalar.dtype)}) to a tensor of"
+            f" {ref(t)}",
+        )
+    return Outcome(t, "conversion", f"the Python scalar is converted to the tensor's {ref(t)}")
+
+
+def as_left_dtype(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """``a & b``, ``a | b``, ``a ^ b``: ``as_tensor_dtype``, but a Python scalar on the left
+    is refused: TensorFlow's ``and_``, ``or_`` and ``xor_`` read the left operand's
+    ``.dtype`` (AttributeError), the reflected method included."""
+    if _python_scalar(a) and not _python_scalar(b):
+        return refuse(
+            "operator",
+            "TensorFlow raises AttributeError: its and_/or_/xor_ read the left operand's dtype,"
+            " which a Python scalar has not",
+        )
+    return as_tensor_dtype(a, b, opts)
+
+
+def _python_scalar(x: Operand) -> bool:
+    """A Python scalar proper (a WeakTensor, ``int32*``, is a tensor of its dtype)."""
+    return x.category == PYTHON and x.dtype in _CONVERTS
+
+
 PAIRS: Mapping[str, Pair] = {
     "numpy_result_type": Pair(numpy_result_type, "np.result_type"),
     "as_bools": Pair(as_bools, "a cast to bool"),
+    "tensor_operator": Pair(tensor_operator, "the tensorflow policy, as tf.Tensor converts"),
+    "bool_multiply": Pair(bool_multiply, "the tensorflow policy, a bool tensor's * a logical and"),
+    "as_tensor_dtype": Pair(as_tensor_dtype, "no promotion: the tensor's dtype"),
+    "as_left_dtype": Pair(as_left_dtype, "no promotion: the left tensor's dtype"),
 }

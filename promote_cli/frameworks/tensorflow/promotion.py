@@ -133,6 +133,24 @@ def all_only() -> frozenset[frozenset[str]]:
     )
 
 
+def python_bool_refused(a: Operand, b: Operand) -> Outcome | None:
+    """The refusal of a tensor's operator (``+``, ``==``, ``*`` ...) given a Python bool it
+    cannot convert to the tensor's dtype, else None."""
+    for scalar, tensor in ((a, b), (b, a)):
+        if (
+            scalar.category == PYTHON
+            and scalar.dtype == "bool"
+            and tensor.category != PYTHON
+            and tensor.dtype in _NO_PYTHON_BOOL
+        ):
+            return refuse(
+                "operator",
+                f"TensorFlow raises TypeError: Cannot convert True to EagerTensor of dtype"
+                f" {ref(tensor.dtype)} (result_type would say {ref(tensor.dtype)})",
+            )
+    return None
+
+
 class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
     edges = _EDGES
     universe = (*DEFAULT_TYPES, "string")
@@ -146,18 +164,9 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
     def operate(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         """``a + b``: ``result_type`` unless a Python bool cannot be converted to the tensor's
         dtype or both are bool (``AddV2``'s op definition does not admit bool)."""
-        for scalar, tensor in ((a, b), (b, a)):
-            if (
-                scalar.category == PYTHON
-                and scalar.dtype == "bool"
-                and tensor.category != PYTHON
-                and tensor.dtype in _NO_PYTHON_BOOL
-            ):
-                return refuse(
-                    "operator",
-                    f"TensorFlow raises TypeError: Cannot convert True to EagerTensor of dtype"
-                    f" {ref(tensor.dtype)} (result_type would say {ref(tensor.dtype)})",
-                )
+        unconverted = python_bool_refused(a, b)
+        if unconverted is not None:
+            return unconverted
         for scalar, tensor in ((a, b), (b, a)):
             if (
                 tensor.category != PYTHON
