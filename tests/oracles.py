@@ -76,7 +76,7 @@ def stand_in(
             return Gap("RuntimeError: no kernel")
         if out.result is None:
             return Refusal("RuntimeError: the framework refuses too")
-        return Result(out.result)
+        return Result(out.result, rebound=out.rule == ops.REBINDS)  # ``a op= b``, rebound
 
     def answer(handle: str, opts: Mapping[str, Any], questions: Sequence[Question]) -> list[Cell]:
         assert handle == "handle"

@@ -7,10 +7,11 @@ from __future__ import annotations
 import importlib.util
 
 import pytest
-from oracles import operation_caller, verify_json
+from oracles import ask, operand, operation_caller, verify_json
 
 import promote_cli
-from promote_cli import ops
+from promote_cli import frameworks, ops
+from promote_cli.verify.protocol import OPERATION, Question, Result
 
 # Paddle's rules and quirks, each with why.
 PADDLE = [
@@ -81,6 +82,54 @@ def test_paddle_missing_kernels_answer_the_rule_as_gaps(op, args, want):
     assert (out.result, out.rule) == (want, ops.NO_KERNEL), out
 
 
+# Python's operators on paddle.Tensor, as measured (Paddle 3.3.1, CPU): where they differ from
+# their functions, and a += b, which rebinds the name (paddle.Tensor has no __iadd__).
+@pytest.mark.parametrize(
+    ("op", "args", "want"),
+    [
+        ("@", ["int32", "float32"], "int32"),  # the right tensor cast to the left's type
+        ("@", ["float64", "int8"], "float64"),  # paddle.matmul refuses both
+        ("@", ["float64", "complex64"], "complex128"),  # complex promotes, as x + y
+        ("+", ["float8_e4m3fn"], "float8_e4m3fn"),  # +x returns the tensor: no kernel to lack
+        ("|", ["int", "int16"], "int16"),  # 1 | x is x.__ror__(1), as 1 & x
+        ("+=", ["int32", "float"], "float32"),  # int32 += 1.5: a new float32 tensor
+        ("/=", ["int32", "int32"], "float32"),
+        ("+=", ["S(int32)", "int32"], "int32"),  # a 0-d name rebound to the [2] sum
+        ("+=", ["int", "int8"], "int8"),  # Python rebinds: 1 + x
+    ],
+)
+def test_paddle_operators_as_measured(op, args, want):
+    assert promote_cli.promote_many(args, policy="paddle", op=op) == want
+
+
+@pytest.mark.parametrize("op", ["+=", "/=", "**=", "<<="])
+def test_paddle_augmented_assignment_rebinds_the_name(op):
+    out = promote_cli.api.request("paddle", operands=["int32", "int32"], op=op).outcome()
+    assert out.rule == ops.REBINDS, out
+
+
+@pytest.mark.parametrize(
+    ("op", "args", "rule"),
+    [
+        ("+", ["bool"], ops.REFUSES_TYPE),  # paddle.positive: "The `+` operator, on a bool tensor"
+        ("@", ["complex64", "int32"], ops.REFUSES_TYPE),  # complex with float32/float64 only
+        ("@", ["float32", "S(float32)"], ops.SHAPE),
+        ("+=", ["int32", "float32"], "dimensioned"),  # x + y refuses: nothing to rebind
+        ("&=", ["int8", "int"], ops.SIGNATURE),  # x & 1 calls bitwise_and, tensors only
+    ],
+)
+def test_paddle_operator_refusals_say_which_rule(op, args, rule):
+    out = promote_cli.api.request("paddle", operands=args, op=op).outcome()
+    assert out.refused and out.rule == rule, out
+
+
+def test_paddle_operator_gaps_are_the_left_tensors_kernel():
+    # int8 @ int32 runs the int8 matmul kernel, which the CPU lacks; int32 @ int8 runs int32's.
+    out = promote_cli.api.request("paddle", operands=["int8", "int32"], op="@").outcome()
+    assert (out.result, out.rule) == ("int8", ops.NO_KERNEL), out
+    assert promote_cli.promote_many(["int32", "int8"], policy="paddle", op="@") == "int32"
+
+
 # --- against the installed framework --------------------------------------------------------
 
 
@@ -97,6 +146,17 @@ def test_paddle_oracle_calls_the_functions_in_its_worker():
     assert call("add", "float16", "float16") == "refused (no kernel)"
     assert call("add", "int8", "int16") == "refused"
     assert call("where", "int", "int") == "int64"
+    assert call("@", "int32", "float32") == "int32"
+    assert call("+x", "bool") == "refused"
+
+
+@pytest.mark.conformance
+def test_paddle_oracle_sees_a_plus_equals_b_rebind_the_name():
+    if importlib.util.find_spec("paddle") is None:
+        pytest.skip("paddle is not installed (pip install paddlepaddle)")
+    rule = frameworks.operations(frameworks.get("paddle")).rule("+=")
+    asked = Question(OPERATION, (operand("int32"), operand("float")), "+=", rule.function)
+    assert ask("paddle", [asked]) == [Result("float32", rebound=True)]
 
 
 @pytest.mark.conformance
@@ -106,8 +166,9 @@ def test_every_paddle_operation_matches_the_installed_framework():
         pytest.skip("paddle is not installed (the conformance extra)")
     found = verify_json("paddle")
     assert found["mismatches"] == [], found["mismatches"][:10]
-    # 16 binary operations x (32**2 - 16) pairs, where x 32**2, 22 unary rows x 28 tensors.
-    assert (sum(found["cells"].values()), found["absent"]) == (17768, [])
+    # 16 binary functions and 31 binary operators (19, and 12 augmented) x (32**2 - 16) pairs,
+    # where x 32**2, 22 unary functions and 3 unary operators x 28 tensors.
+    assert (sum(found["cells"].values()), found["absent"]) == (49100, [])
 
 
 def test_ops_lists_paddle_functions(run):

@@ -49,6 +49,11 @@ a Python scalar meets one are listed, ``Rule.cells``). A refusal by a function's
 type check ("For primitive[Ceil], the input argument[input_x] must be a type of {...}") is a rule,
 with one exception: ``ops.add`` of bools, which the policy already answers bool as MindSpore's
 ``+`` computes it, is a gap.
+
+Operators (``OPERATORS``): ``mindspore.Tensor``'s methods call primitives of their own, and a
+Python scalar on the left calls the tensor's reflected method (``1 < t`` is ``t > 1``) or none
+(``1 & t``, and no ``<<``/``>>`` at all), so ``_OPERATORS`` declares most of them, each from its
+measurements. ``a += b`` rebinds: ``__iadd__`` & co return a new tensor.
 """
 
 from __future__ import annotations
@@ -62,13 +67,17 @@ from promote_cli.ops import (
     INDEX,
     INT_TO_FLOAT,
     NO_KERNEL,
+    REBINDS,
     REFUSES_OPERAND,
     Cell,
     D,
     Maps,
     Operations,
+    Operators,
     P,
     Rule,
+    Updates,
+    with_operators,
 )
 
 MAPS = Maps(
@@ -254,9 +263,141 @@ RULES = {
     "where": Rule("ops.where", no_kernel=("bfloat16",)),
 }
 
+# The operators of mindspore.Tensor, where they are not their mindspore.ops function's (each
+# measured): Tensor methods call primitives of their own, and a Python scalar on the left calls
+# the tensor's reflected method (``1 < t`` is ``t > 1``), or none.
+_LONE_MIXED: dict[Cell, str] = {
+    **{(D(u), D(t)): NO_KERNEL for u in LONE_UNSIGNED for t in TYPES if t != u},
+    **{(D(t), D(u)): NO_KERNEL for u in LONE_UNSIGNED for t in TYPES if t != u},
+}
+# Mul's and Div's complex kernels take two tensors of that very type: two tensors of other types
+# reach none (``Rule.no_kernel_mixed``, here cell by cell, as an operator's Python scalar can).
+_MIXED_COMPLEX: dict[Cell, str] = {
+    **{(D(c), D(t)): NO_KERNEL for c in _COMPLEX for t in (*_WITH_COMPLEX, *_COMPLEX) if t != c},
+    **{(D(t), D(c)): NO_KERNEL for c in _COMPLEX for t in (*_WITH_COMPLEX, *_COMPLEX) if t != c},
+}
+# ops.mul(t, 1) and ops.div(t, 1), which a *= 1 and a /= 1 call: no kernel for a complex or
+# uint16/32/64 tensor with a Python scalar, nor a bfloat16 one with a Python float.
+_MUL_RIGHT: dict[Cell, str] = {
+    **{(D(c), P(s)): NO_KERNEL for c in (*_COMPLEX, *LONE_UNSIGNED) for s in _SCALARS},
+    (D("bfloat16"), P("float*")): NO_KERNEL,
+}
+_LONE_FLOAT: dict[Cell, str] = {  # a uint16/32/64 tensor times a Python float: no kernel
+    **{(D(u), P("float*")): NO_KERNEL for u in LONE_UNSIGNED},
+    **{(P("float*"), D(u)): NO_KERNEL for u in LONE_UNSIGNED},
+}
+_BFLOAT16_RIGHT: dict[Cell, str] = {(P(s), D("bfloat16")): NO_KERNEL for s in _SCALARS}
+_ORDERED = Rule(None, ALWAYS_BOOL, no_kernel=("bfloat16", "complex"))
+_OPERATORS = {
+    # t + u and +t compute bool, which ops.add and ops.neg have no CPU kernel for.
+    "+": Rule("mindspore.Tensor.__add__"),
+    "+x": Rule("mindspore.Tensor.__pos__"),
+    # Tensor.__sub__ takes bool (True - True is False, ops.sub refuses it) and has uint32,
+    # uint64 and bfloat16 kernels ops.sub lacks; ``1 - t`` (__rsub__) is ops.sub's.
+    "-": Rule(
+        "mindspore.Tensor.__sub__",
+        cells={
+            (P("bool"), D("bool")): REFUSES_OPERAND,
+            (P("bool"), D("uint32")): NO_KERNEL,
+            (P("bool"), D("uint64")): NO_KERNEL,
+            **{(P(s), D("bfloat16")): NO_KERNEL for s in _SCALARS},
+        },
+    ),
+    # a -= b (Tensor.__isub__) is ops.sub's rule, bool refused and its kernels missing.
+    "-=": RULES["subtract"]._replace(function="mindspore.Tensor.__isub__"),
+    # t * 1 and 1 * t (Tensor.__mul__/__rmul__) have the kernels ops.mul lacks for a uint16/32/64
+    # tensor with a Python bool or int, a bfloat16 one with a Python float and a complex one
+    # with any Python scalar; a *= 1 (__imul__) is ops.mul's, 1 *= t is 1 * t.
+    "*": RULES["multiply"]._replace(
+        function="mindspore.Tensor.__mul__",
+        no_kernel_mixed=(),
+        cells={**_MIXED_COMPLEX, **_LONE_FLOAT},
+    ),
+    "*=": RULES["multiply"]._replace(
+        function="mindspore.Tensor.__imul__",
+        no_kernel_mixed=(),
+        cells={**_MIXED_COMPLEX, **_MUL_RIGHT, **_LONE_FLOAT},
+    ),
+    # t / 1 likewise; 1 / t (__rtruediv__) takes a uint16/32/64 or complex tensor but has no
+    # bfloat16 kernel; a /= 1 (__itruediv__) is ops.div's, 1 /= t is 1 / t.
+    "/": RULES["divide"]._replace(
+        function="mindspore.Tensor.__truediv__",
+        no_kernel_mixed=(),
+        cells={**_MIXED_COMPLEX, **_BFLOAT16_RIGHT},
+    ),
+    "/=": RULES["divide"]._replace(
+        function="mindspore.Tensor.__itruediv__",
+        no_kernel_mixed=(),
+        cells={**_MIXED_COMPLEX, **_MUL_RIGHT, **_BFLOAT16_RIGHT},
+    ),
+    # Tensor.__mod__ is a primitive of its own, not ops.remainder's x - floor_divide(x, y) * y:
+    # it refuses uint16/32/64 outright and has no bool, bfloat16 or complex kernel.
+    "%": Rule(
+        "mindspore.Tensor.__mod__",
+        refuses_operand=LONE_UNSIGNED,
+        no_kernel=("bool", "bfloat16", "complex"),
+    ),
+    # No __rand__, __ror__ or __rxor__: 1 & t is refused (TypeError: unsupported operand).
+    **{
+        op: RULES["bitwise_and"]._replace(
+            function=f"mindspore.Tensor.{dunder}", cells=_SCALAR_FIRST
+        )
+        for op, dunder in (("&", "__and__"), ("|", "__or__"), ("^", "__xor__"))
+    },
+    # No __lshift__ or __rshift__ at all.
+    "<<": Rule(None, note="mindspore.Tensor has no __lshift__: t << 1 raises TypeError"),
+    ">>": Rule(None, note="mindspore.Tensor has no __rshift__: t >> 1 raises TypeError"),
+    # t == 1 and 1 == t take a uint16/32/64 tensor with a Python bool or int as it is (the kernel
+    # of that type runs), where ops.equal(t, 1) has none; a Python complex is Python's False.
+    "==": RULES["equal"]._replace(
+        function="mindspore.Tensor.__eq__",
+        no_kernel_mixed=(),
+        no_kernel_promotions=(),
+        cells={
+            **_LONE_MIXED,
+            **{(D(u), P("float*")): NO_KERNEL for u in LONE_UNSIGNED},
+            **{(P("float*"), D(u)): NO_KERNEL for u in LONE_UNSIGNED},
+        },
+        special="python_bool",
+    ),
+    # t != u (NotEqual) promotes as add does: refused where add refuses (uint8 with uint16),
+    # no bfloat16 kernel, a complex one; a Python complex is Python's True.
+    "!=": Rule(
+        "mindspore.Tensor.__ne__", ALWAYS_BOOL, no_kernel=("bfloat16",), special="python_bool"
+    ),
+    # t < u is ops.less's; 1 < t is t > 1 (__gt__ reflected), which promotes as add does: a
+    # Python bool with a uint16/32/64 tensor runs, a Python int or float with one is refused.
+    "<": RULES["less"]._replace(
+        function="mindspore.Tensor.__lt__",
+        pair="less_reflected",
+        no_kernel_mixed=(),
+        cells={
+            **_LONE_MIXED,
+            **{(D(u), P(s)): NO_KERNEL for u in LONE_UNSIGNED for s in _SCALARS},
+        },
+    ),
+    # t <= u, t > u, t >= u promote as add does (refused where add refuses), with no bfloat16
+    # or complex kernel; 1 > t is t < 1 (__lt__ reflected), ops.less's: a uint16/32/64 tensor
+    # with a Python scalar reaches no kernel.
+    "<=": _ORDERED._replace(function="mindspore.Tensor.__le__"),
+    ">": _ORDERED._replace(
+        function="mindspore.Tensor.__gt__",
+        pair="greater_reflected",
+        cells={(P(s), D(u)): NO_KERNEL for u in LONE_UNSIGNED for s in _SCALARS},
+    ),
+    ">=": _ORDERED._replace(function="mindspore.Tensor.__ge__"),
+    # ~t is logical_not: bool for every type.
+    "~x": RULES["logical_not"]._replace(function="mindspore.Tensor.__invert__"),
+}
+
+# mindspore.Tensor's __iadd__ & co return a new tensor of the operator's dtype and leave the
+# old one as it was: a += b rebinds the name.
+OPERATORS = Operators("mindspore.Tensor", Updates(REBINDS), rules=_OPERATORS)
+
 OPERATIONS = Operations(
     POLICY,
     MAPS,
-    RULES,
-    "MindSpore 2.10's mindspore.ops on the CPU (PyNative), measured",
+    with_operators(RULES, OPERATORS),
+    "MindSpore 2.10's mindspore.ops and Tensor operators on the CPU (PyNative), measured",
+    operators=OPERATORS,
 )

@@ -18,7 +18,9 @@ meeting the next operand. The chain is ``((a + b) + c)`` with the same step, Pyt
 added by Python first; a value (``int:300``) is asked as the chain (an int outside int64:
 "Unable to cast Python instance of type <class 'int'> to C++ type 'long'"). An operation: the
 rule's ``mindspore.ops`` function on ``ops.ones((2,), t)`` and Python scalars (``cumsum`` along
-axis 0, ``where`` with a bool condition).
+axis 0, ``where`` with a bool condition); an operator, Python's own on the same (``operated``:
+``a += b`` records whether the name was rebound, which it always is; ``t == 1j`` is Python's
+``False``, a Python bool).
 
 PyNative runs operations asynchronously: an error would surface on a later call, blamed on the
 wrong cell. The worker switches on ``mindspore.runtime.launch_blocking()`` and synchronises after
@@ -42,7 +44,15 @@ from typing import Any
 
 from promote_cli.frameworks.mindspore.promotion import TYPES  # the types its oracle is asked about
 from promote_cli.operands import PYTHON, Operand
-from promote_cli.verify import PYTHON_VALUES, answered, chained, python_result, python_value
+from promote_cli.verify import (
+    PYTHON_VALUES,
+    answered,
+    chained,
+    is_operator,
+    operated,
+    python_result,
+    python_value,
+)
 from promote_cli.verify.protocol import (
     CHAIN,
     OPERATION,
@@ -54,6 +64,7 @@ from promote_cli.verify.protocol import (
     Gap,
     Question,
     Refusal,
+    Result,
     first_line,
     in_worker,
     said,
@@ -157,12 +168,19 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         out = chained(operands, lambda op: value(op, ops.zeros), chain_add)
         return canonical(out.dtype) if isinstance(out, ms.Tensor) else python_result(out)
 
+    def synchronised(out: Any) -> str:
+        ms.runtime.synchronize()  # an asynchronous failure surfaces here, on its own cell
+        # ``t == 1j`` is Python's False, not a tensor: Tensor.__eq__ compares no complex scalar
+        return canonical(out.dtype) if isinstance(out, ms.Tensor) else python_result(out)
+
     def call(q: Question) -> Any:
-        function = getattr(ops, q.function.removeprefix("ops."))
         args = [
             PYTHON_VALUES[x.dtype] if x.category == PYTHON else ops.ones((2,), dtypes[x.dtype])
             for x in q.operands
         ]
+        if is_operator(q.operation):  # Python's operator itself, as user code writes it
+            return operated(q.operation, args, synchronised)
+        function = getattr(ops, q.function.removeprefix("ops."))
         if q.operation == "where":
             out = function(condition, *args)
         elif q.operation == "cumulative_sum":
@@ -174,7 +192,8 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
 
     def called(q: Question) -> str | Cell:
         try:
-            return canonical(call(q).dtype)
+            out = call(q)
+            return out if isinstance(out, Result) else canonical(out.dtype)
         except REFUSALS as exc:
             text = said(exc)
             if "KernelMod Init Failed" in text:  # the types are in the C++ log, not the message

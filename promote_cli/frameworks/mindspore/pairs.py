@@ -54,8 +54,22 @@ def tensor_type(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
     return POLICY.promote(a, b, opts)
 
 
+def less_reflected(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """``t < u`` (``Tensor.__lt__``) is ``ops.less``'s (``as_given``); ``1 < t`` is ``t > 1``
+    (``Tensor.__gt__``), which promotes as add does."""
+    return POLICY.promote(a, b, opts) if a.category == PYTHON else as_given(a, b, opts)
+
+
+def greater_reflected(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """``t > u`` (``Tensor.__gt__``) promotes as add does; ``1 > t`` is ``t < 1``
+    (``Tensor.__lt__``), ``ops.less``'s (``as_given``)."""
+    return as_given(a, b, opts) if a.category == PYTHON else POLICY.promote(a, b, opts)
+
+
 PAIRS: Mapping[str, Pair] = {
     "mul_promotion": Pair(mul_promotion, "Mul's and Div's promotion"),
     "as_given": Pair(as_given, "add's promotion where MindSpore converts"),
     "tensor_type": Pair(tensor_type, "the tensor's type"),
+    "less_reflected": Pair(less_reflected, "as_given; a Python scalar on the left: add's"),
+    "greater_reflected": Pair(greater_reflected, "add's; a Python scalar on the left: as_given"),
 }

@@ -36,6 +36,11 @@ bfloat16, float8), the rule's dtype is the answer, marked ``no-kernel``; where a
 none (bool in arithmetic, complex in ordering and rounding, floats in bitwise functions, real
 types in ``real``/``imag``), the function refuses that kind. The float8 types have kernels for
 almost nothing. uint16/32/64 and complex32 are not paddle-policy types.
+
+Operators (``OPERATORS``): each follows its function (the functions' Python-scalar cells are
+already the operator's) except ``x @ y`` (``Tensor.__matmul__`` casts the right tensor to the
+left's type: ``pairs.left_operand``) and ``+x`` (``paddle.positive`` refuses bool and calls no
+kernel). ``a += b`` rebinds: ``paddle.Tensor`` has no ``__iadd__``.
 """
 
 from __future__ import annotations
@@ -48,9 +53,13 @@ from promote_cli.ops import (
     COMPLEX_TO_FLOAT,
     INDEX,
     INT_TO_FLOAT,
+    REBINDS,
     Maps,
     Operations,
+    Operators,
     Rule,
+    Updates,
+    with_operators,
 )
 
 MAPS = Maps(
@@ -225,6 +234,35 @@ RULES = {
     ),
 }
 
+# paddle.Tensor has no in-place operator methods (no ``__iadd__``): ``a += b`` is Python's
+# ``a = a + b``, the name rebound to a new tensor of the operator's dtype (``int32 += 1.5`` is
+# float32).
+OPERATORS = Operators(
+    "paddle.Tensor",
+    Updates(REBINDS),
+    rules={
+        # ``x @ y`` is Tensor.__matmul__, not paddle.matmul: two real tensors of different
+        # types are not refused, the right one is cast to the left's type (int32 @ float32 is
+        # int32); a complex one promotes with float32/float64 only. Kernels: int32, int64,
+        # float32, float64 and complex (a bool or narrow left tensor is a gap).
+        "@": Rule(
+            "paddle.Tensor.__matmul__",
+            refuses=("bool",),
+            no_kernel=_NARROW,
+            categories=frozenset({DIMENSIONED}),
+            pair="left_operand",
+        ),
+        # ``+x`` is paddle.positive, which refuses a bool tensor by its own check ("The `+`
+        # operator, on a bool tensor is not supported") and returns any other tensor as it is,
+        # with no kernel to lack (float8 included).
+        "+x": Rule("paddle.Tensor.__pos__", refuses=("bool",)),
+    },
+)
+
 OPERATIONS = Operations(
-    POLICY, MAPS, RULES, "Paddle 3.3.1's functions on the CPU (eager), measured"
+    POLICY,
+    MAPS,
+    with_operators(RULES, OPERATORS),
+    "Paddle 3.3.1's functions and Tensor operators on the CPU (eager), measured",
+    operators=OPERATORS,
 )

@@ -15,7 +15,8 @@ asked as the chain (Paddle takes any Python int, ``2**64`` included). A promotio
 ``TypeError`` ("(InvalidType) Type promotion only support ...", "Invalid enum data type for type
 promote ..."). An operation: the rule's function on ``ones([2], t)``/``ones([], t)``
 (``cumsum`` along axis 0, ``where`` with a bool condition), the operator where a Python scalar
-is one of the operands.
+is one of the operands; Python's operator itself for an operator (``operated``: ``a += b``
+records whether the name was rebound, which it always is: ``paddle.Tensor`` has no ``__iadd__``).
 
 A missing CPU kernel is a gap, not a refusal: the CPU build has no ``add`` kernel for float16
 and bfloat16 and no ``scale``/``add`` kernel for the float8 types. Paddle promotes first and then
@@ -39,6 +40,8 @@ from promote_cli.verify import (
     Refused,
     answered,
     chained,
+    is_operator,
+    operated,
     python_result,
     python_value,
 )
@@ -86,7 +89,7 @@ def missing_kernel(text: str, question: Question) -> Gap | None:
     if "the kernel with key (" not in text.lower():
         return None
     found = _MISSING_KERNEL.search(text)
-    add = question.kind == PAIR or question.operation == "add"
+    add = question.kind == PAIR or question.operation in ("add", "+", "+=")
     return Gap(first_line(text), found.group(1) if add and found else None)
 
 
@@ -150,11 +153,13 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         out = chained(operands, operand, lambda x, y: plus(x, y, missing))
         return result(out, missing)
 
-    def called(q: Question) -> str:
+    def called(q: Question) -> str | Cell:
         args = [tensor(x, paddle.ones) for x in q.operands]
         scalar = any(x.category == PYTHON for x in q.operands)
-        fn = getattr(paddle, q.function.removeprefix("paddle."))
         try:
+            if is_operator(q.operation):  # Python's operator itself, as user code writes it
+                return operated(q.operation, args, lambda out: canonical(out.dtype))
+            fn = getattr(paddle, q.function.removeprefix("paddle."))
             if q.operation == "where":
                 out = fn(condition, *args)
             elif q.operation == "cumulative_sum":
