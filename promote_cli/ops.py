@@ -433,6 +433,9 @@ class Operators(Record):
             f"{name} refuses a left array of {', '.join(kinds)}"
             for name, kinds in u.refuses_left.items()
         ]
+        if u.rebinds:
+            listed = " ".join(u.rebinds)
+            out.append(f"{listed}: no in-place method, so Python rebinds the name (a = a op b)")
         if self.unreflected:
             listed = " ".join(self.unreflected)
             out.append(f"no reflected method for {listed}: a Python scalar on the left raises")
