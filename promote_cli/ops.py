@@ -465,7 +465,11 @@ def with_operators(rules: Mapping[str, Rule], operators: Operators | None) -> di
             continue
         operator = op if op.syntax == OPERATOR else VOCABULARY[op.like]
         found = operators.rules.get(operator.name) or rules[operator.like]
-        function = f"{operators.array}.{op.dunder}" if found.function is not None else None
+        # A rebinding update runs the operator itself (Python's a = a + b): name its method.
+        updates = operators.updates
+        rebinds = updates.how == REBINDS or op.name in updates.rebinds
+        dunder = operator.dunder if rebinds else op.dunder
+        function = f"{operators.array}.{dunder}" if found.function is not None else None
         out[op.name] = found._replace(function=function)
     return out
 
