@@ -169,6 +169,7 @@ def ops_cells() -> str:
     """What ``promote verify`` calls per policy: operations, cells, and the cells the policy
     marks no-kernel (the gaps), from the declarations alone."""
     from promote_cli import frameworks, ops
+    from promote_cli.engine import remembering
     from promote_cli.errors import PromotionError
     from promote_cli.verify import driver
 
@@ -177,35 +178,36 @@ def ops_cells() -> str:
         "| --- | --- | --- | --- | --- |",
     ]
     total = gaps_total = 0
-    for name in frameworks.names():
-        pol = frameworks.get(name)
-        try:
-            declared = frameworks.operations(pol)
-        except PromotionError:
-            continue
-        # A setting without rules is not called.
-        combos = [o for o in driver.settings(pol, {}) if not isinstance(declared.under(o), str)]
-        cells = gaps = called = 0
-        for op in ops.VOCABULARY.values():
-            if all(declared.under(o)[op.name].function is None for o in combos):  # type: ignore[index]
+    with remembering():  # each policy's operations start from the same promotions
+        for name in frameworks.names():
+            pol = frameworks.get(name)
+            try:
+                declared = frameworks.operations(pol)
+            except PromotionError:
                 continue
-            called += 1
-            if ops.takes_one(op):
-                cases = [(x,) for x in ops.operands_of(declared, op)]
-            else:
-                found = ops.operands_of(declared, op)
-                cases = [(a, b) for a in found for b in found]
-                if op.arity != ops.WHERE:
-                    cases = [c for c in cases if not all(x.category == "P" for x in c)]
-            for opts in combos:
-                cells += len(cases)
-                if _may_have_gaps(declared.under(opts)[op.name]):  # type: ignore[index]
-                    gaps += sum(
-                        ops.answer(declared, op.name, case, opts)[0].rule == ops.NO_KERNEL
-                        for case in cases
-                    )
-        total, gaps_total = total + cells, gaps_total + gaps
-        lines.append(f"| `{name}` | {called} | {len(combos)} | {cells:,} | {gaps:,} |")
+            # A setting without rules is not called.
+            combos = [o for o in driver.settings(pol, {}) if not isinstance(declared.under(o), str)]
+            cells = gaps = called = 0
+            for op in ops.VOCABULARY.values():
+                if all(declared.under(o)[op.name].function is None for o in combos):  # type: ignore[index]
+                    continue
+                called += 1
+                if ops.takes_one(op):
+                    cases = [(x,) for x in ops.operands_of(declared, op)]
+                else:
+                    found = ops.operands_of(declared, op)
+                    cases = [(a, b) for a in found for b in found]
+                    if op.arity != ops.WHERE:
+                        cases = [c for c in cases if not all(x.category == "P" for x in c)]
+                for opts in combos:
+                    cells += len(cases)
+                    if _may_have_gaps(declared.under(opts)[op.name]):  # type: ignore[index]
+                        gaps += sum(
+                            ops.answer(declared, op.name, case, opts)[0].rule == ops.NO_KERNEL
+                            for case in cases
+                        )
+            total, gaps_total = total + cells, gaps_total + gaps
+            lines.append(f"| `{name}` | {called} | {len(combos)} | {cells:,} | {gaps:,} |")
     lines.append(f"| all | | | **{total:,}** | **{gaps_total:,}** |")
     return "\n".join(lines) + "\n"
 

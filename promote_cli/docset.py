@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 
 from promote_cli import __version__, api, frameworks, ops
-from promote_cli.engine import Policy
+from promote_cli.engine import Policy, remembering
 from promote_cli.errors import PromotionError
 from promote_cli.framework import Framework
 from promote_cli.render import Table, build, render, render_named
@@ -90,6 +90,11 @@ def documentation_set() -> dict[str, str]:
 def _rendered(registry: tuple[Framework, ...]) -> dict[str, str]:
     """The docs set of the frameworks registered (``registry``, the cache's key: a test that
     registers one more gets a set of its own)."""
+    with remembering():  # every operation's table starts from the policy's same promotions
+        return _render()
+
+
+def _render() -> dict[str, str]:
     out: dict[str, str] = {}
     entries, op_entries, without = [], [], []
     for name in frameworks.names():

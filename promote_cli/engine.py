@@ -397,12 +397,30 @@ class Policy:
         return self._with_materialised(self.decide(na, nb, opts), opts)
 
 
-# While ``remembering`` runs, each answer of ``Policy.promote`` is kept and given again: a whole
-# verify or the offline comparison asks the same pairs over and over (every chain step, every
-# operation's promotion). A policy is pure, so the answers are the ones it would compute; the
-# memory lasts only as long as the block, so nothing changed outside it (a test's stand-in
-# rule) is ever answered from before.
+# While ``remembering`` runs, each answer of ``Policy.promote`` (and of a framework's own pair
+# function, ``remembered``) is kept and given again: a whole verify or the offline comparison
+# asks the same pairs over and over (every chain step, every operation's promotion). A policy
+# is pure, so the answers are the ones it would compute; the memory lasts only as long as the
+# block, so nothing changed outside it (a test's stand-in rule) is ever answered from before.
 _memo: dict[Any, Any] | None = None
+
+
+def remembered(
+    pair: Callable[[Operand, Operand, Mapping[str, Any]], Outcome],
+    a: Operand,
+    b: Operand,
+    opts: Mapping[str, Any],
+) -> Outcome:
+    """``pair(a, b, opts)`` for a framework's own pair function (an operation's promotion that
+    is not ``Policy.promote``), kept while ``remembering`` runs as ``Policy.promote``'s
+    answers are: every operation of a batch starts from the same few promotions."""
+    if _memo is None:
+        return pair(a, b, opts)
+    key = (pair, a, b, *opts.items())
+    found = _memo.get(key)
+    if found is None:
+        found = _memo[key] = pair(a, b, opts)
+    return found
 
 
 @contextmanager

@@ -47,7 +47,7 @@ from typing import Any
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.dtypes import is_weak
-from promote_cli.engine import Matrix, Outcome, Policy, ref, refuse
+from promote_cli.engine import Matrix, Outcome, Policy, ref, refuse, remembered
 from promote_cli.errors import UsageError, did_you_mean
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, value_text
 from promote_cli.record import Record
@@ -715,7 +715,9 @@ def _promote(c: _Cell) -> Outcome | None:
     found = c.ops.pair_of(c.rule, c.op)
     if found is not None:
         c.pair = found.promote
-    c.promoted = c.pair(c.a, c.b, c.opts)
+        c.promoted = remembered(c.pair, c.a, c.b, c.opts)
+    else:  # Policy.promote, which keeps its own answers
+        c.promoted = c.pair(c.a, c.b, c.opts)
     if c.promoted.refused:
         return c.promoted
     c.t = c.promoted.result  # type: ignore[assignment]

@@ -146,3 +146,33 @@ def pytest_configure_node(node):
     _shared_sites.add(
         Path(tempfile.gettempdir()) / f"promote-site-{node.workerinput['testrunuid']}"
     )
+
+
+# With pytest-xdist (the README's command), the tests of one framework in these files run in
+# one worker: the one that reads that framework's measurements and makes the one pass that
+# several of them assert on (tests/test_measured.py's ``found``; Keras's is 12 s of CPU). A
+# test's framework is its parameter, the end of its id: ``test_x[keras]``. The groups go out
+# first; every other test goes, one at a time, to the next free worker. (``xdist_group`` marks
+# would say the same, but pytest-xdist 3.8 cannot apply them under pytest 9.) Another
+# ``--dist`` mode given on the command line is used as given.
+_BY_FRAMEWORK = ("tests/test_measured.py",)
+
+
+def _group(nodeid: str) -> str:
+    path, _, name = nodeid.partition("::")
+    if path in _BY_FRAMEWORK and name.endswith("]") and "[" in name:
+        return f"{path}[{name[name.index('[') + 1 : -1]}]"
+    return nodeid
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByFramework(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _group(nodeid)
+
+    return ByFramework(config, log)

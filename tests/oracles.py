@@ -56,7 +56,7 @@ def stand_in(
             raise ImportError("No module named 'fakework'")
         return "handle"
 
-    def one(opts: Mapping[str, Any], q: Question) -> Cell:
+    def one(opts: Mapping[str, Any], q: Question, rules: Any) -> Cell:
         key = q.operands if q.kind != OPERATION else (q.operation, q.operands)
         if q.kind == PAIR and asked is not None:
             asked.append((dict(opts), *q.operands))
@@ -67,10 +67,6 @@ def stand_in(
             if told == "refused":
                 return Refusal("ValueError: no promotion path")
             return Result(told) if isinstance(told, str) else told
-        try:
-            rules = frameworks.operations(pol)
-        except PromotionError:
-            rules = None
         out = policy_answer(pol, rules, opts, q)
         if out.rule == ops.NO_KERNEL:
             return Gap("RuntimeError: no kernel")
@@ -78,9 +74,17 @@ def stand_in(
             return Refusal("RuntimeError: the framework refuses too")
         return Result(out.result, rebound=out.rule == ops.REBINDS)  # ``a op= b``, rebound
 
+    def operations() -> Any:  # the policy's rules as they are now (a test may change them)
+        try:
+            return frameworks.operations(pol)
+        except PromotionError:
+            return None
+
     def answer(handle: str, opts: Mapping[str, Any], questions: Sequence[Question]) -> list[Cell]:
         assert handle == "handle"
-        return [one(opts, q) for q in questions]
+        # The rules read once a batch (a batch of pairs needs none).
+        rules = operations() if any(q.kind == OPERATION for q in questions) else None
+        return [one(opts, q, rules) for q in questions]
 
     module = types.ModuleType(f"stand_in_oracle_{policy}")
     module.RUNS = in_process("a test's stand-in")  # type: ignore[attr-defined]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import subprocess
 import sys
@@ -70,7 +71,11 @@ def imports(name: str, path: Path) -> set[str]:
     return {m for m in found if m in MODULES and m != name}
 
 
-GRAPH = {name: imports(name, path) for name, path in MODULES.items()}
+@functools.cache
+def package_graph() -> dict[str, set[str]]:
+    """Every module's imports of the package (each source parsed once a run, when a test asks:
+    not while the tests are collected, in every worker)."""
+    return {name: imports(name, path) for name, path in MODULES.items()}
 
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -107,13 +112,13 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_no_module_imports_one_that_imports_it_back():
-    assert circles(GRAPH) == []
+    assert circles(package_graph()) == []
 
 
 def test_the_circle_finder_finds_a_circle_through_import_module():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert circles(graph) == [["a", "b", "c"]]
-    registry = GRAPH["promote_cli.frameworks"]
+    registry = package_graph()["promote_cli.frameworks"]
     # The registry names its frameworks' modules only through import_module.
     assert "promote_cli.frameworks.jax.promotion" in registry
     assert "promote_cli.frameworks.keras.oracle" in registry
@@ -121,7 +126,7 @@ def test_the_circle_finder_finds_a_circle_through_import_module():
 
 @pytest.mark.parametrize("module", ["promote_cli.sphinx", "promote_cli.markdown"])
 def test_the_docs_plugins_import_no_command_line(module):
-    assert not any(m.startswith("promote_cli.cli") for m in GRAPH[module])
+    assert not any(m.startswith("promote_cli.cli") for m in package_graph()[module])
 
 
 @pytest.mark.parametrize(
@@ -143,7 +148,11 @@ def test_nothing_below_the_frameworks_imports_one_of_them():
     # operands, options and the engine never do.
     below = ("dtypes", "_catalogue", "notations", "operands", "options", "engine", "errors")
     for name in below:
-        taken = {m for m in GRAPH[f"promote_cli.{name}"] if m.startswith("promote_cli.frameworks")}
+        taken = {
+            m
+            for m in package_graph()[f"promote_cli.{name}"]
+            if m.startswith("promote_cli.frameworks")
+        }
         assert taken == set(), name
 
 
@@ -164,7 +173,7 @@ def test_no_module_outside_a_framework_directory_names_one_framework_module():
     # Everything one framework's lives in its directory: outside it, its modules are reached
     # through the registry only (the registry itself names them by pattern, not by name).
     own = re.compile(r"promote_cli\.frameworks\.(\w+)\b")
-    for name, taken in GRAPH.items():
+    for name, taken in package_graph().items():
         if name == "promote_cli.frameworks" or name.startswith("promote_cli.frameworks."):
             continue
         named = {m for m in taken if own.match(m)}
@@ -228,7 +237,7 @@ def test_the_design_page_draws_every_module_and_no_import_runs_up_its_layers():
     assert [m for m, i in placed.items() if i is None and m not in apart] == []
     up = [
         f"{a} (layer {placed[a]}) imports {b} (layer {placed[b]})"
-        for a, found in GRAPH.items()
+        for a, found in package_graph().items()
         for b in found
         if placed[a] is not None and placed[b] is not None and placed[b] < placed[a]
     ]

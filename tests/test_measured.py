@@ -43,6 +43,14 @@ def files(name: str) -> dict[str, measured.Measured]:
     return {f: m for f, m in found.items() if m is not None}
 
 
+@functools.cache
+def found(name: str) -> measured.Findings:
+    """The offline comparison of ``name``'s files, in one pass: what differs from the rules,
+    and the missing kernels the rules claim that no cell shows or no cell reaches. (With
+    pytest-xdist a framework's tests run in one worker, which makes this pass once: conftest.py.)"""
+    return measured.findings(frameworks.get(name), files(name), rules_of(name))
+
+
 def asks(name: str):
     return importlib.import_module(f"{frameworks.entry(name).package}.oracle").ASKS
 
@@ -62,15 +70,16 @@ def test_every_framework_with_an_oracle_has_measurements():
         "mindspore",
     ]
     for name in MEASURED:
-        assert "pairs" in files(name), name
+        # The files are read in full, and compared, by the tests below; here, that each
+        # framework has its pairs, of its own.
+        text = measured.text(frameworks.entry(name), "pairs")
+        assert text is not None, name
+        assert json.loads(text)["framework"] == name
 
 
 @pytest.mark.parametrize("name", MEASURED)
 def test_every_measured_cell_is_what_the_rules_give(name):
-    policy, rules = frameworks.get(name), rules_of(name)
-    problems = [
-        line for m in files(name).values() for line in measured.differences(policy, m, rules)
-    ]
+    problems = found(name).differences
     assert not problems, f"{len(problems)} cells differ:\n" + "\n".join(problems[:40])
 
 
@@ -87,20 +96,18 @@ def test_every_missing_kernel_the_rules_claim_was_seen_missing(name):
     # A no-kernel cell where the framework ran is no mismatch on its own (another kernel may
     # take some operands), so a no-kernel mark added to a type that has a kernel would pass
     # the comparison: each operation and type the rules mark must have raised somewhere.
-    found, rules = files(name).get("operations"), rules_of(name)
-    if found is None or rules is None:
+    if "operations" not in files(name) or rules_of(name) is None:
         pytest.skip(f"{name}'s oracle calls no operations")
-    assert measured.unwitnessed(frameworks.get(name), found, rules) == []
+    assert found(name).unwitnessed == []
 
 
 @pytest.mark.parametrize("name", MEASURED)
 def test_every_missing_kernel_a_rule_declares_marks_a_measured_cell(name):
     # A refusal agrees with a missing kernel, so a refusal put in front of one (PyTorch's abs
     # refusing the bool it has no kernel for) changes no verdict; it leaves the entry unreached.
-    found, rules = files(name).get("operations"), rules_of(name)
-    if found is None or rules is None:
+    if "operations" not in files(name) or rules_of(name) is None:
         pytest.skip(f"{name}'s oracle calls no operations")
-    assert measured.unreached(found, rules) == []
+    assert found(name).unreached == []
 
 
 @pytest.mark.parametrize("name", MEASURED)
@@ -141,6 +148,45 @@ def test_a_flipped_rule_cell_fails_the_comparison(monkeypatch):
         "numpy int8 x uint8 under {'ml_dtypes': False}: measured int16, rules give int32",
         "numpy int8 x uint8 under {'ml_dtypes': True}: measured int16, rules give int32",
     ]
+    # The one pass the tests above assert on names the same cells (both orders of the pair).
+    pairs = {"pairs": files("numpy")["pairs"]}
+    one_pass = measured.findings(numpy, pairs, None).differences
+    assert one_pass == list(measured.differences(numpy, pairs["pairs"], None))
+    assert len(one_pass) == 4 and set(found) < set(one_pass)
+
+
+def test_a_missing_kernel_no_cell_shows_or_no_cell_reaches_is_named():
+    # MindSpore has no CPU kernel for add of bools: its three bool cells raised (measured).
+    policy, rules = frameworks.get("mindspore"), rules_of("mindspore")
+    ops = files("mindspore")["operations"]
+
+    def add_of_bools(q: Question) -> bool:
+        return q.operation == "add" and all(x.dtype == "bool" for x in q.operands)
+
+    assert [c for _, q, c in ops.cells if add_of_bools(q)] == [Gap("", None)] * 3
+    assert measured.findings(policy, {"operations": ops}, rules) == ([], [], [])
+    # Had they run, giving bool: no mismatch (another kernel may take some operands), but a
+    # missing kernel the rules claim and no cell shows.
+    ran = ops._replace(
+        cells=[(o, q, Result("bool") if add_of_bools(q) else c) for o, q, c in ops.cells]
+    )
+    found = measured.findings(policy, {"operations": ran}, rules)
+    assert found.differences == list(measured.differences(policy, ran, rules)) == []
+    assert (
+        found.unwitnessed
+        == measured.unwitnessed(policy, ran, rules)
+        == ["mindspore add of bool under {}: the rules mark it no-kernel, but every such cell ran"]
+    )
+    assert found.unreached == []
+    # Had they not been asked: the rule's bool entry marks no measured cell.
+    unasked = ops._replace(cells=[(o, q, c) for o, q, c in ops.cells if not add_of_bools(q)])
+    found = measured.findings(policy, {"operations": unasked}, rules)
+    assert (found.differences, found.unwitnessed) == ([], [])
+    assert (
+        found.unreached
+        == measured.unreached(unasked, rules)
+        == ["add: no_kernel declares bool, which no measured cell reaches"]
+    )
 
 
 def test_a_refusal_agrees_with_a_refusal_and_a_gap_with_the_no_kernel_rule():

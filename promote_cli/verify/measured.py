@@ -367,10 +367,16 @@ def differences(policy: Policy, measured: Measured, rules: Operations | None) ->
         for opts, q, cell in measured.cells:
             v = judged(policy, rules, opts, q, cell)
             if v.status == MISMATCH:
-                yield (
-                    f"{policy.name} {describe(q)} under {dict(opts)}: measured {said(cell)},"
-                    f" rules give {v.promote or 'refused'}"
-                )
+                yield _difference(policy, opts, q, cell, v.promote)
+
+
+def _difference(
+    policy: Policy, opts: Mapping[str, Any], q: Question, cell: Cell, mine: str | None
+) -> str:
+    return (
+        f"{policy.name} {describe(q)} under {dict(opts)}: measured {said(cell)},"
+        f" rules give {mine or 'refused'}"
+    )
 
 
 def unwitnessed(policy: Policy, measured: Measured, rules: Operations) -> list[str]:
@@ -380,26 +386,7 @@ def unwitnessed(policy: Policy, measured: Measured, rules: Operations) -> list[s
     cell alone is no mismatch (the framework may reach another kernel for some operands:
     PyTorch's ``pow`` with a Python int exponent), but a claim no cell witnesses is a wrong
     rule."""
-    from promote_cli.engine import remembering
-    from promote_cli.ops import NO_KERNEL, answer
-
-    seen: dict[tuple[str, str, str], bool] = {}
-    with remembering():
-        for opts, q, cell in measured.cells:
-            if q.kind != OPERATION:
-                continue
-            mine, promoted = answer(rules, q.operation, q.operands, opts)
-            if mine.rule != NO_KERNEL:
-                continue
-            t = (promoted or mine).result or ""
-            key = (json.dumps(opts, sort_keys=True), q.operation, t)
-            seen[key] = seen.get(key, False) or isinstance(cell, Gap)
-    return [
-        f"{policy.name} {operation} of {t} under {opts}: the rules mark it no-kernel, but"
-        " every such cell ran"
-        for (opts, operation, t), witnessed in seen.items()
-        if not witnessed
-    ]
+    return findings(policy, {"operations": measured}, rules).unwitnessed
 
 
 def unreached(measured: Measured, rules: Operations) -> list[str]:
@@ -409,33 +396,87 @@ def unreached(measured: Measured, rules: Operations) -> list[str]:
     asked (an earlier step decides every cell it names, such as a refusal of the same type),
     so a refusal added in front of a missing kernel would pass the comparison, which takes a
     refusal for a missing kernel."""
+    return findings(rules.policy, {"operations": measured}, rules).unreached
+
+
+class Findings(Record):
+    """What the offline comparison finds in a framework's files: ``differences``,
+    ``unwitnessed`` and ``unreached`` (each empty when the rules hold)."""
+
+    differences: list[str]
+    unwitnessed: list[str]
+    unreached: list[str]
+
+
+def findings(policy: Policy, files: Mapping[str, Measured], rules: Operations | None) -> Findings:
+    """``differences`` of every file, and ``unwitnessed`` and ``unreached`` of its operation
+    cells (none without ``rules``), in one pass: each operation cell is answered by the rules
+    once for all three (the same answer ``differences`` judges)."""
     from promote_cli.engine import remembering
     from promote_cli.ops import NO_KERNEL, answer
+    from promote_cli.verify.compare import MISMATCH, judged, verdict
 
+    differ: list[str] = []
+    # unwitnessed: (setting, operation, promoted type) -> whether a cell showed the gap
+    seen: dict[tuple[str, str, str], bool] = {}
+    # unreached: the (operation, list, entry) the rules declare, and those a cell reaches
     declared: set[tuple[str, str, str]] = set()
     reached: set[tuple[str, str, str]] = set()
+    lists_of: dict[tuple[str, str], Mapping[str, Sequence[str]]] = {}
+    spelled: dict[int, tuple[Mapping[str, Any], str]] = {}
     with remembering():
-        for opts, q, _ in measured.cells:
-            if q.kind != OPERATION:
-                continue
-            rule = rules.under(opts)[q.operation]
-            lists = {f: getattr(rule, f) for f in _KERNEL_LISTS}
-            declared.update((q.operation, f, e) for f, entries in lists.items() for e in entries)
-            mine, promoted = answer(rules, q.operation, q.operands, opts)
-            if mine.rule != NO_KERNEL or mine.decided_by != "no-kernel":
-                continue
-            t = promoted.result if promoted is not None else None
-            arrays = [x.dtype for x in q.operands if x.category != PYTHON]
-            reached.update(
-                (q.operation, f, e)
-                for f, entries in lists.items()
-                for e in entries
-                if _MARKS[f](e, t, arrays)
-            )
-    return [
-        f"{operation}: {field} declares {entry}, which no measured cell reaches"
-        for operation, field, entry in sorted(declared - reached)
-    ]
+        for m in files.values():
+            for opts, q, cell in m.cells:
+                if q.kind != OPERATION or rules is None:
+                    v = judged(policy, rules, opts, q, cell)
+                    if v.status == MISMATCH:
+                        differ.append(_difference(policy, opts, q, cell, v.promote))
+                    continue
+                mine, promoted = answer(rules, q.operation, q.operands, opts)
+                if verdict(policy, q, mine, cell).status == MISMATCH:
+                    differ.append(_difference(policy, opts, q, cell, mine.result))
+                # A file's cells of one setting share its options (``parse``): spelled once.
+                known = spelled.get(id(opts))
+                if known is None or known[0] is not opts:
+                    known = spelled[id(opts)] = (opts, json.dumps(opts, sort_keys=True))
+                setting = known[1]
+                lists = lists_of.get((setting, q.operation))
+                if lists is None:
+                    rule = rules.under(opts)[q.operation]
+                    lists = lists_of[setting, q.operation] = {
+                        f: getattr(rule, f) for f in _KERNEL_LISTS
+                    }
+                    declared.update(
+                        (q.operation, f, e) for f, entries in lists.items() for e in entries
+                    )
+                if mine.rule != NO_KERNEL:
+                    continue
+                t = (promoted or mine).result or ""
+                key = (setting, q.operation, t)
+                seen[key] = seen.get(key, False) or isinstance(cell, Gap)
+                if mine.decided_by != "no-kernel":
+                    continue
+                kernel_t = promoted.result if promoted is not None else None
+                arrays = [x.dtype for x in q.operands if x.category != PYTHON]
+                reached.update(
+                    (q.operation, f, e)
+                    for f, entries in lists.items()
+                    for e in entries
+                    if _MARKS[f](e, kernel_t, arrays)
+                )
+    return Findings(
+        differ,
+        [
+            f"{policy.name} {operation} of {t} under {opts}: the rules mark it no-kernel, but"
+            " every such cell ran"
+            for (opts, operation, t), witnessed in seen.items()
+            if not witnessed
+        ],
+        [
+            f"{operation}: {field} declares {entry}, which no measured cell reaches"
+            for operation, field, entry in sorted(declared - reached)
+        ],
+    )
 
 
 # Which cells an entry of each list marks no-kernel, given the promoted type and the array
