@@ -9,12 +9,12 @@ import click
 
 from promote_cli import api, fit, schema
 from promote_cli.check import PROPERTIES, Report, check, summary, table_operands
-from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options
 from promote_cli.errors import UsageError
 from promote_cli.operands import label
 
 
-@click.command("check")
+@click.command("check", cls=Command)
 @click.argument("policy_name", metavar="POLICY", required=False)
 @click.option(
     "--policy",

@@ -9,14 +9,14 @@ import click
 
 from promote_cli import api, fit
 from promote_cli.api import Request
-from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options
 from promote_cli.engine import Outcome
 from promote_cli.errors import PromotionError
 from promote_cli.notations import display
 from promote_cli.operands import label
 
 
-@click.command("op")
+@click.command("op", cls=Command)
 @click.argument("name", metavar="NAME")
 @click.argument("operands", nargs=-1, required=True, metavar="A [B]")
 @_options.policy
