@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from promote_cli import __version__, interrupts
-from promote_cli.errors import BadInputError, PromotionError, UsageError, printable
+from promote_cli.errors import BadInputError, PromotionError, UsageError, printable, unencodable
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -296,18 +296,11 @@ class _Closed(io.TextIOBase):
         raise UsageError("cannot write to standard output: it is closed")
 
 
-def _unencodable(err: UnicodeError) -> tuple[str, int]:
-    if not isinstance(err, UnicodeEncodeError):
-        raise err
-    char = err.object[err.start]
-    raise UsageError(
-        f"the output's encoding ({err.encoding}, from PYTHONIOENCODING or the locale) cannot"
-        f" represent {char!r} (U+{ord(char):04X}); run with PYTHONIOENCODING=utf-8"
-    )
-
-
 _UNENCODABLE = "promote-unencodable"
-codecs.register_error(_UNENCODABLE, _unencodable)
+# The handler lives in promote_cli.errors, which holds little: a handler registered with codecs
+# outlives every module, and one of this module's would keep all of it and click alive through
+# the interpreter's shut-down, which then costs 3 M instructions more.
+codecs.register_error(_UNENCODABLE, unencodable)
 
 
 # Help is laid out for 80 columns at most (narrower on a narrower terminal), whatever the width
