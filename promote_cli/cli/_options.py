@@ -8,10 +8,9 @@ from typing import Any
 
 import click
 
-from promote_cli.asking import split_types
 from promote_cli.options import parse_options
 
-__all__ = ["parse_options", "split_types"]
+__all__ = ["parse_options"]
 
 
 class _Listing(click.Option):
