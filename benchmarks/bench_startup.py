@@ -9,7 +9,9 @@ lifetime (the machine is noisy); the median of each and their ratio are printed.
 ``--instructions`` counts instead the instructions each command executes, under ``valgrind
 --tool=callgrind`` (Debian's ``valgrind``): the same on a busy machine as on an idle one, so a
 change's effect on start-up can be measured while other work runs. It leaves out what waits on
-the disk and the kernel, so its ratios run a little below the wall-clock ones.
+the disk and the kernel, so its ratios run a little below the wall-clock ones. String hashing is
+randomised per process, which still moves a count by about 0.3 M from run to run
+(``PYTHONHASHSEED=0`` fixes it, at one arbitrary point of that spread).
 
     python benchmarks/bench_startup.py [--runs 40] [--instructions]
 """

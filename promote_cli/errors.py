@@ -70,3 +70,15 @@ def printable(text: str) -> str:
         else:
             out.append(repr(ch)[1:-1])
     return "".join(out)
+
+
+def unencodable(err: UnicodeError) -> tuple[str, int]:
+    """The codecs error handler of standard output (``promote_cli.cli``): a character its
+    encoding cannot represent is a usage error that names it and the encoding."""
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    char = err.object[err.start]
+    raise UsageError(
+        f"the output's encoding ({err.encoding}, from PYTHONIOENCODING or the locale) cannot"
+        f" represent {char!r} (U+{ord(char):04X}); run with PYTHONIOENCODING=utf-8"
+    )

@@ -15,7 +15,7 @@ by counting bits instead of bytes), the canonical name is printed beside it: ``i
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, cached_property
 
 from promote_cli.dtypes import CATALOGUE
@@ -127,29 +127,56 @@ def _spellings(labels: Mapping[str, str], aliases: Mapping[str, str]) -> dict[st
 
 class Notations:
     """Every notation promote reads: the canonical names and each framework's column, built
-    once (``promote_cli.frameworks.notations``). A column's tables are read when first asked."""
+    once by the registry (``promote_cli.frameworks.notations``).
 
-    def __init__(self, columns: Sequence[Column], prefixes: Sequence[str] = ()):
-        self.columns = {c.name: c for c in columns}
+    ``titles`` names every notation in order, with the title a reader knows it by; ``column``
+    gives one notation's column when that notation is first asked for (a framework's column is
+    its registry entry's, read only then). What reading a spelling needs of every notation at
+    once, which types each notation reads it as, comes from ``index`` when the registry has one
+    (``promote_cli/frameworks/_index.py``: spelling -> ``"notation=canonical ..."``), and
+    otherwise from every column's tables. ``readers`` names the notations whose column reads
+    spellings with code of its own (NumPy's ``np.dtype()``)."""
+
+    def __init__(
+        self,
+        titles: Mapping[str, str],
+        column: Callable[[str], Column],
+        prefixes: Sequence[str] = (),
+        *,
+        readers: Sequence[str] = (),
+        index: Mapping[str, str] | None = None,
+    ):
+        self.titles = dict(titles)
+        self.column = column
         self.prefixes = tuple(prefixes)
+        self.readers = tuple(readers)
+        self.index = index
         self._built: dict[str, Notation] = {}
         self._spellings: dict[str, dict[str, str]] = {}
         self._readings: dict[str, dict[str, str]] = {}
 
+    @classmethod
+    def of(cls, columns: Sequence[Column], prefixes: Sequence[str] = ()) -> Notations:
+        """The notations of ``columns``, every one read from its tables."""
+        by_name = {c.name: c for c in columns}
+        titles = {c.name: c.title for c in columns}
+        readers = [c.name for c in columns if c.reader is not None]
+        return cls(titles, by_name.__getitem__, prefixes, readers=readers)
+
     def names(self) -> tuple[str, ...]:
-        return tuple(self.columns)
+        return tuple(self.titles)
 
     def get(self, name: str) -> Notation:
         """The notation called ``name``; an unknown name is a usage error."""
         found = self._built.get(name)
         if found is not None:
             return found
-        column = self.columns.get(name)
-        if column is None:
+        if name not in self.titles:
             raise UsageError(
-                f"unknown notation {name!r}; choose one of: {', '.join(self.columns)}"
-                + did_you_mean(name, self.columns)
+                f"unknown notation {name!r}; choose one of: {', '.join(self.titles)}"
+                + did_you_mean(name, self.titles)
             )
+        column = self.column(name)
         nota = Notation(
             column.name,
             column.title,
@@ -164,7 +191,7 @@ class Notations:
         return nota
 
     def __iter__(self):
-        return (self.get(name) for name in self.columns)
+        return (self.get(name) for name in self.titles)
 
     def spellings(self, name: str) -> dict[str, str]:
         if name not in self._spellings:
@@ -177,11 +204,14 @@ class Notations:
         spelling, so a run reading two names merges no table of every spelling)."""
         found = self._readings.get(spelling)
         if found is None:
-            found = {}
-            for name in self.columns:
-                canonical = self.spellings(name).get(spelling)
-                if canonical is not None:
-                    found[name] = canonical
+            if self.index is not None:
+                found = _indexed(self.index.get(spelling, ""), self.titles)
+            else:
+                found = {}
+                for name in self.titles:
+                    canonical = self.spellings(name).get(spelling)
+                    if canonical is not None:
+                        found[name] = canonical
             self._readings[spelling] = found
         return found
 
@@ -235,7 +265,7 @@ class Notations:
         by_type: dict[str, list[str]] = {}
         for name, meaning in self.readings(label).items():
             if meaning != canonical:
-                by_type.setdefault(meaning, []).append(self.columns[name].title)
+                by_type.setdefault(meaning, []).append(self.titles[name])
         parts = [f"{', '.join(names)}: {meaning}" for meaning, names in by_type.items()]
         for meaning in sorted(self.width_readings(label.lower()) - {canonical} - set(by_type)):
             if meaning.endswith("_*"):
@@ -251,16 +281,32 @@ class Notations:
         if self.collides(spelling):
             return True
         others = set(self.readings(spelling).values()) | self.width_readings(spelling.lower())
-        for column in self.columns.values():
-            if column.reader is None:
-                continue
+        if not others:
+            return False
+        for name in self.readers:
+            reader = self.get(name).reader
+            assert reader is not None, f"notation {name} names a reader"
             try:
-                mine = column.reader(spelling)
+                mine = reader(spelling)
             except UsageError:
                 continue
             if mine is not None and others - {mine}:
                 return True
         return False
+
+
+def _indexed(text: str, order: Iterable[str]) -> dict[str, str]:
+    """{notation: canonical} of an index entry, ``"jax numpy=int64 openvino=int8"``, in the
+    notations' ``order``."""
+    found: dict[str, str] = {}
+    names: list[str] = []
+    for word in text.split():
+        name, _, canonical = word.partition("=")
+        names.append(name)
+        if canonical:
+            found.update(dict.fromkeys(names, canonical))
+            names = []
+    return {name: found[name] for name in order if name in found}
 
 
 def display(canonical: str, nota: Notation) -> str:
@@ -301,7 +347,7 @@ def read_dtype(spelling: str, nota: Notation) -> str:
         )
     import difflib
 
-    known = sorted({s for name in family.columns for s in family.spellings(name)})
+    known = sorted({s for name in family.titles for s in family.spellings(name)})
     close = difflib.get_close_matches(key.lower(), known, n=3, cutoff=0.6)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     raise UsageError(f"unknown dtype {spelling!r} in {nota.name} notation{hint}")

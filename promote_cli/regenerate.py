@@ -1,18 +1,22 @@
 """Regenerate every generated file of a source checkout, in the order they depend on each other:
 
-    python -m promote_cli.regenerate
+    python -m promote_cli.regenerate          # every step below
+    python -m promote_cli.regenerate index    # step 2 alone: no framework needs installing
 
 1. ``promote_cli/_catalogue.py``, the dtype catalogue (``catalogue_gen``, from NumPy and
    ml_dtypes; then ``ruff format``);
-2. ``promote_cli/frameworks/numpy/ml_dtypes.json``, the numpy policy's ``ml_dtypes`` tables
+2. ``promote_cli/frameworks/_index.py``, what reading a spelling needs of every notation
+   (``frameworks.index_source``, from the registry's entries): after a framework's notation
+   changes, or a framework is added;
+3. ``promote_cli/frameworks/numpy/ml_dtypes.json``, the numpy policy's ``ml_dtypes`` tables
    (``ml_gen``, from NumPy with ml_dtypes imported);
-3. every framework's measurements, ``promote_cli/frameworks/<name>/measured/*.json``
+4. every framework's measurements, ``promote_cli/frameworks/<name>/measured/*.json``
    (``promote measure --all --require``: every framework must be installed, as the
    ``conformance`` extra and ``torch`` install them);
-4. ``tables/``, the documentation set (``promote tables``);
-5. the last full ``promote verify`` run, ``docs/verified.json`` (``benchmarks/verified.py
+5. ``tables/``, the documentation set (``promote tables``);
+6. the last full ``promote verify`` run, ``docs/verified.json`` (``benchmarks/verified.py
    --write``: every framework again, the longest step);
-6. the README's figures (``docs/figures.py --write-readme``; the docs site computes its own
+7. the README's figures (``docs/figures.py --write-readme``; the docs site computes its own
    figures when it is built).
 
 Each step runs as its own process, as a person would type it, and the first that fails stops the
@@ -31,6 +35,7 @@ from promote_cli import atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = ROOT / "promote_cli" / "_catalogue.py"
+INDEX = ROOT / "promote_cli" / "frameworks" / "_index.py"
 
 
 def steps() -> list[tuple[str, list[str]]]:
@@ -76,6 +81,19 @@ def catalogue() -> int:
     return formatted.returncode
 
 
+def index() -> int:
+    """``frameworks/_index.py`` from the registry's entries (written as ``ruff format`` would)."""
+    from promote_cli import frameworks
+
+    text = frameworks.index_source()
+    if INDEX.is_file() and INDEX.read_text(encoding="utf-8") == text:
+        print(f"{INDEX.relative_to(ROOT)}: unchanged")
+        return 0
+    atomic.replace_file(INDEX, text.encode())
+    print(f"wrote {INDEX.relative_to(ROOT)}")
+    return 0
+
+
 def _formatted(source: str) -> str:
     done = subprocess.run(
         ["ruff", "format", "--quiet", "--stdin-filename", str(CATALOGUE), "-"],
@@ -88,8 +106,10 @@ def _formatted(source: str) -> str:
 
 
 def main() -> int:
+    if sys.argv[1:] == ["index"]:
+        return index()
     print("== the dtype catalogue", flush=True)
-    code = catalogue()
+    code = catalogue() or index()
     if code:
         return code
     for what, command in steps():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from promote_cli import catalogue_gen, frameworks
@@ -164,3 +166,38 @@ def test_operand_categories(spelling, operand):
 def test_malformed_operands(spelling, message):
     with pytest.raises(UsageError, match=message):
         parse(spelling, frameworks.notation("jax"))
+
+
+def test_checked_in_notation_index_is_what_the_entries_declare():
+    path = Path(frameworks.__file__).with_name("_index.py")
+    assert path.read_text(encoding="utf-8") == frameworks.index_source(), (
+        "promote_cli/frameworks/_index.py is stale: python -m promote_cli.regenerate index"
+    )
+
+
+def test_the_index_reads_every_spelling_as_every_notation_table_does():
+    # What pair and op read from the index is what the entries' tables say, spelling by
+    # spelling: each notation's readings, titles, prefixes, and the notations with a reader.
+    indexed = frameworks.notations()
+    assert indexed.index is not None, "the registry's index is not in use"
+    tables = frameworks._from_entries()
+    assert tables.index is None
+    assert indexed.titles == tables.titles
+    assert indexed.prefixes == tables.prefixes and indexed.readers == tables.readers
+    every = {s for name in tables.names() for s in tables.spellings(name)}
+    for spelling in sorted(every | {"nonsense", "F16", "f8e4m3fn"}):
+        assert indexed.readings(spelling) == tables.readings(spelling), spelling
+        assert list(indexed.readings(spelling)) == list(tables.readings(spelling)), spelling
+
+
+def test_a_framework_added_after_the_index_was_written_is_read_from_the_entries(monkeypatch):
+    from registry import forget, register
+
+    register(monkeypatch, "abacus")
+    try:
+        assert frameworks.notations().index is None
+        assert display("int64", frameworks.notation("jax")) == "i8 (int64)"
+    finally:
+        monkeypatch.undo()
+        forget()
+    assert frameworks.notations().index is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -251,3 +252,36 @@ def test_reasons_and_explanations_are_worded_in_the_active_notation(run):
     assert "f2 and bf differ in exponent and mantissa; widening to f4" in in_jax.stdout
     explained = run("pair", "uint8", "int8", "--explain", "--notation", "canonical")
     assert "rule: lattice: uint8 -> int16 and int8 -> int16: they meet at int16" in explained.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "entries"),
+    [
+        (["pair", "f16", "bf16"], {"jax", "numpy"}),  # numpy: its reader says what f16 is there
+        (["pair", "u16", "f32", "-p", "ascend"], {"ascend", "numpy"}),
+        (["op", "sqrt", "int8", "-p", "numpy"], {"numpy"}),
+        (["op", "divide", "i32", "i32", "-p", "tensorflow"], {"tensorflow", "numpy"}),
+    ],
+)
+def test_an_answer_reads_no_other_framework_and_neither_locale_nor_difflib(args, entries):
+    # Start-up (docs/guide/design.md): the notations come from frameworks/_index.py, not from
+    # every framework's entry; no option click makes on the way is worded through gettext
+    # (whose first lookup imports locale), and -p is not first tried as a long option (whose
+    # error imports difflib for a suggestion).
+    code = (
+        "import sys\n"
+        "from promote_cli.cli import main\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "print('loaded:', sorted(m for m in sys.modules if m.startswith('promote_cli.frameworks.')"
+        " or m in ('locale', 'difflib')), file=sys.stderr)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    loaded = ast.literal_eval(proc.stderr.rsplit("loaded: ", 1)[1])
+    assert "locale" not in loaded and "difflib" not in loaded
+    read = {m.split(".")[2] for m in loaded if m.startswith("promote_cli.frameworks.")}
+    assert read == {*entries, "_index"}

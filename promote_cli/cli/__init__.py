@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from promote_cli import __version__, interrupts
-from promote_cli.errors import BadInputError, PromotionError, UsageError, printable
+from promote_cli.errors import BadInputError, PromotionError, UsageError, printable, unencodable
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -39,7 +39,68 @@ COMMANDS = {
 }
 
 
-class LazyGroup(click.Group):
+# click words a few texts through gettext as it builds options (``_("Show this message and
+# exit.")``), and gettext's first lookup imports ``locale``: 4 M instructions, as much as a
+# fifth of what promote adds to Python's and click's own start-up. promote installs no
+# translation of click's messages, so the options an answer meets are made here, with click's
+# own English texts: ``--version`` below, each command's ``-h/--help`` (``Command``), and
+# ``_options.FileName``.
+HELP = "Show this message and exit."
+
+
+def _show_help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(ctx.get_help(), color=ctx.color)
+        ctx.exit()
+
+
+try:  # the parser click makes for a command (its private class: click 8.2 renamed it)
+    from click.parser import _OptionParser as _ClickParser
+except ImportError:  # click 8.1
+    from click.parser import OptionParser as _ClickParser  # type: ignore[no-redef]
+
+
+class _Parser(_ClickParser):
+    def _process_opts(self, arg: str, state: Any) -> None:
+        # click tries every option as a long one first; for ``-p`` that fails, and the
+        # NoSuchOption it builds on the way imports difflib to suggest a name (3 M
+        # instructions) before click tries ``-p`` as the short option it is. A short option
+        # named whole goes to click's short-option reading straight away.
+        if len(arg) == 2 and arg in self._short_opt:
+            self._match_short_opt(arg, state)
+        else:
+            super()._process_opts(arg, state)
+
+
+class Command(click.Command):
+    """Every promote command: click's, with its ``-h/--help`` option made without gettext and
+    its arguments parsed by ``_Parser`` (both above)."""
+
+    _help: click.Option | None = None
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        names = self.get_help_option_names(ctx)
+        if not names or not self.add_help_option:
+            return None
+        if self._help is None:  # one object: click orders the eager options by identity
+            self._help = click.Option(
+                names,
+                is_flag=True,
+                is_eager=True,
+                expose_value=False,
+                callback=_show_help,
+                help=HELP,
+            )
+        return self._help
+
+    def make_parser(self, ctx: click.Context) -> Any:
+        parser = _Parser(ctx)
+        for param in self.get_params(ctx):
+            param.add_to_parser(parser, ctx)
+        return parser
+
+
+class LazyGroup(Command, click.Group):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # Bare ``promote`` is a question, not a mistake: the usage, formatted, and exit 0 (as
         # git does). click 8.2+ raises it as a usage error instead, whose text is the help.
@@ -235,18 +296,11 @@ class _Closed(io.TextIOBase):
         raise UsageError("cannot write to standard output: it is closed")
 
 
-def _unencodable(err: UnicodeError) -> tuple[str, int]:
-    if not isinstance(err, UnicodeEncodeError):
-        raise err
-    char = err.object[err.start]
-    raise UsageError(
-        f"the output's encoding ({err.encoding}, from PYTHONIOENCODING or the locale) cannot"
-        f" represent {char!r} (U+{ord(char):04X}); run with PYTHONIOENCODING=utf-8"
-    )
-
-
 _UNENCODABLE = "promote-unencodable"
-codecs.register_error(_UNENCODABLE, _unencodable)
+# The handler lives in promote_cli.errors, which holds little: a handler registered with codecs
+# outlives every module, and one of this module's would keep all of it and click alive through
+# the interpreter's shut-down, which then costs 3 M instructions more.
+codecs.register_error(_UNENCODABLE, unencodable)
 
 
 # Help is laid out for 80 columns at most (narrower on a narrower terminal), whatever the width
@@ -254,8 +308,21 @@ codecs.register_error(_UNENCODABLE, _unencodable)
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 80}
 
 
+def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(f"promote, version {__version__}", color=ctx.color)
+        ctx.exit()
+
+
 @click.group("promote", cls=LazyGroup, context_settings=CONTEXT)
-@click.version_option(__version__, prog_name="promote")
+@click.option(  # click.version_option's, without gettext (see HELP)
+    "--version",
+    is_flag=True,
+    is_eager=True,
+    expose_value=False,
+    callback=_show_version,
+    help="Show the version and exit.",
+)
 def cli() -> None:
     """Exact dtype promotion for array frameworks: what two arrays become when
     they meet, and what an operation returns, under each framework's rules.

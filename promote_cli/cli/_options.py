@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cached_property
 from typing import Any
 
 import click
 
-from promote_cli.asking import split_types
 from promote_cli.options import parse_options
 
-__all__ = ["parse_options", "split_types"]
+__all__ = ["parse_options"]
 
 
 class _Listing(click.Option):
@@ -38,14 +38,36 @@ def _notations() -> str:
     return ", ".join(frameworks.notations().names())
 
 
-class FileName(click.Path):
-    """``click.Path``, except that a name given as ``''`` (an unset shell variable, say) is
-    refused instead of read as ``Path('')``, which is ``.``, the current directory."""
+class FileName(click.ParamType):
+    """A file (or directory) name, checked by ``click.Path(**checks)``, except that a name
+    given as ``''`` (an unset shell variable, say) is refused instead of read as ``Path('')``,
+    which is ``.``, the current directory. The ``click.Path`` is made when a name is given:
+    its constructor words its type's name through gettext (see ``promote_cli.cli.HELP``)."""
+
+    def __init__(self, **checks: Any) -> None:
+        self.checks = checks
+        files, directories = checks.get("file_okay", True), checks.get("dir_okay", True)
+        if files and not directories:
+            self.name = "file"
+        elif directories and not files:
+            self.name = "directory"
+        else:
+            self.name = "path"
+
+    @cached_property
+    def path(self) -> click.Path:
+        return click.Path(**self.checks)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and not value:
             self.fail("'' is an empty file name; give one", param, ctx)
-        return super().convert(value, param, ctx)
+        return self.path.convert(value, param, ctx)
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> Any:
+        return self.path.shell_complete(ctx, param, incomplete)
+
+    def to_info_dict(self) -> Any:
+        return self.path.to_info_dict()
 
 
 policy = click.option(

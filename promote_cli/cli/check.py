@@ -8,13 +8,14 @@ from typing import Any
 import click
 
 from promote_cli import api, fit, schema
+from promote_cli.asking import split_types
 from promote_cli.check import PROPERTIES, Report, check, summary, table_operands
-from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options
 from promote_cli.errors import UsageError
 from promote_cli.operands import label
 
 
-@click.command("check")
+@click.command("check", cls=Command)
 @click.argument("policy_name", metavar="POLICY", required=False)
 @click.option(
     "--policy",
@@ -92,7 +93,7 @@ def command(
         name,
         notation=notation,
         options=_options.parse_options(option_values),
-        operands=_options.split_types(types),
+        operands=split_types(types),
     )
     if req.operands is not None and categories:
         raise UsageError("--categories chooses the operands; --types names them: give one")

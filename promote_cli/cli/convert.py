@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from promote_cli import api, fit, schema
-from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options, printable, tell
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options, printable, tell
 from promote_cli.dtypes import is_weak
 from promote_cli.errors import PromotionError, UsageError
 from promote_cli.frameworks import notation as get_notation
@@ -25,7 +25,7 @@ from promote_cli.notations import Notation, display, read_dtype
 PROGRESS_BYTES = 64 << 20
 
 
-@click.command("convert")
+@click.command("convert", cls=Command)
 @click.argument("a", metavar="A.npy[:TYPE]")
 @click.argument("b", metavar="B.npy[:TYPE]")
 @_options.policy

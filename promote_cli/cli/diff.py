@@ -7,12 +7,12 @@ import sys
 import click
 
 from promote_cli import asking, fit
-from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options
 from promote_cli.compare import FORMATS, diff
 from promote_cli.errors import UsageError
 
 
-@click.command("diff")
+@click.command("diff", cls=Command)
 @click.argument("left_name", metavar="POLICY1")
 @click.argument("right_name", metavar="POLICY2")
 @click.option(

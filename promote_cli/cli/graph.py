@@ -5,11 +5,11 @@ from __future__ import annotations
 import click
 
 from promote_cli import asking
-from promote_cli.cli import EXIT_OK, _options
+from promote_cli.cli import EXIT_OK, Command, _options
 from promote_cli.graph import FORMATS, render
 
 
-@click.command("graph")
+@click.command("graph", cls=Command)
 @_options.policy
 @_options.policy_file
 @click.option(

@@ -9,11 +9,11 @@ from pathlib import Path
 import click
 
 from promote_cli import frameworks
-from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command
 from promote_cli.errors import PromotionError, UsageError
 
 
-@click.command("measure")
+@click.command("measure", cls=Command)
 @click.argument("names", nargs=-1, metavar="[FRAMEWORK ...]")
 @click.option("--all", "every", is_flag=True, help="Measure every framework that has an oracle.")
 @click.option(

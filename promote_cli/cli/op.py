@@ -9,7 +9,7 @@ import click
 
 from promote_cli import api, fit, ops
 from promote_cli.api import Request
-from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options
 from promote_cli.engine import Outcome
 from promote_cli.errors import PromotionError
 from promote_cli.notations import display
@@ -19,7 +19,7 @@ from promote_cli.operands import label
 # ``-=``, ``-x`` and ``--`` look like options to click: an unknown option is taken as an
 # argument here, so operators are written as they are (a misspelt option is then refused as
 # one, in ``command``).
-@click.command("op", context_settings={"ignore_unknown_options": True})
+@click.command("op", cls=Command, context_settings={"ignore_unknown_options": True})
 @click.argument("name", metavar="NAME")
 @click.argument("operands", nargs=-1, required=True, metavar="A [B]")
 @_options.policy

@@ -8,12 +8,12 @@ import sys
 import click
 
 from promote_cli import api, fit, frameworks
-from promote_cli.cli import EXIT_OK, _options
+from promote_cli.cli import EXIT_OK, Command, _options
 from promote_cli.errors import PromotionError, UsageError
 from promote_cli.ops import FUNCTIONS, KINDS, OPERATOR_FORMS, VOCABULARY, Rule, operand_key
 
 
-@click.command("ops")
+@click.command("ops", cls=Command)
 @click.option(
     "--policy",
     "-p",

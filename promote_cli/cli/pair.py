@@ -7,14 +7,14 @@ import sys
 import click
 
 from promote_cli import api, fit
-from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options
 from promote_cli.engine import worded
 from promote_cli.errors import UsageError
 from promote_cli.notations import display
 from promote_cli.operands import inner, label
 
 
-@click.command("pair")
+@click.command("pair", cls=Command)
 @click.argument("operands", nargs=-1, required=True, metavar="A B [C ...]")
 @_options.policy
 @_options.policy_file

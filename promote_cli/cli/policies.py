@@ -7,7 +7,7 @@ import sys
 import click
 
 from promote_cli import api, fit, frameworks
-from promote_cli.cli import _options
+from promote_cli.cli import Command, _options
 from promote_cli.engine import Policy
 
 
@@ -36,7 +36,7 @@ def describe(pol: Policy) -> dict:
     }
 
 
-@click.command("policies")
+@click.command("policies", cls=Command)
 @click.argument("names", nargs=-1, metavar="[NAME ...]")
 @_options.as_json
 def command(names: tuple[str, ...], as_json: bool) -> int:

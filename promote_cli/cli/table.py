@@ -12,13 +12,13 @@ import click
 
 from promote_cli import asking, textfiles
 from promote_cli.api import shell_quote
-from promote_cli.cli import EXIT_OK, _options, tell
+from promote_cli.cli import EXIT_OK, Command, _options, tell
 from promote_cli.cli._report import CheckReport
 from promote_cli.errors import UsageError
 from promote_cli.render import FORMATS, MARKS, SUFFIXES, render
 
 
-@click.command("table")
+@click.command("table", cls=Command)
 @_options.policy
 @_options.policy_file
 @click.option(

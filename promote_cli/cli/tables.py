@@ -8,12 +8,12 @@ from pathlib import Path
 import click
 
 from promote_cli import docsync
-from promote_cli.cli import EXIT_OK, _options, tell
+from promote_cli.cli import EXIT_OK, Command, _options, tell
 from promote_cli.cli._report import CheckReport
 from promote_cli.errors import UsageError
 
 
-@click.command("tables")
+@click.command("tables", cls=Command)
 @click.argument(
     "directory",
     default="tables",

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from promote_cli import api, fit, frameworks, schema
-from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, _options
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options
 from promote_cli.engine import Policy
 from promote_cli.errors import PromoteError, UsageError, printable
 from promote_cli.notations import display
@@ -22,7 +22,7 @@ from promote_cli.verify.function import FunctionOracle
 from promote_cli.verify.protocol import Oracle
 
 
-@click.command("verify")
+@click.command("verify", cls=Command)
 @click.argument("names", nargs=-1, metavar="[POLICY ...]")
 @_options.options
 @_options.as_json

@@ -76,7 +76,10 @@ _NUMPY_NON_NUMERIC = frozenset(
     ]
 )
 # A spelling of NumPy's shape: one character, a kind letter and a size (S16, U32, M8[s]).
-_NUMPY_SHAPED = re.compile(r"^(?:.|[A-Za-z]\d+(?:\[\w*\])?)$")
+# Compiled by ``re`` when first used: most readings never get that far, and compiling it on
+# import cost every run that imports this module (pair under any policy: NumPy's reading of
+# a spelling is one that ``ambiguous`` weighs) about 0.4 M instructions.
+_NUMPY_SHAPED = r"^(?:.|[A-Za-z]\d+(?:\[\w*\])?)$"
 
 
 def _numpy_tables() -> tuple[dict[str, str], dict[str, str]]:
@@ -116,11 +119,13 @@ def numpy_reading(spelling: str) -> str | None:
     lowered = text.lower()
     if text in _NUMPY_GONE or lowered in _NUMPY_GONE:
         raise UsageError(f"{text!r}: NumPy 2 removed this alias (np.dtype raises); use a name")
-    flexible = text[:1] in ("S", "U", "V", "a", "O", "M", "m", "T") and _NUMPY_SHAPED.match(text)
+    flexible = text[:1] in ("S", "U", "V", "a", "O", "M", "m", "T") and re.match(
+        _NUMPY_SHAPED, text
+    )
     if lowered in _NUMPY_NON_NUMERIC or flexible:
         raise UsageError(f"{text!r} is not a numeric NumPy type (np.dtype: bytes, str ...)")
     if lowered in NUMPY_NAMES:
         raise UsageError(f"{text!r}: np.dtype() is case-sensitive; write {lowered!r}")
-    if _NUMPY_SHAPED.match(text):
+    if re.match(_NUMPY_SHAPED, text):
         raise UsageError(f"{text!r} is not a NumPy type code (np.dtype raises)")
     return None
