@@ -35,6 +35,11 @@ import sys  # noqa: E402
 
 from promote_cli import interrupts  # noqa: E402
 
+# The commands that only print an answer: they write no file and leave nothing to clean up, so
+# once their output is flushed the process ends at once (``os._exit``), without tearing the
+# interpreter down, which is a fifth of what ``promote pair`` costs (docs/guide/design.md).
+ANSWER_ONLY = ("pair", "op")
+
 
 def main() -> None:
     """Install the handlers, then import and run the CLI (its ``main`` exits the process)."""
@@ -46,6 +51,13 @@ def main() -> None:
     except BaseException as exc:  # SystemExit, or an error the CLI did not get to map
         interrupts.settle()
         if not interrupts.arrived():
+            if isinstance(exc, SystemExit) and isinstance(exc.code, int) and _answer_only():
+                try:
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                except OSError:  # a closed pipe: the interpreter's own exit reports it
+                    raise exc from None
+                os._exit(exc.code)
             raise
         code = exc.code if isinstance(exc, SystemExit) else None
         if interrupts.unreported() or not isinstance(code, int):
@@ -62,3 +74,9 @@ def main() -> None:
             with contextlib.suppress(Exception):  # a closed pipe: nothing more can be said
                 stream.flush()
         os._exit(code)
+
+
+def _answer_only() -> bool:
+    """Whether this run is one of ``ANSWER_ONLY`` (its command is the first argument: the
+    group's own options, ``--version`` and ``--help``, print and exit on their own)."""
+    return len(sys.argv) > 1 and sys.argv[1] in ANSWER_ONLY

@@ -285,3 +285,34 @@ def test_an_answer_reads_no_other_framework_and_neither_locale_nor_difflib(args,
     assert "locale" not in loaded and "difflib" not in loaded
     read = {m.split(".")[2] for m in loaded if m.startswith("promote_cli.frameworks.")}
     assert read == {*entries, "_index"}
+
+
+@pytest.mark.parametrize(
+    ("args", "stdout", "code", "torn_down"),
+    [
+        (["pair", "int8", "uint8", "-p", "numpy"], "int16\n", 0, False),
+        (["op", "+=", "int8", "float32", "-p", "numpy"], "refused: ", 1, False),
+        (["pair", "int8", "nope", "-p", "numpy"], "", 2, False),
+        (["policies"], "jax", 0, True),  # any other command exits as Python does
+        (["--version"], "promote", 0, True),
+    ],
+)
+def test_an_answer_ends_the_process_once_flushed_without_a_shut_down(args, stdout, code, torn_down):
+    # The console script's entry point, with an exit handler that says whether Python's own
+    # shut-down ran: after pair and op it does not (entry.ANSWER_ONLY), their output whole.
+    script = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print('SHUT-DOWN', file=sys.stderr))\n"
+        f"sys.argv = ['promote', *{args!r}]\n"
+        "from promote_cli.entry import main\n"
+        "main()\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.returncode == code, proc.stderr
+    assert proc.stdout.startswith(stdout)
+    assert ("SHUT-DOWN" in proc.stderr) is torn_down
