@@ -175,7 +175,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             return chain(q.operands)
         if q.kind == OPERATION:
             if q not in traced:
-                same = [o for o in questions if o.kind == OPERATION and o.function == q.function]
+                same = [o for o in questions if o.kind == OPERATION and o.operation == q.operation]
                 traced.update(zip(same, _traced(handle, same), strict=True))
             return traced[q]
         raise ValueError(f"JAX's oracle is not asked {q.kind}")
