@@ -125,6 +125,8 @@ DECIDED_BY = {
     "absent": ("tensorflow", "bitwise_left_shift", ["int8", "int8"], {}, None, "absent"),
     # np.matmul takes no 0-d array
     "takes": ("numpy", "matmul", ["S(int8)", "int8"], {}, None, "shape"),
+    # 1 & mx.ones((2,), mx.int8): mx.array has no __rand__ (TypeError)
+    "reflected": ("mlx", "&", ["int", "int8"], {}, None, "signature"),
     # torch's 4-bit integers are storage, not arithmetic
     "outside": ("torch", "add", ["int4", "int8"], {}, None, "op-refuses-operand"),
     # torch.sub refuses a Python bool

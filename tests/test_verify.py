@@ -542,15 +542,19 @@ def test_verify_runs_as_a_real_process():
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("numpy: numpy 2.") and lines[0].endswith(": all agree")
-    # NumPy's 39 operations call np.<function> on 6,896 operand cases (16 unary/reduction rows
+    # NumPy's 39 functions call np.<function> on 6,896 operand cases (16 unary/reduction rows
     # + binary pairs + where) of its 16 array types and 4 Python scalars, under each of the two
-    # settings of its ml_dtypes option.
-    assert lines[1].startswith("  numpy operations: 13,792 cells over 39 operations in ")
+    # settings of its ml_dtypes option; its 22 operators and 12 augmented assignments apply
+    # Python's operator to the same arrays (23,904 cells more).
+    assert lines[1].startswith(
+        "  numpy operations: 37,696 cells over 39 functions, 22 operators and 12 augmented"
+        " assignments in "
+    )
     assert lines[1].endswith(" s: all agree")  # no gaps: nothing to say about kernels
     assert lines[2] == "ascend: no installable framework, nothing to verify"
     # Pairs: 20 operands without ml_dtypes, 39 with it (20**2 + 39**2).
     assert lines[3] == (
-        "1 of 2 policies verified: 1,921 pair cells and 13,792 operation cells (0 kernel gaps)"
+        "1 of 2 policies verified: 1,921 pair cells and 37,696 operation cells (0 kernel gaps)"
         " compared, 0 mismatches"
     )
     assert done.stderr == ""  # no progress bar when stderr is not a terminal
@@ -639,9 +643,9 @@ def test_verify_names_kernel_gaps_only_when_there_are_some(capsys):
         _print_ops("torch", report, str, str, str)
         return capsys.readouterr().out
 
-    assert line(0) == "  torch operations: 15 cells over 2 operations in 0.2 s: all agree\n"
+    assert line(0) == "  torch operations: 15 cells over 2 functions in 0.2 s: all agree\n"
     assert line(1) == (
-        "  torch operations: 15 cells over 2 operations in 0.2 s, 1 kernel gap (no CPU kernel:"
+        "  torch operations: 15 cells over 2 functions in 0.2 s, 1 kernel gap (no CPU kernel:"
         " the dtype rule answers, the call raises): all agree\n"
     )
 
