@@ -16,6 +16,15 @@ sys.path.insert(0, str(Path(__file__).parent))
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
+# The tests interrupt real promote runs with Ctrl-C (SIGINT) and expect promote to handle it.
+# A process started with SIGINT ignored passes the ignore on to every child, and promote then
+# leaves it ignored (tests/test_signals.py checks that), as it should for a shell's background
+# job; so a suite run in the background (``pytest &``) gives its children SIGINT at its
+# default, as a terminal would.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 @pytest.fixture
 def run():
     """Run the CLI in-process: run("pair", "f16", "bf16") -> click Result (exit_code, stdout)."""
