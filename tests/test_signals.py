@@ -171,6 +171,7 @@ def duration(case: Case) -> float:
     return time.perf_counter() - started
 
 
+@pytest.mark.slow(seconds=35)
 def test_signals_at_random_moments_leave_what_they_report(tmp_path):
     cases = []
     for i, make in enumerate([pair_case, table_case, convert_case]):
