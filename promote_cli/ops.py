@@ -326,8 +326,8 @@ class Rule(Record):
     # loop choice); a Python scalar is promoted first, as NEP 50 resolves it before the loop.
     operandwise: bool = False
     materialise: bool = False  # materialise: a weak result comes out as the array it becomes
-    # value: how a Python scalar's value is checked against the other operand (``VALUE_CHECKS``:
-    # CHECKED, as the framework's ``+`` converts it; ANY_VALUE, not at all; INT64_VALUE), then
+    # value: how a Python scalar's value is checked against the other operand (CHECKED, as the
+    # framework's ``+`` converts it; ANY_VALUE, not at all; INT64_VALUE, as an int64), then
     # ``value_special`` (a key of the framework's SPECIALS, given the valued operands) where the
     # operation does something of its own with some values (NumPy's negative integer powers)
     value: str = "checked"
@@ -744,11 +744,6 @@ def _promote(c: _Cell) -> Outcome | None:
 CHECKED = "checked"  # as the framework's ``+`` converts it (``Policy.check_value``)
 ANY_VALUE = "any"  # not at all: any value is taken (NumPy's ``uint8_array == 300``)
 INT64_VALUE = "int64"  # any int that fits int64, whatever the other operand (a C long)
-VALUE_CHECKS = {
-    CHECKED: "converted as the framework's + converts it, against the other operand's type",
-    ANY_VALUE: "any value is taken, in the array's range or not",
-    INT64_VALUE: "any int int64 holds, whatever the other operand's type",
-}
 
 
 def value_refused(
