@@ -273,7 +273,8 @@ def verified() -> str:
             by[syntax.get(name, ops.FUNCTION)] += count
         gaps = sum(found.get("gaps", {}).values())
         wrong = len(p["mismatches"]) + len(found.get("mismatches", []))
-        row = [p["cells"], p["triples"], p["values"], *by.values(), gaps, wrong]
+        values = p["values"] + sum(found.get("values", {}).values())
+        row = [p["cells"], p["triples"], values, *by.values(), gaps, wrong]
         total = [t + r for t, r in zip(total, row, strict=True)]
         lines.append(f"| `{p['policy']}` | " + " | ".join(f"{n:,}" for n in row) + " |")
     lines.append("| all | " + " | ".join(f"**{n:,}**" for n in total) + " |")

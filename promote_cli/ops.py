@@ -49,7 +49,7 @@ from promote_cli.dtypes import get as dtype
 from promote_cli.dtypes import is_weak
 from promote_cli.engine import Matrix, Outcome, Policy, ref, refuse, remembered
 from promote_cli.errors import UsageError, did_you_mean
-from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, value_text
+from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, int_value, value_text
 from promote_cli.record import Record
 
 BINARY, UNARY, REDUCTION, WHERE = "binary", "unary", "reduction", "where"
@@ -326,6 +326,12 @@ class Rule(Record):
     # loop choice); a Python scalar is promoted first, as NEP 50 resolves it before the loop.
     operandwise: bool = False
     materialise: bool = False  # materialise: a weak result comes out as the array it becomes
+    # value: how a Python scalar's value is checked against the other operand (CHECKED, as the
+    # framework's ``+`` converts it; ANY_VALUE, not at all; INT64_VALUE, as an int64), then
+    # ``value_special`` (a key of the framework's SPECIALS, given the valued operands) where the
+    # operation does something of its own with some values (NumPy's negative integer powers)
+    value: str = "checked"
+    value_special: str = ""
     no_kernel: tuple[str, ...] = ()  # no-kernel: promoted types (or kinds) with no CPU kernel
     no_kernel_operand: tuple[str, ...] = ()  # no-kernel: array operand types with no kernel
     # no-kernel: promoted types whose kernel takes two arrays of that very type only (no cast
@@ -490,14 +496,19 @@ class Operations(Record):
     # The pair a unary operation or a reduction starts from, when not the policy's promotion of
     # the operand with itself: a key of PAIRS (Keras: the array's own dtype, as stored).
     one_operand_pair: str = ""
-    # The binary operations that are the policy's chain operator (``Policy.operate``, whose
-    # values ``check_value`` checks and ``promote verify`` measures): these alone take a Python
-    # scalar's value (``int:300``); the value decides where the operator does something else
-    # with it than with its type. Any other operation refuses a value (a usage error).
+    # Without ``values``: the binary operations that are the policy's chain operator
+    # (``Policy.operate``, whose values ``check_value`` checks and ``promote verify`` measures
+    # as the chain): these alone take a Python scalar's value (``int:300``), answered as the
+    # chain's step (Keras's ``add``). Any other operation refuses a value (a usage error).
     valued: tuple[str, ...] = ()
     # Python's operators on the framework's arrays, and how its augmented assignment lands
     # (None: the framework has no array type of its own, and every operator is absent).
     operators: Operators | None = None
+    # Every binary operation, operator and augmented assignment takes a Python scalar's value
+    # (``int:300``): its answer for the types, unless its rule's value check refuses the value
+    # (step ``value``: ``Rule.value``, ``Rule.value_special``); measured
+    # (``Asks.operation_values``). Without it, only the operations of ``valued`` take a value.
+    values: bool = False
 
     def rule(self, name: str) -> Rule:
         return self.rules[operation(name).name]
@@ -619,14 +630,18 @@ class _Cell:
         "promoted",
         "rule",
         "t",
+        "valued",
         "why",
     )
 
     def __init__(
         self, ops: Operations, rule: Rule, op: Operation, operands: Sequence[Operand], opts: Any
     ) -> None:
-        self.ops, self.rule, self.op, self.operands, self.opts = ops, rule, op, operands, opts
-        self.a, self.b = operands[0], operands[-1]
+        self.ops, self.rule, self.op, self.opts = ops, rule, op, opts
+        # The steps see the operands' types; the value step alone sees a Python scalar's value.
+        self.valued = tuple(operands)
+        self.operands = tuple(x._replace(value=None) for x in operands)
+        self.a, self.b = self.operands[0], self.operands[-1]
         self.cell: str | None = None  # the verdict ``Rule.cells`` gives these operands
         self.pair: PairFunction = ops.policy.promote
         self.promoted: Outcome | None = None
@@ -646,13 +661,14 @@ def _absent(c: _Cell) -> Outcome | None:
 
 def _takes(c: _Cell) -> Outcome | None:
     name, rule = c.op.name, c.rule
-    for x in c.operands:
-        if x.value is not None:  # measured for types only, but in Operations.valued
+    for x in c.valued:
+        if x.value is not None and not (c.ops.values and c.op.arity == BINARY):
             kind = type(x.value).__name__
             raise UsageError(
                 f"{name} is not checked against a Python scalar's value: give {kind} rather"
                 f" than {kind}:{value_text(x.value)}"
             )
+    for x in c.operands:
         if takes_one(c.op) and x.category == PYTHON:
             raise UsageError(f"{name} takes an array, not a Python scalar: give D(t) or S(t)")
         if rule.categories is not None and x.category not in rule.categories:
@@ -721,6 +737,47 @@ def _promote(c: _Cell) -> Outcome | None:
     if c.promoted.refused:
         return c.promoted
     c.t = c.promoted.result  # type: ignore[assignment]
+    return None
+
+
+# How an operation checks a Python scalar's value (``Rule.value``).
+CHECKED = "checked"  # as the framework's ``+`` converts it (``Policy.check_value``)
+ANY_VALUE = "any"  # not at all: any value is taken (NumPy's ``uint8_array == 300``)
+INT64_VALUE = "int64"  # any int that fits int64, whatever the other operand (a C long)
+
+
+def value_refused(
+    policy: Policy, operands: Sequence[Operand], opts: Mapping[str, Any]
+) -> Outcome | None:
+    """What the framework's ``+`` on ``operands`` (``Policy.chain``: its operator, then
+    ``check_value``) refuses for a Python scalar's value and not for the types alone (None:
+    nothing): how CHECKED checks a value, and what a value special may ask."""
+    given = policy.chain(operands, opts)
+    bare = [x._replace(value=None) for x in operands]
+    if given.refused and not policy.chain(bare, opts).refused:
+        return given._replace(steps=())
+    return None
+
+
+def _value(c: _Cell) -> Outcome | None:
+    if all(x.value is None for x in c.valued):
+        return None
+    rule, policy = c.rule, c.ops.policy
+    if rule.value == CHECKED:
+        found = value_refused(policy, c.valued, c.opts)
+        if found is not None:
+            return found
+    if rule.value == INT64_VALUE:
+        for scalar in c.valued:
+            value = int_value(scalar)
+            if value is not None and not -(2**63) <= value < 2**63:
+                return refuse(
+                    "value",
+                    f"{rule.function} takes a Python int as an int64 (a C long), which {value}"
+                    f" does not fit: {policy.title} raises",
+                )
+    if rule.value_special:
+        return specials(policy.package)[rule.value_special](c.valued, c.opts)
     return None
 
 
@@ -847,6 +904,11 @@ STEPS: tuple[Step, ...] = (
     Step("promote", "the promotion (the policy's, or Rule.pair): its refusal", _promote),
     Step("same-dtype", "two arrays of different dtypes, where nothing promotes", _same_dtype),
     Step("refuses", "a promoted type the function refuses (Rule.refuses)", _refuses),
+    Step(
+        "value",
+        "a Python scalar's value the operation refuses (Rule.value_special, Rule.value)",
+        _value,
+    ),
     Step("override", "a promoted type whose output is not its kind's (Rule.overrides)", _override),
     Step("operandwise", "each operand lifted to its float, then promoted", _operandwise),
     Step("kind", "the operation's kind applied to the promoted type (Rule.kind, Maps)", _kind),
@@ -856,7 +918,7 @@ STEPS: tuple[Step, ...] = (
 # Not a step of the walk: what decided an operation of ``Operations.valued`` whose Python
 # scalar's value changed its answer (``_with_values``).
 VALUE_STEP = Step(
-    "value",
+    "chain-value",
     "a Python scalar's value, checked as the framework's operator checks it (Operations.valued)",
     lambda c: None,
 )

@@ -291,7 +291,7 @@ def stand_in_numpy(monkeypatch):
     real = frameworks.oracle
 
     def put(**told):
-        told.setdefault("asks", Asks(nary=True, operations=True))
+        told.setdefault("asks", Asks(nary=True, operations=True, operation_values=True))
         module = stand_in("numpy", **told)
         monkeypatch.setattr(frameworks, "oracle", lambda n: module if n == "numpy" else real(n))
 

@@ -139,12 +139,18 @@ def test_the_python_api_takes_operators():
         promote("int8", "float32", policy="numpy", op="+=")
 
 
-def test_a_value_is_taken_only_by_the_operator_whose_values_were_measured(run):
-    # np.ones(2, np.uint8) + 300: OverflowError "Python integer 300 out of bounds for uint8"
+def test_an_operator_and_its_augmented_form_take_a_value(run):
+    # np.ones(2, np.uint8) + 300: OverflowError "Python integer 300 out of bounds for uint8";
+    # a = np.ones(2, np.uint8); a += 300: the same
     done = run("op", "+", "uint8", "int:300", "-p", "numpy")
     assert done.exit_code == 1 and "OverflowError" in done.output
-    with pytest.raises(UsageError, match="not checked against a Python scalar's value"):
+    with pytest.raises(PromotionError, match="OverflowError"):
         promote("uint8", "int:300", policy="numpy", op="+=")
+    # a = np.ones(2, np.uint8); a += 255: uint8, in place
+    assert promote("uint8", "int:255", policy="numpy", op="+=") == "uint8"
+    # unary minus takes an array only: a value is still a usage error
+    with pytest.raises(UsageError, match="not checked against a Python scalar's value"):
+        promote_many(["int:300"], policy="numpy", op="-x")
 
 
 def test_every_operator_has_its_augmented_form_but_comparisons_and_matmul():

@@ -170,12 +170,12 @@ def test_op_with_the_chain_question_is_a_usage_error():
         promote_cli.promote_many(["int8", "int16", "int32"], policy="numpy", chain=True, op="add")
 
 
-def test_op_with_a_valued_python_scalar_is_a_usage_error():
-    # np.add(uint8 array, 300) raises OverflowError; operations are measured for types only,
-    # so a value is refused as a question promote cannot answer rather than answered uint8.
+def test_op_with_a_valued_python_scalar_is_a_usage_error_where_values_were_not_measured():
+    # tf.experimental.numpy.add(uint8 tensor, 300): TensorFlow's operations are measured for
+    # types only, so a value is refused as a question promote cannot answer, not guessed.
     with pytest.raises(UsageError, match="give int rather than int:300"):
-        promote_cli.promote("uint8", "int:300", policy="numpy", op="add")
-    done = CliRunner().invoke(cli, ["op", "add", "uint8", "int:300", "-p", "numpy"])
+        promote_cli.promote("uint8", "int:300", policy="tensorflow", op="add")
+    done = CliRunner().invoke(cli, ["op", "add", "uint8", "int:300", "-p", "tensorflow"])
     assert done.exit_code == 2
     assert "not checked against a Python scalar's value" in done.output
     assert promote_cli.promote("uint8", "int", policy="numpy", op="add") == "uint8"

@@ -81,6 +81,7 @@ def referenced(found: ops.Operations) -> tuple[set[str], set[str]]:
     for table in every_rule_table(found):
         pairs |= {r.pair for r in table.values() if r.pair}
         specials |= {r.special for r in table.values() if r.special}
+        specials |= {r.value_special for r in table.values() if r.value_special}
     return pairs, specials
 
 
@@ -139,6 +140,8 @@ DECIDED_BY = {
     "promote": ("tensorflow", "add", ["bfloat16", "float16"], {}, None, "numpy"),
     # torch.matmul does not promote
     "same-dtype": ("torch", "matmul", ["int8", "int16"], {}, None, "same-dtype"),
+    # np.ones(2, np.uint8) + 300: OverflowError "Python integer 300 out of bounds for uint8"
+    "value": ("numpy", "+", ["uint8", "int:300"], {}, None, "value"),
     # the array API's mean takes floats only
     "refuses": ("array-api", "mean", ["int32"], {}, None, "op-refuses"),
     # NumPy has no bool loop for square: the bool is cast to int8

@@ -549,16 +549,18 @@ def test_verify_runs_as_a_real_process():
     # NumPy's 39 functions call np.<function> on 6,896 operand cases (16 unary/reduction rows
     # + binary pairs + where) of its 16 array types and 4 Python scalars, under each of the two
     # settings of its ml_dtypes option; its 22 operators and 12 augmented assignments apply
-    # Python's operator to the same arrays (23,904 cells more).
+    # Python's operator to the same arrays (23,904 cells more). Its 47 binary functions,
+    # operators and augmented assignments are each called with every array type and each of 25
+    # Python values on either side (75,200 cells: 16 + 16 array types x 25 x 2 x 47).
     assert lines[1].startswith(
-        "  numpy operations: 37,696 cells over 39 functions, 22 operators and 12 augmented"
-        " assignments in "
+        "  numpy operations: 112,896 cells (75,200 with a Python scalar's value) over 39"
+        " functions, 22 operators and 12 augmented assignments in "
     )
     assert lines[1].endswith(" s: all agree")  # no gaps: nothing to say about kernels
     assert lines[2] == "ascend: no installable framework, nothing to verify"
     # Pairs: 20 operands without ml_dtypes, 39 with it (20**2 + 39**2).
     assert lines[3] == (
-        "1 of 2 policies verified: 1,921 pair cells and 37,696 operation cells (0 kernel gaps)"
+        "1 of 2 policies verified: 1,921 pair cells and 112,896 operation cells (0 kernel gaps)"
         " compared, 0 mismatches"
     )
     assert done.stderr == ""  # no progress bar when stderr is not a terminal

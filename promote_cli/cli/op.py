@@ -137,7 +137,8 @@ def _step(name: str, rule) -> str:
     the framework's own function it ran, if any."""
     from promote_cli.ops import STEP
 
-    own = {"special": rule.special, "promote": rule.pair}.get(name)
+    value = ", ".join(w for w in (rule.value, rule.value_special) if w)
+    own = {"special": rule.special, "promote": rule.pair, "value": value}.get(name)
     return f"{name}{f' ({own})' if own else ''}: {STEP[name].says}"
 
 

@@ -278,9 +278,11 @@ def _print_ops(name, ops, op_label, result_label, opts_label) -> None:
         if ops.total_gaps
         else ""
     )
+    valued = sum(ops.values.values())
+    with_values = f" ({valued:,} with a Python scalar's value)" if valued else ""
     _say(
-        f"  {name} operations: {ops.total:,} cells over {_operations(ops.cells)} in"
-        f" {ops.seconds:.1f} s{gaps}{absent}: {verdict}"
+        f"  {name} operations: {ops.total:,} cells{with_values} over {_operations(ops.cells)}"
+        f" in {ops.seconds:.1f} s{gaps}{absent}: {verdict}"
     )
     if ops.coverage:
         _say(f"  {name} operations: {ops.coverage}")
@@ -360,6 +362,7 @@ def _ops_json(ops: driver.OpsReport, pol: Policy | None) -> dict[str, Any]:
     nota = frameworks.notation("canonical") if pol is None else frameworks.notation_of(pol)
     return {
         "cells": dict(ops.cells),
+        "values": dict(ops.values),
         "gaps": dict(ops.gaps),
         "absent": list(ops.absent),
         "seconds": round(ops.seconds, 3),

@@ -14,7 +14,9 @@ Under every option setting (``settings``: each option's values, the default firs
   operation, which is what a value asks);
 - ``operations``: every operation the policy declares a function for, on every case: each array
   alone for a unary operation or a reduction; every ordered pair for a binary one but two Python
-  scalars (no array to call it on); every pair of ``where``'s two values;
+  scalars (no array to call it on); every pair of ``where``'s two values; and, for an oracle that
+  passes values (``Asks.operation_values``), every binary operation and operator on each array
+  type with each of ``VALUES`` in both orders;
 
 and once, the spellings an oracle asks its framework to read (NumPy's type codes).
 """
@@ -166,6 +168,21 @@ def operation_questions(rules: Operations, opts: Mapping[str, Any]) -> list[Batc
     ]
 
 
+def operation_value_questions(rules: Operations, opts: Mapping[str, Any]) -> list[Batch]:
+    """Every binary operation's calls with a valued Python scalar under ``opts``: each array
+    type with each of ``VALUES``, in both orders (``with_values``), one batch per operation
+    the framework has."""
+    from promote_cli.ops import BINARY, VOCABULARY, operands_of
+
+    called = functions(rules, opts)
+    pairs = with_values(operands_of(rules, VOCABULARY["add"]))
+    return [
+        Batch(OPERATION, [Question(OPERATION, c, name, called[name]) for c in pairs], name)
+        for name, op in VOCABULARY.items()
+        if op.arity == BINARY and name in called
+    ]
+
+
 def spellings(asks: Asks) -> Batch:
     """The spellings an oracle asks its framework to read (none for most)."""
     return Batch(SPELLING, [Question(SPELLING, text=text) for text in asks.spellings])
@@ -191,5 +208,11 @@ def plan(
         out.append((combos[0], spellings(asks)))
     if asks.operations and rules is not None:
         for opts in combos:
-            out += [(opts, batch) for batch in operation_questions(rules, opts)]
+            valued = {}
+            if asks.operation_values:  # each operation's valued calls just after its own
+                valued = {b.operation: b for b in operation_value_questions(rules, opts)}
+            for batch in operation_questions(rules, opts):
+                out.append((opts, batch))
+                if batch.operation in valued:
+                    out.append((opts, valued[batch.operation]))
     return out

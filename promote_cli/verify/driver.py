@@ -85,7 +85,8 @@ class OpMismatch:
 class OpsReport:
     """What the operations of one policy came to: per operation, cells, gaps, mismatches."""
 
-    cells: Counter = field(default_factory=Counter)  # op -> cells compared
+    cells: Counter = field(default_factory=Counter)  # op -> cells compared (without values)
+    values: Counter = field(default_factory=Counter)  # op -> cells with a valued Python scalar
     gaps: Counter = field(default_factory=Counter)  # op -> no-kernel cells
     absent: tuple[str, ...] = ()  # operations the framework lacks
     mismatches: list[OpMismatch] = field(default_factory=list)
@@ -95,7 +96,7 @@ class OpsReport:
 
     @property
     def total(self) -> int:
-        return sum(self.cells.values())
+        return sum(self.cells.values()) + sum(self.values.values())
 
     @property
     def total_gaps(self) -> int:
@@ -248,7 +249,8 @@ def _record(report: Report, opts: Mapping[str, Any], q: Question, v: Verdict) ->
     if q.kind == OPERATION:
         ops = report.ops
         assert ops is not None
-        ops.cells[q.operation] += 1
+        valued = any(x.value is not None for x in q.operands)
+        (ops.values if valued else ops.cells)[q.operation] += 1
         if v.status == GAP:
             ops.gaps[q.operation] += 1
         elif v.status == SKIPPED:

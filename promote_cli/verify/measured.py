@@ -188,14 +188,22 @@ def render(
             setting["operands"] = [operand_key(op) for op in operands[key]]
         if batch.kind == OPERATION and "operands" not in setting:
             # The operations' operands, in the order the enumeration takes them.
-            seen = [x for o, b, _ in mine if o == opts for q in b.questions for x in q.operands]
+            seen = [
+                x
+                for o, b, _ in mine
+                if o == opts
+                for q in b.questions
+                for x in q.operands
+                if x.value is None  # a valued scalar is a row of its own (``values``)
+            ]
             setting["operands"] = [operand_key(x) for x in dict.fromkeys(seen)]
         _fill(setting, batch, cells, code)
     head = {"framework": name, "version": version, "measured": date, "format": FORMAT}
     head["width"] = code.width
     lines = ["{"]
     lines += [f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
-    if file == "nary":
+    asks_values = any(x.value is not None for _, b, _ in mine for x in b.questions[0].operands)
+    if file == "nary" or asks_values:
         valued = [operand_key(valued_operand(v)) for v in VALUES]
         lines.append(f'  "values": {json.dumps(valued)},')
     lines.append('  "answers": [')
@@ -230,11 +238,14 @@ def _field(key: str, value: Any, comma: str) -> list[str]:
             inner = "," if i < len(items) - 1 else ""
             out.append(f"{pad}  {json.dumps(name)}: {{")
             out.append(f'{pad}    "function": {json.dumps(op["function"])},')
-            out.append(f'{pad}    "cells": [')
-            rows = [f"{pad}      {json.dumps(r)}," for r in op["cells"]]
-            rows[-1] = rows[-1].rstrip(",")
-            out += rows
-            out += [f"{pad}    ]", f"{pad}  }}{inner}"]
+            for field in ("cells", "values") if "values" in op else ("cells",):
+                out.append(f"{pad}    {json.dumps(field)}: [")
+                rows = [f"{pad}      {json.dumps(r)}," for r in op[field]]
+                rows[-1] = rows[-1].rstrip(",")
+                out += rows
+                out.append(f"{pad}    ],")
+            out[-1] = out[-1].rstrip(",")
+            out.append(f"{pad}  }}{inner}")
         out.append(f"{pad}}}{comma}")
         return out
     return [f"{pad}{json.dumps(key)}: {json.dumps(value)}{comma}"]
@@ -258,6 +269,10 @@ def _fill(setting: dict[str, Any], batch: Batch, cells: list[Cell], code: _Palet
         setting["values"] = _rows([code(c) for c in cells], 2 * len(VALUES))
     elif batch.kind == SPELLING:
         setting["spellings"] = [f"{code(c)} {q.text}" for q, c in zip(qs, cells, strict=True)]
+    elif batch.kind == OPERATION and any(x.value is not None for q in qs for x in q.operands):
+        # Each array with each value, both orders: a row per array, as ``values`` above.
+        found = setting.setdefault("operations", {}).setdefault(batch.operation, {})
+        found["values"] = _rows([code(c) for c in cells], 2 * len(VALUES))
     elif batch.kind == OPERATION:
         index = {operand_of(k): i for i, k in enumerate(setting["operands"])}
         grid: dict[tuple[int, ...], Cell] = {
@@ -268,8 +283,8 @@ def _fill(setting: dict[str, Any], batch: Batch, cells: list[Cell], code: _Palet
             rows = ["".join(code(grid.get((j,))) for j in range(n))]
         else:
             rows = ["".join(code(grid.get((i, j))) for j in range(n)) for i in range(n)]
-        found = setting.setdefault("operations", {})
-        found[batch.operation] = {"function": qs[0].function, "cells": rows}
+        found = setting.setdefault("operations", {}).setdefault(batch.operation, {})
+        found.update({"function": qs[0].function, "cells": rows})
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -345,6 +360,7 @@ def _asked(
             arrays = []  # no Python scalars, no values (``cases.with_values``)
         pairs = [p for a in arrays for s in valued for p in ((a, s), (s, a))]
         yield VALUE, [Question(VALUE, p) for p in pairs], setting["values"]
+    arrays = [op for op in operands if op.category == DIMENSIONED]
     for name, op in setting.get("operations", {}).items():
         rows = op["cells"]
         cases: list[tuple[Operand, ...]]
@@ -353,6 +369,10 @@ def _asked(
         else:
             cases = [(a, b) for a in operands for b in operands]
         yield OPERATION, [Question(OPERATION, c, name, op["function"]) for c in cases], rows
+        if "values" in op:  # each array with each value, both orders (``cases.with_values``)
+            pairs = [p for a in arrays for s in valued for p in ((a, s), (s, a))]
+            questions = [Question(OPERATION, c, name, op["function"]) for c in pairs]
+            yield OPERATION, questions, op["values"]
 
 
 # --- comparing ----------------------------------------------------------------------------

@@ -133,6 +133,9 @@ class Asks(Record):
 
     nary: bool = False  # triples under both n-ary questions, and valued Python scalars
     operations: bool = False  # every operation the policy declares, called
+    # every binary operation and operator called with each valued Python scalar of
+    # ``cases.VALUES``, in both orders (the oracle passes the value itself)
+    operation_values: bool = False
     spellings: tuple[str, ...] = ()  # what the framework is asked to read as a dtype (NumPy)
 
 

@@ -45,8 +45,13 @@ MAPS = Maps(
 )
 
 
+_SHIFTS = ("bool", "float", "complex")
 _INTEGRAL = ("bool", "int", "uint")
-_REAL = ("bool", "complex")  # "real numeric": no bool, no complex
+_REAL = (
+    "bool",
+    "complex",
+)  # "real numeric": no bool, no complex_SHIFTS = ("bool", "float", "complex")
+
 RULES = {
     "add": Rule("xp.add", refuses=("bool",)),
     "subtract": Rule("xp.subtract", refuses=("bool",)),
@@ -54,14 +59,16 @@ RULES = {
     "divide": Rule("xp.divide", refuses=_INTEGRAL),
     "floor_divide": Rule("xp.floor_divide", refuses=_REAL),
     "remainder": Rule("xp.remainder", refuses=_REAL),
-    "pow": Rule("xp.pow", refuses=("bool",)),
+    "pow": Rule("xp.pow", refuses=("bool",), value_special="negative_power"),
     "maximum": Rule("xp.maximum", refuses_operand=_REAL),
     "minimum": Rule("xp.minimum", refuses_operand=_REAL),
     "equal": Rule("xp.equal", ALWAYS_BOOL),
     "less": Rule("xp.less", ALWAYS_BOOL, refuses_operand=_REAL),
     "logical_and": Rule("xp.logical_and", ALWAYS_BOOL, refuses=("int", "uint", "float", "complex")),
     "bitwise_and": Rule("xp.bitwise_and", refuses=("float", "complex")),
-    "bitwise_left_shift": Rule("xp.bitwise_left_shift", refuses=("bool", "float", "complex")),
+    "bitwise_left_shift": Rule(
+        "xp.bitwise_left_shift", refuses=_SHIFTS, value_special="negative_shift"
+    ),
     "atan2": Rule("xp.atan2", refuses=(*_INTEGRAL, "complex")),
     "matmul": Rule(
         "xp.matmul",
@@ -105,6 +112,9 @@ OPERATORS = Operators(
         "@": Rule(
             "Array.__matmul__", refuses_operand=("bool",), categories=frozenset({DIMENSIONED})
         ),
+        # ``x << -1`` and ``x >> -1`` do not check the shift, as xp.bitwise_left_shift does
+        "<<": Rule("Array.__lshift__", refuses=_SHIFTS),
+        ">>": Rule("Array.__rshift__", refuses=_SHIFTS),
     },
 )
 
@@ -113,6 +123,6 @@ OPERATIONS = Operations(
     MAPS,
     with_operators(RULES, OPERATORS),
     "the array API standard (2025.12) as array-api-strict 2.6 enforces it, measured",
-    valued=("+",),  # the chain's operator: its values are measured as the chain
     operators=OPERATORS,
+    values=True,
 )

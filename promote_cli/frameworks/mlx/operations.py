@@ -23,6 +23,7 @@ from promote_cli.ops import (
     ALWAYS_BOOL,
     COMPLEX_TO_FLOAT,
     INDEX,
+    INT64_VALUE,
     INT_TO_FLOAT,
     REPLACES,
     Maps,
@@ -64,7 +65,7 @@ RULES = {
     "minimum": Rule("mx.minimum"),
     "equal": Rule("mx.equal", ALWAYS_BOOL),
     "less": Rule("mx.less", ALWAYS_BOOL),
-    "logical_and": Rule("mx.logical_and", ALWAYS_BOOL),
+    "logical_and": Rule("mx.logical_and", ALWAYS_BOOL, value=INT64_VALUE),
     "bitwise_and": Rule("mx.bitwise_and", refuses=_BITWISE),
     "bitwise_left_shift": Rule("mx.left_shift", refuses=_BITWISE, overrides={"bool": "uint8"}),
     "atan2": Rule("mx.arctan2", INT_TO_FLOAT, refuses=("complex",)),
@@ -114,4 +115,5 @@ OPERATIONS = Operations(
     with_operators(RULES, OPERATORS),
     "MLX 0.32's functions and array operators on the CPU, measured",
     operators=OPERATORS,
+    values=True,
 )

@@ -23,7 +23,6 @@ from typing import Any
 
 from promote_cli.operands import PYTHON, Operand
 from promote_cli.verify import (
-    PYTHON_VALUES,
     Refused,
     answered,
     chained,
@@ -45,7 +44,7 @@ from promote_cli.verify.protocol import (
 )
 
 RUNS = in_process("MLX is imported once and asked directly on its CPU stream")
-ASKS = Asks(nary=True, operations=True)
+ASKS = Asks(nary=True, operations=True, operation_values=True)
 REFUSALS = (ValueError, RuntimeError, TypeError)
 
 
@@ -115,7 +114,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
 
     def called(q: Question) -> str | Cell:
         args = [
-            PYTHON_VALUES[x.dtype] if x.category == PYTHON else mx.ones((2,), dtype(x.dtype))
+            python_value(x) if x.category == PYTHON else mx.ones((2,), dtype(x.dtype))
             for x in q.operands
         ]
         if is_operator(q.operation):

@@ -29,9 +29,11 @@ from promote_cli.operands import DIMENSIONED
 from promote_cli.ops import (
     ACCUMULATE,
     ALWAYS_BOOL,
+    ANY_VALUE,
     COMPLEX_TO_FLOAT,
     IN_PLACE,
     INDEX,
+    INT64_VALUE,
     INT_TO_DEFAULT,
     INT_TO_FLOAT,
     Maps,
@@ -64,18 +66,20 @@ RULES = {
     "add": Rule("np.add"),
     "subtract": Rule("np.subtract", refuses=("bool",)),
     "multiply": Rule("np.multiply"),
-    "divide": Rule("np.divide", INT_TO_DEFAULT),
+    "divide": Rule("np.divide", INT_TO_DEFAULT, value=ANY_VALUE),
     "floor_divide": Rule("np.floor_divide", refuses=("complex",), overrides=_INT8),
     "remainder": Rule("np.remainder", refuses=("complex",), overrides=_INT8),
-    "pow": Rule("np.pow", overrides=_INT8),
+    "pow": Rule("np.pow", overrides=_INT8, value_special="negative_power"),
     "maximum": Rule("np.maximum"),
     "minimum": Rule("np.minimum"),
-    "equal": Rule("np.equal", ALWAYS_BOOL),
-    "less": Rule("np.less", ALWAYS_BOOL),
-    "logical_and": Rule("np.logical_and", ALWAYS_BOOL),
+    "equal": Rule("np.equal", ALWAYS_BOOL, value=ANY_VALUE, value_special="bool_compared"),
+    "less": Rule("np.less", ALWAYS_BOOL, value=ANY_VALUE, value_special="bool_compared"),
+    "logical_and": Rule("np.logical_and", ALWAYS_BOOL, value=INT64_VALUE),
     "bitwise_and": Rule("np.bitwise_and", refuses=_BITWISE),
     "bitwise_left_shift": Rule("np.bitwise_left_shift", refuses=_BITWISE, overrides=_INT8),
-    "atan2": Rule("np.atan2", INT_TO_FLOAT, refuses=("complex",), operandwise=True),
+    "atan2": Rule(
+        "np.atan2", INT_TO_FLOAT, refuses=("complex",), operandwise=True, value=ANY_VALUE
+    ),
     "matmul": Rule("np.matmul", categories=frozenset({DIMENSIONED})),
     "negative": Rule("np.negative", refuses=("bool",)),
     "abs": Rule("np.abs", COMPLEX_TO_FLOAT),
@@ -118,11 +122,11 @@ OPERATIONS = Operations(
     MAPS,
     with_operators(RULES, OPERATORS),
     "NumPy 2.4's ufuncs, reductions and ndarray operators, measured",
-    valued=("+",),  # the chain's operator: its values are measured as the chain
     # Measured on NumPy's own dtypes under both settings of ml_dtypes; an ml_dtypes type's
     # operations are not (its ufunc loops are ml_dtypes' own: bfloat16 + float16 is float32).
     types=tuple(TYPES),
     outside="NumPy's operations are measured on its own dtypes, not on ml_dtypes' types:"
     " promote pair answers their promotion",
     operators=OPERATORS,
+    values=True,
 )

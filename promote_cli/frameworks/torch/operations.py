@@ -31,6 +31,7 @@ from promote_cli.operands import DIMENSIONED, ZERO_D
 from promote_cli.ops import (
     ACCUMULATE,
     ALWAYS_BOOL,
+    ANY_VALUE,
     COMPLEX_TO_FLOAT,
     IN_PLACE,
     INDEX,
@@ -72,14 +73,37 @@ RULES = {
         "torch.sub", refuses_operand=("bool", P("bool")), no_kernel=_NONE_UF, note=_LEFT_SCALAR
     ),
     "multiply": Rule("torch.mul", no_kernel=_FLOAT8, note=_LEFT_SCALAR),
-    "divide": Rule("torch.true_divide", INT_TO_FLOAT, no_kernel=_NONE_FC, note=_LEFT_SCALAR),
+    "divide": Rule(
+        "torch.true_divide",
+        INT_TO_FLOAT,
+        no_kernel=_NONE_FC,
+        note=_LEFT_SCALAR,
+        value=ANY_VALUE,
+        value_special="reciprocal",
+    ),
     "floor_divide": Rule(
-        "torch.floor_divide", refuses=("complex",), no_kernel=("bool", *_NONE_UF), note=_LEFT_SCALAR
+        "torch.floor_divide",
+        refuses=("complex",),
+        no_kernel=("bool", *_NONE_UF),
+        note=_LEFT_SCALAR,
+        value=ANY_VALUE,
+        value_special="wrapped_divisor",
     ),
     "remainder": Rule(
-        "torch.remainder", refuses=("complex",), no_kernel=("bool", *_NONE_UF), note=_LEFT_SCALAR
+        "torch.remainder",
+        refuses=("complex",),
+        no_kernel=("bool", *_NONE_UF),
+        note=_LEFT_SCALAR,
+        value=ANY_VALUE,
+        value_special="wrapped_divisor",
     ),
-    "pow": Rule("torch.pow", no_kernel=("bool", *_ALL_GAPS), note=_LEFT_SCALAR),
+    "pow": Rule(
+        "torch.pow",
+        no_kernel=("bool", *_ALL_GAPS),
+        note=_LEFT_SCALAR,
+        value=ANY_VALUE,
+        value_special="exponent",
+    ),
     "maximum": Rule("torch.maximum", refuses=("complex",), no_kernel=_NONE_UF, categories=_ARRAYS),
     "minimum": Rule("torch.minimum", refuses=("complex",), no_kernel=_NONE_UF, categories=_ARRAYS),
     "equal": Rule("torch.eq", ALWAYS_BOOL, note=_LEFT_SCALAR),
@@ -154,4 +178,5 @@ OPERATIONS = Operations(
     outside="PyTorch's 1- to 7-bit integers and packed float4 are storage types: no function"
     " computes with them",
     operators=OPERATORS,
+    values=True,
 )

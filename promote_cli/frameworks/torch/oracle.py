@@ -20,7 +20,6 @@ from typing import Any
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 from promote_cli.verify import (
     OPERATORS,
-    PYTHON_VALUES,
     NotObservable,
     Refused,
     answered,
@@ -45,7 +44,7 @@ from promote_cli.verify.protocol import (
 )
 
 RUNS = in_process("torch is imported once and asked directly; no option changes a global")
-ASKS = Asks(nary=True, operations=True)
+ASKS = Asks(nary=True, operations=True, operation_values=True)
 REFUSALS = (RuntimeError, TypeError, NotImplementedError, ValueError, OverflowError)
 
 # A Python scalar on the left: torch.add(1, t) raises TypeError, the operator answers (1 + t);
@@ -132,8 +131,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
 
     def called(q: Question) -> str | Cell:
         args = [
-            PYTHON_VALUES[x.dtype] if x.category == PYTHON else tensor(x, torch.ones)
-            for x in q.operands
+            python_value(x) if x.category == PYTHON else tensor(x, torch.ones) for x in q.operands
         ]
         if is_operator(q.operation):
             return operated(q.operation, args, lambda out: named(out.dtype))

@@ -1,0 +1,107 @@
+"""A Python scalar's value in an operation or an operator (``promote op + uint8 int:300``): what
+the framework does with it, per operation. Each expected value below was observed on the real
+framework (numpy 2.4.6, torch 2.13.0, array-api-strict 2.6.1, mlx 0.32.4: the call in the
+comment); every
+valued cell is also compared with the checked-in measurements by ``tests/test_measured.py``."""
+
+from __future__ import annotations
+
+import pytest
+
+from promote_cli import promote
+from promote_cli.errors import PromotionError, UsageError
+
+
+@pytest.mark.parametrize(
+    ("args", "want"),
+    [
+        # np.ones(2, np.uint8) + 300: OverflowError "Python integer 300 out of bounds for uint8"
+        (("+", "uint8", "int:300", "-p", "numpy"), "OverflowError"),
+        (("add", "uint8", "int:300", "-p", "numpy"), "OverflowError"),
+        # a = np.ones(2, np.uint8); a += 300: the same OverflowError
+        (("+=", "uint8", "int:300", "-p", "numpy"), "OverflowError"),
+        # keras.ops.add(np.ones(2, np.uint8), 300) under KERAS_BACKEND=numpy: OverflowError
+        (("add", "uint8", "int:300", "-p", "keras", "-O", "backend=numpy"), "OverflowError"),
+        # np.ones(2, np.int8) ** -1: ValueError, integer powers take no negative exponent
+        (("**", "int8", "int:-1", "-p", "numpy"), "Integers to negative integer powers"),
+        (("pow", "bool", "int:-1", "-p", "numpy"), "Integers to negative integer powers"),
+        # np.logical_and(np.ones(2, np.float32), 2**63): "Python int too large to convert to
+        # C long", though the array is a float
+        (("logical_and", "float32", "int:9223372036854775808", "-p", "numpy"), "int64"),
+        # torch.ones(2, dtype=torch.uint8) // 256: 256 wraps to 0 in uint8: ZeroDivisionError
+        (("//", "uint8", "int:256", "-p", "torch"), "ZeroDivisionError"),
+        (("remainder", "int16", "int:2147483648", "-p", "torch"), "ZeroDivisionError"),
+        # torch.ones(2, dtype=torch.uint8) ** 300: "value cannot be converted to type uint8_t
+        # without overflow"; ** -1: "Integers to negative integer powers are not allowed"
+        (("**", "uint8", "int:300", "-p", "torch"), "cannot be converted"),
+        (("**", "int64", "int:-1", "-p", "torch"), "Integers to negative integer powers"),
+        # torch.ones(2, dtype=torch.bool) / 2**63: bool and uint64 do not promote
+        (("/", "bool", "int:9223372036854775808", "-p", "torch"), "uint64"),
+        # xp.bitwise_left_shift(xp.ones(2, dtype=xp.int8), -1): "only defined for x2 >= 0"
+        (("bitwise_left_shift", "int8", "int:-1", "-p", "array-api"), "x2 >= 0"),
+        # xp.pow(xp.ones(2, dtype=xp.int16), -1): ValueError
+        (("pow", "int16", "int:-1", "-p", "array-api"), "Integers to negative integer powers"),
+        # mx.ones((2,), mx.uint8) * 300: "Converting 300 to uint8 would result in overflow"
+        (("*", "uint8", "int:300", "-p", "mlx"), "would result in overflow"),
+        # mx.logical_and(mx.ones((2,), mx.float32), 2**63): RuntimeError std::bad_cast
+        (("logical_and", "float32", "int:9223372036854775808", "-p", "mlx"), "int64"),
+    ],
+)
+def test_a_value_the_operation_refuses_is_refused_with_the_frameworks_reason(run, args, want):
+    done = run("op", *args)
+    assert done.exit_code == 1, done.output
+    assert done.output.startswith("refused:") and want in done.output
+
+
+@pytest.mark.parametrize(
+    ("args", "want"),
+    [
+        # np.ones(2, np.uint8) == 300 -> all False, a bool array: no OverflowError
+        (("==", "uint8", "int:300", "-p", "numpy"), "bool"),
+        (("less", "int:-1", "uint8", "-p", "numpy"), "bool"),
+        (("equal", "int8", "int:18446744073709551616", "-p", "numpy"), "bool"),
+        # np.logical_and(np.ones(2, np.uint8), 300) -> bool
+        (("logical_and", "uint8", "int:300", "-p", "numpy"), "bool"),
+        # np.divide(np.ones(2, bool), 2**63) -> float64 (np.add raises OverflowError)
+        (("divide", "bool", "int:9223372036854775808", "-p", "numpy"), "float64"),
+        # np.ones(2, np.float32) ** -1 -> float32
+        (("**", "float32", "int:-1", "-p", "numpy"), "float32"),
+        # torch.ones(2, dtype=torch.uint8) + 256 -> uint8 (wrapped, no error)
+        (("+", "uint8", "int:256", "-p", "torch"), "uint8"),
+        # torch.ones(2, dtype=torch.uint8) // 255 -> uint8
+        (("//", "uint8", "int:255", "-p", "torch"), "uint8"),
+        # 2**63 / torch.ones(2, dtype=torch.bool): the reciprocal (float32) times 2**63
+        (("/", "int:9223372036854775808", "bool", "-p", "torch"), "float32"),
+        # torch.ones(2, dtype=torch.float32) ** 2**63 -> float32
+        (("**", "float32", "int:9223372036854775808", "-p", "torch"), "float32"),
+        # xp.ones(2, dtype=xp.int8) << -1 -> int8: the operator does not check the shift
+        (("<<", "int8", "int:-1", "-p", "array-api"), "int8"),
+        # mx.logical_and(mx.ones((2,), mx.uint8), 300) -> bool
+        (("logical_and", "uint8", "int:300", "-p", "mlx"), "bool"),
+    ],
+)
+def test_a_value_the_operation_takes_gives_its_type(run, args, want):
+    done = run("op", *args)
+    assert done.exit_code == 0, done.output
+    assert done.output.strip() == want
+
+
+def test_the_python_api_takes_values_in_operations():
+    assert promote("uint8", "int:300", policy="numpy", op="equal") == "bool"
+    with pytest.raises(PromotionError, match="OverflowError"):
+        promote("uint8", "int:300", policy="numpy", op="multiply")
+
+
+def test_explain_names_the_value_step(run):
+    done = run("op", "//", "uint8", "int:256", "-p", "torch", "--explain")
+    last = done.output.splitlines()[-1]
+    assert last.startswith("step: value (any, wrapped_divisor): ")
+
+
+def test_a_framework_whose_values_were_not_measured_refuses_a_value_with_one_line(run):
+    # TensorFlow's operations are measured for types only: a value is a usage error, not a guess.
+    done = run("op", "add", "uint8", "int:300", "-p", "tensorflow")
+    assert done.exit_code == 2
+    assert "not checked against a Python scalar's value" in done.output
+    with pytest.raises(UsageError, match="give int rather than int:300"):
+        promote("uint8", "int:300", policy="tensorflow", op="add")
