@@ -28,7 +28,15 @@ from promote_cli.errors import PromotionError, UsageError
     metavar="DIR",
     help="Write the files under DIR/<framework>/ instead of the package's own directories.",
 )
-def command(names, every, require, into) -> int:
+@click.option(
+    "--python",
+    "python",
+    default=None,
+    metavar="PATH",
+    help="Measure the framework of another environment: its oracle runs under the Python"
+    " interpreter PATH.",
+)
+def command(names, every, require, into, python) -> int:
     """Ask frameworks every question promote verify asks and write the answers down.
 
     Pairs under every option setting, the random triples under both n-ary questions, valued
@@ -49,11 +57,15 @@ def command(names, every, require, into) -> int:
         entry = frameworks.entry(name)
         if entry.oracle:
             raise UsageError(f"{name} has no oracle to measure: {entry.oracle}")
+    if python is not None:
+        from promote_cli.verify.workers import interpreter
+
+        python = interpreter(python)
     failed = False
     with _progress(enabled=sys.stderr.isatty()) as progress_for:
         for name in chosen:
             try:
-                done = measured.measure(name, into, progress_for(name))
+                done = measured.measure(name, into, progress_for(name), python)
             except ImportError as exc:
                 from promote_cli.verify.driver import install_hint
 

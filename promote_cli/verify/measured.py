@@ -563,18 +563,22 @@ def today() -> str:
 
 
 def measure(
-    name: str, into: Path | None = None, progress: Callable[[int, int, str], None] | None = None
+    name: str,
+    into: Path | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+    python: str | None = None,
 ) -> str:
     """Measure the framework ``name`` and write its files (under ``into``/<directory> when
-    given, else beside its rules); a line saying what was written. ``ImportError`` when the
-    framework is not installed."""
+    given, else beside its rules); a line saying what was written. ``python``: the framework
+    of that interpreter's environment (``workers.interpreter`` checked it), asked in a worker.
+    ``ImportError`` when the framework is not installed."""
     from promote_cli import frameworks
     from promote_cli.errors import PromotionError
     from promote_cli.verify.driver import framework_name, oracle
 
     entry = frameworks.entry(name)
     policy = frameworks.get(name)
-    orc = oracle(name)
+    orc = oracle(name, python)
     if orc is None:
         raise ValueError(f"{name} has no oracle: {entry.oracle}")
     try:

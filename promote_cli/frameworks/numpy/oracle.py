@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import string
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from promote_cli.frameworks.numpy.promotion import ML_TYPES
@@ -41,6 +42,7 @@ from promote_cli.verify.protocol import (
     Asks,
     Cell,
     Question,
+    Unobservable,
     in_process,
 )
 
@@ -141,7 +143,9 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         ]
         if is_operator(q.operation):
             return operated(q.operation, args, lambda out: name(np.asarray(out).dtype))
-        fn = getattr(np, q.function.removeprefix("np."))
+        fn = getattr(np, q.function.removeprefix("np."), None)
+        if fn is None:  # an older NumPy (verify --python): np.pow is NumPy 2's
+            raise Refused(f"NumPy {np.__version__} has no {q.function}")
         out = fn(condition, *args) if q.operation == "where" else fn(*args)
         return name(np.asarray(out).dtype)
 
@@ -157,9 +161,35 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             return _spelling(np, q.text)
         raise ValueError(f"NumPy's oracle is not asked {q.kind}")
 
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
+    if opts.get("ml_dtypes") and not _has_ml_dtypes():
+        # Another environment (``verify --python``) without ml_dtypes: that setting cannot be
+        # asked there, and is said to be so, not compared.
+        return [Unobservable("ml_dtypes is not installed in this environment") for _ in questions]
+    with _promotion_state(np, opts), warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")  # overflow to inf in a cast is not a refusal
         return answered(questions, ask, REFUSALS)
+
+
+def _has_ml_dtypes() -> bool:
+    from importlib.util import find_spec
+
+    return find_spec("ml_dtypes") is not None
+
+
+@contextmanager
+def _promotion_state(np: Any, opts: Mapping[str, Any]) -> Iterator[None]:
+    """NumPy 1.24-1.26 (``verify --python``) under the promotion the policy answers: NEP 50's
+    ``weak`` state (their default is ``legacy``), restored after. NumPy 2 has only NEP 50."""
+    setter = getattr(np, "_set_promotion_state", None)
+    if setter is None:
+        yield
+        return
+    before = np._get_promotion_state()
+    setter("weak")
+    try:
+        yield
+    finally:
+        setter(before)
 
 
 def _dtype(np: Any, name: str, opts: Mapping[str, Any]) -> Any:
