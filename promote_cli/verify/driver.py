@@ -253,7 +253,11 @@ def verify(
 
 def measured_version(entry: Framework, combos: Sequence[Mapping[str, Any]]) -> str:
     """The version ``entry``'s rules were measured on under the option settings ``combos``:
-    its entry's."""
+    its entry's, or that of the settings measured apart when every setting asked is one
+    (NumPy's ``promotion=legacy``: 1.26.4)."""
+    for apart in entry.measured_apart:
+        if combos and all(c.get(apart.option) == apart.value for c in combos):
+            return apart.version
     return entry.version
 
 
