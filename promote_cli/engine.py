@@ -32,6 +32,7 @@ from promote_cli.dtypes import WEAK, is_weak
 from promote_cli.errors import PolicyDefinitionError, UsageError, did_you_mean
 from promote_cli.operands import (
     DIMENSIONED,
+    NUMPY_SCALAR,
     PYTHON,
     ZERO_D,
     Operand,
@@ -127,6 +128,7 @@ class Policy:
     # A bool option -> the types it adds to the universe when true (NumPy's ml_dtypes).
     option_types: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     categories: frozenset[str] = frozenset({DIMENSIONED})  # categories that matter
+    holds_values: bool = False  # whether S(t)=v / N(t)=v values are read (NumPy's)
     properties: frozenset[str] = frozenset({SYMMETRIC, IDEMPOTENT})
     compared_with: str | None = None  # the neighbour its own docs highlight against
     file: str | None = None  # the TOML file that declares it (``promote_cli.policyfile``)
@@ -147,6 +149,16 @@ class Policy:
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         raise NotImplementedError
+
+    def excluded(self, opts: Mapping[str, Any]) -> str:
+        """Why the option setting ``opts`` is not enumerated (verify, measure), or ""."""
+        return ""
+
+    def held_values(self, opts: Mapping[str, Any], values: Sequence[Any]) -> tuple[Operand, ...]:
+        """The 0-d arrays and NumPy scalars holding one of ``values`` (``S(int64)=300``) that
+        verify asks with every array under ``opts``, beside the Python values: none unless a
+        policy reads such values (NumPy's legacy promotion)."""
+        return ()
 
     def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
         """What the weak result ``weak`` becomes as an array under ``opts``. A policy whose
@@ -209,6 +221,15 @@ class Policy:
                 "unsupported",
                 f"{self.title} has no weak type {ref(op.dtype)}; write a"
                 " Python scalar as int, float, complex or P(bool)",
+            )
+        if op.category == NUMPY_SCALAR and NUMPY_SCALAR not in self.categories:
+            return refuse(
+                "operand", f"{self.title} has no NumPy scalars (N({op.dtype})): write {op.dtype}"
+            )
+        if op.category != PYTHON and op.value is not None and not self.holds_values:
+            return refuse(
+                "operand",
+                f"{self.title} does not look at a 0-d array's value: write S({op.dtype})",
             )
         if op.category == ZERO_D and ZERO_D not in self.categories:
             op = Operand(op.dtype, DIMENSIONED)

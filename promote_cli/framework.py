@@ -26,6 +26,22 @@ class DTypeObjects(Record):
     how: str  # CLASS_NAMED, NAME_ATTRIBUTE or PRINTED
 
 
+class MeasuredApart(Record):
+    """Option settings measured on another version than the entry's, apart: those with
+    ``option`` at ``value`` (NumPy's ``promotion=legacy``, which only NumPy 1.x has). Their
+    measurements are their own set (``measured/<option>-<value>/``) naming ``version``;
+    ``promote verify`` and ``promote measure`` ask them only when ``-O option=value`` pins
+    them (usually with ``--python`` naming an environment that has that version)."""
+
+    option: str
+    value: str
+    version: str
+
+    @property
+    def directory(self) -> str:
+        return f"{self.option}-{self.value}"
+
+
 class Framework(Record):
     name: str  # the policy's name on the command line: ``--policy array-api``
     title: str  # how prose names it: "Array API standard"
@@ -41,6 +57,7 @@ class Framework(Record):
     in_extra: bool = False  # whether the ``conformance`` extra installs it
     oracle: str = ""  # why it has no oracle ("" when it has one: ``oracle.py``)
     operations: str = ""  # why it declares no operations ("" when it does: ``operations.py``)
+    measured_apart: tuple[MeasuredApart, ...] = ()  # settings measured on another version
 
     @property
     def declared_in(self) -> Column:

@@ -5,6 +5,12 @@ as a scalar), ``P(int)``/``P(float)``/``P(complex)`` Python scalars (JAX's weak 
 ``c*``; also spelled ``int``, ``float``, ``complex``), and ``P(bool)`` a Python ``bool``, which
 is not the ``bool`` dtype in every framework.
 
+``N(t)`` is a NumPy scalar of dtype ``t`` (``np.float64(1)``). A 0-d array or a NumPy scalar
+may carry its value too, after ``=``: ``S(int64)=300``, ``N(float64)=1e300``, read as the
+dtype's kind (an integer, a float, a complex, true/false); without one it holds 1 (``True``
+for bool), as a bare ``int`` is 1. Only NumPy's legacy promotion looks at such values (and
+NumPy 2 checks that the value fits its dtype); a policy without NumPy scalars refuses ``N``.
+
 A Python scalar may carry its value, spelled ``KIND:VALUE`` alone or inside ``P(...)``:
 ``int:300``, ``int:-1``, ``int:0x7f``, ``float:1e300``, ``float:inf``, ``complex:1e300j``,
 ``bool:true``. VALUE is a literal of that kind as Python's ``int()``, ``float()`` and
@@ -22,11 +28,13 @@ from promote_cli.errors import UsageError
 from promote_cli.notations import Notation, display, read_dtype
 from promote_cli.record import Record
 
-DIMENSIONED, ZERO_D, PYTHON = "D", "S", "P"
+DIMENSIONED, ZERO_D, PYTHON, NUMPY_SCALAR = "D", "S", "P", "N"
 
 # Patterns as text: ``re`` compiles one on its first use, so a run that reads only plain names
 # (each is tested for the pattern's one literal character first) compiles neither.
-_WRAPPED = r"^\s*([DSP])\s*\(\s*(.+?)\s*\)\s*$"
+_WRAPPED = r"^\s*([DSPN])\s*\(\s*(.+?)\s*\)\s*$"
+# ``S(int64)=300``, ``N(float64)=1e300``: a 0-d array's or NumPy scalar's value.
+_HOLDING = r"^\s*([SN])\s*\(\s*(.+?)\s*\)\s*=\s*(\S.*?)\s*$"
 _SCALARS = {
     "int": "int*",
     "float": "float*",
@@ -58,7 +66,7 @@ def _wrapped(spelling: str) -> re.Match[str] | None:
 class Operand(Record):
     dtype: str  # canonical name; a Python scalar is int*, float*, complex* or bool
     category: str = DIMENSIONED
-    value: Value | None = None  # a Python scalar's value, when one was given
+    value: Value | None = None  # a Python scalar's (or S/N operand's) value, when given
 
     @classmethod
     def of(cls, dtype: str) -> Operand:
@@ -93,9 +101,34 @@ def valued(value: Value) -> Operand:
     return Operand(_KINDS[kind], PYTHON, value)
 
 
+def _holding(spelling: str) -> re.Match[str] | None:
+    return re.match(_HOLDING, spelling, re.I) if "=" in spelling else None
+
+
+def held_value(dtype: str, text: str) -> Value:
+    """The value ``text`` spells for a 0-d array or NumPy scalar of ``dtype``: read as the
+    dtype's kind (a bool, an int, a float, a complex literal)."""
+    from promote_cli.dtypes import get
+
+    kind = get(dtype).kind
+    as_kind = {"bool": "bool", "int": "int", "uint": "int", "complex": "complex"}.get(kind, "float")
+    return python_value(as_kind, text)
+
+
 def parse(spelling: str, nota: Notation) -> Operand:
-    """Read ``S(i8)``, ``D(f16)``, ``P(bool)``, ``int``, ``int:300``, ``f*`` or a plain dtype
-    spelling."""
+    """Read ``S(i8)``, ``D(f16)``, ``P(bool)``, ``N(f8)``, ``S(i8)=300``, ``int``,
+    ``int:300``, ``f*`` or a plain dtype spelling."""
+    h = _holding(spelling)
+    if h:
+        category, dtype = h.group(1).upper(), read_dtype(h.group(2), nota)
+        if is_weak(dtype):
+            raise UsageError(f"{spelling!r}: a Python scalar has no array category")
+        return Operand(dtype, category, held_value(dtype, h.group(3)))
+    if "=" in spelling and _wrapped(spelling.partition("=")[0]):
+        raise UsageError(
+            f"{spelling!r}: only a 0-d array S(t)=VALUE or a NumPy scalar N(t)=VALUE holds a"
+            " value (a dimensioned array's values are never looked at)"
+        )
     m = _valued(spelling)
     if m:
         kind = m.group(1).lower()
@@ -138,7 +171,10 @@ def label(op: Operand, nota: Notation, *, plain: bool = False) -> str:
             return f"{type(op.value).__name__}:{value_text(op.value)}"
         return "P(bool)" if op.dtype == "bool" else nota.label(op.dtype)
     text = nota.label(op.dtype) if plain else display(op.dtype, nota)
-    return f"S({text})" if op.category == ZERO_D else text
+    if op.category in (ZERO_D, NUMPY_SCALAR):
+        held = "" if op.value is None else f"={value_text(op.value)}"
+        return f"{op.category}({text}){held}"
+    return text
 
 
 def value_text(value: Value) -> str:

@@ -7,7 +7,8 @@ The child knows nothing of promote's questions: it imports one module and calls 
 with JSON arguments. The protocol is JSON lines. The parent writes one request a line on the
 child's stdin::
 
-    {"import": "MODULE", "path": [...]}   first: sys.path becomes the parent's, then the import
+    {"import": "MODULE", "path": [...]}   first: sys.path becomes the parent's (``null``: the
+                                           child keeps its own), then the import
     {"call": "NAME", "args": [...]}        MODULE.NAME(*args)
     {"get": "NAME"}                        MODULE.NAME itself
 
@@ -82,7 +83,10 @@ class Worker:
     """A child process that imported ``module`` (``.ready`` says how that went) and answers
     :meth:`call` and :meth:`get`, each within ``timeout`` seconds (the import too). ``env`` is
     added to the child's environment; ``path`` is its ``sys.path`` (default: the parent's, so
-    the child imports what the parent would). A context manager: the child ends with it."""
+    the child imports what the parent would). ``python`` is the interpreter the child runs
+    (default: the parent's); another one keeps its own ``sys.path`` (its own packages, as in
+    the environment it belongs to) with promote's root in front, and ``path`` must be None.
+    A context manager: the child ends with it."""
 
     def __init__(
         self,
@@ -91,13 +95,14 @@ class Worker:
         timeout: float,
         env: Mapping[str, str] | None = None,
         path: Sequence[str] | None = None,
+        python: str | None = None,
     ) -> None:
         self.module, self.timeout = module, timeout
         self._done: Reply | None = None
         self._records: queue.Queue[dict[str, Any] | None] = queue.Queue()
         root = str(Path(__file__).resolve().parent.parent)
         self._proc = subprocess.Popen(
-            [sys.executable, "-c", _BOOT.format(root=root)],
+            [python or sys.executable, "-c", _BOOT.format(root=root)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env={**os.environ, **(env or {})},
@@ -105,9 +110,9 @@ class Worker:
         )
         threading.Thread(target=self._read, daemon=True).start()
         try:
-            self.ready = self._ask(
-                {"import": module, "path": list(sys.path if path is None else path)}
-            )
+            # Another interpreter keeps its own sys.path (promote's root first): None.
+            own = None if python is not None else list(sys.path if path is None else path)
+            self.ready = self._ask({"import": module, "path": own})
         except BaseException:
             self.close()
             raise
@@ -239,7 +244,8 @@ def _answer(request: dict[str, Any], module: Any) -> tuple[dict[str, Any], Any]:
 
     try:
         if "import" in request:
-            sys.path[:] = request["path"]
+            if request.get("path") is not None:
+                sys.path[:] = request["path"]
             module = importlib.import_module(request["import"])
             return {"kind": RETURNED, "value": None, "text": module.__name__}, module
         name = str(request.get("call", request.get("get")))

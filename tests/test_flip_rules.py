@@ -45,7 +45,8 @@ def test_a_flipped_table_cell_is_caught_by_the_measurements(flip_rules, pool):
     [outcome] = flip_rules.tried_in_children([flip], pool)
     assert outcome.status == flip_rules.CAUGHT
     assert outcome.detail == (
-        "numpy uint8 x int8 under {'ml_dtypes': False}: measured int16, rules give int32"
+        "numpy uint8 x int8 under {'ml_dtypes': False, 'promotion': 'weak'}: measured int16,"
+        " rules give int32"
     )
 
 

@@ -110,6 +110,51 @@ def test_every_missing_kernel_a_rule_declares_marks_a_measured_cell(name):
     assert found(name).unreached == []
 
 
+# Settings measured apart, on another version (NumPy's promotion=legacy on NumPy 1.26.4).
+APART = [(e.name, a) for e in frameworks.entries() for a in e.measured_apart]
+APART_IDS = [f"{name}-{a.directory}" for name, a in APART]
+
+
+@functools.cache
+def apart_files(name: str, directory: str) -> dict[str, measured.Measured]:
+    entry = frameworks.entry(name)
+    found = {f: measured.read(entry, f, directory) for f in measured.FILES}
+    return {f: m for f, m in found.items() if m is not None}
+
+
+def test_numpys_legacy_promotion_is_measured_apart_on_numpy_1_26():
+    assert [(name, a.option, a.value, a.version) for name, a in APART] == [
+        ("numpy", "promotion", "legacy", "1.26.4")
+    ]
+    # Pairs, triples and values, and the operations: spellings are the current version's.
+    assert sorted(apart_files("numpy", "promotion-legacy")) == ["nary", "operations", "pairs"]
+
+
+@pytest.mark.parametrize(("name", "apart"), APART, ids=APART_IDS)
+def test_every_cell_measured_apart_is_what_the_rules_give(name, apart):
+    files_apart = apart_files(name, apart.directory)
+    problems = measured.findings(frameworks.get(name), files_apart, rules_of(name)).differences
+    assert not problems, f"{len(problems)} cells differ:\n" + "\n".join(problems[:40])
+
+
+@pytest.mark.parametrize(("name", "apart"), APART, ids=APART_IDS)
+def test_everything_asked_under_a_setting_apart_was_measured_there(name, apart):
+    pinned = {apart.option: apart.value}
+    files_apart = apart_files(name, apart.directory)
+    policy = frameworks.get(name)
+    assert measured.unmeasured(policy, asks(name), rules_of(name), files_apart, pinned) == []
+    # Every setting of those files is one with that value, and none of the entry's own set is.
+    assert {m[0][apart.option] for f in files_apart.values() for m in f.cells} == {apart.value}
+    assert all(m[0][apart.option] != apart.value for f in files(name).values() for m in f.cells)
+
+
+@pytest.mark.parametrize(("name", "apart"), APART, ids=APART_IDS)
+def test_a_set_measured_apart_names_its_own_version(name, apart):
+    found = apart_files(name, apart.directory)
+    assert {m.version.split()[0] for m in found.values()} == {apart.version}
+    assert all(m.framework == name for m in found.values())
+
+
 @pytest.mark.parametrize("name", MEASURED)
 def test_the_measurements_are_of_the_version_the_entry_names(name):
     found = files(name)
@@ -145,8 +190,10 @@ def test_a_flipped_rule_cell_fails_the_comparison(monkeypatch):
         if "int8 x uint8 " in line
     ]
     assert found == [
-        "numpy int8 x uint8 under {'ml_dtypes': False}: measured int16, rules give int32",
-        "numpy int8 x uint8 under {'ml_dtypes': True}: measured int16, rules give int32",
+        "numpy int8 x uint8 under {'ml_dtypes': False, 'promotion': 'weak'}: measured int16,"
+        " rules give int32",
+        "numpy int8 x uint8 under {'ml_dtypes': True, 'promotion': 'weak'}: measured int16,"
+        " rules give int32",
     ]
     # The one pass the tests above assert on names the same cells (both orders of the pair).
     pairs = {"pairs": files("numpy")["pairs"]}
@@ -353,7 +400,8 @@ def test_a_framework_that_answers_otherwise_is_named_cell_by_cell(run, tmp_path,
     ops = measured.parse((tmp_path / "numpy" / "operations.json").read_text(encoding="utf-8"))
     found = list(measured.differences(frameworks.get("numpy"), ops, rules_of("numpy")))
     assert found == [
-        f"numpy divide(int8, uint8) under {{'ml_dtypes': {flag}}}: measured float32,"
+        f"numpy divide(int8, uint8) under {{'ml_dtypes': {flag}, 'promotion': 'weak'}}:"
+        " measured float32,"
         " rules give float64"
         for flag in (False, True)
     ]

@@ -130,8 +130,8 @@ def test_a_wrong_cell_is_reported_in_the_policy_notation_and_exits_1(run, instal
     result = run("verify", "numpy", "-O", "ml_dtypes=false")
     assert result.exit_code == 1
     assert (
-        "  numpy ml_dtypes=false: int8 x uint8 -> promote says int16, framework says int32\n"
-        in result.stdout
+        "  numpy ml_dtypes=false, promotion=weak: int8 x uint8 -> promote says int16,"
+        " framework says int32\n" in result.stdout
     )
     assert "numpy: numpy 9.9, 400 cells in" in result.stdout
     assert ": 1 mismatch\n" in result.stdout
@@ -287,7 +287,7 @@ def test_json_lists_each_mismatch_with_canonical_names(run, install):
     assert entry["mismatches"] == [
         {
             "question": "pair",
-            "options": {"ml_dtypes": False},
+            "options": {"ml_dtypes": False, "promotion": "weak"},
             "a": {"canonical": "float16", "category": "D", "label": "float16"},
             "b": {"canonical": "int*", "category": "P", "label": "int*"},
             "more": [],

@@ -9,13 +9,14 @@ from pathlib import Path
 import click
 
 from promote_cli import frameworks
-from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options
 from promote_cli.errors import PromotionError, UsageError
 
 
 @click.command("measure", cls=Command)
 @click.argument("names", nargs=-1, metavar="[FRAMEWORK ...]")
 @click.option("--all", "every", is_flag=True, help="Measure every framework that has an oracle.")
+@_options.options
 @click.option(
     "--require",
     is_flag=True,
@@ -28,7 +29,15 @@ from promote_cli.errors import PromotionError, UsageError
     metavar="DIR",
     help="Write the files under DIR/<framework>/ instead of the package's own directories.",
 )
-def command(names, every, require, into) -> int:
+@click.option(
+    "--python",
+    "python",
+    default=None,
+    metavar="PATH",
+    help="Measure the framework of another environment: its oracle runs under the Python"
+    " interpreter PATH.",
+)
+def command(names, every, require, into, python, option_values) -> int:
     """Ask frameworks every question promote verify asks and write the answers down.
 
     Pairs under every option setting, the random triples under both n-ary questions, valued
@@ -36,6 +45,8 @@ def command(names, every, require, into) -> int:
     version and the date, as JSON beside the framework's rules: the tests compare every policy
     with these files without any framework installed. A file whose answers did not change is
     left as it is. A framework that is not installed is skipped unless --require is given.
+    -O selects settings measured apart, on another version (numpy -O promotion=legacy, with
+    --python naming an environment with NumPy 1.26).
     """
     from promote_cli.cli.verify import _progress
     from promote_cli.verify import measured
@@ -49,11 +60,27 @@ def command(names, every, require, into) -> int:
         entry = frameworks.entry(name)
         if entry.oracle:
             raise UsageError(f"{name} has no oracle to measure: {entry.oracle}")
+    given = _options.parse_options(option_values)
+    if given and len(chosen) != 1:
+        raise UsageError("-O applies to one framework: promote measure NAME -O OPTION=VALUE")
+    pinned: dict[str, object] = {}
+    if given:
+        from promote_cli.verify.driver import parse_pinned
+
+        policy = frameworks.get(chosen[0])
+        unknown = [n for n in given if n not in {o.name for o in policy.options}]
+        if unknown:
+            raise UsageError(f"{chosen[0]} has no option {unknown[0]!r}")
+        pinned = parse_pinned(policy, given)
+    if python is not None:
+        from promote_cli.verify.workers import interpreter
+
+        python = interpreter(python)
     failed = False
     with _progress(enabled=sys.stderr.isatty()) as progress_for:
         for name in chosen:
             try:
-                done = measured.measure(name, into, progress_for(name))
+                done = measured.measure(name, into, progress_for(name), python, pinned)
             except ImportError as exc:
                 from promote_cli.verify.driver import install_hint
 

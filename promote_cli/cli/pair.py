@@ -49,8 +49,9 @@ def command(operands, policy, policy_file, option_values, notation, as_json, cha
     An operand is a dtype (f16, bfloat16, i8 ...), S(t) for a 0-d tensor, D(t)
     for a dimensioned one, or a Python scalar: int, float, complex, P(bool);
     with its value int:300, float:1e300, complex:1j, bool:true (refused where
-    the framework's operation raises for that value). Prints the result; a
-    refusal prints its reason and exits 1.
+    the framework's operation raises for that value); N(t) a NumPy scalar, and
+    S(t)=300 / N(t)=300 with a value (numpy: -O promotion=legacy casts by value).
+    Prints the result; a refusal prints its reason and exits 1.
     """
     if len(operands) < 2:
         raise UsageError("pair needs two operands, e.g. promote pair f16 bf16")

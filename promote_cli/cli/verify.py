@@ -48,22 +48,32 @@ from promote_cli.verify.protocol import Oracle
     " (default 60).",
 )
 @click.option(
+    "--python",
+    "python",
+    default=None,
+    metavar="PATH",
+    help="Ask the framework of another environment: run its oracle under the Python interpreter"
+    " PATH (a project's venv, an older NumPy); nothing of promote needs installing there.",
+)
+@click.option(
     "--ops/--no-ops",
     "operations",
     default=True,
     show_default=True,
     help="Also call every operation (promote ops) on tiny arrays and compare its dtype.",
 )
-def command(names, option_values, as_json, require, oracle, timeout, operations) -> int:
+def command(names, option_values, as_json, require, oracle, timeout, python, operations) -> int:
     """Prove policies against the installed frameworks (default: every policy).
 
     Every cell a policy can answer (each option setting, each operand category, every pair of
     its types) is asked of the framework itself. Prints the framework version, the cells
     compared and each mismatch; exits 1 on any mismatch. A framework that is not installed is
     skipped (exit 0) unless --require is given. -O pins an option instead of trying all values.
+    --python PATH asks the framework installed for that interpreter instead, and says so when
+    its version is not the one the rules were measured on.
     """
     try:
-        reports, pols = _reports(names, option_values, require, oracle, timeout, operations)
+        reports, pols = _reports(names, option_values, require, oracle, timeout, operations, python)
     except PromoteError as exc:
         if as_json:  # still one JSON object, saying what failed; the line and exit 2 follow
             click.echo(schema.dumps(_verify_json(False, require, [], str(exc))), nl=False)
@@ -97,12 +107,19 @@ def _reports(
     oracle: str | None,
     timeout: float | None,
     operations: bool,
+    python: str | None = None,
 ) -> tuple[list[driver.Report], dict[str, Policy]]:
     """Verify the policies named (or the one against ``oracle``): the reports, and the
-    policies by name."""
+    policies by name; under the interpreter ``python`` when given."""
     given = _options.parse_options(option_values)
     if oracle is None and timeout is not None:
         raise UsageError("--timeout applies to --oracle (your function's time to answer)")
+    if python is not None:
+        if oracle is not None:
+            raise UsageError("--python asks a framework's oracle; --oracle runs your own function")
+        from promote_cli.verify.workers import interpreter
+
+        python = interpreter(python)
     if oracle is not None:
         if len(names) != 1:
             raise UsageError("--oracle proves one policy: promote verify POLICY --oracle M:F")
@@ -112,7 +129,7 @@ def _reports(
         # A function takes no options: each stays at its default unless -O pins it.
         pinned[pol.name] = {**pol.resolve_options(), **pinned[pol.name]}
         mine = FunctionOracle(oracle, pol, timeout=timeout or function.TIMEOUT)
-        load: Callable[[str], Oracle | None] = lambda name: mine  # noqa: E731
+        load: Callable[[str], Oracle | None] | None = lambda name: mine  # noqa: E731
     else:
         files = [n for n in names if frameworks.looks_like_file(n)]
         if files:
@@ -120,7 +137,7 @@ def _reports(
         chosen = driver.selected(names)
         pols = {n: frameworks.get(n) for n in chosen if n in frameworks.names()}
         pinned = _check_options(pols, given)
-        load = driver.oracle
+        load = None
 
     with contextlib.ExitStack() as stack:
         if oracle is not None:
@@ -128,7 +145,12 @@ def _reports(
         progress_for = stack.enter_context(_progress(enabled=sys.stderr.isatty()))
         reports = [
             driver.verify(
-                pols[n], pinned[n], progress_for(n), load_oracle=load, operations=operations
+                pols[n],
+                pinned[n],
+                progress_for(n),
+                load_oracle=load,
+                operations=operations,
+                python=python,
             )
             for n in chosen
         ]
@@ -241,6 +263,13 @@ def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
         f"{_beyond(report)} in {report.seconds:.1f} s (import {report.import_seconds:.1f} s):"
         f" {verdict}"
     )
+    if report.other_version:
+        where = f" ({report.python})" if report.python else ""
+        _say(
+            f"  {name}: {report.framework} {report.version.split()[0]}{where} is not"
+            f" {report.measured}, the version promote's {name} rules were measured on;"
+            " the cells that differ are listed"
+        )
     assert pol is not None, "a policy whose framework answered is a registered one or a file"
     op_label, result_label, opts_label = _labels(pol)
     if report.ops is not None:
@@ -336,6 +365,8 @@ def _as_json(report: driver.Report, pol: Policy | None, require: bool) -> dict[s
         "option_settings": report.settings,
         "seconds": round(report.seconds, 3),
         "import_seconds": round(report.import_seconds, 3),
+        "python": report.python or None,
+        "measured_version": report.measured or None,
         "note": report.note or None,
         "mismatches": [],
         "operations": None if report.ops is None else _ops_json(report.ops, pol),

@@ -11,7 +11,8 @@ Under every option setting (``settings``: each option's values, the default firs
   its settings (every triple when there are fewer), each asked both n-ary questions: the
   framework's ``result_type`` and the chain ``((a + b) + c)``;
 - ``values``: every array type with each of ``VALUES`` in both orders, asked as the chain (the
-  operation, which is what a value asks);
+  operation, which is what a value asks), and with the valued 0-d arrays and NumPy scalars a
+  policy names (``Policy.held_values``: NumPy's legacy promotion);
 - ``operations``: every operation the policy declares a function for, on every case: each array
   alone for a unary operation or a reduction; every ordered pair for a binary one but two Python
   scalars (no array to call it on); every pair of ``where``'s two values; and, for an oracle that
@@ -66,13 +67,32 @@ def option_values(opt: Option) -> tuple[Any, ...]:
 
 
 def settings(policy: Policy, pinned: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Every option combination, with ``pinned`` (already parsed) options held fixed."""
+    """Every option combination, with ``pinned`` (already parsed) options held fixed; a value
+    measured apart (``Framework.measured_apart``: NumPy's ``promotion=legacy``) only when
+    pinned, and no combination the policy excludes (``Policy.excluded``)."""
     pinned = pinned or {}
-    axes = [(pinned[o.name],) if o.name in pinned else option_values(o) for o in policy.options]
-    return [
+    apart = {(a.option, a.value) for a in measured_apart(policy)}
+    axes = [
+        (pinned[o.name],)
+        if o.name in pinned
+        else tuple(v for v in option_values(o) if (o.name, v) not in apart)
+        for o in policy.options
+    ]
+    combos = [
         {o.name: v for o, v in zip(policy.options, combo, strict=True)}
         for combo in itertools.product(*axes)
     ]
+    return [c for c in combos if not policy.excluded(c)]
+
+
+def measured_apart(policy: Policy) -> tuple[Any, ...]:
+    """The settings of ``policy``'s framework measured on another version (none for a policy
+    file or an unregistered one)."""
+    from promote_cli import frameworks
+
+    if policy.file is not None or policy.name not in frameworks.names():
+        return ()
+    return frameworks.entry(policy.name).measured_apart
 
 
 def budget(settings_count: int) -> int:
@@ -91,13 +111,16 @@ def drawn(operands: Sequence[Operand], count: int) -> list[tuple[Operand, Operan
     ]
 
 
-def with_values(operands: Sequence[Operand]) -> list[tuple[Operand, Operand]]:
-    """Every array type of ``operands`` with each of ``VALUES``, in both orders (none when
-    there are no Python scalars among them)."""
+def with_values(
+    operands: Sequence[Operand], held: Sequence[Operand] = ()
+) -> list[tuple[Operand, Operand]]:
+    """Every array type of ``operands`` with each of ``VALUES``, and each operand ``held``
+    (a 0-d array or NumPy scalar holding a value: ``Policy.held_values``), in both orders
+    (none when there are no Python scalars among them)."""
     if not any(op.category == PYTHON for op in operands):
         return []
     arrays = [op for op in operands if op.category == DIMENSIONED]
-    scalars = [valued(v) for v in VALUES]
+    scalars = [*(valued(v) for v in VALUES), *held]
     return [pair for a in arrays for s in scalars for pair in ((a, s), (s, a))]
 
 
@@ -154,7 +177,8 @@ def questions(
         triples = drawn(operands, budget(settings_count))
         out.append(Batch(RESULT_TYPE, [Question(RESULT_TYPE, t) for t in triples]))
         out.append(Batch(CHAIN, [Question(CHAIN, t) for t in triples]))
-        out.append(Batch(VALUE, [Question(VALUE, pair) for pair in with_values(operands)]))
+        pairs = with_values(operands, policy.held_values(opts, VALUES))
+        out.append(Batch(VALUE, [Question(VALUE, pair) for pair in pairs]))
     return out
 
 
@@ -204,12 +228,14 @@ def plan(
     for kinds in ((PAIR,), (RESULT_TYPE, CHAIN), (VALUE,)):
         for opts, batches in zip(combos, per, strict=True):
             out += [(opts, batch) for batch in batches if batch.kind in kinds]
-    if asks.spellings:
+    apart = {(a.option, a.value) for a in measured_apart(policy)}
+    if asks.spellings and not any(combos[0].get(o) == v for o, v in apart):
+        # How the framework reads a spelling is its current version's, not a setting's.
         out.append((combos[0], spellings(asks)))
     if asks.operations and rules is not None:
         for opts in combos:
             valued = {}
-            if asks.operation_values:  # each operation's valued calls just after its own
+            if asks.operation_values and rules.values_under(opts):  # just after its own
                 valued = {b.operation: b for b in operation_value_questions(rules, opts)}
             for batch in operation_questions(rules, opts):
                 out.append((opts, batch))

@@ -120,22 +120,32 @@ class Report:
     spellings: int = 0
     values: int = 0
     ops: OpsReport | None = None  # the operations, when asked for
+    python: str = ""  # the interpreter the oracle ran under (--python), "" for promote's own
+    measured: str = ""  # the version the rules were measured on, for the settings asked
+
+    @property
+    def other_version(self) -> bool:
+        """Whether the framework asked is not the version the rules were measured on (a
+        version's first word: NumPy's names ml_dtypes' after it)."""
+        found = self.version.split()[:1]
+        return bool(self.measured and found) and found[0] != self.measured
 
 
-def oracle(policy: str) -> Oracle | None:
+def oracle(policy: str, python: str | None = None) -> Oracle | None:
     """The oracle of the framework ``policy`` names (``frameworks/<name>/oracle.py``, wrapped
     in its worker when it runs in one), or None when no framework can prove it: its entry
-    says why, or promote registers no such framework (a policy file)."""
+    says why, or promote registers no such framework (a policy file). With ``python`` (an
+    interpreter ``workers.interpreter`` checked) every oracle runs in a worker under it."""
     try:
         module = frameworks.oracle(policy)
     except UsageError:
         return None
     if module is None:
         return None
-    if module.RUNS.worker:
+    if module.RUNS.worker or python is not None:
         from promote_cli.verify.workers import WorkerOracle
 
-        return WorkerOracle(module)
+        return WorkerOracle(module, python)
     found: Oracle = module
     return found
 
@@ -183,12 +193,15 @@ def verify(
     *,
     load_oracle: Callable[[str], Oracle | None] | None = None,
     operations: bool = False,
+    python: str | None = None,
 ) -> Report:
     """Compare ``policy`` with its framework over every question; ``pinned`` holds option
     values (parsed, see ``parse_pinned``) held fixed. With ``operations`` every operation of
-    the policy is also called. ``load_oracle`` is replaceable for tests."""
+    the policy is also called. ``python``: the framework of another interpreter's environment
+    (checked with ``workers.interpreter``), asked in a worker. ``load_oracle`` is replaceable
+    for tests."""
     name = policy.name
-    orc = (load_oracle or oracle)(name)
+    orc = load_oracle(name) if load_oracle else oracle(name, python)
     if orc is None:
         return Report(name, NO_FRAMEWORK, note="no installable framework, nothing to verify")
     registered = name in frameworks.names() and policy.file is None
@@ -196,8 +209,10 @@ def verify(
     framework = getattr(orc, "FRAMEWORK", None) or (
         framework_name(frameworks.entry(name)) if registered else name
     )
-    report = Report(name, NOT_INSTALLED, framework=framework)
+    report = Report(name, NOT_INSTALLED, framework=framework, python=python or "")
     combos = settings(policy, pinned)
+    if registered:
+        report.measured = measured_version(frameworks.entry(name), combos)
     rules = None
     if operations:
         report.ops = OpsReport()
@@ -235,6 +250,16 @@ def verify(
     wrong = report.mismatches or (report.ops is not None and report.ops.mismatches)
     report.status = MISMATCH if wrong else VERIFIED
     return report
+
+
+def measured_version(entry: Framework, combos: Sequence[Mapping[str, Any]]) -> str:
+    """The version ``entry``'s rules were measured on under the option settings ``combos``:
+    its entry's, or that of the settings measured apart when every setting asked is one
+    (NumPy's ``promotion=legacy``: 1.26.4)."""
+    for apart in entry.measured_apart:
+        if combos and all(c.get(apart.option) == apart.value for c in combos):
+            return apart.version
+    return entry.version
 
 
 def _hint(policy: Policy) -> str:

@@ -97,10 +97,12 @@ def ask(
     orc: Oracle,
     rules: Operations | None,
     progress: Callable[[int, int, str], None] | None = None,
+    pinned: Mapping[str, Any] | None = None,
 ) -> tuple[str, list[tuple[Mapping[str, Any], Batch, list[Cell]]]]:
-    """Every question of the enumeration asked of ``orc``: the framework's version and the
-    answered batches, in order. ``ImportError`` when the framework is not installed."""
-    asked = plan(policy, settings(policy), orc.ASKS, rules)
+    """Every question of the enumeration (under ``pinned`` options) asked of ``orc``: the
+    framework's version and the answered batches, in order. ``ImportError`` when the
+    framework is not installed."""
+    asked = plan(policy, settings(policy, pinned), orc.ASKS, rules)
     with opened(orc) as handle:
         out = list(asking(orc, handle, asked, progress))
         version = orc.version(handle)
@@ -203,7 +205,9 @@ def render(
     lines = ["{"]
     lines += [f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
     asks_values = any(x.value is not None for _, b, _ in mine for x in b.questions[0].operands)
-    if file == "nary" or asks_values:
+    if file == "nary":
+        lines.append(f'  "values": {json.dumps(_valued_keys(mine))},')
+    elif asks_values:
         valued = [operand_key(valued_operand(v)) for v in VALUES]
         lines.append(f'  "values": {json.dumps(valued)},')
     lines.append('  "answers": [')
@@ -220,6 +224,26 @@ def render(
     lines[-1] = lines[-1].rstrip(",")
     lines += ["  ]", "}", ""]
     return "\n".join(lines)
+
+
+def _values_of(batch: Batch) -> list[Operand]:
+    """The valued operands a batch of values asks with each array, in order."""
+    found = dict.fromkeys(
+        q.operands[1] for q in batch.questions if q.operands[0].category == DIMENSIONED
+    )
+    return list(found) or [valued_operand(v) for v in VALUES]
+
+
+def _valued_keys(answered: Sequence[tuple[Mapping[str, Any], Batch, list[Cell]]]) -> list[str]:
+    """The valued operands of a file's values (``cases.VALUES`` and any a policy holds), the
+    same for each of its settings."""
+    found = [_values_of(b) for _, b, _ in answered if b.kind == VALUE]
+    keys = [[operand_key(op) for op in ops] for ops in found] or [
+        [operand_key(valued_operand(v)) for v in VALUES]
+    ]
+    if any(k != keys[0] for k in keys):
+        raise ValueError("the settings of one file ask different values")
+    return keys[0]
 
 
 def _field(key: str, value: Any, comma: str) -> list[str]:
@@ -266,7 +290,7 @@ def _fill(setting: dict[str, Any], batch: Batch, cells: list[Cell], code: _Palet
     elif batch.kind == CHAIN:
         setting["chain"] = _rows([code(c) for c in cells], _LINE)
     elif batch.kind == VALUE:
-        setting["values"] = _rows([code(c) for c in cells], 2 * len(VALUES))
+        setting["values"] = _rows([code(c) for c in cells], 2 * len(_values_of(batch)))
     elif batch.kind == SPELLING:
         setting["spellings"] = [f"{code(c)} {q.text}" for q, c in zip(qs, cells, strict=True)]
     elif batch.kind == OPERATION and any(x.value is not None for q in qs for x in q.operands):
@@ -290,25 +314,38 @@ def _fill(setting: dict[str, Any], batch: Batch, cells: list[Cell], code: _Palet
 # --- reading ------------------------------------------------------------------------------
 
 
-def directory(entry: Framework) -> Path:
-    """Where a framework's measurements live in this checkout (``measure`` writes there)."""
+def directory(entry: Framework, apart: str = "") -> Path:
+    """Where a framework's measurements live in this checkout (``measure`` writes there);
+    ``apart``: the directory of a set measured apart (``MeasuredApart.directory``)."""
     import importlib
 
-    return Path(importlib.import_module(entry.package).__file__ or "").parent / "measured"
+    found = Path(importlib.import_module(entry.package).__file__ or "").parent / "measured"
+    return found / apart if apart else found
 
 
-def text(entry: Framework, file: str) -> str | None:
+def text(entry: Framework, file: str, apart: str = "") -> str | None:
     """A measurement file's text, read as package data (None: there is none)."""
-    found = resources.files(entry.package).joinpath("measured").joinpath(f"{file}.json")
+    found = resources.files(entry.package).joinpath("measured")
+    if apart:
+        found = found.joinpath(apart)
+    found = found.joinpath(f"{file}.json")
     if not found.is_file():
         return None
     return found.read_text(encoding="utf-8")
 
 
-def read(entry: Framework, file: str) -> Measured | None:
+def read(entry: Framework, file: str, apart: str = "") -> Measured | None:
     """One measurement file of ``entry``'s framework, parsed (None: there is none)."""
-    found = text(entry, file)
+    found = text(entry, file, apart)
     return None if found is None else parse(found)
+
+
+def apart_of(entry: Framework, pinned: Mapping[str, Any] | None) -> Any:
+    """The ``MeasuredApart`` that ``pinned`` options select (None: the entry's own set)."""
+    for apart in entry.measured_apart:
+        if (pinned or {}).get(apart.option) == apart.value:
+            return apart
+    return None
 
 
 def parse(content: str) -> Measured:
@@ -543,13 +580,17 @@ def describe(q: Question) -> str:
 
 
 def unmeasured(
-    policy: Policy, asks: Asks, rules: Operations | None, measured: Mapping[str, Measured]
+    policy: Policy,
+    asks: Asks,
+    rules: Operations | None,
+    measured: Mapping[str, Measured],
+    pinned: Mapping[str, Any] | None = None,
 ) -> list[str]:
     """What ``policy`` would be asked that the files do not hold, or hold otherwise, one line
     per file (``measure`` has not run since a type, an option value or an operation was
     added): each file lists, setting by setting, the enumeration's questions in its order."""
     asked: dict[str, dict[str, list[Question]]] = {f: {} for f in FILES}
-    for opts, batch in plan(policy, settings(policy), asks, rules):
+    for opts, batch in plan(policy, settings(policy, pinned), asks, rules):
         file = next(f for f, kinds in FILES.items() if batch.kind in kinds)
         asked[file].setdefault(json.dumps(opts, sort_keys=True), []).extend(batch.questions)
     out = []
@@ -589,26 +630,44 @@ def today() -> str:
 
 
 def measure(
-    name: str, into: Path | None = None, progress: Callable[[int, int, str], None] | None = None
+    name: str,
+    into: Path | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+    python: str | None = None,
+    pinned: Mapping[str, Any] | None = None,
 ) -> str:
     """Measure the framework ``name`` and write its files (under ``into``/<directory> when
-    given, else beside its rules); a line saying what was written. ``ImportError`` when the
+    given, else beside its rules); a line saying what was written. ``python``: the framework
+    of that interpreter's environment (``workers.interpreter`` checked it), asked in a worker.
+    ``pinned`` options (parsed) that select a setting measured apart (NumPy's
+    ``promotion=legacy``) measure that set, into its own directory. ``ImportError`` when the
     framework is not installed."""
     from promote_cli import frameworks
-    from promote_cli.errors import PromotionError
+    from promote_cli.errors import PromotionError, UsageError
     from promote_cli.verify.driver import framework_name, oracle
 
     entry = frameworks.entry(name)
     policy = frameworks.get(name)
-    orc = oracle(name)
+    orc = oracle(name, python)
     if orc is None:
         raise ValueError(f"{name} has no oracle: {entry.oracle}")
     try:
         rules = frameworks.operations(policy) if orc.ASKS.operations else None
     except PromotionError:
         rules = None
-    version, answered = ask(policy, orc, rules, progress)
+    apart = apart_of(entry, pinned)
+    if pinned and apart is None:
+        raise UsageError(
+            f"-O selects a set measured apart ({', '.join(_apart_names(entry)) or 'none'}):"
+            " every other setting is measured together"
+        )
+    version, answered = ask(policy, orc, rules, progress, pinned)
+    sub = apart.directory if apart is not None else ""
     folder = into / entry.package.rpartition(".")[2] if into is not None else directory(entry)
+    if sub and into is not None:
+        folder = folder / sub
+    elif sub:
+        folder = directory(entry, sub)
     date, changed, size, cells = today(), [], 0, 0
     # Written as promote writes every file (``atomic.Batch``): regular files only, never
     # through a link, all of a framework's files or none.
@@ -641,6 +700,10 @@ def measure(
         f"{name}: {framework_name(entry)} {version}, {cells:,} cells"
         f" ({size:,} bytes) in {shown}: {what}"
     )
+
+
+def _apart_names(entry: Framework) -> list[str]:
+    return [f"{a.option}={a.value}" for a in entry.measured_apart]
 
 
 def _undated(content: str) -> str:

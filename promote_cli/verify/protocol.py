@@ -225,8 +225,11 @@ def said(exc: BaseException) -> str:
 
 
 def operand_key(op: Operand) -> str:
-    """``D(int8)``, ``S(int8)``, ``P(float*)``, ``P(bool)``; a valued Python scalar as
-    ``int:300`` (``KIND:VALUE``, as ``promote pair`` reads it)."""
+    """``D(int8)``, ``S(int8)``, ``N(int8)``, ``P(float*)``, ``P(bool)``; a valued Python
+    scalar as ``int:300`` (``KIND:VALUE``, as ``promote pair`` reads it), a valued 0-d array or
+    NumPy scalar as ``S(int64)=300``."""
+    if op.value is not None and op.category != PYTHON:
+        return f"{op.category}({op.dtype})={value_text(op.value)}"
     if op.value is not None:
         return f"{type(op.value).__name__}:{value_text(op.value)}"
     return f"{op.category}({op.dtype})"
@@ -237,8 +240,13 @@ _KINDS = {"bool": "bool", "int": "int*", "float": "float*", "complex": "complex*
 
 def operand_of(key: str) -> Operand:
     """The operand ``operand_key`` spells (canonical names only: no notation is read)."""
-    if key[:2] in ("D(", "S(", "P(") and key.endswith(")"):
+    if key[:2] in ("D(", "S(", "P(", "N(") and key.endswith(")"):
         return Operand(key[2:-1], key[0])
+    if key[:2] in ("S(", "N(") and ")=" in key:
+        from promote_cli.operands import held_value
+
+        dtype, _, held = key[2:].partition(")=")
+        return Operand(dtype, key[0], held_value(dtype, held))
     kind, _, text = key.partition(":")
     value: Value
     if kind == "bool":

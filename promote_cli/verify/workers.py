@@ -17,6 +17,11 @@ its functions:
 ``WorkerOracle`` is promote's side: it follows the ``Oracle`` protocol like an in-process oracle
 module, with a worker per value of the options the oracle names in ``RUNS.per`` (Keras fixes its
 backend at import: one process per backend), each started when first asked.
+
+``promote verify P --python PATH`` (and ``promote measure``) runs any oracle this way, an
+in-process one (NumPy's) too, under the interpreter ``PATH``: the child keeps that
+interpreter's own ``sys.path`` (the framework of *that* environment) with promote's root put in
+front, so nothing of promote needs installing there; ``interpreter`` checks ``PATH`` first.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import contextlib
 import importlib
 import json
 import os
+import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
 from importlib.util import find_spec
@@ -98,20 +104,64 @@ class WorkerFailed(RuntimeError):
     last logged."""
 
 
-class WorkerOracle:
-    """The ``Oracle`` protocol around an oracle module that runs in worker processes."""
+# The oldest Python promote's code runs on (pyproject's requires-python): a child runs it too.
+OLDEST_PYTHON = (3, 10)
+_PROBE = "import sys; print('promote-probe', *sys.version_info[:3])"
 
-    def __init__(self, module: ModuleType) -> None:
+
+def interpreter(path: str) -> str:
+    """``--python PATH`` checked: an executable file that is a Python promote's code runs on
+    (``OLDEST_PYTHON``); its absolute path, or ``UsageError`` saying what is wrong, in one
+    line. The file is run once, for its version."""
+    from promote_cli.errors import UsageError
+
+    given = os.path.abspath(os.path.expanduser(path))
+    if not os.path.exists(given):
+        raise UsageError(f"--python {path}: no such file")
+    if os.path.isdir(given):
+        raise UsageError(f"--python {path}: a directory, not a Python interpreter")
+    if not os.access(given, os.X_OK):
+        raise UsageError(f"--python {path}: not executable")
+    try:
+        probe = subprocess.run(
+            [given, "-c", _PROBE],
+            capture_output=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+        said = probe.stdout.decode("ascii", "replace").split()
+    except (OSError, subprocess.TimeoutExpired):
+        said = []
+    if len(said) != 4 or said[0] != "promote-probe" or not all(x.isdigit() for x in said[1:]):
+        raise UsageError(f"--python {path}: not a Python interpreter (it did not run Python code)")
+    found = tuple(int(x) for x in said[1:])
+    if found[:2] < OLDEST_PYTHON:
+        need = ".".join(map(str, OLDEST_PYTHON))
+        raise UsageError(
+            f"--python {path}: Python {'.'.join(said[1:])}; promote's oracle code needs"
+            f" Python >= {need}"
+        )
+    return given
+
+
+class WorkerOracle:
+    """The ``Oracle`` protocol around an oracle module that runs in worker processes; under
+    ``python`` (an interpreter ``interpreter`` checked), another environment's."""
+
+    def __init__(self, module: ModuleType, python: str | None = None) -> None:
         self.module = module.__name__
         self.RUNS: Runs = module.RUNS
         self.ASKS: Asks = module.ASKS
+        self.python = python
 
     def load(self) -> Workers:
-        """What the framework needs, looked up (not imported); no process starts yet."""
+        """What the framework needs, looked up (not imported); no process starts yet. Under
+        another interpreter nothing is looked up here: its worker's import says."""
         missing = [name for name in self.RUNS.requires if find_spec(name) is None]
-        if missing:
+        if missing and self.python is None:
             raise ImportError(f"not installed: {', '.join(missing)}")
-        return Workers(self.module, self.RUNS)
+        return Workers(self.module, self.RUNS, self.python)
 
     def version(self, handle: Workers) -> str:
         return handle.version()
@@ -125,14 +175,14 @@ class WorkerOracle:
 class Workers:
     """The workers of one oracle, one per value of its ``per`` options; close them when done."""
 
-    def __init__(self, module: str, runs: Runs) -> None:
-        self.module, self.runs = module, runs
+    def __init__(self, module: str, runs: Runs, python: str | None = None) -> None:
+        self.module, self.runs, self.python = module, runs, python
         self.started: dict[tuple[Any, ...], Child] = {}
 
     def worker(self, opts: Mapping[str, Any]) -> Child:
         key = tuple(opts[name] for name in self.runs.per)
         if key not in self.started:
-            self.started[key] = Child(self.module, self.runs, opts)
+            self.started[key] = Child(self.module, self.runs, opts, self.python)
         return self.started[key]
 
     def version(self) -> str:
@@ -149,14 +199,18 @@ class Workers:
 class Child:
     """One worker process that has loaded the framework."""
 
-    def __init__(self, module: str, runs: Runs, opts: Mapping[str, Any]) -> None:
+    def __init__(
+        self, module: str, runs: Runs, opts: Mapping[str, Any], python: str | None = None
+    ) -> None:
         from promote_cli.worker import Worker
 
         env = {name: value.format(**opts) for name, value in runs.env}
         self.name = module + "".join(f" {name}={opts[name]}" for name in runs.per)
+        if python is not None:
+            self.name += f" under {python}"
         fd, self.log = tempfile.mkstemp(prefix="promote-worker-", suffix=".log")
         os.close(fd)
-        self.worker = Worker(_HERE, timeout=runs.timeout, env=env)
+        self.worker = Worker(_HERE, timeout=runs.timeout, env=env, python=python)
         try:
             self._checked(self.worker.ready, "starting")
             opened = self.worker.call("load", module, self.log)

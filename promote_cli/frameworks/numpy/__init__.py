@@ -1,6 +1,12 @@
 """NumPy (>= 2, NEP 50): ``numpy.promote_types`` and ``numpy.result_type`` (``promotion.py``)."""
 
-from promote_cli.framework import CLASS_NAMED, NAME_ATTRIBUTE, DTypeObjects, Framework
+from promote_cli.framework import (
+    CLASS_NAMED,
+    NAME_ATTRIBUTE,
+    DTypeObjects,
+    Framework,
+    MeasuredApart,
+)
 from promote_cli.frameworks.numpy.spellings import numpy_reading
 from promote_cli.notations import Column
 from promote_cli.options import Option
@@ -53,6 +59,17 @@ clongdouble  G
             "answer as NumPy does once ml_dtypes is imported: its types (bfloat16, float8_*,"
             " int4 ...) join the universe, as measured (NumPy 2.4.6, ml_dtypes 0.6.0)",
         ),
+        Option(
+            "promotion",
+            "choice",
+            "weak",
+            "weak: NEP 50 (NumPy >= 2); legacy: NumPy <= 1.26's value-based casting of Python"
+            " scalars, NumPy scalars N(t) and 0-d arrays S(t)=v, as measured (NumPy 1.26.4)",
+            choices=("weak", "legacy"),
+        ),
     ),
+    # NumPy 2 has no legacy promotion: that setting is measured on NumPy 1.26.4 (verify and
+    # measure it with -O promotion=legacy --python <an environment with numpy 1.26>).
+    measured_apart=(MeasuredApart(option="promotion", value="legacy", version="1.26.4"),),
     install="numpy",
 )

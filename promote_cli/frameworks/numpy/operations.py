@@ -36,6 +36,7 @@ from promote_cli.ops import (
     INT64_VALUE,
     INT_TO_DEFAULT,
     INT_TO_FLOAT,
+    BySetting,
     Maps,
     Operations,
     Operators,
@@ -117,11 +118,32 @@ OPERATORS = Operators(
     ),
 )
 
+# ``-O promotion=legacy`` is NumPy 1.26.4 (measured there): the same rules but for the names
+# NumPy 2 added (np.pow, np.atan2, np.bitwise_left_shift, np.bitwise_invert are np.power,
+# np.arctan2, np.left_shift, np.invert there; np.cumulative_sum is np.cumsum) and floor and
+# ceil, which take integers to the float loop they fit (NumPy 2 keeps the integer type).
+LEGACY_RULES = {
+    **RULES,
+    "pow": Rule("np.power", overrides=_INT8),
+    "bitwise_left_shift": Rule("np.left_shift", refuses=_BITWISE, overrides=_INT8),
+    "atan2": Rule("np.arctan2", INT_TO_FLOAT, refuses=("complex",), operandwise=True),
+    "bitwise_invert": Rule("np.invert", refuses=_BITWISE),
+    "cumulative_sum": Rule("np.cumsum", ACCUMULATE),
+    "floor": Rule("np.floor", INT_TO_FLOAT, refuses=("complex",)),
+    "ceil": Rule("np.ceil", INT_TO_FLOAT, refuses=("complex",)),
+}
+_BY_PROMOTION = {
+    "weak": with_operators(RULES, OPERATORS),
+    "legacy": with_operators(LEGACY_RULES, OPERATORS),
+}
+
 OPERATIONS = Operations(
     POLICY,
     MAPS,
-    with_operators(RULES, OPERATORS),
-    "NumPy 2.4's ufuncs, reductions and ndarray operators, measured",
+    _BY_PROMOTION["weak"],
+    "NumPy 2.4's ufuncs, reductions and ndarray operators, measured; under promotion=legacy"
+    " NumPy 1.26.4's",
+    valued=("+",),  # the chain's operator: its values are measured as the chain
     # Measured on NumPy's own dtypes under both settings of ml_dtypes; an ml_dtypes type's
     # operations are not (its ufunc loops are ml_dtypes' own: bfloat16 + float16 is float32).
     types=tuple(TYPES),
@@ -129,4 +151,9 @@ OPERATIONS = Operations(
     " promote pair answers their promotion",
     operators=OPERATORS,
     values=True,
+    values_except=(("legacy",),),  # NumPy 1.26's: + alone, as the chain (valued)
+    by_setting=BySetting(
+        ("promotion",),
+        rules={(promotion,): rules for promotion, rules in _BY_PROMOTION.items()},
+    ),
 )

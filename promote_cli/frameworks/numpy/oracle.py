@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import string
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
+from promote_cli.frameworks.numpy.legacy import value_of
 from promote_cli.frameworks.numpy.promotion import ML_TYPES
 from promote_cli.frameworks.numpy.spellings import NUMPY_CODES, NUMPY_NAMES
-from promote_cli.operands import PYTHON, ZERO_D, Operand
+from promote_cli.operands import NUMPY_SCALAR, PYTHON, ZERO_D, Operand
 from promote_cli.verify import (
     Refused,
     answered,
@@ -41,6 +43,7 @@ from promote_cli.verify.protocol import (
     Asks,
     Cell,
     Question,
+    Unobservable,
     in_process,
 )
 
@@ -124,13 +127,29 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
     def name(dt: Any) -> str:
         return platform.get(dt, dt.name)
 
+    def scalar(op: Operand) -> Any:
+        """A 0-d array or a NumPy scalar holding the operand's value (1 without one)."""
+        dt = _dtype(np, op.dtype, opts)
+        held = np.array(value_of(op), dt)
+        return held if op.category == ZERO_D else held[()]
+
     def dtype_or_value(op: Operand) -> Any:
-        return python_value(op) if op.category == PYTHON else _dtype(np, op.dtype, opts)
+        if op.category == PYTHON:
+            return python_value(op)
+        return scalar(op) if op.category in (ZERO_D, NUMPY_SCALAR) else _dtype(np, op.dtype, opts)
 
     def array_or_value(op: Operand) -> Any:
         if op.category == PYTHON:
             return python_value(op)
+        if op.category in (ZERO_D, NUMPY_SCALAR):
+            return scalar(op)
         return np.zeros(2, _dtype(np, op.dtype, opts))
+
+    def named(out: Any) -> str:
+        dt = out if isinstance(out, np.dtype) else np.asarray(out).dtype
+        if dt.kind == "O":  # NumPy 1.x: a Python int beyond uint64 is an object array
+            raise Refused(f"NumPy made an object array (dtype {dt}), not a number type")
+        return name(dt)
 
     def called(q: Question) -> str | Cell:
         args = [
@@ -141,25 +160,61 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         ]
         if is_operator(q.operation):
             return operated(q.operation, args, lambda out: name(np.asarray(out).dtype))
-        fn = getattr(np, q.function.removeprefix("np."))
+        fn = getattr(np, q.function.removeprefix("np."), None)
+        if fn is None:  # an older NumPy (verify --python): np.pow is NumPy 2's
+            raise Refused(f"NumPy {np.__version__} has no {q.function}")
         out = fn(condition, *args) if q.operation == "where" else fn(*args)
         return name(np.asarray(out).dtype)
 
     def ask(q: Question) -> str | Cell:
         if q.kind in (PAIR, RESULT_TYPE):
-            return name(np.result_type(*map(dtype_or_value, q.operands)))
+            return named(np.result_type(*map(dtype_or_value, q.operands)))
         if q.kind in (CHAIN, VALUE):
             out = chained(q.operands, array_or_value, lambda a, b: a + b)
-            return name(out.dtype) if isinstance(out, np.ndarray) else python_result(out)
+            return named(out) if isinstance(out, (np.ndarray, np.generic)) else python_result(out)
         if q.kind == OPERATION:
             return called(q)
         if q.kind == SPELLING:
             return _spelling(np, q.text)
         raise ValueError(f"NumPy's oracle is not asked {q.kind}")
 
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
+    legacy = opts.get("promotion") == "legacy"
+    if legacy and not hasattr(np, "_set_promotion_state"):
+        why = (
+            f"NumPy {np.__version__} has no legacy promotion (np._set_promotion_state is NumPy"
+            " 1.24-1.26's): ask one with --python"
+        )
+        return [Unobservable(why) for _ in questions]
+    if opts.get("ml_dtypes") and not _has_ml_dtypes():
+        # Another environment (``verify --python``) without ml_dtypes: that setting cannot be
+        # asked there, and is said to be so, not compared.
+        return [Unobservable("ml_dtypes is not installed in this environment") for _ in questions]
+    with _promotion_state(np, opts), warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")  # overflow to inf in a cast is not a refusal
         return answered(questions, ask, REFUSALS)
+
+
+def _has_ml_dtypes() -> bool:
+    from importlib.util import find_spec
+
+    return find_spec("ml_dtypes") is not None
+
+
+@contextmanager
+def _promotion_state(np: Any, opts: Mapping[str, Any]) -> Iterator[None]:
+    """NumPy 1.24-1.26 (``verify --python``) in the promotion state the option names:
+    ``weak`` (NEP 50; their default is ``legacy``) or ``legacy``, restored after. NumPy 2 has
+    only NEP 50."""
+    setter = getattr(np, "_set_promotion_state", None)
+    if setter is None:
+        yield
+        return
+    before = np._get_promotion_state()
+    setter(opts.get("promotion", "weak"))
+    try:
+        yield
+    finally:
+        setter(before)
 
 
 def _dtype(np: Any, name: str, opts: Mapping[str, Any]) -> Any:

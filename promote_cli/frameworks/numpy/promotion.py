@@ -64,7 +64,14 @@ from promote_cli.dtypes import get, is_weak
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, ref, refuse
 from promote_cli.frameworks.numpy import FRAMEWORK
 from promote_cli.halftable import REFUSED, TablePolicy, mirror
-from promote_cli.operands import PYTHON, Operand, int_value
+from promote_cli.operands import (
+    DIMENSIONED,
+    NUMPY_SCALAR,
+    PYTHON,
+    ZERO_D,
+    Operand,
+    int_value,
+)
 
 # numpy.promote_types in NumPy's type codes; row i lists columns 0..i.
 _LOWER_HALF = """
@@ -283,12 +290,58 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
     table = TABLE
     universe = TYPES
     default_types = TYPES
-    categories = frozenset({"D", PYTHON})
+    # 0-d arrays and NumPy scalars are arrays under NEP 50 (they are asked, and enumerated,
+    # only under promotion=legacy, where their values count: ``operands``).
+    categories = frozenset({DIMENSIONED, ZERO_D, NUMPY_SCALAR, PYTHON})
+    holds_values = True
     properties = frozenset({SYMMETRIC, IDEMPOTENT, TOTAL})
     cell_reason = "numpy.promote_types"
     option_types: ClassVar[Mapping[str, tuple[str, ...]]] = {"ml_dtypes": ML_TYPES}
 
+    def operands(self, opts: Mapping[str, Any] | None = None) -> tuple[Operand, ...]:
+        """Under NEP 50 (``weak``) the dtypes as arrays and the Python scalars: a 0-d array
+        and a NumPy scalar are arrays of their dtype there. Under ``legacy`` each builtin type
+        also as a 0-d array and a NumPy scalar (each holding 1), whose values count."""
+        every = super().operands(opts)
+        if not _legacy(opts):
+            return tuple(op for op in every if op.category in (DIMENSIONED, PYTHON))
+        builtin = [op for op in every if op.dtype not in ML_NUMBER]
+        arrays = [op for op in builtin if op.category != PYTHON]
+        scalars = [Operand(op.dtype, NUMPY_SCALAR) for op in arrays if op.category == ZERO_D]
+        return (*arrays, *scalars, *(op for op in builtin if op.category == PYTHON))
+
+    def held_values(self, opts: Mapping[str, Any], values: Sequence[Any]) -> tuple[Operand, ...]:
+        """Under ``legacy``: a 0-d int64 array holding each integer of ``values`` that int64
+        holds, and a NumPy float64 scalar holding each float (their values count)."""
+        if not _legacy(opts):
+            return ()
+        ints = [v for v in values if type(v) is int and -(2**63) <= v < 2**63]
+        floats = [v for v in values if type(v) is float]
+        return (
+            *(Operand("int64", ZERO_D, v) for v in ints),
+            *(Operand("float64", NUMPY_SCALAR, v) for v in floats),
+        )
+
+    def excluded(self, opts: Mapping[str, Any]) -> str:
+        if _legacy(opts) and opts.get("ml_dtypes"):
+            return _NOT_MEASURED
+        return ""
+
+    def normalise(self, op: Operand, opts: Mapping[str, Any] | None = None) -> Operand | Outcome:
+        found = super().normalise(op, opts)
+        if isinstance(found, Outcome):
+            return found
+        if found.dtype in ML_NUMBER and _legacy(opts):
+            return refuse("legacy", _NOT_MEASURED)
+        if found.category in (DIMENSIONED, PYTHON):
+            return found
+        if found.value is not None and not _legacy(opts):
+            return _held_fits(found) or found
+        return found
+
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        if _legacy(opts):
+            return _legacy_outcome([a, b])
         if a.dtype in ML_NUMBER or b.dtype in ML_NUMBER:
             return _ml_cell("RESULT_TYPE", _key(a), _key(b))
         weak_a, weak_b = is_weak(a.dtype), is_weak(b.dtype)
@@ -317,6 +370,8 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
 
     def join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
         """``np.result_type`` over all operands at once (``promote_sequence``)."""
+        if _legacy(opts):
+            return _legacy_outcome(operands)
         if len(operands) == 2:
             return self.decide(operands[0], operands[1], opts)
         # np.result_type passes the dtypes first, then the Python scalars (which it has made
@@ -342,12 +397,35 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
         from np.result_type and depends on the order); else ``promote``."""
         if a.dtype in ML_NUMBER or b.dtype in ML_NUMBER:
             return _ml_cell("ADD", _key(a), _key(b))
+        if (
+            a.category == PYTHON
+            and a.dtype == "complex*"
+            and b == Operand("float64", NUMPY_SCALAR, b.value)
+        ):
+            # np.float64 is a Python float: complex.__add__ takes it, and NumPy is not asked.
+            why = "a Python complex adds a np.float64 itself (np.float64 is a Python float)"
+            return Outcome("complex*", "python", why)
         return self.promote(a, b, opts)
+
+    def carried(self, a: Operand, b: Operand, out: Outcome, opts: Mapping[str, Any]) -> Operand:
+        """Under ``legacy`` ``a + b`` of scalars only is a NumPy scalar holding the sum, whose
+        value the next step looks at."""
+        from promote_cli.frameworks.numpy import legacy
+
+        if out.result == "complex*":  # Python added them (``operate``)
+            return Operand("complex*", PYTHON, legacy.value_of(a) + legacy.value_of(b))
+        if not _legacy(opts) or DIMENSIONED in (a.category, b.category):
+            return super().carried(a, b, out, opts)
+        assert out.result is not None
+        return Operand(out.result, NUMPY_SCALAR, legacy.added(a, b, out.result))
 
     def check_value(
         self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
     ) -> Outcome | None:
-        """NumPy 2's conversion of a Python int in an operation (see the module docstring)."""
+        """NumPy 2's conversion of a Python int in an operation (see the module docstring);
+        under ``legacy`` a value never raises (its array only widens)."""
+        if _legacy(opts):
+            return None
         value = int_value(scalar)
         if value is None or against is None:
             return None
@@ -384,6 +462,60 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
             f"NumPy raises OverflowError: {why} (np.result_type, which never looks at values,"
             f" would say {ref(result)})",
         )
+
+
+_NOT_MEASURED = "not measured under promotion=legacy (NumPy 1.26.4 without ml_dtypes)"
+
+
+def _legacy(opts: Mapping[str, Any] | None) -> bool:
+    return (opts or {}).get("promotion") == "legacy"
+
+
+def _held_fits(op: Operand) -> Outcome | None:
+    """NumPy 2 makes ``np.array(v, t)`` / ``t(v)`` of an integer type only of a value that
+    fits it (OverflowError otherwise); a float value overflows to inf, no error."""
+    t = get(op.dtype)
+    if t.kind not in ("int", "uint") or not isinstance(op.value, int):
+        return None
+    bits = t.bits or 64
+    low, high = (0, 2**bits - 1) if t.kind == "uint" else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+    if low <= op.value <= high:
+        return None
+    return refuse(
+        "value",
+        f"NumPy raises OverflowError: Python integer {op.value} out of bounds for {ref(op.dtype)}",
+    )
+
+
+def _pair(a: str, b: str) -> str:
+    found = TABLE.cells[a, b]
+    assert found is not None  # NumPy's table refuses no pair
+    return found
+
+
+def _sequence(types: Sequence[str]) -> str:
+    found = promote_sequence(types)
+    assert not isinstance(found, str)  # builtin types always promote
+    return found[0]
+
+
+def _legacy_outcome(operands: Sequence[Operand]) -> Outcome:
+    """NumPy 1.26's legacy result of ``operands`` (``legacy.result_type``)."""
+    from promote_cli.frameworks.numpy import legacy
+
+    scalars, arrays = legacy.split(operands)
+    try:
+        result, min_scalar = legacy.result_type(scalars, arrays, _pair, _sequence)
+    except legacy.ObjectArray as exc:
+        return refuse("legacy", f"{exc}: not a number type")
+    if min_scalar:
+        why = (
+            "NumPy <= 1.26 (legacy): the scalars' kind does not exceed the arrays', so each"
+            " scalar counts as np.min_scalar_type of its value"
+        )
+    else:
+        why = "NumPy <= 1.26 (legacy): every operand keeps its dtype (no value-based step)"
+    return Outcome(result, "legacy", why)
 
 
 POLICY = NumpyPolicy()

@@ -1,0 +1,185 @@
+"""NumPy <= 1.26's legacy promotion (``-O promotion=legacy``): value-based casting.
+
+Source: NumPy 1.26's ``PyArray_LegacyResultType`` and ``should_use_min_scalar``
+(``numpy/core/src/multiarray/convert_datatype.c``) and ``min_scalar_type_num``, measured with
+``promote measure numpy -O promotion=legacy --python <NumPy 1.26.4>``.
+
+A *scalar* is a 0-d array ``S(t)``, a NumPy scalar ``N(t)`` or a Python scalar (a Python int
+is a C long array, int64 here; one beyond int64 is uint64 when it fits, else an object array; a
+float is float64, a complex complex128, a bool bool). When an operation has arrays (``D``; a
+dtype passed to ``np.result_type`` counts as one) and scalars, and the scalars' highest *kind*
+does not exceed the arrays' (bool < integers < floats and complex: float and complex are one
+kind, signed and unsigned integers one), each scalar stands for ``np.min_scalar_type`` of its
+value: the smallest unsigned type for a non-negative integer (marked "small" when it also fits
+the signed type of that size, which then meets a signed type as that signed type), the
+smallest signed one for a negative integer, float16 for a float within (-65000, 65000) or not
+finite, float32 within (-3.4e38, 3.4e38), complex64 when both parts are within float32's range.
+Then the types are folded left (the scalars first, in order, then the dtypes), and the
+"small" mark survives the dtypes' part of the fold (``uint32, S(int16), int8`` is int32).
+Otherwise every operand keeps its own dtype and they promote as NumPy 2 promotes them (no
+min-scalar step).
+So ``uint8 + 300`` is uint16, ``float32 + N(float64)`` float32, ``int8 + S(int64)=300`` int16,
+``int8 + 1.0`` float64 (a float scalar outranks integer arrays) and ``float16 + 1j`` complex64.
+
+Without a value an operand holds 1 (``True`` for bool), as a bare ``int`` does. A Python int
+beyond uint64 (or below int64) makes an object array: refused here (NumPy's answer is not a
+number type).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from promote_cli.dtypes import get
+from promote_cli.operands import DIMENSIONED, PYTHON, Operand, Value
+
+_KIND = {"bool": 0, "int": 1, "uint": 1, "float": 2, "complex": 2}
+# A Python scalar as NumPy 1.x makes it an array.
+_PYTHON = {"bool": "bool", "int*": "int64", "float*": "float64", "complex*": "complex128"}
+_DEFAULT: dict[str, Value] = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
+_SIGNED_OF = {"uint8": "int8", "uint16": "int16", "uint32": "int32", "uint64": "int64"}
+
+
+Pair = Callable[[str, str], str]  # NumPy's promotion of two builtin dtypes
+
+
+class ObjectArray(ValueError):
+    """A Python int NumPy can hold only in an object array."""
+
+
+def value_of(op: Operand) -> Value:
+    """The value an operand holds: its own, else 1 (True for bool)."""
+    if op.value is not None:
+        return op.value
+    if op.category == PYTHON:
+        return _DEFAULT[op.dtype]
+    kind = get(op.dtype).kind
+    return {"bool": True, "int": 1, "uint": 1, "float": 1.0, "complex": 1 + 0j}[kind]
+
+
+def dtype_of(op: Operand) -> str:
+    """The dtype of the array NumPy makes of ``op``; ``ObjectArray`` for a Python int beyond
+    uint64 or below int64."""
+    if op.category != PYTHON:
+        return op.dtype
+    if op.dtype == "int*":
+        v = value_of(op)
+        assert isinstance(v, int)
+        if -(2**63) <= v < 2**63:
+            return "int64"
+        if 0 <= v < 2**64:
+            return "uint64"
+        raise ObjectArray(f"NumPy 1.x makes the Python int {v} an object array")
+    return _PYTHON[op.dtype]
+
+
+def min_scalar(dtype: str, value: Value) -> tuple[str, bool]:
+    """``np.min_scalar_type`` of a scalar of ``dtype`` holding ``value``, and whether it is a
+    "small unsigned" (a non-negative integer that fits the signed type of that size too)."""
+    kind = get(dtype).kind
+    if kind == "bool":
+        return "bool", False
+    if kind in ("int", "uint"):
+        v = int(value)  # type: ignore[arg-type]
+        if v >= 0:
+            for bits in (8, 16, 32, 64):
+                if v < 2**bits:
+                    return f"uint{bits}", v < 2 ** (bits - 1)
+            return "uint64", False
+        for bits in (8, 16, 32, 64):
+            if v >= -(2 ** (bits - 1)):
+                return f"int{bits}", False
+        return "int64", False
+    if kind == "float":
+        f = float(value.real if isinstance(value, complex) else value)
+        if dtype == "float16":
+            return "float16", False
+        if -65000 < f < 65000 or f != f or f in (float("inf"), float("-inf")):
+            return "float16", False
+        if dtype != "float32" and -3.4e38 < f < 3.4e38:
+            return "float32", False
+        return dtype, False
+    c = complex(value)
+    if dtype == "complex64":
+        return dtype, False
+    if -3.4e38 < c.real < 3.4e38 and -3.4e38 < c.imag < 3.4e38:
+        return "complex64", False
+    if dtype == "clongdouble" and -1.7e308 < c.real < 1.7e308 and -1.7e308 < c.imag < 1.7e308:
+        return "complex128", False
+    return dtype, False
+
+
+def _promote(pair: Pair, a: str, b: str, small_a: bool, small_b: bool) -> str:
+    """``promote_types`` of convert_datatype.c: a small unsigned meets a signed integer (or a
+    float) as the signed type of its size."""
+    if small_a and get(b).kind not in ("bool", "uint"):
+        a = _SIGNED_OF.get(a, a)
+    elif small_b and get(a).kind not in ("bool", "uint"):
+        b = _SIGNED_OF.get(b, b)
+    return pair(a, b)
+
+
+def result_type(
+    scalars: Sequence[Operand],
+    arrays: Sequence[Operand],
+    pair: Pair,
+    sequence: Callable[[Sequence[str]], str],
+) -> tuple[str, bool]:
+    """``PyArray_LegacyResultType``: ``scalars`` (0-d, in order) and ``arrays`` (dimensioned
+    arrays and dtypes, in order), with NumPy's ``pair`` promotion and its n-ary ``sequence``
+    (``promotion.py``'s); the result, and whether the min-scalar step ran. ``ObjectArray``
+    when a Python int is an object array."""
+    own = [dtype_of(op) for op in scalars]
+    array_types = [op.dtype for op in arrays]
+    use_min = bool(arrays) and bool(scalars)
+    if use_min:
+        use_min = max(_KIND[get(t).kind] for t in array_types) >= max(
+            _KIND[get(t).kind] for t in own
+        )
+    if not use_min:
+        types = [*own, *array_types]
+        if len(types) == 1:
+            return types[0], False
+        return sequence(types), False
+    ret, small = "", False
+    for op, t in zip(scalars, own, strict=True):
+        tmp, tmp_small = min_scalar(t, value_of(op))
+        if not ret:
+            ret, small = tmp, tmp_small
+        else:
+            ret, small = _promote(pair, tmp, ret, tmp_small, small), tmp_small and small
+    for t in array_types:
+        # The dtypes' loop leaves the flag as it is (measured: uint32, S(int16)=1, int8 is
+        # int32: the small unsigned uint8 made uint32 "small", which meets int8 as int32).
+        ret = _promote(pair, t, ret, False, small)
+    return ret, True
+
+
+def split(operands: Sequence[Operand]) -> tuple[list[Operand], list[Operand]]:
+    """The scalars (0-d arrays, NumPy and Python scalars) and the dimensioned arrays."""
+    scalars = [op for op in operands if op.category != DIMENSIONED]
+    arrays = [op for op in operands if op.category == DIMENSIONED]
+    return scalars, arrays
+
+
+def cast(value: Value, dtype: str) -> Value:
+    """``value`` as a NumPy scalar of ``dtype`` holds it: integers wrap, bool is truth."""
+    t = get(dtype)
+    if t.kind == "bool":
+        return bool(value)
+    if t.kind in ("int", "uint"):
+        v = int(value.real if isinstance(value, complex) else value)
+        bits = t.bits or 64
+        if t.kind == "uint":
+            return v % 2**bits
+        return (v + 2 ** (bits - 1)) % 2**bits - 2 ** (bits - 1)
+    if t.kind == "float":
+        return float(value.real if isinstance(value, complex) else value)
+    return complex(value)
+
+
+def added(a: Operand, b: Operand, dtype: str) -> Value:
+    """The value of ``a + b`` in ``dtype`` (NumPy's add of bools is their ``or``)."""
+    if dtype == "bool":
+        return bool(value_of(a)) or bool(value_of(b))
+    return cast(value_of(a) + value_of(b), dtype)
