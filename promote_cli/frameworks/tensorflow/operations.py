@@ -204,13 +204,13 @@ OPERATORS = Operators(
     },
 )
 
+# truediv's table makes (u)int8/16 float32 in every mode; the legacy maps' float is float64
+_TRUEDIV_FLOAT32 = dict.fromkeys(("int8", "int16", "uint8", "uint16"), "float32")
 # mode=legacy: every binary operator promotes both operands first, with np.result_type
 # (``maybe_promote_tensors``), the reflected ones too, then calls its op on one dtype: ``!=``,
 # the orderings and ``& | ^`` promote (``uint8 != int8`` is bool, ``1 & x`` is x's type), and
 # ``*`` casts to int32 and back only where the promoted type is bool (``bool * int8`` is int8).
 # What the op admits stays as in the other modes.
-# truediv's table makes (u)int8/16 float32 in every mode; the legacy maps' float is float64
-_TRUEDIV_FLOAT32 = dict.fromkeys(("int8", "int16", "uint8", "uint16"), "float32")
 _LEGACY_OPERATORS = OPERATORS._replace(
     rules={
         **OPERATORS.rules,

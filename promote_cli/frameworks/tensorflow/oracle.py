@@ -196,7 +196,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             # In legacy mode only the operator promotes (tf.add takes one dtype)
             return a + b if legacy else tf.add(a, b)
         except SystemError as exc:  # TF's bug: uint64 tensor + negative int
-            # tf.add names the OverflowError as the cause, the operator as the context
+            # the OverflowError is tf.add's cause, and the operator's context
             pending = exc.__cause__ or exc.__context__
             if isinstance(pending, OverflowError):
                 raise pending from None
