@@ -198,10 +198,18 @@ def _ml_cell(table: str, a: str, b: str) -> Outcome:
     return Outcome(result, "ml_dtypes", why)
 
 
+_OBJECT_NUMBER = 17  # NPY_OBJECT
+
+
 def _common(cls: str, other: str) -> str | None:
     """``cls.__common_dtype__(other)`` for builtin and abstract DTypes; None for NotImplemented.
     A builtin type defers to a higher type number (``default_builtin_common_dtype``); the
-    abstract ones answer as ``abstractdtypes.c`` does."""
+    abstract ones answer as ``abstractdtypes.c`` does. ``object`` (type number 17, outside
+    the universe; TensorFlow's legacy mode reads a string tensor as it) knows every DType; of
+    the others only float16 (23) and ml_dtypes' types know it."""
+    if "object" in (cls, other):
+        higher = cls in ML_NUMBER or TYPE_NUMBER.get(cls, 0) > _OBJECT_NUMBER
+        return "object" if cls == "object" or higher else None
     if cls in ML_NUMBER:
         # legacy_userdtype_common_dtype_function: defer to a Python scalar's abstract DType
         # and to a higher type number; else the answer ml_dtypes' safe casts give.

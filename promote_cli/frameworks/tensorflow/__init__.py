@@ -50,8 +50,9 @@ complex128*  c128*
             "mode",
             "choice",
             "all",
-            "dtype_conversion_mode: all, or safe (refuses precision loss and bit-widening)",
-            choices=("all", "safe"),
+            "dtype_conversion_mode: all, safe (refuses precision loss and bit-widening), or"
+            " legacy (TF-NumPy's np.result_type, before the new type promotion)",
+            choices=("all", "safe", "legacy"),
         ),
     ),
     install="tensorflow-cpu",

@@ -2,7 +2,8 @@
 and ``tf.Tensor``'s operators.
 
 Measured on TensorFlow 2.21 with ``tnp.experimental_enable_numpy_behavior(
-dtype_conversion_mode=...)`` in both modes, over every operand pair (tensors, Python scalars and
+dtype_conversion_mode=...)`` in the three modes (``legacy``'s rules and maps are its own,
+below), over every operand pair (tensors, Python scalars and
 WeakTensors on either side), and checked by ``promote verify``. The functions are ``tnp``'s;
 the operators (``OPERATORS``, below) are ``tf.Tensor``'s own, with pair rules of their own:
 ``a + b`` follows the tensorflow policy, ``tnp.add(a, b)`` does not.
@@ -46,7 +47,7 @@ kernel that runs it, it is a refusal:
 from __future__ import annotations
 
 from promote_cli.frameworks.tensorflow.promotion import POLICY
-from promote_cli.operands import DIMENSIONED
+from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 from promote_cli.ops import (
     ACCUMULATE,
     ALWAYS_BOOL,
@@ -54,6 +55,7 @@ from promote_cli.ops import (
     INDEX,
     INT_TO_FLOAT,
     REBINDS,
+    BySetting,
     Maps,
     Operations,
     Operators,
@@ -202,11 +204,74 @@ OPERATORS = Operators(
     },
 )
 
+# truediv's table makes (u)int8/16 float32 in every mode; the legacy maps' float is float64
+_TRUEDIV_FLOAT32 = dict.fromkeys(("int8", "int16", "uint8", "uint16"), "float32")
+# mode=legacy: every binary operator promotes both operands first, with np.result_type
+# (``maybe_promote_tensors``), the reflected ones too, then calls its op on one dtype: ``!=``,
+# the orderings and ``& | ^`` promote (``uint8 != int8`` is bool, ``1 & x`` is x's type), and
+# ``*`` casts to int32 and back only where the promoted type is bool (``bool * int8`` is int8).
+# What the op admits stays as in the other modes.
+_LEGACY_OPERATORS = OPERATORS._replace(
+    rules={
+        **OPERATORS.rules,
+        "*": OPERATORS.rules["*"]._replace(pair=_OP),
+        "/": OPERATORS.rules["/"]._replace(
+            overrides={**OPERATORS.rules["/"].overrides, **_TRUEDIV_FLOAT32}
+        ),
+        **{
+            name: OPERATORS.rules[name]._replace(pair=_OP)
+            for name in ("&", "|", "^", "!=", "<", "<=", ">", ">=")
+        },
+    },
+)
+_RULES = with_operators(RULES, OPERATORS)
+
+# mode=legacy: tnp's defaults are NumPy's (float64, int64): an integer's float, the
+# accumulators and cumsum's unsigned types are 64-bit, and bfloat16's float functions compute
+# in float64; equal, less, matmul and where refuse a string with another type.
+_LEGACY_MAPS = MAPS._replace(
+    inexact={"bool": "float64", "int": "float64", "uint": "float64"},
+    accumulate={"bool": "int64", "int": "int64", "uint": "uint64"},
+    default_float="float64",
+)
+_LEGACY_FUNCTIONS = {
+    **RULES,
+    **{
+        name: RULES[name]._replace(overrides={"bfloat16": "float64"})
+        for name in ("sqrt", "exp", "log", "sin", "floor", "ceil")
+    },
+    **{
+        name: RULES[name]._replace(pair="legacy_promotion")
+        for name in ("equal", "less", "matmul", "where")
+    },
+    # truediv's table still makes (u)int8/16 float32 (two bools: float64, the map's)
+    "divide": RULES["divide"]._replace(overrides={**RULES["divide"].overrides, **_TRUEDIV_FLOAT32}),
+    "cumulative_sum": RULES["cumulative_sum"]._replace(
+        overrides={"uint8": "int64", "uint16": "int64", "uint32": "int64", "uint64": "float64"}
+    ),
+}
+# mode=legacy makes no WeakTensor (the policy refuses int32* ... there): every function and
+# operator refuses one.
+_WEAK_TENSORS = tuple(Operand(t, PYTHON) for t in POLICY.universe if t.endswith("*"))
+_LEGACY_RULES = {
+    name: rule._replace(refuses_operand=(*rule.refuses_operand, *_WEAK_TENSORS))
+    for name, rule in with_operators(_LEGACY_FUNCTIONS, _LEGACY_OPERATORS).items()
+}
+
 OPERATIONS = Operations(
     POLICY,
     MAPS,
-    with_operators(RULES, OPERATORS),
+    _RULES,
     "tf.experimental.numpy with NumPy behaviour and tf.Tensor's operators (TensorFlow 2.21),"
-    " measured in both modes",
+    " measured in the three modes",
     operators=OPERATORS,
+    by_setting=BySetting(
+        ("mode",),
+        maps={("all",): MAPS, ("safe",): MAPS, ("legacy",): _LEGACY_MAPS},
+        rules={
+            ("all",): _RULES,
+            ("safe",): _RULES,
+            ("legacy",): _LEGACY_RULES,
+        },
+    ),
 )

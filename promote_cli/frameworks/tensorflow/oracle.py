@@ -3,11 +3,16 @@
 TensorFlow's new type promotion (``dtype_conversion_mode`` of
 ``tf.experimental.numpy.experimental_enable_numpy_behavior``) is decided by
 ``tensorflow/python/framework/flexible_dtypes.py``; its ``result_type`` returns the dtype and
-whether it is weak. The policy option ``mode`` (``all`` or ``safe``) is set with
-``ops.set_dtype_conversion_mode`` for each setting and the previous mode restored afterwards,
-which, unlike enabling NumPy behaviour, changes nothing else. In ``safe`` mode TF raises
-``TypeError`` for the promotions it calls unsafe; ``NotImplementedError`` for inputs it cannot
-promote at all: both are refusals.
+whether it is weak. The policy option ``mode`` (``all``, ``safe`` or ``legacy``) is asked in a
+worker process of its own (the mode is process-global, and NumPy behaviour cannot be switched
+off once enabled), set with ``ops.set_dtype_conversion_mode`` for the pairs and restored
+afterwards. In ``safe`` mode TF raises ``TypeError`` for the promotions it calls unsafe;
+``NotImplementedError`` for inputs it cannot promote at all: both are refusals.
+
+``legacy`` mode has no ``flexible_dtypes`` (its ``result_type`` refuses every cell there) and
+no WeakTensor: a pair and ``result_type`` are ``tnp.result_type`` (``np.result_type``), the
+chain is the ``+`` operator (``tf.add`` does not promote in that mode), and a weak operand is
+refused without asking (only the new type promotion makes WeakTensors).
 
 Python scalars are passed as values (``True``, ``1``, ``1.0``, ``1j``: TF's ``i32*``, ``f32*``,
 ``c128*``); a weak operand named with a width (``int64*``, when the catalogue has such names) as
@@ -60,13 +65,17 @@ from promote_cli.verify.protocol import (
     Question,
     Refusal,
     first_line,
-    in_process,
+    in_worker,
     said,
 )
 
-RUNS = in_process(
-    "its conversion mode is set for each option setting and restored afterwards; TensorFlow"
-    " logs through file descriptor 2, caught while it is imported and called"
+RUNS = in_worker(
+    "dtype_conversion_mode is process-global and NumPy behaviour, once enabled, cannot be"
+    " switched off: a process per mode, as a program sets it once at its start; TensorFlow"
+    " logs through file descriptor 2, caught while it is imported and called",
+    requires=("tensorflow",),
+    per=("mode",),
+    env={"TF_CPP_MIN_LOG_LEVEL": "2"},
 )
 ASKS = Asks(nary=True, operations=True)
 
@@ -147,7 +156,11 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         except TypeError:
             raise Refused(f"TensorFlow has no dtype {name}") from None
 
+    legacy = opts["mode"] == "legacy"
+
     def weak(op: Operand, shape: list[int], fill: Any = tf.zeros) -> Any:
+        if legacy:  # only the new type promotion makes WeakTensors
+            raise Refused(f"dtype_conversion_mode='legacy' makes no WeakTensor ({op.dtype})")
         strong = fill(shape, dtype=tf_dtype(op.dtype.removesuffix("*")))
         return weak_tensor.WeakTensor.from_tensor(strong)
 
@@ -180,10 +193,13 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         # SystemError handled below.
         pywrap_tfe.TFE_ClearScalarCache()
         try:
-            return tf.add(a, b)
+            # In legacy mode only the operator promotes (tf.add takes one dtype)
+            return a + b if legacy else tf.add(a, b)
         except SystemError as exc:  # TF's bug: uint64 tensor + negative int
-            if isinstance(exc.__cause__, OverflowError):
-                raise exc.__cause__ from None
+            # the OverflowError is tf.add's cause, and the operator's context
+            pending = exc.__cause__ or exc.__context__
+            if isinstance(pending, OverflowError):
+                raise pending from None
             raise
 
     def chain(ops: Sequence[Operand]) -> str:
@@ -232,6 +248,10 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
 
     def ask(q: Question) -> str | Cell:
         if q.kind in (PAIR, RESULT_TYPE):
+            if legacy:  # TF-NumPy's result_type: np.result_type, never weak
+                import tensorflow.experimental.numpy as tnp
+
+                return named(tnp.result_type(*map(dtype_or_value, q.operands)), False)
             return named(*flexible_dtypes.result_type(*map(dtype_or_value, q.operands)))
         if q.kind in (CHAIN, VALUE):
             return chain(q.operands)

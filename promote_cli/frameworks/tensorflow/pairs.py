@@ -11,7 +11,11 @@ from promote_cli.dtypes import get as dtype_info
 from promote_cli.dtypes import is_weak
 from promote_cli.engine import Outcome, ref, refuse
 from promote_cli.frameworks.numpy import promotion as numpy_policy
-from promote_cli.frameworks.tensorflow.promotion import POLICY, python_bool_refused
+from promote_cli.frameworks.tensorflow.promotion import (
+    POLICY,
+    legacy_string_refused,
+    python_bool_refused,
+)
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 from promote_cli.ops import Pair
 
@@ -72,8 +76,17 @@ def as_bools(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
 
 def tensor_operator(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
     """A tensor's operator (``a + b``, ``a == b``): the tensorflow policy's promotion (the
-    mode's), refused where TensorFlow cannot convert a Python bool to the tensor's dtype."""
-    refused = python_bool_refused(a, b)
+    mode's), refused where TensorFlow cannot convert a Python bool to the tensor's dtype (or,
+    in legacy mode, another type to a string tensor)."""
+    refused = python_bool_refused(a, b) or legacy_string_refused(a, b, opts)
+    return refused if refused is not None else POLICY.promote(a, b, opts)
+
+
+def legacy_promotion(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """mode=legacy's ``tnp.equal``, ``less``, ``matmul``, ``where``: the policy's promotion
+    (``np.result_type``), refused where it makes a string of a string and another operand,
+    which TensorFlow cannot cast to a string tensor."""
+    refused = legacy_string_refused(a, b, opts)
     return refused if refused is not None else POLICY.promote(a, b, opts)
 
 
@@ -153,6 +166,7 @@ PAIRS: Mapping[str, Pair] = {
     "numpy_result_type": Pair(numpy_result_type, "np.result_type"),
     "as_bools": Pair(as_bools, "a cast to bool"),
     "tensor_operator": Pair(tensor_operator, "the tensorflow policy, as tf.Tensor converts"),
+    "legacy_promotion": Pair(legacy_promotion, "np.result_type, no string with another type"),
     "bool_multiply": Pair(bool_multiply, "the tensorflow policy, a bool tensor's * a logical and"),
     "as_tensor_dtype": Pair(as_tensor_dtype, "no promotion: the tensor's dtype"),
     "as_left_dtype": Pair(as_left_dtype, "no promotion: the left tensor's dtype"),

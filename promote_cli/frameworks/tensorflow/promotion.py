@@ -1,4 +1,5 @@
-"""TensorFlow: the new type promotion (``dtype_conversion_mode`` 'all' or 'safe'), a lattice.
+"""TensorFlow: the new type promotion (``dtype_conversion_mode`` 'all' or 'safe'), a lattice;
+and the legacy mode before it, NumPy's ``np.result_type``.
 
 Source: TensorFlow's ``tensorflow/python/framework/flexible_dtypes.py`` (checked against
 TensorFlow 2.21), which ``tf.experimental.numpy.experimental_enable_numpy_behavior(
@@ -35,6 +36,15 @@ ALL, the promotions it calls risky (precision loss or bit-widening, ``i32 x f32`
 ``i8 x u32``). Types outside the table (TensorFlow's int2/int4/uint2/uint4, float4, float8 and
 quantized types) make
 ``result_type`` raise; ``string`` promotes only with itself.
+
+Option ``mode=legacy`` is ``dtype_conversion_mode="legacy"``, TF-NumPy's promotion before the
+new one (``maybe_promote_tensors``): ``np.result_type`` of the dtypes and the Python scalars'
+values, as the numpy policy answers it with ml_dtypes (TensorFlow's bfloat16 is ml_dtypes');
+NEP 50 with NumPy 2 installed, as measured (``int32 + float16`` is float64). No WeakTensor is
+made, so the weak types are refused; a string is NumPy's object (string with anything, unless
+NumPy's sequence promotion fails first); ``result_type`` checks no value, and the operator
+converts a Python int to the promoted dtype through int64 (uint64: its own range; a float
+tensor takes any int).
 
 Where it departs from its neighbours: JAX's lattice with widths on the weak types — a Python
 int is 32-bit, so ``i8 x i32* = i8`` as in JAX but ``i64* x f32* = f32*`` and an integer with
@@ -121,6 +131,24 @@ i32* i64* f32* f64* c128*
 _NO_PYTHON_BOOL = frozenset(("uint8", "uint16", "uint32", "int8", "int16", "bfloat16", "complex64"))
 _READ = FRAMEWORK.declared_in.by_label()
 DEFAULT_TYPES = tuple(_READ[t] for t in _TABLE_ORDER.split())
+_READ_WEAK = frozenset(t for t in DEFAULT_TYPES if t.endswith("*"))
+
+# mode=legacy: TF-NumPy's promotion before the new one, ``np.result_type`` of the dtypes (a
+# WeakTensor does not exist there) and the Python scalars' values, as NumPy answers it with
+# ml_dtypes imported (TensorFlow's bfloat16 is ml_dtypes'): the numpy policy's setting.
+LEGACY = "legacy"
+_AS_NUMPY = {"ml_dtypes": True}
+_AS_OBJECT = {"string": "object"}  # a string tensor's NumPy dtype
+# mode=legacy: the Python ints the operator converts to a tensor of each dtype (the promoted
+# one, which a Python int never changes but bool's, int64): int64's range, uint64's own, and
+# any int where it becomes a float (float16/32/64, complex128; bfloat16 and complex64 convert
+# through int64). TensorFlow raises ValueError ("Can't convert Python sequence with
+# out-of-range integer to Tensor"); for uint64, OverflowError.
+_LEGACY_INT_RANGE: Mapping[str, tuple[int, int] | None] = {
+    "uint64": (0, 2**64),
+    **dict.fromkeys(("float16", "float32", "float64", "complex128")),
+}
+_INT64_RANGE = (-(2**63), 2**63)
 
 
 @cache
@@ -130,6 +158,22 @@ def all_only() -> frozenset[frozenset[str]]:
         frozenset((a, b))
         for a, above in read_edges(_ALL_ONLY, FRAMEWORK.declared_in).items()
         for b in above
+    )
+
+
+def legacy_string_refused(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome | None:
+    """mode=legacy: a tensor's operator with a string and another type. ``np.result_type``
+    makes them object, which TensorFlow reads as string, but nothing else converts to a string
+    tensor ("Cast int8 to string is not supported"); else None."""
+    if opts["mode"] != LEGACY or "string" not in (a.dtype, b.dtype):
+        return None
+    other = b.dtype if a.dtype == "string" else a.dtype
+    if other == "string":
+        return None
+    return refuse(
+        "operator",
+        f"TensorFlow cannot convert {ref(other)} to a string tensor (result_type says"
+        f" {ref('string')})",
     )
 
 
@@ -161,10 +205,73 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
     def node(self, op: Operand) -> str:
         return _PYTHON.get(op.dtype, op.dtype)
 
+    def universe_for(self, opts: Mapping[str, Any] | None) -> tuple[str, ...]:
+        """mode=legacy has no weak types: no WeakTensor is made, a Python scalar is a value."""
+        universe = super().universe_for(opts)
+        if (opts or {}).get("mode") != LEGACY:
+            return universe
+        return tuple(t for t in universe if not t.endswith("*"))
+
+    def normalise(self, op: Operand, opts: Mapping[str, Any] | None = None) -> Operand | Outcome:
+        if (opts or {}).get("mode") == LEGACY and op.category == PYTHON and op.dtype in _READ_WEAK:
+            return refuse(
+                "operand",
+                f"dtype_conversion_mode='legacy' has no WeakTensor ({ref(op.dtype)}): a Python"
+                " scalar is its value there, and tf.constant gives a plain tensor",
+            )
+        return super().normalise(op, opts)
+
+    def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        if opts["mode"] == LEGACY:
+            return self.legacy_join([a, b])
+        return super().decide(a, b, opts)
+
+    def result_type(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
+        """mode=legacy: ``tnp.result_type``, ``np.result_type`` of all operands at once (not a
+        fold), which checks no value (the operator does, ``check_value``)."""
+        if opts["mode"] != LEGACY or len(operands) < 2:
+            return super().result_type(operands, opts)
+        normalised = self._all_normalised(operands, opts)
+        if isinstance(normalised, Outcome):
+            return normalised
+        return self.legacy_join(normalised)
+
+    def legacy_join(self, operands: Sequence[Operand]) -> Outcome:
+        """mode=legacy's promotion: ``np.result_type`` (the numpy policy with ml_dtypes), and
+        a string is NumPy's object, which TensorFlow reads back as a string: object with
+        anything is object, unless NumPy's sequence promotion meets two others that do not
+        promote before it (``np.result_type(uint16, string, bfloat16)`` raises; with the string
+        first it does not)."""
+        from promote_cli.frameworks.numpy.promotion import POLICY as NUMPY
+        from promote_cli.frameworks.numpy.promotion import promote_sequence
+
+        if any(op.dtype == "string" for op in operands):
+            # np.result_type takes the dtypes first, then the Python scalars
+            ordered = sorted(operands, key=lambda op: op.category == PYTHON)
+            found = promote_sequence([_AS_OBJECT.get(o.dtype, o.dtype) for o in ordered])
+            if isinstance(found, str):
+                return refuse(
+                    LEGACY,
+                    "dtype_conversion_mode='legacy' calls np.result_type, which cannot promote"
+                    f" {ref(found if found != 'object' else 'string')} with the others",
+                )
+            return Outcome(
+                "string",
+                LEGACY,
+                "np.result_type makes a string object, and object with anything object, which"
+                " TensorFlow reads back as string",
+            )
+        strong = [op if op.category == PYTHON else Operand(op.dtype) for op in operands]
+        out = NUMPY.join(strong, _AS_NUMPY)
+        return out._replace(
+            rule=LEGACY, why=f"dtype_conversion_mode='legacy' calls np.result_type: {out.why}"
+        )
+
     def operate(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         """``a + b``: ``result_type`` unless a Python bool cannot be converted to the tensor's
-        dtype or both are bool (``AddV2``'s op definition does not admit bool)."""
-        unconverted = python_bool_refused(a, b)
+        dtype or both are bool (``AddV2``'s op definition does not admit bool); in legacy mode
+        a string meets no other type."""
+        unconverted = python_bool_refused(a, b) or legacy_string_refused(a, b, opts)
         if unconverted is not None:
             return unconverted
         for scalar, tensor in ((a, b), (b, a)):
@@ -190,8 +297,11 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
     def check_value(
         self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
     ) -> Outcome | None:
-        """TensorFlow converts every Python int to int32 first, whatever the tensor."""
+        """TensorFlow converts every Python int to int32 first, whatever the tensor; in legacy
+        mode to the tensor's promoted dtype (``_LEGACY_INT_RANGE``)."""
         value = int_value(scalar)
+        if value is not None and opts["mode"] == LEGACY:
+            return _legacy_int_refused(value, against)
         if value is None or -(2**31) <= value < 2**31:
             return None
         return refuse(
@@ -224,6 +334,25 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
             f"TensorFlow does not convert between {' and '.join(map(ref, nodes))}"
             " implicitly (convert explicitly)"
         )
+
+
+def _legacy_int_refused(value: int, against: str | None) -> Outcome | None:
+    """mode=legacy: the operator's conversion of the Python int ``value`` to the tensor of
+    ``against`` it promotes with (bool's is int64), refused outside that dtype's range."""
+    if against is None or against == "string":
+        return None
+    promoted = "int64" if against == "bool" else against
+    bounds = _LEGACY_INT_RANGE.get(promoted, _INT64_RANGE)
+    if bounds is None or bounds[0] <= value < bounds[1]:
+        return None
+    if promoted == "uint64":
+        why = "can't convert negative int to unsigned" if value < 0 else "int too big to convert"
+        return refuse("value", f"TensorFlow raises OverflowError: {why} ({value})")
+    return refuse(
+        "value",
+        f"TensorFlow raises ValueError: Can't convert Python sequence with out-of-range integer"
+        f" to Tensor ({value} to {ref(promoted)}, through int64)",
+    )
 
 
 POLICY = TensorFlowPolicy()
