@@ -397,3 +397,45 @@ def matrix(
 ) -> Matrix:
     """The table of ``types`` x ``types`` (default: the policy's default table)."""
     return request(policy, notation=notation, options=options, operands=types).matrix()
+
+
+def expr_steps(
+    code: str, bindings: Mapping[str, DTypeLike], policy: str | Policy = "numpy", **options: Any
+) -> list[Any]:
+    """Every node of ``code`` (Python source: expressions, assignments, ``x += ...``) under
+    ``policy``, with each name bound to an operand (``{"x": "int8", "w": "S(uint8)"}``), in
+    evaluation order: ``promote_cli.expr.Step`` records (the node, the operand it gives, the
+    operation's outcome). The evaluation stops at a node that raises: its step holds the
+    refusal and no operand, the steps after it neither."""
+    from promote_cli import expressions as _expr
+
+    question = _expr.request(code, bindings, [policy], options)
+    return question.answers()[0]
+
+
+def expr(
+    code: str, bindings: Mapping[str, DTypeLike], policy: str | Policy = "numpy", **options: Any
+) -> str:
+    """The dtype ``code``'s final value has under ``policy`` (names bound as in
+    :func:`expr_steps`): ``"float32"``; a Python scalar result is spelled as promote reads it
+    (``"P(int)"``). A node that raises is a ``PromotionError`` naming it.
+
+    >>> expr("x / 2 + w.sum()", {"x": "int8", "w": "uint8"}, policy="torch")
+    'float32'
+    """
+    from promote_cli import expressions as _expr
+
+    question = _expr.request(code, bindings, [policy], options)
+    steps = question.answers()[0]
+    nota = frameworks.notation("canonical")
+    for step in steps:
+        if step.operand is None and step.outcome is not None:
+            node = step.node
+            raise PromotionError(
+                f"{' '.join(node.text.split())} (line {node.line}, column {node.column}):"
+                f" {step.outcome.text(nota)}",
+                rule=step.outcome.rule,
+            )
+    final = steps[question.program.final].operand
+    assert final is not None
+    return label(final, nota, plain=True) if final.category == PYTHON else final.dtype
