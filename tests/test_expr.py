@@ -1,0 +1,165 @@
+"""``promote expr``: code read with ``ast`` into nodes, each answered as ``promote op``
+answers that operation; a column per policy, the first node where they part marked.
+
+The dtypes asserted are the frameworks' measured answers (each node is an operation whose
+cells ``promote verify`` compares and the measurements keep)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import promote_cli
+from promote_cli import expressions
+from promote_cli.errors import PromotionError, UsageError
+
+
+def test_nodes_come_in_pythons_evaluation_order():
+    program = expressions.parse("y = x / w; y += w.sum(); sqrt(y) + 1")
+    shown = [(n.text, n.operation) for n in program.shown()]
+    assert shown == [
+        ("x / w", "/"),
+        ("w.sum()", "sum"),
+        ("y += w.sum()", "+="),
+        ("sqrt(y)", "sqrt"),
+        ("sqrt(y) + 1", "+"),
+    ]
+    assert program.reads == ("x", "w")
+    assert program.nodes[program.final].text == "sqrt(y) + 1"
+
+
+def test_python_arithmetic_between_literals_is_done_first():
+    program = expressions.parse("x + (2 ** 8 - 1)")
+    literal = program.nodes[program.shown()[0].args[1]]
+    assert (literal.kind, literal.value) == (expressions.LITERAL, 255)
+
+
+@pytest.mark.parametrize(
+    ("code", "where", "says"),
+    [
+        ("x +", "line 1, column", "not Python"),
+        ("x if y else w", "line 1, column 1", "IfExp is not modelled"),
+        ("a < b < c", "line 1, column 1", "chained comparison"),
+        ("not x", "line 1, column 1", "logical_not"),
+        ("x + foo(y)", "line 1, column 5", "foo is not one of the 39 operations"),
+        ("np.linalg.norm(x)", "line 1, column 1", "call the array API's functions"),
+        ("np.cos(x)", "line 1, column 1", "cos is not one of the 39 operations"),
+        ("x[1:]", "line 1, column 1", "index with integers only"),
+        ("x = 1\ny[0] = x", "line 2, column 1", "assign to one name"),
+        ("for i in x: pass", "line 1, column 1", "a for statement is not modelled"),
+        ("x + 'a'", "line 1, column 5", "str literals are not modelled"),
+        ("1 / 0", "line 1, column 1", "Python raises ZeroDivisionError"),
+    ],
+)
+def test_what_is_not_modelled_is_one_line_pointing_at_its_column(code, where, says):
+    with pytest.raises(UsageError) as raised:
+        expressions.parse(code)
+    assert str(raised.value).startswith(where), raised.value
+    assert says in str(raised.value)
+
+
+def test_the_namespaces_and_the_frameworks_spellings_name_one_function():
+    for code in (
+        "pow(x, y)",
+        "xp.pow(x, y)",
+        "np.power(x, y)",
+        "jnp.power(x, y)",
+        "torch.pow(x, y)",
+    ):
+        (node,) = expressions.parse(code).shown()
+        assert node.operation == "pow", code
+
+
+def test_each_node_is_the_operations_measured_answer_under_each_policy():
+    # x / y: true division of integers (NumPy: float64; the others their default float);
+    # w.sum(): each framework's accumulator for uint8 (NumPy uint64, PyTorch int64, MLX uint32).
+    question = expressions.request(
+        "x / y + w.sum()", {"x": "int8", "y": "int16", "w": "uint8"}, ["numpy", "torch", "mlx"]
+    )
+    answers = question.answers()
+    table = [[s.operand.dtype for s in a if s.node.kind == expressions.OPERATION] for a in answers]
+    assert table == [
+        ["float64", "uint64", "float64"],
+        ["float32", "int64", "float32"],
+        ["float32", "uint32", "float32"],
+    ]
+    assert expressions.parting(answers) == 2  # the node x / y
+
+
+def test_a_reduction_is_a_0d_array_where_the_policy_tells_them_apart():
+    # PyTorch: a 0-d int64 tensor does not widen an int8 tensor (it is a "scalar"): int8.
+    steps = promote_cli.expr_steps("x + w.sum()", {"x": "int8", "w": "uint8"}, policy="torch")
+    assert [(s.operand.dtype, s.operand.category) for s in steps[2:]] == [
+        ("int64", "S"),
+        ("int8", "D"),
+    ]
+
+
+def test_an_in_place_update_refused_stops_that_column_at_its_node():
+    question = expressions.request(
+        "x += y; x * y", {"x": "int8", "y": "float32"}, ["numpy", "jax", "torch", "mlx"]
+    )
+    numpy, jax, torch, mlx = question.answers()
+    assert numpy[2].operand is None and numpy[2].outcome.rule == "update-refused"
+    assert numpy[3].operand is None and numpy[3].outcome is None  # stopped before x * y
+    assert torch[2].outcome.rule == "update-refused"
+    assert (jax[2].operand.dtype, jax[2].outcome.rule) == ("float32", "rebinds")
+    assert (mlx[2].operand.dtype, mlx[2].outcome.rule) == ("float32", "replaces")
+
+
+def test_the_api_returns_the_final_dtype_or_raises_naming_the_node():
+    assert promote_cli.expr("x @ x.T", {"x": "float16"}, policy="jax") == "float16"
+    assert promote_cli.expr("y = x.astype(float32); y + x", {"x": "int8"}, policy="numpy") == (
+        "float32"
+    )
+    with pytest.raises(PromotionError) as raised:
+        promote_cli.expr("x += y", {"x": "int8", "y": "float32"}, policy="numpy")
+    assert raised.value.rule == "update-refused"
+    assert str(raised.value).startswith("x += y (line 1, column 1): ")
+    assert "same_kind" in str(raised.value)
+
+
+def test_an_option_goes_to_each_policy_that_has_it_or_to_the_one_named():
+    # sum(uint8): JAX's accumulator is uint64 under x64 and uint32 without.
+    q = expressions.request("x.sum()", {"x": "uint8"}, ["jax", "numpy"], {"jax:x64": "false"})
+    assert [a[-1].operand.dtype for a in q.answers()] == ["uint32", "uint64"]
+    assert [c.title for c in q.columns] == ["jax x64=false", "numpy"]
+    with pytest.raises(UsageError, match="none of jax, numpy has no option 'backend'"):
+        expressions.request("x", {"x": "uint8"}, ["jax", "numpy"], {"backend": "torch"})
+
+
+def test_an_unbound_name_is_a_usage_error():
+    with pytest.raises(UsageError, match="w is not bound: give w=TYPE"):
+        expressions.request("x + w", {"x": "int8"}, ["numpy"])
+
+
+def test_the_table_marks_the_first_node_where_the_policies_part(run):
+    done = run("expr", "x / y + w.sum()", "x=int8", "y=int16", "w=uint8", "-p", "numpy,torch,mlx")
+    assert done.exit_code == 0
+    assert done.stdout.splitlines() == [
+        "  code             numpy    torch    mlx",
+        "> x / y            float64  float32  float32",
+        "  w.sum()          uint64   int64    uint32",
+        "  x / y + w.sum()  float64  float32  float32",
+        "> the policies part at x / y: numpy float64, torch float32, mlx float32",
+    ]
+
+
+def test_a_column_that_raises_says_where_and_exits_1(run):
+    done = run("expr", "x += y", "x=int8", "y=float32", "-p", "numpy,jax")
+    assert done.exit_code == 1
+    lines = done.stdout.splitlines()
+    assert lines[1] == "> x += y  raises  float32"
+    assert lines[2].startswith("numpy raises at x += y: np.ndarray.__iadd__ cannot write")
+
+
+def test_json_gives_every_node_in_the_common_vocabulary(run):
+    done = run("expr", "x += y", "x=int8", "y=float32", "-p", "numpy,jax", "--json")
+    body = json.loads(done.stdout)
+    assert body["command"] == "expr" and body["parts_at"] == 2
+    assert [c["policy"] for c in body["columns"]] == ["numpy", "jax"]
+    (node,) = body["nodes"]
+    numpy, jax = node["answers"]
+    assert (numpy["refused"], numpy["rule"], numpy["result"]) == (True, "update-refused", None)
+    assert (jax["refused"], jax["rule"], jax["result"]) == (False, "rebinds", "float32")
