@@ -455,7 +455,8 @@ def evaluate(
                 steps.append(Step(node, None, outcome))
                 stopped = True
             else:
-                steps.append(Step(node, _result(node, operands, outcome, zero_d), outcome))
+                got = _result(node, operands, outcome, zero_d, policy, opts)
+                steps.append(Step(node, got, outcome))
         elif node.kind == ASTYPE:
             (a,) = given
             assert a is not None
@@ -486,16 +487,30 @@ def _python(value: Value) -> Operand:
     return Operand(kind, PYTHON, value)
 
 
-def _result(node: Node, operands: Sequence[Operand], out: Outcome, zero_d: bool) -> Operand:
-    """The array an operation returns: of the answer's dtype (a weak one as the array it
-    becomes), 0-d when its array operands all are (or it reduces), where 0-d arrays differ.
-    ``a op= b`` leaves ``a``'s array as it was (in place) or a new one like an operator's."""
+def _result(
+    node: Node,
+    operands: Sequence[Operand],
+    out: Outcome,
+    zero_d: bool,
+    policy: Policy,
+    opts: Mapping[str, Any],
+) -> Operand:
+    """The array an operation returns: of the answer's dtype, 0-d when its array operands all
+    are (or it reduces), where 0-d arrays differ. Where the framework keeps a weak flag on the
+    array (JAX's ``int8_array + 1.0``), an operation that returns its promoted type returns it
+    weak, as the chain question carries it (``Policy.carried``); another weak answer is the
+    array it becomes. ``a op= b`` leaves ``a``'s array as it was (in place) or a new one like
+    an operator's."""
     from promote_cli import ops
 
+    op = ops.VOCABULARY[node.operation]
+    if op.arity == ops.BINARY and out.rule == ops.Kind.SAME.value:
+        carried = policy.carried(operands[0], operands[-1], out, opts)
+        if is_weak(carried.dtype):
+            return carried
     t = out.materialised.dtype if out.materialised is not None else out.result
     assert t is not None and not is_weak(t)
     arrays = [x for x in operands if x.category != PYTHON]
-    op = ops.VOCABULARY[node.operation]
     if not zero_d:
         return Operand(t, DIMENSIONED)
     if op.arity == ops.REDUCTION:
