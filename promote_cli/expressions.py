@@ -290,7 +290,7 @@ class _Builder:
                 raise self.fail(
                     e, "index with integers only (x[0], x[1, 2]): an element, a 0-d array"
                 )
-            return self.add(e, INDEX, operation="[]", args=(base,))
+            return self.add(e, INDEX, operation="[]", args=(base,), value=len(items))
         raise self.fail(
             e,
             f"{type(e).__name__} is not modelled: give operators, calls of the"
@@ -403,6 +403,64 @@ def _dtype_text(e: ast.expr) -> str:
 # --- evaluation ---------------------------------------------------------------------------
 
 
+# The dimensions of a bound array: a 2 x 2 matrix (``x[i]`` is then a row, ``x[i, j]`` an
+# element, ``x @ y`` a matrix), or 0-d.
+MATRIX = 2
+
+
+def dimensions(program: Program, bindings: Mapping[str, Operand]) -> list[int | None]:
+    """How many dimensions each node's value has (None: a Python scalar), the same under every
+    framework; a ``UsageError`` where the shapes make the code raise everywhere (``@`` of a 0-d
+    array, too many indices) or where promote does not model them."""
+    from promote_cli import ops
+
+    dims: list[int | None] = []
+    for node in program.nodes:
+        given = [dims[a] for a in node.args]
+        arrays = [d for d in given if d is not None]
+        where = f"line {node.line}, column {node.column}: "
+        if node.kind == NAME:
+            x = bindings[node.value]
+            d: int | None = None if x.category == PYTHON else 0 if x.category == ZERO_D else MATRIX
+        elif node.kind == LITERAL:
+            d = None
+        elif node.kind == INDEX:
+            (base,) = given
+            if base is None or node.value > base:
+                has = "a Python scalar" if base is None else f"an array of {base} dimensions"
+                raise UsageError(f"{where}{node.value} indices into {has}: Python raises")
+            d = base - node.value
+        elif node.kind in (ASTYPE, TRANSPOSE):
+            d = given[0] if given[0] is not None else 0
+        else:
+            op = ops.VOCABULARY[node.operation]
+            name = op.like if op.syntax == ops.OPERATOR else op.name.rstrip("=")
+            if op.syntax == ops.AUGMENTED:
+                name = ops.VOCABULARY[op.like].like
+            if op.arity == ops.REDUCTION and name != "cumulative_sum":
+                d = 0
+            elif name == "cumulative_sum":
+                if given[0] != 1:
+                    raise UsageError(
+                        f"{where}cumulative_sum of an array of {given[0]} dimensions needs an"
+                        " axis, which promote does not model: take a row first (x[0])"
+                    )
+                d = 1
+            elif name == "matmul":
+                if len(arrays) != 2 or 0 in arrays:
+                    raise UsageError(f"{where}@ takes two arrays of 1 or 2 dimensions")
+                d = max(0, arrays[0] + arrays[1] - 2)
+            else:
+                d = max(arrays) if arrays else None
+            if op.syntax == ops.AUGMENTED and given[0] is not None and d != given[0]:
+                raise UsageError(
+                    f"{where}an augmented assignment whose right side has more dimensions than"
+                    " its left is not modelled"
+                )
+        dims.append(d)
+    return dims
+
+
 class Step(Record):
     """A node's answer under one policy: the operand it gives (None once the evaluation has
     stopped: at the node that raised, ``outcome`` is the refusal or the missing kernel), and
@@ -428,22 +486,22 @@ def evaluate(
     missing = [n for n in program.reads if n not in bindings]
     if missing:
         raise UsageError(f"{missing[0]} is not bound: give {missing[0]}=TYPE (x=int8, x=S(int8))")
+    dims = dimensions(program, bindings)
     rules = frameworks.operations(policy)
-    zero_d = any(x.category == ZERO_D for x in policy.operands())
+    # A 0-d array is an operand of its own only where the policy tells them apart.
+    zero_d = ZERO_D if any(x.category == ZERO_D for x in policy.operands()) else DIMENSIONED
     types = {x.dtype for x in policy.operands() if x.category != PYTHON}
     values: list[Operand | None] = []
     steps: list[Step] = []
     stopped = False
-    for node in program.nodes:
+    for node, d in zip(program.nodes, dims, strict=True):
+        category = zero_d if d == 0 else DIMENSIONED
+        given = [values[a] for a in node.args]
         if stopped:
             steps.append(Step(node, None))
-            values.append(None)
-            continue
-        given = [values[a] for a in node.args]
-        if node.kind == NAME:
+        elif node.kind == NAME:
             x = bindings[node.value]
-            out = Operand(x.dtype, DIMENSIONED) if x.category == ZERO_D and not zero_d else x
-            steps.append(Step(node, out))
+            steps.append(Step(node, x if x.category == PYTHON else Operand(x.dtype, category)))
         elif node.kind == LITERAL:
             steps.append(Step(node, _python(node.value)))
         elif node.kind == OPERATION:
@@ -455,29 +513,20 @@ def evaluate(
                 steps.append(Step(node, None, outcome))
                 stopped = True
             else:
-                got = _result(node, operands, outcome, zero_d, policy, opts)
+                got = _result(node, operands, outcome, category, policy, opts)
                 steps.append(Step(node, got, outcome))
         elif node.kind == ASTYPE:
-            (a,) = given
-            assert a is not None
             t = read_type(node.value)
             if t not in types:
                 outcome = refuse("refuses-type", f"{policy.title} has no {t} under these options")
                 steps.append(Step(node, None, outcome))
                 stopped = True
             else:
-                array = a.category if a.category != PYTHON else DIMENSIONED
-                steps.append(Step(node, Operand(t, array)))
-        else:  # TRANSPOSE and INDEX keep the dtype; an element is a 0-d array
-            (b,) = given
-            assert b is not None
-            if b.category == PYTHON:
-                what = "index" if node.kind == INDEX else "transpose"
-                raise UsageError(
-                    f"line {node.line}, column {node.column}: a Python scalar has no {what}"
-                )
-            array = ZERO_D if node.kind == INDEX and zero_d else b.category
-            steps.append(Step(node, Operand(b.dtype, array)))
+                steps.append(Step(node, Operand(t, category)))
+        else:  # TRANSPOSE and INDEX keep the dtype (a weak one too)
+            (kept,) = given
+            assert kept is not None
+            steps.append(Step(node, Operand(kept.dtype, category)))
         values.append(steps[-1].operand)
     return steps
 
@@ -491,33 +540,24 @@ def _result(
     node: Node,
     operands: Sequence[Operand],
     out: Outcome,
-    zero_d: bool,
+    category: str,
     policy: Policy,
     opts: Mapping[str, Any],
 ) -> Operand:
-    """The array an operation returns: of the answer's dtype, 0-d when its array operands all
-    are (or it reduces), where 0-d arrays differ. Where the framework keeps a weak flag on the
-    array (JAX's ``int8_array + 1.0``), an operation that returns its promoted type returns it
-    weak, as the chain question carries it (``Policy.carried``); another weak answer is the
-    array it becomes. ``a op= b`` leaves ``a``'s array as it was (in place) or a new one like
-    an operator's."""
+    """The array an operation returns: of the answer's dtype and the node's ``category``.
+    Where the framework keeps a weak flag on the array (JAX's ``int8_array + 1.0``), an
+    operation that returns its promoted type returns it weak, as the chain question carries
+    it (``Policy.carried``); another weak answer is the array it becomes."""
     from promote_cli import ops
 
     op = ops.VOCABULARY[node.operation]
     if op.arity == ops.BINARY and out.rule == ops.Kind.SAME.value:
         carried = policy.carried(operands[0], operands[-1], out, opts)
         if is_weak(carried.dtype):
-            return carried
+            return Operand(carried.dtype, category)
     t = out.materialised.dtype if out.materialised is not None else out.result
     assert t is not None and not is_weak(t)
-    arrays = [x for x in operands if x.category != PYTHON]
-    if not zero_d:
-        return Operand(t, DIMENSIONED)
-    if op.arity == ops.REDUCTION:
-        return Operand(t, ZERO_D)
-    if arrays and all(x.category == ZERO_D for x in arrays):
-        return Operand(t, ZERO_D)
-    return Operand(t, DIMENSIONED)
+    return Operand(t, category)
 
 
 # --- the question, resolved -----------------------------------------------------------------

@@ -13,6 +13,7 @@ import pytest
 import promote_cli
 from promote_cli import expressions
 from promote_cli.errors import PromotionError, UsageError
+from promote_cli.operands import Operand
 
 
 def test_nodes_come_in_pythons_evaluation_order():
@@ -163,3 +164,47 @@ def test_json_gives_every_node_in_the_common_vocabulary(run):
     numpy, jax = node["answers"]
     assert (numpy["refused"], numpy["rule"], numpy["result"]) == (True, "update-refused", None)
     assert (jax["refused"], jax["rule"], jax["result"]) == (False, "rebinds", "float32")
+
+
+@pytest.mark.parametrize(
+    ("code", "dims"),
+    [
+        ("x", [2]),
+        ("x[0]", [2, 1]),
+        ("x[0, 1]", [2, 0]),
+        ("x @ x", [2, 2]),
+        ("x[0] @ x", [2, 1, 1]),
+        ("x[0] @ x[1]", [2, 1, 1, 0]),
+        ("x.sum() + x", [2, 0, 2]),
+        ("s + s", [0, 0]),
+        ("cumulative_sum(x[0])", [2, 1, 1]),
+    ],
+)
+def test_a_bound_array_is_a_matrix_and_each_node_has_its_dimensions(code, dims):
+    program = expressions.parse(code)
+    got = expressions.dimensions(program, {"x": Operand("int8"), "s": Operand("int8", "S")})
+    assert got == dims
+
+
+@pytest.mark.parametrize(
+    ("code", "says"),
+    [
+        ("x[0, 1, 2]", "3 indices into an array of 2 dimensions"),
+        ("x.sum() @ x", "@ takes two arrays of 1 or 2 dimensions"),
+        ("cumulative_sum(x)", "needs an axis"),
+        ("y = x[0]; y += x", "more dimensions than its left"),
+    ],
+)
+def test_shapes_that_raise_everywhere_are_usage_errors(code, says):
+    with pytest.raises(UsageError, match=says):
+        expressions.dimensions(expressions.parse(code), {"x": Operand("int8")})
+
+
+def test_an_element_is_a_0d_array_where_the_policy_tells_them_apart():
+    # PyTorch: x[0, 0] is a 0-d tensor, which does not widen an int8 tensor: int8.
+    steps = promote_cli.expr_steps("y + x[0, 0]", {"x": "int64", "y": "int8"}, policy="torch")
+    assert [(s.operand.dtype, s.operand.category) for s in steps[2:]] == [
+        ("int64", "S"),
+        ("int8", "D"),
+    ]
+    assert promote_cli.expr("y + x[0]", {"x": "int64", "y": "int8"}, policy="torch") == "int64"
