@@ -290,7 +290,8 @@ class _Builder:
                 raise self.fail(
                     e, "index with integers only (x[0], x[1, 2]): an element, a 0-d array"
                 )
-            return self.add(e, INDEX, operation="[]", args=(base,), value=len(items))
+            at = tuple(ast.literal_eval(i) for i in items)
+            return self.add(e, INDEX, operation="[]", args=(base,), value=at)
         raise self.fail(
             e,
             f"{type(e).__name__} is not modelled: give operators, calls of the"
@@ -426,12 +427,17 @@ def dimensions(program: Program, bindings: Mapping[str, Operand]) -> list[int | 
             d = None
         elif node.kind == INDEX:
             (base,) = given
-            if base is None or node.value > base:
+            count = len(node.value)
+            if base is None or count > base:
                 has = "a Python scalar" if base is None else f"an array of {base} dimensions"
-                raise UsageError(f"{where}{node.value} indices into {has}: Python raises")
-            d = base - node.value
+                raise UsageError(f"{where}{count} indices into {has}: Python raises")
+            if any(not -MATRIX <= i < MATRIX for i in node.value):
+                raise UsageError(f"{where}an index out of a bound array's 2 x 2: Python raises")
+            d = base - count
         elif node.kind in (ASTYPE, TRANSPOSE):
-            d = given[0] if given[0] is not None else 0
+            if given[0] is None:
+                raise UsageError(f"{where}a Python scalar has no {node.operation}")
+            d = given[0]
         else:
             op = ops.VOCABULARY[node.operation]
             name = op.like if op.syntax == ops.OPERATOR else op.name.rstrip("=")
