@@ -84,7 +84,9 @@ def run(
             continue
         found: dict[str, Any] = {}
 
-        def ask(q: Question, node: ex.Node = node, args: list[Any] = args) -> str | Cell:
+        def ask(
+            q: Question, node: ex.Node = node, args: list[Any] = args, found: dict = found
+        ) -> str | Cell:
             out = _apply(node, args, functions, prims)
             found["value"] = out
             if node.operation.endswith("=") and is_operator(node.operation):
@@ -128,15 +130,8 @@ def agrees(step: ex.Step, cell: Cell | None, materialise: Callable[[str], str]) 
     dtype (a weak one as the array it is), or both raising; the nodes after one that raised
     have neither."""
     if cell is None:
-        return (
-            step.operand is None
-            and step.outcome is None
-            or step.node.kind
-            in (
-                ex.NAME,
-                ex.LITERAL,
-            )
-        )
+        computed = step.node.kind not in (ex.NAME, ex.LITERAL)
+        return not computed or (step.operand is None and step.outcome is None)
     if isinstance(cell, Result):
         if step.operand is None:
             # A missing kernel where the framework ran is no mismatch (as ``verify`` judges a
