@@ -130,6 +130,7 @@ def test_refusal_from_a_real_process_exits_1():
 # Libraries `pair` and `--help` must not import, frameworks included (their policies are data).
 HEAVY = ("numpy", "ml_dtypes", "jinja2", "rich", "jax", "torch", "tensorflow", "openvino")
 HEAVY += ("mlx", "keras", "tinygrad", "paddle", "mindspore")
+_EVERY_OPS = "numpy,torch,jax,tensorflow,array-api,mlx,keras,tinygrad,paddle,mindspore"
 
 
 @pytest.mark.parametrize(
@@ -163,8 +164,7 @@ HEAVY += ("mlx", "keras", "tinygrad", "paddle", "mindspore")
         (["op", "multiply", "uint16", "bool", "-p", "mindspore"], "refused"),
         # promote expr, under every policy with operations
         (
-            ["expr", "x / y + w.sum()", "x=int8", "y=int16", "w=uint8", "-p"]
-            + ["numpy,torch,jax,tensorflow,array-api,mlx,keras,tinygrad,paddle,mindspore"],
+            ["expr", "x / y + w.sum()", "x=int8", "y=int16", "w=uint8", "-p", _EVERY_OPS],
             "  code",
         ),
     ],
