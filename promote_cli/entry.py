@@ -27,8 +27,13 @@ def _record(signum: int, frame: object) -> None:
     _early.append(signum)
 
 
-_signal.signal(_signal.SIGINT, _record)
-_signal.signal(_signal.SIGTERM, _record)
+# A signal the process was started ignoring stays ignored (a shell starts a background job with
+# SIGINT ignored, so that Ctrl-C at the terminal is not for it), as Python itself leaves it.
+_HANDLED = tuple(
+    s for s in (_signal.SIGINT, _signal.SIGTERM) if _signal.getsignal(s) != _signal.SIG_IGN
+)
+for _signum in _HANDLED:
+    _signal.signal(_signum, _record)
 
 import os  # noqa: E402
 import sys  # noqa: E402
@@ -44,7 +49,7 @@ ANSWER_ONLY = ("pair", "op")
 def main() -> None:
     """Install the handlers, then import and run the CLI (its ``main`` exits the process)."""
     try:
-        interrupts.install(_early)
+        interrupts.install(_early, _HANDLED)
         from promote_cli.cli import main as run
 
         run()

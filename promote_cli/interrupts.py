@@ -64,12 +64,13 @@ def handler(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def install(early: Sequence[int] = ()) -> None:
-    """Handle SIGINT and SIGTERM from now on; ``early`` holds the signals the console script
-    recorded before this module was imported (the last one is raised now)."""
+def install(early: Sequence[int] = (), signals: Sequence[int] = SIGNALS) -> None:
+    """Handle ``signals`` (SIGINT and SIGTERM, less any the process was started ignoring) from
+    now on; ``early`` holds the signals the console script recorded before this module was
+    imported (the last one is raised now)."""
     global _installed
     _installed = True
-    for signum in SIGNALS:
+    for signum in signals:
         _signal.signal(signum, handler)
     sys.unraisablehook = _unraisable
     if early:

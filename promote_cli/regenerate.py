@@ -27,6 +27,7 @@ its date). Then review the diff: a changed measurement that the rules no longer 
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -61,6 +62,10 @@ def steps() -> list[tuple[str, list[str]]]:
     ]
 
 
+# ruff as this interpreter has it (the dev extra), whatever PATH says.
+RUFF = (sys.executable, "-m", "ruff")
+
+
 def catalogue() -> int:
     """``_catalogue.py`` from ``catalogue_gen``, formatted as CI checks it."""
     done = subprocess.run(
@@ -76,7 +81,7 @@ def catalogue() -> int:
         print(f"{CATALOGUE.relative_to(ROOT)}: unchanged")
         return 0
     atomic.replace_file(CATALOGUE, done.stdout.encode())
-    formatted = subprocess.run(["ruff", "format", "--quiet", str(CATALOGUE)], check=False)
+    formatted = subprocess.run([*RUFF, "format", "--quiet", str(CATALOGUE)], check=False)
     print(f"wrote {CATALOGUE.relative_to(ROOT)}")
     return formatted.returncode
 
@@ -96,7 +101,7 @@ def index() -> int:
 
 def _formatted(source: str) -> str:
     done = subprocess.run(
-        ["ruff", "format", "--quiet", "--stdin-filename", str(CATALOGUE), "-"],
+        [*RUFF, "format", "--quiet", "--stdin-filename", str(CATALOGUE), "-"],
         input=source,
         capture_output=True,
         text=True,
@@ -108,6 +113,13 @@ def _formatted(source: str) -> str:
 def main() -> int:
     if sys.argv[1:] == ["index"]:
         return index()
+    if importlib.util.find_spec("ruff") is None:
+        print(
+            "promote: error: regenerating needs ruff, which formats the generated source:"
+            " pip install -e '.[test]'",
+            file=sys.stderr,
+        )
+        return 2
     print("== the dtype catalogue", flush=True)
     code = catalogue() or index()
     if code:

@@ -16,6 +16,15 @@ sys.path.insert(0, str(Path(__file__).parent))
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
+# The tests interrupt real promote runs with Ctrl-C (SIGINT) and expect promote to handle it.
+# A process started with SIGINT ignored passes the ignore on to every child, and promote then
+# leaves it ignored (tests/test_signals.py checks that), as it should for a shell's background
+# job; so a suite run in the background (``pytest &``) gives its children SIGINT at its
+# default, as a terminal would.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 @pytest.fixture
 def run():
     """Run the CLI in-process: run("pair", "f16", "bf16") -> click Result (exit_code, stdout)."""
@@ -99,12 +108,23 @@ def _start_site_build() -> None:
     )
 
 
+def _seconds(item: pytest.Item) -> float:
+    """A slow test's wall time, as ``slow(seconds=...)`` states it (measured on 2 cores)."""
+    return float(item.get_closest_marker("slow").kwargs.get("seconds", 5))  # type: ignore[union-attr]
+
+
 def pytest_collection_modifyitems(session, config, items):
+    """The tests marked ``slow`` first (pytest-xdist hands tests out in this order: one that
+    takes half a minute, handed out last, would leave the other worker idle while the run waits
+    for it), and the readers of the docs site last (it builds meanwhile)."""
     readers = {id(item) for item in items if "site" in getattr(item, "fixturenames", ())}
+    slow = {id(item) for item in items if item.get_closest_marker("slow") is not None}
+    items[:] = [
+        *sorted((i for i in items if id(i) in slow), key=_seconds, reverse=True),
+        *(i for i in items if id(i) not in slow and id(i) not in readers),
+        *(i for i in items if id(i) in readers and id(i) not in slow),
+    ]
     if readers and not config.option.collectonly:
-        items[:] = [i for i in items if id(i) not in readers] + [
-            i for i in items if id(i) in readers
-        ]
         _start_site_build()
 
 

@@ -131,6 +131,7 @@ def promote(copy: Path, *args: str, path: tuple[Path, ...] = ()) -> subprocess.C
     )
 
 
+@pytest.mark.slow
 def test_a_framework_added_as_a_directory_and_a_registry_line_is_everywhere(copy, tmp_path):
     follow(recipe("Add a framework"), copy)
     assert "abacus" not in frameworks.names()  # the copy's registry, not this process's

@@ -42,6 +42,7 @@ def test_every_included_figure_is_one_the_build_writes():
     assert set(FIGURES.FIGURES) - set(FIGURES.README_BLOCKS) <= set(included)
 
 
+@pytest.mark.slow(seconds=14)
 def test_the_build_writes_every_figure(tmp_path):
     written = FIGURES.write(tmp_path)
     assert sorted(p.stem for p in written) == sorted(FIGURES.FIGURES)

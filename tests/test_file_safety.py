@@ -185,6 +185,7 @@ def test_tables_never_follows_a_listed_path_out_of_its_directory(run, tmp_path):
     assert outside.is_file()
 
 
+@pytest.mark.slow
 def test_tables_keeps_the_users_marked_file_in_a_real_process(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
 

@@ -133,6 +133,7 @@ def npy_file(path: Path, header: str, version: int, data: bytes) -> None:
     )
 
 
+@pytest.mark.slow
 @fuzz(500)
 @given(
     header=headers,
@@ -232,6 +233,7 @@ fragments = st.one_of(
 )
 
 
+@pytest.mark.slow
 @fuzz(400)
 @given(parts=st.lists(fragments, max_size=5), raw=st.booleans())
 def test_fuzz_templates(scratch, parts, raw):
@@ -365,6 +367,7 @@ def policy_texts(draw) -> str:
     return text
 
 
+@pytest.mark.slow(seconds=10)
 @fuzz(600)
 @given(
     text=policy_texts(),

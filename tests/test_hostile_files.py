@@ -370,6 +370,7 @@ def test_a_fifo_in_the_tables_directory_neither_hangs_nor_is_replaced(run, tmp_p
     assert stat.S_ISFIFO(os.lstat(tmp_path / "jax.md").st_mode)
 
 
+@pytest.mark.slow
 def test_a_link_to_dev_zero_in_the_tables_directory_is_refused(run, tmp_path):
     assert run("tables", tmp_path).exit_code == 0
     os.unlink(tmp_path / "jax.md")
@@ -379,6 +380,7 @@ def test_a_link_to_dev_zero_in_the_tables_directory_is_refused(run, tmp_path):
     assert "is a symbolic link (to /dev/zero)" in one_line(done.stderr)
 
 
+@pytest.mark.slow
 def test_a_huge_file_in_place_of_a_table_is_refused_unread(run, tmp_path):
     assert run("tables", tmp_path).exit_code == 0
     with open(tmp_path / "jax.md", "r+b") as f:

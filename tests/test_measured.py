@@ -298,6 +298,7 @@ def stand_in_numpy(monkeypatch):
     return put
 
 
+@pytest.mark.slow
 def test_measure_writes_files_the_comparison_reads_back(run, tmp_path, stand_in_numpy):
     stand_in_numpy()
     done = run("measure", "numpy", "--into", str(tmp_path))
@@ -343,6 +344,7 @@ def test_measure_writes_no_file_through_a_link_and_nothing_when_it_refuses(
     assert [p.name for p in (tmp_path / "out" / "numpy").iterdir()] == ["pairs.json"]
 
 
+@pytest.mark.slow
 def test_a_framework_that_answers_otherwise_is_named_cell_by_cell(run, tmp_path, stand_in_numpy):
     # The stand-in says divide(int8, uint8) is float32 (NumPy: float64).
     divide = ("divide", (Operand("int8"), Operand("uint8")))

@@ -482,6 +482,7 @@ def _same_bits(out: np.ndarray, ref: np.ndarray) -> bool:
     return bool((~differ | (np.isnan(a) & np.isnan(b))).all())
 
 
+@pytest.mark.slow
 @settings(
     max_examples=300,
     deadline=None,

@@ -71,6 +71,7 @@ def test_the_checked_in_tables_pass_promote_tables_check(run):
     assert result.stdout == ""
 
 
+@pytest.mark.slow
 def test_output_is_byte_identical_across_runs(run, tmp_path):
     # A process with another hash seed and working directory writes the bytes this one does
     # (in-process, from the run's rendered set).

@@ -116,6 +116,7 @@ def test_convert_prints_the_plain_table_where_only_it_fits(tmp_path):
     assert "┃" not in shown and _too_wide(shown) == []
 
 
+@pytest.mark.slow
 def test_tables_check_fits(run, tmp_path):
     assert run("tables", str(tmp_path / "t")).exit_code == 0  # the set to check, in-process
     for args in (["tables", "--check", "t"], ["tables", "--check"]):  # fresh; no ./tables

@@ -106,6 +106,7 @@ def test_settings_are_the_product_of_the_options_and_pinning_holds_one_fixed():
 # --- the driver and the command, with fake oracles ------------------------------------------
 
 
+@pytest.mark.slow(seconds=9)
 def test_a_perfect_framework_agrees_on_every_cell_including_refusals():
     asked = []
     # The stand-in answers each of the 150,176 cells as the policy does, and verify asks the
@@ -328,6 +329,7 @@ def test_progress_hears_the_total_at_the_end():
     assert heard[-1] == (20**2 + 39**2, 20**2 + 39**2, "pairs")
 
 
+@pytest.mark.slow
 def test_progress_covers_every_phase_not_only_the_pairs():
     heard = []
     report = driver.verify(
@@ -510,6 +512,7 @@ FRAMEWORKS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.conformance
 @pytest.mark.parametrize(("policy", "module"), FRAMEWORKS)
 def test_policy_matches_the_installed_framework(run, policy, module):
@@ -528,6 +531,7 @@ def test_policy_matches_the_installed_framework(run, policy, module):
     assert min(grids) >= 17**2
 
 
+@pytest.mark.slow
 @pytest.mark.conformance
 def test_verify_runs_as_a_real_process():
     pytest.importorskip("numpy")

@@ -536,8 +536,14 @@ def unmeasured(
     for file, wanted in asked.items():
         found = measured.get(file)
         have: dict[str, list[Question]] = {}
+        spelled: dict[int, tuple[Mapping[str, Any], list[Question]]] = {}
         for opts, q, _ in found.cells if found is not None else ():
-            have.setdefault(json.dumps(opts, sort_keys=True), []).append(q)
+            # A file's cells of one setting share its options (``parse``): spelled once.
+            known = spelled.get(id(opts))
+            if known is None or known[0] is not opts:
+                key = json.dumps(opts, sort_keys=True)
+                known = spelled[id(opts)] = (opts, have.setdefault(key, []))
+            known[1].append(q)
         if have == wanted:
             continue
         key = next(
