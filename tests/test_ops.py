@@ -265,3 +265,14 @@ def test_a_declaration_missing_an_operation_is_named_where_it_is_loaded(run, mon
     result = run("op", "divide", "int8", "int8", "-p", "numpy")
     assert result.exit_code == 3
     assert "declares no rule for sqrt: every operation of `promote ops` needs one" in result.stderr
+
+
+def test_numpy_operations_on_ml_dtypes_types_are_refused_as_unmeasured(run):
+    # NumPy 2.4.6 with ml_dtypes 0.6.0 computes bf16_array + f16_array as float32 (its own
+    # ufunc loop), where np.result_type refuses the pair: measured only for the pair question.
+    done = run("op", "+", "bfloat16", "float16", "-p", "numpy", "-O", "ml_dtypes=true")
+    assert done.exit_code == 1
+    assert "measured on its own dtypes, not on ml_dtypes' types" in done.stdout
+    assert run("op", "+", "int8", "float16", "-p", "numpy", "-O", "ml_dtypes=true").stdout == (
+        "float16\n"
+    )

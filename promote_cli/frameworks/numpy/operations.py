@@ -24,7 +24,7 @@ Python scalar (a shape error). NumPy has no missing kernels.
 
 from __future__ import annotations
 
-from promote_cli.frameworks.numpy.promotion import POLICY
+from promote_cli.frameworks.numpy.promotion import POLICY, TYPES
 from promote_cli.operands import DIMENSIONED
 from promote_cli.ops import (
     ACCUMULATE,
@@ -119,5 +119,10 @@ OPERATIONS = Operations(
     with_operators(RULES, OPERATORS),
     "NumPy 2.4's ufuncs, reductions and ndarray operators, measured",
     valued=("+",),  # the chain's operator: its values are measured as the chain
+    # Measured on NumPy's own dtypes under both settings of ml_dtypes; an ml_dtypes type's
+    # operations are not (its ufunc loops are ml_dtypes' own: bfloat16 + float16 is float32).
+    types=tuple(TYPES),
+    outside="NumPy's operations are measured on its own dtypes, not on ml_dtypes' types:"
+    " promote pair answers their promotion",
     operators=OPERATORS,
 )
