@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import click
 
+from promote_cli import api, fit
 from promote_cli import expressions as expr
-from promote_cli import fit
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options
 from promote_cli.errors import UsageError
 from promote_cli.options import parse_options
@@ -25,7 +25,7 @@ GAP = "no kernel"
     "--policy",
     "-p",
     "policies",
-    default="numpy,torch,jax",
+    default="numpy,torch",
     show_default=True,
     metavar="P[,P2...]",
     help="The policies to answer under, a column each (see `promote policies`).",
@@ -58,7 +58,7 @@ def command(code, bindings, policies, option_values, as_json, explain) -> int:
             raise UsageError(f"bind names as NAME=TYPE (x=int8), not {given!r}")
         bound[name.strip()] = spelling.strip()
     names = [p.strip() for p in policies.split(",") if p.strip()]
-    question = expr.request(code, bound, names, parse_options(option_values))
+    question = api.expr_request(code, bound, names, parse_options(option_values))
     answers = question.answers()
     parts = expr.parting(answers)
     if as_json:
@@ -170,18 +170,13 @@ def _json(
         cells: list[dict[str, object] | None] = []
         for a in answers:
             step = a[i]
-            if step.outcome is not None and step.operand is None:
-                cells.append(schema.outcome(step.outcome, nota))
-            elif step.operand is not None:
-                cell: dict[str, object] = {
-                    "result": step.operand.dtype,
-                    "category": step.operand.category,
-                }
-                if step.outcome is not None:
-                    cell.update(rule=step.outcome.rule, reason=step.outcome.text(nota))
-                cells.append({**cell, "refused": False})
-            else:
+            if step.operand is None and step.outcome is None:
                 cells.append(None)  # the column stopped before this node
+            elif step.operand is None:
+                assert step.outcome is not None
+                cells.append(schema.outcome(step.outcome, nota))
+            else:
+                cells.append(_answer(step, nota))
         nodes.append(
             {
                 "index": i,
@@ -203,3 +198,29 @@ def _json(
         "parts_at": parts,
     }
     return schema.dumps(body)
+
+
+def _answer(step: expr.Step, nota) -> dict[str, object]:
+    """A node's answer in the outcome shape, with the operand its value is (``value``: dtype and
+    category): an operation's outcome (its result the array it returns, weak where the
+    framework keeps the flag), a cast (``astype``: rule ``cast``), or a view that keeps the
+    dtype (``.T``, indexing: rule ``view``)."""
+    from promote_cli import schema
+
+    x = step.operand
+    assert x is not None
+    value = schema.operand(x, nota)  # what the node's value is: its dtype and category
+    if step.outcome is not None:
+        out = schema.outcome(step.outcome, nota)
+        return {**out, "result": x.dtype, "label": nota.label(x.dtype), "value": value}
+    cast = step.node.kind == expr.ASTYPE
+    return {
+        "result": x.dtype,
+        "label": nota.label(x.dtype),
+        "refused": False,
+        "rule": "cast" if cast else "view",
+        "reason": "the dtype asked" if cast else "a view of the array: its dtype",
+        "unsafe_result": None,
+        "materialised": None,
+        "value": value,
+    }
