@@ -23,6 +23,7 @@ from promote_cli.options import format_options
 from promote_cli.record import Record
 
 if TYPE_CHECKING:
+    from promote_cli.expressions import Question
     from promote_cli.ops import Asked
 
 # What a spelling may be besides a string: a dtype object (np.float16, torch.bfloat16 ...).
@@ -400,3 +401,99 @@ def matrix(
 ) -> Matrix:
     """The table of ``types`` x ``types`` (default: the policy's default table)."""
     return request(policy, notation=notation, options=options, operands=types).matrix()
+
+
+def expr_request(
+    code: str,
+    bindings: Mapping[str, Any],
+    policies: Sequence[str | Policy],
+    options: Mapping[str, Any] | None = None,
+) -> Question:
+    """Resolve ``promote expr``'s question: the code parsed, each binding read as an operand
+    (``"int8"``, ``"S(int8)"``, a dtype object), each policy with the options that are its.
+    An option ``NAME`` goes to every policy that has it (one none has is a usage error);
+    ``POLICY:NAME`` to that policy only."""
+    from promote_cli.expressions import CHECKED, Column, Question, parse
+
+    program = parse(code)
+    nota = frameworks.notation("canonical")
+    bound = {}
+    for name, given in bindings.items():
+        if not name.isidentifier():
+            raise UsageError(f"{name!r} is not a Python name: bind names as x=int8")
+        bound[name] = _operand(given, nota)
+    unused = [n for n in program.reads if n not in bound]
+    if unused:
+        raise UsageError(f"{unused[0]} is not bound: give {unused[0]}=TYPE (x=int8, x=S(int8))")
+    pols = [resolve(p) if isinstance(p, str) else p for p in policies]
+    if not pols:
+        raise UsageError("name a policy: -p numpy,torch")
+    for pol in pols:
+        if pol.name not in CHECKED:
+            raise UsageError(
+                f"promote expr answers {' and '.join(CHECKED)} so far: under {pol.name}, the"
+                " arrays an expression passes from node to node are not checked against the"
+                " framework yet (promote op answers each operation)"
+            )
+    given = dict(options or {})
+    mine: list[dict[str, Any]] = [{} for _ in pols]
+    for key, value in given.items():
+        who, sep, name = str(key).rpartition(":")
+        owners = [
+            i
+            for i, p in enumerate(pols)
+            if (not sep or who in (p.name, p.spelling)) and name in {o.name for o in p.options}
+        ]
+        if not owners:
+            where = who if sep else "none of " + ", ".join(p.name for p in pols)
+            raise UsageError(f"-O {key}: {where} has no option {name!r} (see `promote policies`)")
+        for i in owners:
+            mine[i][name] = value
+    columns = []
+    for pol, opts in zip(pols, mine, strict=True):
+        resolved = pol.resolve_options(opts, nota)
+        changed = tuple(
+            f"{o.name}={o.text(resolved[o.name], nota)}"
+            for o in pol.options
+            if resolved[o.name] != o.default
+        )
+        columns.append(Column(pol, resolved, changed))
+    return Question(program, bound, tuple(columns))
+
+
+def expr_steps(
+    code: str, bindings: Mapping[str, DTypeLike], policy: str | Policy = "numpy", **options: Any
+) -> list[Any]:
+    """Every node of ``code`` (Python source: expressions, assignments, ``x += ...``) under
+    ``policy``, with each name bound to an operand (``{"x": "int8", "w": "S(uint8)"}``), in
+    evaluation order: ``promote_cli.expr.Step`` records (the node, the operand it gives, the
+    operation's outcome). The evaluation stops at a node that raises: its step holds the
+    refusal and no operand, the steps after it neither."""
+    question = expr_request(code, bindings, [policy], options)
+    return question.answers()[0]
+
+
+def expr(
+    code: str, bindings: Mapping[str, DTypeLike], policy: str | Policy = "numpy", **options: Any
+) -> str:
+    """The dtype ``code``'s final value has under ``policy`` (names bound as in
+    :func:`expr_steps`): ``"float32"``; a Python scalar result is spelled as promote reads it
+    (``"P(int)"``). A node that raises is a ``PromotionError`` naming it.
+
+    >>> expr("x / 2 + w.sum()", {"x": "int8", "w": "uint8"}, policy="torch")
+    'float32'
+    """
+    question = expr_request(code, bindings, [policy], options)
+    steps = question.answers()[0]
+    nota = frameworks.notation("canonical")
+    for step in steps:
+        if step.operand is None and step.outcome is not None:
+            node = step.node
+            raise PromotionError(
+                f"{' '.join(node.text.split())} (line {node.line}, column {node.column}):"
+                f" {step.outcome.text(nota)}",
+                rule=step.outcome.rule,
+            )
+    final = steps[question.program.final].operand
+    assert final is not None
+    return label(final, nota, plain=True) if final.category == PYTHON else final.dtype

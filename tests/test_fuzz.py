@@ -560,6 +560,7 @@ _COMMANDS = [
     ["check", "ascend"],
     ["policies", "--json"],
     ["ops"],
+    ["expr", "x / y + w.sum()", "x=int8", "y=int16", "w=uint8", "--explain"],
 ]
 
 
@@ -575,7 +576,8 @@ _ARGV = ["pair", "op", "ops", "table", "diff", "graph", "check", "policies", "-p
          "canonical", "--json", "--explain", "--chain", "-t", "f2,bf,f4", "--op", "sqrt",
          "divide", "sum", "-f", "json", "csv", "term", "list", "--diff-against", "none",
          "--categories", "--mark", "lossy", "--standalone", "--", "-", "", "\x00", "\udcff",
-         "--format", "--types"]  # fmt: skip
+         "--format", "--types", "expr", "x + 1", "x=int8", "x[0] @ x", "w=", "x += y",
+         "y=float16"]  # fmt: skip
 
 
 @fuzz(400)

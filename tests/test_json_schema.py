@@ -66,8 +66,16 @@ COMMANDS = {
     "check": ["check", "torch", "-t", "int32,bfloat16,S(int8),int", "--json"],
     # Its associative examples are refused on one side: each result is an outcome.
     "check-refused": ["check", "jax", "-t", "i1,u8,float4_e2m1fn", "--json"],
+    "expr": ["expr", "y = x.T[0]; y += w[1]; y.astype(float16) / w", "x=uint8", "w=int8", "--json"],
 }
-EXIT = {"convert-refused": 1, "op-refused": 1, "diff": 1, "diff-format": 1, "check-refused": 1}
+EXIT = {
+    "expr": 1,
+    "convert-refused": 1,
+    "op-refused": 1,
+    "diff": 1,
+    "diff-format": 1,
+    "check-refused": 1,
+}
 
 
 @pytest.fixture
@@ -113,6 +121,7 @@ def test_every_command_that_prints_json_takes_json(run):
     from promote_cli.cli import COMMANDS as ALL
 
     printing = {"pair", "op", "ops", "policies", "table", "diff", "check", "verify", "convert"}
+    printing |= {"expr"}
     for name in ALL:
         helped = run(name, "--help").stdout
         assert ("--json" in helped) == (name in printing), name

@@ -161,6 +161,11 @@ HEAVY += ("mlx", "keras", "tinygrad", "paddle", "mindspore")
         (["op", "sum", "uint8", "-p", "paddle"], "uint8"),
         (["op", "sum", "uint8", "-p", "mindspore"], "int64"),
         (["op", "multiply", "uint16", "bool", "-p", "mindspore"], "refused"),
+        # promote expr, under the policies it answers
+        (
+            ["expr", "x / y + w.sum()", "x=int8", "y=int16", "w=uint8", "-p", "numpy,torch"],
+            "  code",
+        ),
     ],
 )
 def test_start_up_imports_none_of_the_heavy_libraries(args, stdout):

@@ -26,6 +26,7 @@ EXIT_OK, EXIT_DIFFERENT, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 
 COMMANDS = {
     "pair": ("promote_cli.cli.pair", "Promote two dtypes (or more) under a policy."),
     "op": ("promote_cli.cli.op", "The dtype an operation (sqrt, sum, divide ...) returns."),
+    "expr": ("promote_cli.cli.expr", "What a line of array code gives, node by node, per policy."),
     "ops": ("promote_cli.cli.ops", "List the operations and each policy's function for them."),
     "policies": ("promote_cli.cli.policies", "List the policies, their types and options."),
     "table": ("promote_cli.cli.table", "Print a policy's table: terminal, html, markdown ..."),

@@ -97,3 +97,31 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return answered(questions, ask, REFUSALS)
+
+
+class Primitives:
+    """What ``promote expr`` is checked with (``verify.expressions.run``): array-api-strict's
+    arrays; ``x.astype(t)`` is the standard's ``xp.astype(x, t)``."""
+
+    refusals = REFUSALS
+
+    def __init__(self, xp: Any, opts: Mapping[str, Any]) -> None:
+        self.xp = xp
+        self.dtypes = xp.__array_namespace_info__().dtypes()
+        self.names = {dt: name for name, dt in self.dtypes.items()}
+
+    @staticmethod
+    def gap(text: str, question: Question) -> None:
+        return None  # a pure-Python library has no missing kernels
+
+    def array(self, dtype: str, ndim: int) -> Any:
+        return self.xp.ones((2,) * ndim, dtype=self.dtypes[dtype])
+
+    def call(self, function: str, args: Sequence[Any]) -> Any:
+        return getattr(self.xp, function.removeprefix("xp."))(*args)
+
+    def astype(self, x: Any, dtype: str) -> Any:
+        return self.xp.astype(x, self.dtypes[dtype])
+
+    def dtype(self, x: Any) -> str:
+        return self.names[x.dtype]

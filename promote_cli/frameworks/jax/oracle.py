@@ -287,3 +287,42 @@ def _unrunnable(handle: Any, name: str) -> str:
         else:
             _RUNS[name] = ""
     return _RUNS[name]
+
+
+class Primitives:
+    """What ``promote expr`` is checked with (``verify.expressions.run``): ``jax.numpy``'s
+    arrays, run eagerly on the CPU; use inside ``configured(opts)``."""
+
+    def __init__(self, handle: Any, opts: Mapping[str, Any]) -> None:
+        self.jax, _, self.np, self.ml_dtypes = handle
+        self.jnp = self.jax.numpy
+        self.refusals = (
+            self.jax.dtypes.TypePromotionError,
+            self.jax.errors.JaxRuntimeError,
+            OverflowError,
+            TypeError,
+            ValueError,
+            RuntimeError,
+        )
+
+    def configured(self, opts: Mapping[str, Any]) -> Any:
+        return _configured(self.jax, opts)
+
+    @staticmethod
+    def gap(text: str, question: Question) -> Gap | None:
+        return missing_kernel(text, question)
+
+    def _dtype(self, name: str) -> Any:
+        return self.np.dtype(getattr(self.ml_dtypes, name, None) or name)
+
+    def array(self, dtype: str, ndim: int) -> Any:
+        return self.jnp.ones((2,) * ndim, self._dtype(dtype))
+
+    def call(self, function: str, args: Sequence[Any]) -> Any:
+        return getattr(self.jnp, function.removeprefix("jnp."))(*args)
+
+    def astype(self, x: Any, dtype: str) -> Any:
+        return x.astype(self._dtype(dtype))
+
+    def dtype(self, x: Any) -> str:
+        return str(x.dtype.name)

@@ -244,3 +244,33 @@ def _spelling(np: Any, text: str) -> str:
         np.dtype(np.clongdouble).name: "clongdouble",
     }
     return platform.get(dt.newbyteorder("=").name, dt.newbyteorder("=").name)
+
+
+class Primitives:
+    """What ``promote expr`` is checked with (``verify.expressions.run``): NumPy's arrays."""
+
+    refusals = REFUSALS
+
+    def __init__(self, np: Any, opts: Mapping[str, Any]) -> None:
+        self.np, self.opts = np, opts
+        self.platform = {
+            np.dtype(np.longdouble): "longdouble",
+            np.dtype(np.clongdouble): "clongdouble",
+        }
+
+    @staticmethod
+    def gap(text: str, question: Question) -> None:
+        return None  # NumPy has every kernel
+
+    def array(self, dtype: str, ndim: int) -> Any:
+        return self.np.ones((2,) * ndim, _dtype(self.np, dtype, self.opts))
+
+    def call(self, function: str, args: Sequence[Any]) -> Any:
+        return getattr(self.np, function.removeprefix("np."))(*args)
+
+    def astype(self, x: Any, dtype: str) -> Any:
+        return x.astype(_dtype(self.np, dtype, self.opts))
+
+    def dtype(self, x: Any) -> str:
+        dt = self.np.asarray(x).dtype
+        return self.platform.get(dt, dt.name)

@@ -162,3 +162,29 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="ComplexHalf support is experimental")
         return answered(questions, ask, REFUSALS, missing_kernel)
+
+
+class Primitives:
+    """What ``promote expr`` is checked with (``verify.expressions.run``): PyTorch's CPU
+    tensors; ``x.astype(t)`` is ``x.to(t)``, PyTorch's cast."""
+
+    refusals = REFUSALS
+
+    def __init__(self, torch: Any, opts: Mapping[str, Any]) -> None:
+        self.torch = torch
+
+    @staticmethod
+    def gap(text: str, question: Question) -> Gap | None:
+        return missing_kernel(text, question)
+
+    def array(self, dtype: str, ndim: int) -> Any:
+        return self.torch.ones((2,) * ndim, dtype=getattr(self.torch, dtype))
+
+    def call(self, function: str, args: Sequence[Any]) -> Any:
+        return getattr(self.torch, function.removeprefix("torch."))(*args)
+
+    def astype(self, x: Any, dtype: str) -> Any:
+        return x.to(getattr(self.torch, dtype))
+
+    def dtype(self, x: Any) -> str:
+        return str(x.dtype).removeprefix("torch.")

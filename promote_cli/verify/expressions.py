@@ -1,0 +1,217 @@
+"""``promote expr`` against the frameworks: a program run for real, node by node, and random
+programs to run.
+
+:func:`run` evaluates a parsed program (``promote_cli.expressions``) on a framework's own
+arrays, as the code would run: names bound to arrays of ones (a 2 x 2 matrix, or 0-d),
+Python's operators applied to them, the framework's function for each call (the function its
+rules name under the setting asked), ``astype``, ``.T`` and indexing. Each node gives a record
+(``protocol.Cell``): the dtype of its value, or the refusal or missing kernel it raised; the
+nodes after one that raised give none. An oracle provides the framework's few primitives
+(:class:`Primitives`); nothing here imports a framework.
+
+:func:`programs` draws random programs, seeded: operators, calls, literals, methods and
+in-place updates, nested up to a depth, over the types a policy has.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from promote_cli import expressions as ex
+from promote_cli.operands import PYTHON, ZERO_D, Operand
+from promote_cli.verify import SYNTAX, Detect, answered, is_operator
+from promote_cli.verify.protocol import Cell, Question, Refusal, Result, Unobservable
+
+# What the values computed raise, whatever the dtypes: the arrays are ones, and an expression
+# can make a zero divisor or a negative integer exponent of them. Such a program says nothing
+# about promotion (``Unobservable``).
+VALUE_ERRORS = (
+    "ZeroDivisionError",  # PyTorch's integer division and remainder by zero
+    "Integers to negative integer powers are not allowed",  # NumPy
+)
+
+
+class Primitives(Protocol):
+    """What :func:`run` needs of a framework."""
+
+    refusals: tuple[type[BaseException], ...]  # the exceptions that are its refusals
+    gap: Detect  # which of them is a missing kernel
+
+    def array(self, dtype: str, ndim: int) -> Any:
+        """An array of ones of the canonical ``dtype``, 2 x 2 (``ndim`` 2) or 0-d."""
+
+    def call(self, function: str, args: Sequence[Any]) -> Any:
+        """The framework's ``function`` (as its rules name it: ``np.add``) on ``args``."""
+
+    def astype(self, x: Any, dtype: str) -> Any:
+        """``x`` cast to the canonical ``dtype``, as code writes it for this framework."""
+
+    def dtype(self, x: Any) -> str:
+        """The canonical name of ``x``'s dtype."""
+
+
+def run(
+    program: ex.Program,
+    bindings: Mapping[str, Operand],
+    functions: Mapping[str, str],
+    prims: Primitives,
+) -> list[Cell | None]:
+    """A record per node of ``program`` as the framework computes it (None for a name, a
+    literal, and every node after one that raised); ``functions`` names the framework's
+    function for each operation called."""
+    dims = ex.dimensions(program, bindings)
+    values: list[Any] = []
+    cells: list[Cell | None] = []
+    stopped = False
+    for node, d in zip(program.nodes, dims, strict=True):
+        if stopped:
+            values.append(None)
+            cells.append(None)
+            continue
+        args = [values[a] for a in node.args]
+        if node.kind == ex.NAME:
+            x = bindings[node.value]
+            values.append(
+                x.value if x.category == PYTHON else prims.array(x.dtype, 0 if d == 0 else 2)
+            )
+            cells.append(None)
+            continue
+        if node.kind == ex.LITERAL:
+            values.append(node.value)
+            cells.append(None)
+            continue
+        found: dict[str, Any] = {}
+
+        def ask(
+            q: Question, node: ex.Node = node, args: list[Any] = args, found: dict = found
+        ) -> str | Cell:
+            out = _apply(node, args, functions, prims)
+            found["value"] = out
+            if node.operation.endswith("=") and is_operator(node.operation):
+                return Result(prims.dtype(out), rebound=out is not args[0])
+            return prims.dtype(out)
+
+        (cell,) = answered([_QUESTION], ask, prims.refusals, prims.gap)
+        if isinstance(cell, Refusal) and any(e in cell.message for e in VALUE_ERRORS):
+            cell = Unobservable(f"the values raise: {cell.message}")
+        cells.append(cell)
+        values.append(found.get("value"))
+        stopped = not isinstance(cell, Result)
+    return cells
+
+
+# ``answered`` takes questions; a node's is only passed through to the gap detection.
+_QUESTION = Question("operation", (Operand("bool"),), operation="expression")
+
+
+def _apply(node: ex.Node, args: list[Any], functions: Mapping[str, str], prims: Primitives) -> Any:
+    if node.kind == ex.ASTYPE:
+        return prims.astype(args[0], _canonical(node.value))
+    if node.kind == ex.TRANSPOSE:
+        return args[0].T
+    if node.kind == ex.INDEX:
+        return args[0][node.value if len(node.value) > 1 else node.value[0]]
+    if is_operator(node.operation):
+        return SYNTAX[node.operation](*args)
+    return prims.call(functions[node.operation], args)
+
+
+def _canonical(spelling: str) -> str:
+    from promote_cli import frameworks
+    from promote_cli.notations import read_dtype
+
+    return read_dtype(spelling, frameworks.notation("canonical"))
+
+
+def agrees(step: ex.Step, cell: Cell | None, materialise: Callable[[str], str]) -> bool:
+    """Whether the model's ``step`` and the framework's ``cell`` for one node agree: the same
+    dtype (a weak one as the array it is), or both raising; the nodes after one that raised
+    have neither."""
+    if cell is None:
+        computed = step.node.kind not in (ex.NAME, ex.LITERAL)
+        return not computed or (step.operand is None and step.outcome is None)
+    if isinstance(cell, Result):
+        if step.operand is None:
+            # A missing kernel where the framework ran is no mismatch (as ``verify`` judges a
+            # cell): its kernel may be missing for other operands only (PyTorch multiplies
+            # float8 vectors, not 0-d float8 tensors). The program is not followed further.
+            return step.outcome is not None and step.outcome.rule == "no-kernel"
+        t = step.operand.dtype
+        return (materialise(t) if t.endswith("*") else t) == cell.dtype
+    return step.operand is None and step.outcome is not None
+
+
+# --- random programs --------------------------------------------------------------------------
+
+_BINARY = ("+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>")
+_COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+_UNARY_CALLS = ("abs", "sqrt", "exp", "negative", "floor", "sign", "square", "logical_not")
+_BINARY_CALLS = ("add", "multiply", "divide", "maximum", "equal", "logical_and", "pow", "atan2")
+_LITERALS = (0, 1, 2, 3, -1, 127, 200, 300, -129, 2**31, 2**63, 1.5, -0.5, 1e300, True, 1j)
+
+
+def programs(
+    seed: int, count: int, types: Sequence[str], zero_d: bool, depth: int = 4, literals: bool = True
+) -> list[tuple[str, dict[str, Operand]]]:
+    """``count`` random programs (code and bindings), drawn with ``seed``: two or three names
+    bound to arrays of ``types`` (some 0-d where the policy tells them apart), an expression
+    nested up to ``depth``, sometimes after an assignment or an in-place update. Each parses
+    and has valid shapes (``expressions.dimensions``)."""
+    rng = random.Random(seed)
+    out: list[tuple[str, dict[str, Operand]]] = []
+    while len(out) < count:
+        names = ["x", "y", "z"][: rng.choice((2, 3))]
+        bindings = {
+            n: Operand(rng.choice(list(types)), ZERO_D if zero_d and rng.random() < 0.2 else "D")
+            for n in names
+        }
+        expression = _expression(rng, names, depth, literals)
+        shape = rng.random()
+        if shape < 0.15:
+            # (not of the name updated: an update from a view of its own array is refused
+            # for the aliasing, which promote does not model)
+            update = _expression(rng, names[1:], 2, literals)
+            code = f"{names[0]} {rng.choice(_BINARY)}= {update}; {expression}"
+        elif shape < 0.25:
+            first = _expression(rng, names, 2, literals)
+            code = f"w = {first}; {_expression(rng, [*names, 'w'], depth, literals)}"
+        else:
+            code = expression
+        try:
+            program = ex.parse(code)
+            ex.dimensions(program, bindings)
+        except ex.UsageError:
+            continue
+        out.append((code, bindings))
+    return out
+
+
+def _expression(rng: random.Random, names: Sequence[str], depth: int, literals: bool) -> str:
+    if depth <= 1 or rng.random() < 0.2:
+        return rng.choice(names)
+    pick = rng.random()
+    inner = _expression(rng, names, depth - 1, literals)
+    if pick < 0.35:
+        other = (
+            repr(rng.choice(_LITERALS))
+            if literals and rng.random() < 0.3
+            else _expression(rng, names, depth - 1, literals)
+        )
+        left, right = (inner, other) if rng.random() < 0.7 else (other, inner)
+        return f"({left} {rng.choice(_BINARY)} {right})"
+    if pick < 0.45:
+        return f"({inner} {rng.choice(_COMPARE)} {_expression(rng, names, depth - 1, literals)})"
+    if pick < 0.55:
+        return f"{rng.choice(('-', '~', '+'))}{inner}"
+    if pick < 0.7:
+        return f"{rng.choice(_UNARY_CALLS)}({inner})"
+    if pick < 0.82:
+        other = _expression(rng, names, depth - 1, literals)
+        return f"{rng.choice(_BINARY_CALLS)}({inner}, {other})"
+    if pick < 0.9:
+        return f"{inner}.{rng.choice(('sum()', 'max()', 'mean()', 'T'))}"
+    if pick < 0.95:
+        return f"{inner}[{rng.choice(('0', '1, 0', '-1'))}]"
+    return f"{inner}.astype({rng.choice(('float32', 'int16', 'uint8', 'bool', 'float64'))})"

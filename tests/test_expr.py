@@ -1,0 +1,315 @@
+"""``promote expr``: code read with ``ast`` into nodes, each answered as ``promote op``
+answers that operation; a column per policy, the first node where they part marked.
+
+The dtypes asserted are the frameworks' measured answers (each node is an operation whose
+cells ``promote verify`` compares and the measurements keep)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import promote_cli
+from promote_cli import api, expressions
+from promote_cli.errors import PromotionError, UsageError
+from promote_cli.operands import Operand
+
+
+def test_nodes_come_in_pythons_evaluation_order():
+    program = expressions.parse("y = x / w; y += w.sum(); sqrt(y) + 1")
+    shown = [(n.text, n.operation) for n in program.shown()]
+    assert shown == [
+        ("x / w", "/"),
+        ("w.sum()", "sum"),
+        ("y += w.sum()", "+="),
+        ("sqrt(y)", "sqrt"),
+        ("sqrt(y) + 1", "+"),
+    ]
+    assert program.reads == ("x", "w")
+    assert program.nodes[program.final].text == "sqrt(y) + 1"
+
+
+def test_python_arithmetic_between_literals_is_done_first():
+    program = expressions.parse("x + (2 ** 8 - 1)")
+    literal = program.nodes[program.shown()[0].args[1]]
+    assert (literal.kind, literal.value) == (expressions.LITERAL, 255)
+
+
+@pytest.mark.parametrize(
+    ("code", "where", "says"),
+    [
+        ("x +", "line 1, column", "not Python"),
+        ("x if y else w", "line 1, column 1", "IfExp is not modelled"),
+        ("a < b < c", "line 1, column 1", "chained comparison"),
+        ("not x", "line 1, column 1", "logical_not"),
+        ("x + foo(y)", "line 1, column 5", "foo is not one of the 39 operations"),
+        ("np.linalg.norm(x)", "line 1, column 1", "call the array API's functions"),
+        ("np.cos(x)", "line 1, column 1", "cos is not one of the 39 operations"),
+        ("x[1:]", "line 1, column 1", "index with integers only"),
+        ("x = 1\ny[0] = x", "line 2, column 1", "assign to one name"),
+        ("for i in x: pass", "line 1, column 1", "a for statement is not modelled"),
+        ("x + 'a'", "line 1, column 5", "str literals are not modelled"),
+        ("1 / 0", "line 1, column 1", "Python raises ZeroDivisionError"),
+        ("x + (2 ** 4096) ** 4096", "line 1, column 6", "a Python int this large"),
+        ("x + (1 << 10 ** 9)", "line 1, column 6", "a Python int this large"),
+        ("(" * 2000 + "x" + ")" * 2000, "line 1, column 201", "too many nested parentheses"),
+        ("-" * 100_000 + "x", "the code is nested too deeply", ""),
+    ],
+)
+def test_what_is_not_modelled_is_one_line_pointing_at_its_column(code, where, says):
+    with pytest.raises(UsageError) as raised:
+        expressions.parse(code)
+    assert str(raised.value).startswith(where), raised.value
+    assert says in str(raised.value)
+
+
+def test_the_namespaces_and_the_frameworks_spellings_name_one_function():
+    for code in (
+        "pow(x, y)",
+        "xp.pow(x, y)",
+        "np.power(x, y)",
+        "jnp.power(x, y)",
+        "torch.pow(x, y)",
+    ):
+        (node,) = expressions.parse(code).shown()
+        assert node.operation == "pow", code
+
+
+def test_each_node_is_the_operations_measured_answer_under_each_policy():
+    # x / y: true division of integers (NumPy: float64; PyTorch its default float);
+    # w.sum(): each framework's accumulator for uint8 (NumPy uint64, PyTorch int64).
+    question = api.expr_request(
+        "x / y + w.sum()", {"x": "int8", "y": "int16", "w": "uint8"}, ["numpy", "torch"]
+    )
+    answers = question.answers()
+    table = [[s.operand.dtype for s in a if s.node.kind == expressions.OPERATION] for a in answers]
+    assert table == [["float64", "uint64", "float64"], ["float32", "int64", "float32"]]
+    assert expressions.parting(answers) == 2  # the node x / y
+
+
+def test_a_reduction_is_a_0d_array_where_the_policy_tells_them_apart():
+    # PyTorch: a 0-d int64 tensor does not widen an int8 tensor (it is a "scalar"): int8.
+    steps = promote_cli.expr_steps("x + w.sum()", {"x": "int8", "w": "uint8"}, policy="torch")
+    assert [(s.operand.dtype, s.operand.category) for s in steps[2:]] == [
+        ("int64", "S"),
+        ("int8", "D"),
+    ]
+
+
+def test_an_in_place_update_refused_stops_that_column_at_its_node():
+    question = api.expr_request("x += y; x * y", {"x": "int8", "y": "float32"}, ["numpy", "torch"])
+    numpy, torch = question.answers()
+    assert numpy[2].operand is None and numpy[2].outcome.rule == "update-refused"
+    assert numpy[3].operand is None and numpy[3].outcome is None  # stopped before x * y
+    assert torch[2].outcome.rule == "update-refused"
+    # a float array updated by an int one stays float, in place
+    (again,) = api.expr_request("y += x", {"x": "int8", "y": "float32"}, ["torch"]).answers()
+    assert (again[2].operand.dtype, again[2].outcome.rule) == ("float32", "in-place")
+
+
+def test_the_api_returns_the_final_dtype_or_raises_naming_the_node():
+    assert promote_cli.expr("x @ x.T", {"x": "float16"}, policy="torch") == "float16"
+    assert promote_cli.expr("y = x.astype(float32); y + x", {"x": "int8"}, policy="numpy") == (
+        "float32"
+    )
+    with pytest.raises(PromotionError) as raised:
+        promote_cli.expr("x += y", {"x": "int8", "y": "float32"}, policy="numpy")
+    assert raised.value.rule == "update-refused"
+    assert str(raised.value).startswith("x += y (line 1, column 1): ")
+    assert "same_kind" in str(raised.value)
+
+
+def test_an_option_goes_to_each_policy_that_has_it_or_to_the_one_named():
+    # With ml_dtypes imported NumPy refuses bfloat16 x float16 (np.result_type), and NumPy's
+    # operations on ml_dtypes' types are refused as unmeasured; PyTorch gives float32.
+    q = api.expr_request(
+        "x + y", {"x": "bfloat16", "y": "float16"}, ["numpy", "torch"], {"ml_dtypes": "true"}
+    )
+    numpy, torch = q.answers()
+    assert [c.title for c in q.columns] == ["numpy ml_dtypes=true", "torch"]
+    assert (numpy[-1].operand, torch[-1].operand.dtype) == (None, "float32")
+    q = api.expr_request("x", {"x": "uint8"}, ["torch", "numpy"], {"numpy:ml_dtypes": "1"})
+    assert [c.title for c in q.columns] == ["torch", "numpy ml_dtypes=true"]
+    with pytest.raises(UsageError, match="none of torch, numpy has no option 'backend'"):
+        api.expr_request("x", {"x": "uint8"}, ["torch", "numpy"], {"backend": "torch"})
+
+
+def test_a_policy_whose_runs_are_not_checked_yet_is_refused():
+    with pytest.raises(UsageError, match="promote expr answers numpy and torch so far: under jax"):
+        api.expr_request("x + y", {"x": "int8", "y": "int8"}, ["numpy", "jax"])
+
+
+def test_a_literal_whose_value_is_not_checked_points_at_its_node():
+    with pytest.raises(UsageError) as raised:
+        promote_cli.expr("y = x * 2", {"x": "int8"}, policy="numpy")
+    assert str(raised.value) == (
+        "line 1, column 5: numpy's * is not checked against a Python int's value yet: bind"
+        " the literal to a name of its kind (i=int)"
+    )
+    assert promote_cli.expr("y = x * n", {"x": "int8", "n": "int"}, policy="numpy") == "int8"
+
+
+def test_an_unbound_name_is_a_usage_error():
+    with pytest.raises(UsageError, match="w is not bound: give w=TYPE"):
+        api.expr_request("x + w", {"x": "int8"}, ["numpy"])
+
+
+def test_the_table_marks_the_first_node_where_the_policies_part(run):
+    done = run("expr", "x / y + w.sum()", "x=int8", "y=int16", "w=uint8", "-p", "numpy,torch")
+    assert done.exit_code == 0
+    assert done.stdout.splitlines() == [
+        "  code             numpy    torch",
+        "> x / y            float64  float32",
+        "  w.sum()          uint64   int64",
+        "  x / y + w.sum()  float64  float32",
+        "> the policies part at x / y: numpy float64, torch float32",
+    ]
+
+
+def test_a_column_that_raises_says_where_and_exits_1(run):
+    done = run("expr", "x += y", "x=int8", "y=float16", "-p", "numpy,torch")
+    assert done.exit_code == 1
+    lines = done.stdout.splitlines()
+    assert lines[1] == "  x += y  raises  raises"
+    assert lines[2].startswith("numpy raises at x += y: np.ndarray.__iadd__ cannot write")
+
+
+def test_json_gives_every_node_in_the_common_vocabulary(run):
+    # uint8 += int8: NumPy's same_kind refuses the int16 result in a uint8 array (uint < int);
+    # PyTorch's canCast takes it (integer to integer), in place.
+    done = run("expr", "x += y", "x=uint8", "y=int8", "-p", "numpy,torch", "--json")
+    body = json.loads(done.stdout)
+    assert body["command"] == "expr" and body["parts_at"] == 2
+    assert [c["policy"] for c in body["columns"]] == ["numpy", "torch"]
+    (node,) = body["nodes"]
+    numpy, torch = node["answers"]
+    assert (numpy["refused"], numpy["rule"], numpy["result"]) == (True, "update-refused", None)
+    assert (torch["refused"], torch["rule"], torch["result"]) == (False, "in-place", "uint8")
+    assert torch["value"] == {"label": "uint8", "canonical": "uint8", "category": "D"}
+
+
+@pytest.mark.parametrize(
+    ("code", "dims"),
+    [
+        ("x", [2]),
+        ("x[0]", [2, 1]),
+        ("x[0, 1]", [2, 0]),
+        ("x @ x", [2, 2]),
+        ("x[0] @ x", [2, 1, 1]),
+        ("x[0] @ x[1]", [2, 1, 1, 0]),
+        ("x.sum() + x", [2, 0, 2]),
+        ("s + s", [0, 0]),
+        ("cumulative_sum(x[0])", [2, 1, 1]),
+    ],
+)
+def test_a_bound_array_is_a_matrix_and_each_node_has_its_dimensions(code, dims):
+    program = expressions.parse(code)
+    got = expressions.dimensions(program, {"x": Operand("int8"), "s": Operand("int8", "S")})
+    assert got == dims
+
+
+@pytest.mark.parametrize(
+    ("code", "says"),
+    [
+        ("x[0, 1, 2]", "3 indices into an array of 2 dimensions"),
+        ("x.sum() @ x", "@ takes two arrays of 1 or 2 dimensions"),
+        ("cumulative_sum(x)", "needs an axis"),
+        ("y = x[0]; y += x", "more dimensions than its left"),
+    ],
+)
+def test_shapes_that_raise_everywhere_are_usage_errors(code, says):
+    with pytest.raises(UsageError, match=says):
+        expressions.dimensions(expressions.parse(code), {"x": Operand("int8")})
+
+
+def test_an_element_is_a_0d_array_where_the_policy_tells_them_apart():
+    # PyTorch: x[0, 0] is a 0-d tensor, which does not widen an int8 tensor: int8.
+    steps = promote_cli.expr_steps("y + x[0, 0]", {"x": "int64", "y": "int8"}, policy="torch")
+    assert [(s.operand.dtype, s.operand.category) for s in steps[2:]] == [
+        ("int64", "S"),
+        ("int8", "D"),
+    ]
+    assert promote_cli.expr("y + x[0]", {"x": "int64", "y": "int8"}, policy="torch") == "int64"
+
+
+def _disagreements(
+    policy_name: str, prims_of, count: int, seed: int, literals: bool = True
+) -> tuple[int, list[str]]:
+    """Random programs run for real (``prims_of(opts)``) and answered by ``promote expr``
+    under ``policy_name``'s defaults: how many nodes were compared, and those that differ."""
+    from promote_cli import frameworks, ops
+    from promote_cli.verify import expressions as real
+
+    pol = frameworks.get(policy_name)
+    opts = pol.resolve_options()
+    declared = frameworks.operations(pol)
+    rules = declared.under(opts)
+    types = sorted({x.dtype for x in pol.operands() if x.category != "P"})
+    if declared.types is not None:  # the types its operations take
+        types = [t for t in types if t in declared.types]
+    zero_d = any(x.category == "S" for x in pol.operands())
+    prims = prims_of(opts)
+    types = [t for t in types if _makes(prims, t)]
+    compared, wrong = 0, []
+    from promote_cli.verify.protocol import Unobservable
+
+    for code, bindings in real.programs(seed, count, types, zero_d, literals=literals):
+        program = expressions.parse(code)
+        functions = {
+            n.operation: rules[n.operation].function
+            for n in program.nodes
+            if n.operation in ops.FUNCTIONS
+        }
+        model = expressions.evaluate(program, bindings, pol, opts, expressions._read_type)
+        cells = real.run(program, bindings, functions, prims)
+
+        def materialise(t: str) -> str:
+            return pol.materialise(t, opts).dtype
+
+        if any(isinstance(c, Unobservable) for c in cells):
+            continue  # its values raise (a zero divisor): nothing to compare
+        for step, cell in zip(model, cells, strict=True):
+            if step.node.kind in (expressions.NAME, expressions.LITERAL):
+                continue
+            compared += 1
+            if step.outcome is not None and step.outcome.rule == "no-kernel":
+                break  # a gap promote claims where the framework may run: not followed
+            if not real.agrees(step, cell, materialise):
+                said = step.operand.dtype if step.operand else step.outcome and step.outcome.rule
+                wrong.append(f"{code} {bindings}: {step.node.text}: promote {said}, real {cell}")
+                break
+    return compared, wrong
+
+
+@pytest.mark.conformance
+def test_random_programs_give_what_numpy_gives_node_by_node():
+    np = pytest.importorskip("numpy")
+    from promote_cli.frameworks.numpy.oracle import Primitives
+
+    compared, wrong = _disagreements(
+        "numpy", lambda opts: Primitives(np, opts), 300, 24, literals=False
+    )
+    assert compared > 600
+    assert wrong == [], f"{len(wrong)} programs differ:\n" + "\n".join(wrong[:20])
+
+
+@pytest.mark.conformance
+def test_random_programs_give_what_pytorch_gives_node_by_node():
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed (the conformance extra)")
+    from promote_cli.frameworks.torch.oracle import Primitives
+
+    compared, wrong = _disagreements(
+        "torch", lambda opts: Primitives(torch, opts), 300, 25, literals=False
+    )
+    assert compared > 600
+    assert wrong == [], f"{len(wrong)} programs differ:\n" + "\n".join(wrong[:20])
+
+
+def _makes(prims, dtype: str) -> bool:
+    """Whether the framework makes an array of ``dtype`` at all (XLA has no float6 arrays)."""
+    try:
+        prims.dtype(prims.array(dtype, 2))
+    except Exception:
+        return False
+    return True
