@@ -140,14 +140,22 @@ def test_a_policy_whose_runs_are_not_checked_yet_is_refused():
         api.expr_request("x + y", {"x": "int8", "y": "int8"}, ["numpy", "jax"])
 
 
+def test_a_literal_is_a_python_scalar_with_its_value():
+    # NumPy 2 converts 300 to the uint8 array's dtype and raises OverflowError; 2 fits.
+    with pytest.raises(PromotionError, match="Python integer 300 out of bounds for uint8"):
+        promote_cli.expr("y = x + 300", {"x": "uint8"}, policy="numpy")
+    assert promote_cli.expr("y = x * 2", {"x": "uint8"}, policy="numpy") == "uint8"
+
+
 def test_a_literal_whose_value_is_not_checked_points_at_its_node():
+    # where's value operands are not checked against a value (only binary operations are).
     with pytest.raises(UsageError) as raised:
-        promote_cli.expr("y = x * 2", {"x": "int8"}, policy="numpy")
+        promote_cli.expr("where(x < y, x, 2)", {"x": "int8", "y": "int8"}, policy="numpy")
     assert str(raised.value) == (
-        "line 1, column 5: numpy's * is not checked against a Python int's value yet: bind"
+        "line 1, column 1: numpy's where is not checked against a Python int's value yet: bind"
         " the literal to a name of its kind (i=int)"
     )
-    assert promote_cli.expr("y = x * n", {"x": "int8", "n": "int"}, policy="numpy") == "int8"
+    assert promote_cli.expr("where(x < y, x, n)", {"x": "int8", "y": "int8", "n": "int"}) == "int8"
 
 
 def test_an_unbound_name_is_a_usage_error():
@@ -287,9 +295,7 @@ def test_random_programs_give_what_numpy_gives_node_by_node():
     np = pytest.importorskip("numpy")
     from promote_cli.frameworks.numpy.oracle import Primitives
 
-    compared, wrong = _disagreements(
-        "numpy", lambda opts: Primitives(np, opts), 300, 24, literals=False
-    )
+    compared, wrong = _disagreements("numpy", lambda opts: Primitives(np, opts), 300, 24)
     assert compared > 600
     assert wrong == [], f"{len(wrong)} programs differ:\n" + "\n".join(wrong[:20])
 
@@ -299,9 +305,7 @@ def test_random_programs_give_what_pytorch_gives_node_by_node():
     torch = pytest.importorskip("torch", reason="PyTorch is not installed (the conformance extra)")
     from promote_cli.frameworks.torch.oracle import Primitives
 
-    compared, wrong = _disagreements(
-        "torch", lambda opts: Primitives(torch, opts), 300, 25, literals=False
-    )
+    compared, wrong = _disagreements("torch", lambda opts: Primitives(torch, opts), 300, 25)
     assert compared > 600
     assert wrong == [], f"{len(wrong)} programs differ:\n" + "\n".join(wrong[:20])
 
