@@ -955,7 +955,8 @@ def answer(
             f"{' (the two values; the condition is a bool array)' if op.arity == WHERE else ''},"
             f" not {len(operands)}"
         )
-    if op.name in ops.valued and any(x.value is not None for x in operands):
+    valued = any(x.value is not None for x in operands)
+    if valued and op.name in ops.valued and not ops.values_under(opts):
         out, promoted = _with_values(ops, op.name, operands, opts)
     else:
         out, promoted = _walk(ops, op, operands, opts)

@@ -31,8 +31,8 @@ def lines(result) -> list[str]:
 def test_a_unary_table_says_each_cell_is_the_function_applied_to_the_columns_type(run):
     term = lines(run("table", "-p", "numpy", "--op", "sqrt", "-t", "int8,float32"))
     assert term[-1] == (
-        "NumPy (numpy), canonical notation, ml_dtypes=false; each cell is what np.sqrt returns"
-        " for an array of the column's type."
+        "NumPy (numpy), canonical notation, ml_dtypes=false, promotion=weak; each cell is what"
+        " np.sqrt returns for an array of the column's type."
     )
     md = run("table", "-p", "numpy", "--op", "sqrt", "-t", "int8,float32", "-f", "markdown")
     assert "each cell is what np.sqrt returns for an array of the column's type." in md.stdout
