@@ -18,7 +18,7 @@ from promote_cli.engine import Matrix, Outcome, Policy
 from promote_cli.engine import matrix as _matrix
 from promote_cli.errors import PromotionError, UsageError
 from promote_cli.notations import Notation, read_dtype
-from promote_cli.operands import PYTHON, Operand, label, parse
+from promote_cli.operands import NUMPY_SCALAR, PYTHON, Operand, label, parse
 from promote_cli.options import format_options
 from promote_cli.record import Record
 
@@ -421,7 +421,12 @@ def expr_request(
     for name, given in bindings.items():
         if not name.isidentifier():
             raise UsageError(f"{name!r} is not a Python name: bind names as x=int8")
-        bound[name] = _operand(given, nota)
+        x = bound[name] = _operand(given, nota)
+        if x.category == NUMPY_SCALAR or (x.value is not None and x.category != PYTHON):
+            raise UsageError(
+                f"{name}={given}: bind an array (x=int8), a 0-d array (x=S(int8)) or a Python"
+                " scalar (n=int, n=int:300); a NumPy scalar or a held value is not modelled here"
+            )
     unused = [n for n in program.reads if n not in bound]
     if unused:
         raise UsageError(f"{unused[0]} is not bound: give {unused[0]}=TYPE (x=int8, x=S(int8))")

@@ -322,3 +322,9 @@ def _makes(prims, dtype: str) -> bool:
     except Exception:
         return False
     return True
+
+
+@pytest.mark.parametrize("spelling", ["N(float64)", "S(int64)=300"])
+def test_a_numpy_scalar_or_a_held_value_is_not_a_binding(spelling):
+    with pytest.raises(UsageError, match="a NumPy scalar or a held value is not modelled here"):
+        api.expr_request("x + y", {"x": spelling, "y": "int8"}, ["numpy"])
