@@ -388,13 +388,20 @@ def test_a_run_started_with_sigint_ignored_keeps_ignoring_it(tmp_path):
     out = next(iter(case.outputs))
 
     def run(sig: int) -> subprocess.CompletedProcess[str]:
+        # SIGINT ignored, then promote exec'd in the same process (an ignored signal stays
+        # ignored across exec); not preexec_fn, which forks a worker whose threads (JAX's) may
+        # hold locks the child then waits on.
+        command = [*promote_command(), *case.args]
+        start = (
+            "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN);"
+            " os.execv(sys.argv[1], sys.argv[1:])"
+        )
         proc = subprocess.Popen(
-            [*promote_command(), *case.args],
+            [sys.executable, "-c", start, *command],
             env=ENV,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
         )
         while proc.poll() is None and not handled(proc.pid):  # its SIGTERM handler is in place
             time.sleep(0.002)
