@@ -112,32 +112,6 @@ _COMPARE = {
 _UNARY = {ast.USub: "-x", ast.UAdd: "+x", ast.Invert: "~x"}
 _METHODS = {"sum": "sum", "mean": "mean", "max": "max", "prod": "prod", "argmax": "argmax"}
 
-# Python's own arithmetic on two Python scalars (done here, as Python does it first).
-_PYTHON_OPS: dict[str, Callable[[Any, Any], Any]] = {
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
-    "/": operator.truediv,
-    "//": operator.floordiv,
-    "%": operator.mod,
-    "**": operator.pow,
-    "&": operator.and_,
-    "|": operator.or_,
-    "^": operator.xor,
-    "<<": operator.lshift,
-    ">>": operator.rshift,
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
-_PYTHON_UNARY: dict[str, Callable[[Any], Any]] = {
-    "-x": operator.neg,
-    "+x": operator.pos,
-    "~x": operator.invert,
-}
 _LARGEST = 1 << 4096  # a Python int promote computes with: far beyond every dtype's range
 
 
@@ -317,10 +291,7 @@ class _Builder:
         if _too_large(symbol, values):
             raise self.fail(e, "a Python int this large is not modelled")
         try:
-            if len(values) == 1:
-                result = _PYTHON_UNARY[symbol](values[0])
-            else:
-                result = _PYTHON_OPS[symbol](values[0], values[1])
+            result = _python_operator(symbol)(*values)
         except (ArithmeticError, TypeError, ValueError) as exc:
             raise self.fail(e, f"Python raises {type(exc).__name__}: {exc}") from None
         if isinstance(result, int) and abs(result) > _LARGEST:
@@ -367,6 +338,15 @@ class _Builder:
         if len(args) != want:
             raise self.fail(e, f"{name} takes {want} argument{'s' if want > 1 else ''} here")
         return self.add(e, OPERATION, operation=name, args=args)
+
+
+def _python_operator(symbol: str) -> Callable[..., Any]:
+    """Python's own operator ``symbol`` (``+``, ``-x``), by its method in the vocabulary
+    (``operator.__add__``): what Python does with two Python scalars before any framework."""
+    from promote_cli import ops
+
+    found: Callable[..., Any] = getattr(operator, ops.VOCABULARY[symbol].dunder)
+    return found
 
 
 def _too_large(symbol: str, values: Sequence[Any]) -> bool:
