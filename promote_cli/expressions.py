@@ -390,15 +390,23 @@ def _function(f: ast.expr) -> str | None:
 
 
 def _dtype_text(e: ast.expr) -> str:
+    """The canonical dtype ``astype`` is given (``float32``, ``np.float32``, ``'float32'``),
+    read once, as the program is parsed."""
+    from promote_cli import frameworks
+    from promote_cli.notations import read_dtype
+
+    where = f"line {e.lineno}, column {e.col_offset + 1}: "
     if isinstance(e, ast.Constant) and isinstance(e.value, str):
-        return e.value
-    dotted = _dotted(e)
-    if dotted is None:
-        raise UsageError(
-            f"line {e.lineno}, column {e.col_offset + 1}: astype takes a dtype: float32,"
-            " np.float32 or 'float32'"
-        )
-    return dotted.rpartition(".")[2]
+        written = e.value
+    else:
+        dotted = _dotted(e)
+        if dotted is None:
+            raise UsageError(f"{where}astype takes a dtype: float32, np.float32 or 'float32'")
+        written = dotted.rpartition(".")[2]
+    try:
+        return read_dtype(written, frameworks.notation("canonical"))
+    except UsageError as exc:
+        raise UsageError(f"{where}{exc}") from None
 
 
 # --- evaluation ---------------------------------------------------------------------------
@@ -482,10 +490,9 @@ def evaluate(
     bindings: Mapping[str, Operand],
     policy: Policy,
     opts: Mapping[str, Any],
-    read_type: Callable[[str], str],
 ) -> list[Step]:
     """Every node of ``program`` answered under ``policy`` and ``opts``, with the names bound
-    to ``bindings``; ``read_type`` reads a dtype written in ``astype``. Evaluation stops at the
+    to ``bindings`` (``astype``'s dtype read as the program was parsed). Evaluation stops at the
     first node that raises (its step holds the outcome; the steps after it hold none)."""
     from promote_cli import frameworks, ops
 
@@ -532,7 +539,7 @@ def evaluate(
                 got = _result(node, operands, outcome, category, policy, opts)
                 steps.append(Step(node, got, outcome))
         elif node.kind == ASTYPE:
-            t = read_type(node.value)
+            t = node.value
             if t not in types:
                 outcome = refuse(ops.REFUSES_TYPE, f"{policy.title} has no {t} under these options")
                 steps.append(Step(node, None, outcome))
@@ -601,17 +608,7 @@ class Question(Record):
 
     def answers(self) -> list[list[Step]]:
         """Each column's steps, node by node."""
-        return [
-            evaluate(self.program, self.bindings, c.policy, c.options, _read_type)
-            for c in self.columns
-        ]
-
-
-def _read_type(spelling: str) -> str:
-    from promote_cli import frameworks
-    from promote_cli.notations import read_dtype
-
-    return read_dtype(spelling, frameworks.notation("canonical"))
+        return [evaluate(self.program, self.bindings, c.policy, c.options) for c in self.columns]
 
 
 def parting(answers: Sequence[Sequence[Step]]) -> int | None:

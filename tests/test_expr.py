@@ -52,6 +52,7 @@ def test_python_arithmetic_between_literals_is_done_first():
         ("for i in x: pass", "line 1, column 1", "a for statement is not modelled"),
         ("x + 'a'", "line 1, column 5", "str literals are not modelled"),
         ("1 / 0", "line 1, column 1", "Python raises ZeroDivisionError"),
+        ("x.astype(foo)", "line 1, column 10", "unknown dtype 'foo'"),
         ("x + (2 ** 4096) ** 4096", "line 1, column 6", "a Python int this large"),
         ("x + (1 << 10 ** 9)", "line 1, column 6", "a Python int this large"),
         ("(" * 2000 + "x" + ")" * 2000, "line 1, column 201", "too many nested parentheses"),
@@ -270,7 +271,7 @@ def _disagreements(
             for n in program.nodes
             if n.operation in ops.FUNCTIONS
         }
-        model = expressions.evaluate(program, bindings, pol, opts, expressions._read_type)
+        model = expressions.evaluate(program, bindings, pol, opts)
         with warnings.catch_warnings():  # what the arrays' values warn (a zero divisor ...)
             warnings.simplefilter("ignore")
             cells = real.run(program, bindings, functions, prims)

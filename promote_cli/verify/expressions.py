@@ -108,7 +108,7 @@ _QUESTION = Question("operation", (Operand("bool"),), operation="expression")
 
 def _apply(node: ex.Node, args: list[Any], functions: Mapping[str, str], prims: Primitives) -> Any:
     if node.kind == ex.ASTYPE:
-        return prims.astype(args[0], _canonical(node.value))
+        return prims.astype(args[0], node.value)  # canonical: read when parsed
     if node.kind == ex.TRANSPOSE:
         return args[0].T
     if node.kind == ex.INDEX:
@@ -116,13 +116,6 @@ def _apply(node: ex.Node, args: list[Any], functions: Mapping[str, str], prims: 
     if is_operator(node.operation):
         return SYNTAX[node.operation](*args)
     return prims.call(functions[node.operation], args)
-
-
-def _canonical(spelling: str) -> str:
-    from promote_cli import frameworks
-    from promote_cli.notations import read_dtype
-
-    return read_dtype(spelling, frameworks.notation("canonical"))
 
 
 def agrees(step: ex.Step, cell: Cell | None, materialise: Callable[[str], str]) -> bool:
