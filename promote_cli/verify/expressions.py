@@ -24,20 +24,16 @@ from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.verify import SYNTAX, Detect, answered, is_operator
 from promote_cli.verify.protocol import Cell, Question, Refusal, Result, Unobservable
 
-# What the values computed raise, whatever the dtypes: the arrays are ones, and an expression
-# can make a zero divisor or a negative integer exponent of them. Such a program says nothing
-# about promotion (``Unobservable``).
-VALUE_ERRORS = (
-    "ZeroDivisionError",  # PyTorch's integer division and remainder by zero
-    "Integers to negative integer powers are not allowed",  # NumPy
-)
-
 
 class Primitives(Protocol):
     """What :func:`run` needs of a framework."""
 
     refusals: tuple[type[BaseException], ...]  # the exceptions that are its refusals
     gap: Detect  # which of them is a missing kernel
+    # What the values computed raise, whatever the dtypes (the arrays are ones: an expression
+    # can make a zero divisor or a negative integer exponent of them): the messages' words. Such
+    # a program says nothing about promotion (``Unobservable``).
+    value_errors: tuple[str, ...]
 
     def array(self, dtype: str, ndim: int) -> Any:
         """An array of ones of the canonical ``dtype``, 2 x 2 (``ndim`` 2) or 0-d."""
@@ -94,7 +90,7 @@ def run(
             return prims.dtype(out)
 
         (cell,) = answered([_QUESTION], ask, prims.refusals, prims.gap)
-        if isinstance(cell, Refusal) and any(e in cell.message for e in VALUE_ERRORS):
+        if isinstance(cell, Refusal) and any(e in cell.message for e in prims.value_errors):
             cell = Unobservable(f"the values raise: {cell.message}")
         cells.append(cell)
         values.append(found.get("value"))

@@ -103,6 +103,8 @@ class Primitives:
     """What ``promote expr`` is checked with (``verify.expressions.run``): array-api-strict's
     arrays; ``x.astype(t)`` is the standard's ``xp.astype(x, t)``."""
 
+    value_errors = ()
+
     refusals = REFUSALS
 
     def __init__(self, xp: Any, opts: Mapping[str, Any]) -> None:

@@ -293,6 +293,8 @@ class Primitives:
     """What ``promote expr`` is checked with (``verify.expressions.run``): ``jax.numpy``'s
     arrays, run eagerly on the CPU; use inside ``configured(opts)``."""
 
+    value_errors = ()
+
     def __init__(self, handle: Any, opts: Mapping[str, Any]) -> None:
         self.jax, _, self.np, self.ml_dtypes = handle
         self.jnp = self.jax.numpy

@@ -249,6 +249,8 @@ def _spelling(np: Any, text: str) -> str:
 class Primitives:
     """What ``promote expr`` is checked with (``verify.expressions.run``): NumPy's arrays."""
 
+    value_errors = ("Integers to negative integer powers are not allowed",)
+
     refusals = REFUSALS
 
     def __init__(self, np: Any, opts: Mapping[str, Any]) -> None:

@@ -168,6 +168,8 @@ class Primitives:
     """What ``promote expr`` is checked with (``verify.expressions.run``): PyTorch's CPU
     tensors; ``x.astype(t)`` is ``x.to(t)``, PyTorch's cast."""
 
+    value_errors = ("ZeroDivisionError",)  # integer division and remainder by zero
+
     refusals = REFUSALS
 
     def __init__(self, torch: Any, opts: Mapping[str, Any]) -> None:
