@@ -647,8 +647,10 @@ class _Cell:
     ) -> None:
         self.ops, self.rule, self.op, self.opts = ops, rule, op, opts
         # The steps see the operands' types; the value step alone sees a Python scalar's value.
-        self.valued = tuple(operands)
-        self.operands = tuple(x._replace(value=None) for x in operands)
+        self.valued = operands = tuple(operands)
+        if any(x.value is not None for x in operands):
+            operands = tuple(x._replace(value=None) for x in operands)
+        self.operands = operands
         self.a, self.b = self.operands[0], self.operands[-1]
         self.cell: str | None = None  # the verdict ``Rule.cells`` gives these operands
         self.pair: PairFunction = ops.policy.promote
@@ -669,7 +671,7 @@ def _absent(c: _Cell) -> Outcome | None:
 
 def _takes(c: _Cell) -> Outcome | None:
     name, rule = c.op.name, c.rule
-    for x in c.valued:
+    for x in c.valued if c.valued is not c.operands else ():
         if x.value is not None and not (c.ops.values_under(c.opts) and c.op.arity == BINARY):
             kind = type(x.value).__name__
             raise UsageError(
@@ -768,7 +770,7 @@ def value_refused(
 
 
 def _value(c: _Cell) -> Outcome | None:
-    if all(x.value is None for x in c.valued):
+    if c.valued is c.operands:  # no Python scalar's value
         return None
     rule, policy = c.rule, c.ops.policy
     if rule.value == CHECKED:
