@@ -171,6 +171,8 @@ class Policy:
     def universe_for(self, opts: Mapping[str, Any] | None) -> tuple[str, ...]:
         """The types the policy promotes under ``opts``: its universe and those its options
         add (None: the default options)."""
+        if not self.option_types:
+            return self.universe
         added = [types for name, types in self.option_types.items() if (opts or {}).get(name)]
         return (*self.universe, *(t for types in added for t in types))
 
@@ -329,6 +331,15 @@ class Policy:
         each step. ``opts`` must come from ``resolve_options``."""
         if len(operands) < 2:
             raise UsageError("at least two operands are needed")
+        if _memo is not None:  # while ``remembering``, as ``promote`` keeps its answers
+            key = ("chain", self, *operands, *opts.items())
+            found = _memo.get(key)
+            if found is None:
+                found = _memo[key] = self._chain(operands, opts)
+            return found
+        return self._chain(operands, opts)
+
+    def _chain(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
         normalised = self._all_normalised(operands, opts)
         if isinstance(normalised, Outcome):
             return normalised
@@ -418,11 +429,13 @@ class Policy:
         return self._with_materialised(self.decide(na, nb, opts), opts)
 
 
-# While ``remembering`` runs, each answer of ``Policy.promote`` (and of a framework's own pair
-# function, ``remembered``) is kept and given again: a whole verify or the offline comparison
-# asks the same pairs over and over (every chain step, every operation's promotion). A policy
-# is pure, so the answers are the ones it would compute; the memory lasts only as long as the
-# block, so nothing changed outside it (a test's stand-in rule) is ever answered from before.
+# While ``remembering`` runs, each answer of ``Policy.promote`` and ``Policy.chain`` (and of a
+# framework's own pair function, ``remembered``) is kept and given again: a whole verify or the
+# offline comparison asks the same pairs over and over (every chain step, every operation's
+# promotion, the chain without its values that each valued operation cell is checked against).
+# A policy is pure, so the answers are the ones it would compute; the memory lasts only as long
+# as the block, so nothing changed outside it (a test's stand-in rule) is ever answered from
+# before.
 _memo: dict[Any, Any] | None = None
 
 
