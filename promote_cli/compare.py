@@ -59,14 +59,60 @@ def shared_types(left: Policy, right: Policy) -> tuple[str, ...]:
     return tuple(t for t in left.universe if t in theirs)
 
 
-def diff(left: Request, right: Request) -> Diff:
-    """Every cell of the left request's operands squared (default: the types both policies
-    know) where ``left`` and ``right`` answer differently, each under its own options."""
-    asked = (
-        left.operands
-        if left.operands is not None
-        else tuple(Operand.of(t) for t in shared_types(left.policy, right.policy))
-    )
+# What ``promote diff --cells`` compares when no operands are given.
+TYPES, OPERANDS, VALUES = "types", "operands", "values"
+CELL_SETS = (TYPES, OPERANDS, VALUES)
+
+
+def held(request: Request) -> tuple[Operand, ...]:
+    """The 0-d arrays and NumPy scalars holding values whose values count under the request's
+    options (``Policy.held_values`` of the values ``promote verify`` asks: NumPy's legacy
+    promotion), none elsewhere."""
+    from promote_cli.verify.cases import VALUES as ASKED
+
+    return request.policy.held_values(request.options, ASKED)
+
+
+def default_cells(left: Request, right: Request) -> str:
+    """``values`` when a side's options make held values count (one policy under NumPy's two
+    promotions: what changes is what values do), else ``types`` (the types both know)."""
+    return VALUES if held(left) or held(right) else TYPES
+
+
+def diff_operands(left: Request, right: Request, cells: str | None = None) -> tuple[Operand, ...]:
+    """The rows (and columns) of a diff without ``--types``. ``types``: every type both policies
+    know, as an array; ``operands``: every operand either side asks under its options
+    (``Policy.operands``: arrays, and 0-d arrays, NumPy scalars and Python scalars where they
+    matter) whose type both know; ``values``: those and the Python scalars holding each value
+    ``promote verify`` asks (``verify.cases.VALUES``), then the 0-d arrays and NumPy scalars
+    holding values either side names (``held``). ``cells`` None: ``default_cells``."""
+    from promote_cli.operands import valued
+    from promote_cli.verify.cases import VALUES as ASKED
+
+    kind = cells or default_cells(left, right)
+    shared = shared_types(left.policy, right.policy)
+    if kind == TYPES:
+        return tuple(Operand.of(t) for t in shared)
+    both = set(shared)
+    found = [
+        op
+        for side in (left, right)
+        for op in side.policy.operands(side.options)
+        if op.category == PYTHON or op.dtype in both
+    ]
+    if kind == VALUES:
+        found += [valued(v) for v in ASKED]
+        found += [*held(left), *held(right)]
+    return tuple(dict.fromkeys(found))
+
+
+def diff(left: Request, right: Request, kind: str | None = None) -> Diff:
+    """Every cell of the left request's operands squared (default: ``diff_operands`` of
+    ``kind``, ``--cells``) where ``left`` and ``right`` answer differently, each under its own
+    options."""
+    if kind is None and left.asked is not None:
+        kind = TYPES  # an operation's cells: the types both know, as before
+    asked = left.operands if left.operands is not None else diff_operands(left, right, kind)
     a, b = left.matrix(asked), right.matrix(asked)
     cells = tuple(
         CellDiff(row, col, a.cell(i, j), b.cell(i, j))
