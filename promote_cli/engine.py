@@ -160,6 +160,12 @@ class Policy:
         policy reads such values (NumPy's legacy promotion)."""
         return ()
 
+    def diff_marks(self, left: Mapping[str, Any], right: Mapping[str, Any]) -> Any:
+        """What ``promote diff`` shows beside the cells of this policy under two option
+        settings (``compare.Marks``: which cells NumPy 1.26's ``weak_and_warn`` warns about,
+        for its two promotions), or None."""
+        return None
+
     def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
         """What the weak result ``weak`` becomes as an array under ``opts``. A policy whose
         rules give weak results declares it; one that gives none never gets here."""

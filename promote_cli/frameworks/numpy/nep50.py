@@ -41,7 +41,6 @@ QUESTION = (
     " (shape (2,) arrays, np.array(v, t), np.array(v, t)[()], Python scalars); the warnings are"
     " those a + b emits (np.result_type's for two Python scalars)"
 )
-WARNED_BY = "NumPy 1.26.4's np._set_promotion_state('weak_and_warn')"
 
 
 def requests() -> tuple[Any, Any]:
@@ -233,9 +232,10 @@ def measure(python: str, path: Path = FILE) -> str:
 
 
 class Marks(Record):
-    """The measured warnings beside a diff of the two promotions: ``title`` names them."""
+    """The measured warnings beside a diff of the two promotions (``compare.Marks``)."""
 
-    title: str
+    title: str  # "NumPy 1.26.4 warns"
+    by: str  # what warned, and how it was measured
     measurement: Measurement
 
     def warning(self, row: Operand, col: Operand) -> str | None:
@@ -246,11 +246,6 @@ class Marks(Record):
             return None
         return "; ".join(found.warnings)
 
-    def warned_unchanged(self, asked: Sequence[Operand]) -> list[Cell]:
-        """The cells among ``asked`` squared that warn but whose answer does not change."""
-        every = set(asked)
-        return [c for c in self.measurement.warned_unchanged() if c.row in every and c.col in every]
-
 
 def marks(left: Mapping[str, Any], right: Mapping[str, Any]) -> Marks | None:
     """The warnings for a diff of numpy under ``left`` and ``right``: when one side is
@@ -259,7 +254,11 @@ def marks(left: Mapping[str, Any], right: Mapping[str, Any]) -> Marks | None:
     if sides != {"weak", "legacy"} or left.get("ml_dtypes") or right.get("ml_dtypes"):
         return None
     found = load()
-    return Marks(f"NumPy {found.version} warns", found)
+    by = (
+        f"NumPy {found.version}'s np._set_promotion_state('weak_and_warn'), measured on each"
+        f" cell ({found.date}; python -m promote_cli.frameworks.numpy.nep50)"
+    )
+    return Marks(f"NumPy {found.version} warns", by, found)
 
 
 # --- the migration page ---------------------------------------------------------------------

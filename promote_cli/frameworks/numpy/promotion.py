@@ -330,6 +330,13 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
             *(Operand("float64", NUMPY_SCALAR, v) for v in floats),
         )
 
+    def diff_marks(self, left: Mapping[str, Any], right: Mapping[str, Any]) -> Any:
+        """Between ``weak`` and ``legacy``: the warnings NumPy 1.26.4's ``weak_and_warn`` gave
+        on each cell, measured (``nep50.marks``)."""
+        from promote_cli.frameworks.numpy import nep50
+
+        return nep50.marks(left, right)
+
     def excluded(self, opts: Mapping[str, Any]) -> str:
         if _legacy(opts) and opts.get("ml_dtypes"):
             return _NOT_MEASURED
