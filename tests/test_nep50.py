@@ -8,6 +8,7 @@ derived from the warning."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -22,6 +23,11 @@ WARNING = (
 )
 
 
+def requests():
+    """The two sides: numpy at its default (weak) and under promotion=legacy."""
+    return request("numpy"), request("numpy", options={"promotion": "legacy"})
+
+
 @pytest.fixture(scope="module")
 def measured() -> nep50.Measurement:
     return nep50.load()
@@ -29,7 +35,7 @@ def measured() -> nep50.Measurement:
 
 @pytest.fixture(scope="module")
 def weak_legacy_diff():
-    weak, legacy = nep50.requests()
+    weak, legacy = requests()
     return diff(weak, legacy)
 
 
@@ -39,7 +45,7 @@ def _answer(out) -> str:
 
 def test_the_measurement_is_numpy_1_26_4_on_the_diffs_own_operands(measured):
     assert measured.version == "1.26.4"
-    assert measured.operands == nep50.operands()
+    assert measured.operands == diff_operands(*requests(), VALUES)
     assert len(measured.cells) == len(measured.operands) ** 2 == 95**2
 
 
@@ -53,7 +59,7 @@ def test_the_diff_lists_exactly_the_cells_numpy_1_26_4_changes_between_its_state
 
 
 def test_each_side_answers_every_cell_as_numpy_1_26_4_does_in_that_state(measured):
-    weak, legacy = nep50.requests()
+    weak, legacy = requests()
     wrong = [
         (side, c.row, c.col)
         for c in measured.cells.values()
@@ -117,7 +123,7 @@ def test_a_long_double_numpy_scalar_with_an_int_int64_does_not_hold_raises_under
 
 
 def test_the_default_cells_are_values_only_where_values_count():
-    weak, legacy = nep50.requests()
+    weak, legacy = requests()
     assert diff_operands(weak, legacy) == diff_operands(weak, legacy, VALUES)
     assert diff_operands(request("jax"), request("numpy")) == diff_operands(
         request("jax"), request("numpy"), TYPES
@@ -205,6 +211,45 @@ def test_cells_and_types_together_are_a_usage_error(run):
 def test_the_python_scalars_of_the_set_are_verify_values():
     from promote_cli.verify.cases import VALUES as ASKED
 
-    weak, legacy = nep50.requests()
+    weak, legacy = requests()
     pythons = [op for op in diff_operands(weak, legacy) if op.category == PYTHON]
     assert [op.value for op in pythons if op.value is not None] == list(ASKED)
+
+
+def test_the_migration_page_shows_the_measurement_as_it_is():
+    # python -m promote_cli.frameworks.numpy.nep50 --write-docs rewrites it.
+    text = nep50.DOCS.read_text(encoding="utf-8")
+    assert nep50.rewritten(text) == text
+    assert "**1,760** change" in text and "silent on **200**" in text
+
+
+def test_the_check_docs_entry_point_says_when_the_page_is_fresh(capsys):
+    assert nep50.main(["--check-docs"]) == 0
+    assert nep50.main(["--measure"]) == 2
+
+
+def test_the_page_groups_every_change_once(measured):
+    page = nep50.page(measured)
+    row = next(line for line in page.splitlines() if line.startswith("| **every change**"))
+    assert row == "| **every change** | | **1,760** | **1,560** | **200** |"
+    # every silent change holds a Python int int64 does not hold (2**63 and up, below -2**63)
+    assert "every one of them has a Python int int64 does not hold" in page
+
+
+@pytest.mark.skipif(
+    not os.environ.get("PROMOTE_NUMPY1_PYTHON"),
+    reason="set PROMOTE_NUMPY1_PYTHON to an interpreter with numpy 1.26 to measure live",
+)
+def test_measure_asks_numpy_1_26_through_the_probe(tmp_path):
+    python = os.environ["PROMOTE_NUMPY1_PYTHON"]
+    ops = (Operand("uint8"), valued(300), Operand("int64", ZERO_D, 300))
+    out = tmp_path / "nep50.json"
+    assert nep50.measure(python, ops, out) == "wrote nep50.json: NumPy 1.26.4, 9 cells"
+    found = nep50.load(out)
+    c = found.cells[Operand("uint8"), valued(300)]
+    assert c.legacy == "uint16"
+    assert c.weak == "refused: OverflowError: Python integer 300 out of bounds for uint8"
+    assert c.warnings == (f"{WARNING} Changed from uint16 to uint8.",)
+    c = found.cells[Operand("uint8"), Operand("int64", ZERO_D, 300)]
+    assert (c.legacy, c.weak) == ("uint16", "int64")
+    assert nep50.measure(python, ops, out).startswith("nep50.json: unchanged")

@@ -7,9 +7,12 @@ casting), ``weak`` (NEP 50, NumPy 2's only state) and ``weak_and_warn`` (NEP 50'
 (``compare.diff_operands`` with ``values``: arrays, 0-d arrays, NumPy scalars and Python
 scalars, unvalued and holding each value ``promote verify`` asks) is asked in each state by
 ``nep50_probe`` under the interpreter given, and kept in ``measured/promotion-legacy/nep50.json``
-with NumPy's version:
+with NumPy's version. ``promote measure numpy -O promotion=legacy --python PATH`` runs
+``measure`` after the legacy set (the entry's ``MeasuredApart.states`` names this module), and
+the docs' page is rewritten from the file, with no NumPy needed:
 
-    python -m promote_cli.frameworks.numpy.nep50 --python /path/to/numpy-1.26/bin/python
+    promote measure numpy -O promotion=legacy --python /path/to/numpy-1.26/bin/python
+    python -m promote_cli.frameworks.numpy.nep50 --write-docs   # or --check-docs
 
 The tests compare it offline with the policy: the cells the diff lists are exactly those whose
 measured answer changes from ``legacy`` to ``weak``, and each side's answers are the measured
@@ -20,6 +23,7 @@ the documentation's NEP 50 migration page from the same data.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
@@ -27,7 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from promote_cli.operands import PYTHON, Operand, Value
+from promote_cli.operands import DIMENSIONED, PYTHON, Operand, Value
 from promote_cli.record import Record
 
 HERE = Path(__file__).resolve().parent
@@ -41,20 +45,6 @@ QUESTION = (
     " (shape (2,) arrays, np.array(v, t), np.array(v, t)[()], Python scalars); the warnings are"
     " those a + b emits (np.result_type's for two Python scalars)"
 )
-
-
-def requests() -> tuple[Any, Any]:
-    """The two sides: numpy at its default (``weak``) and under ``promotion=legacy``."""
-    from promote_cli import api
-
-    return api.request("numpy"), api.request("numpy", options={"promotion": "legacy"})
-
-
-def operands() -> tuple[Operand, ...]:
-    """The diff's default operands for the two promotions (``compare.diff_operands``)."""
-    from promote_cli.compare import VALUES, diff_operands
-
-    return diff_operands(*requests(), VALUES)
 
 
 def _tagged(value: Value) -> list[Any]:
@@ -198,17 +188,17 @@ def render(found: Mapping[str, Any], ops: Sequence[Operand], date: str) -> str:
     return "\n".join([*lines, "}"]) + "\n"
 
 
-def measure(python: str, path: Path = FILE) -> str:
-    """Ask NumPy under ``python`` (1.24-1.26) every cell and write ``path``; a file whose
-    answers did not change keeps its date. Returns what was done, in one line."""
+def measure(python: str, ops: Sequence[Operand], path: Path = FILE) -> str:
+    """Ask NumPy under ``python`` (1.24-1.26; an interpreter ``promote measure`` checked) every
+    cell of ``ops`` squared (the diff's operands, ``compare.diff_operands``) and write ``path``;
+    a file whose answers did not change keeps its date. Returns what was done, in one line."""
+    import datetime
+
     from promote_cli import atomic
     from promote_cli.errors import UsageError
-    from promote_cli.verify.measured import today
-    from promote_cli.verify.workers import interpreter
 
-    ops = operands()
     done = subprocess.run(
-        [interpreter(python), "-I", "-c", PROBE.read_text(encoding="utf-8")],
+        [python, "-I", "-c", PROBE.read_text(encoding="utf-8")],
         input=json.dumps([_probe_spec(op) for op in ops]),
         capture_output=True,
         text=True,
@@ -216,9 +206,9 @@ def measure(python: str, path: Path = FILE) -> str:
     )
     if done.returncode:
         tail = done.stderr.strip().splitlines()[-1:] or ["no message"]
-        raise UsageError(f"--python {python}: the probe failed: {tail[0]}")
+        raise UsageError(f"--python {python}: NEP 50's probe failed: {tail[0]}")
     found = json.loads(done.stdout)
-    text = render(found, ops, today())
+    text = render(found, ops, datetime.date.today().isoformat())
     if path.is_file():
         old = json.loads(path.read_text(encoding="utf-8"))
         if text == render(found, ops, old.get("measured", "")):
@@ -264,26 +254,48 @@ def marks(left: Mapping[str, Any], right: Mapping[str, Any]) -> Marks | None:
 # --- the migration page ---------------------------------------------------------------------
 
 
-def kind(c: Cell) -> str:
-    """What a changed cell's change is, for the page's sections."""
-    legacy, weak = _answer(c.legacy), _answer(c.weak)
-    if weak == REFUSED:
-        return "raises under NEP 50"
-    if legacy == REFUSED:
-        return "raised before (an object array)"
-    python = any(op.category == PYTHON for op in (c.row, c.col))
-    who = "a Python scalar" if python else "a 0-d array or NumPy scalar"
-    from promote_cli.lossy import loss
+# The text every warning of ``weak_and_warn`` starts with; the page shows what follows it.
+WARNING = (
+    "UserWarning: result dtype changed due to the removal of value-based promotion from NumPy."
+)
+EFFECTS = ("raises under NEP 50", "raised under NumPy 1.x", "another dtype")
 
-    narrower = loss(weak, legacy) is None and loss(legacy, weak) is not None
-    return f"{who}: {'narrower' if narrower else 'wider or other'} result under NEP 50"
+
+def operands_kind(c: Cell) -> str:
+    """Which scalars a cell has: what its change is about."""
+    scalars = {op.category for op in (c.row, c.col) if op.category != DIMENSIONED}
+    if scalars == {PYTHON} and DIMENSIONED not in (c.row.category, c.col.category):
+        return "two Python scalars (np.result_type)"
+    if scalars == {PYTHON}:
+        return "an array and a Python scalar"
+    if PYTHON in scalars:
+        return "a 0-d array or NumPy scalar and a Python scalar"
+    if DIMENSIONED in (c.row.category, c.col.category):
+        return "an array and a 0-d array or NumPy scalar"
+    return "two 0-d arrays or NumPy scalars"
+
+
+def effect(c: Cell) -> str:
+    if _answer(c.weak) == REFUSED:
+        return EFFECTS[0]
+    if _answer(c.legacy) == REFUSED:
+        return EFFECTS[1]
+    return EFFECTS[2]
 
 
 def _label(op: Operand) -> str:
-    from promote_cli import frameworks
-    from promote_cli.operands import label
+    """The operand as ``promote`` reads it back in canonical names (``operands.label``'s
+    spelling): ``uint8``, ``int:300``, ``S(int64)=300``, ``N(float64)``, ``int*``."""
+    from promote_cli.operands import value_text
 
-    return label(op, frameworks.notation("canonical"), plain=True)
+    held = "" if op.value is None else value_text(op.value)
+    if op.category == PYTHON:
+        if held:
+            return f"{type(op.value).__name__}:{held}"
+        return "P(bool)" if op.dtype == "bool" else op.dtype
+    if op.category == DIMENSIONED:
+        return op.dtype
+    return f"{op.category}({op.dtype})" + (f"={held}" if held else "")
 
 
 def _show(text: str) -> str:
@@ -292,6 +304,15 @@ def _show(text: str) -> str:
 
 def _reason(text: str) -> str:
     return text.removeprefix(f"{REFUSED}: ") if text.startswith(REFUSED) else ""
+
+
+def _beyond_int64(c: Cell) -> bool:
+    """The cell has a Python int int64 does not hold (NumPy 1.x made it uint64 or object)."""
+    return any(
+        op.category == PYTHON and isinstance(op.value, int) and not -(2**63) <= op.value < 2**63
+        for op in (c.row, c.col)
+        if not isinstance(op.value, bool)
+    )
 
 
 def figures(found: Measurement | None = None) -> dict[str, int]:
@@ -307,34 +328,53 @@ def figures(found: Measurement | None = None) -> dict[str, int]:
     }
 
 
+_HEAD = "| cell | NumPy 1.x (legacy) | NEP 50 (weak) | NumPy 1.26 warns |"
+
+
 def page(found: Measurement | None = None, examples: int = 4) -> str:
     """The generated part of the NEP 50 migration page (Markdown): the figures, the changes by
-    kind with counts and examples, warned or not, and the warnings on unchanged cells."""
+    the scalars they involve and what happens, with counts warned and not, examples, and the
+    warnings on cells that do not change."""
     m = found or load()
     f = figures(m)
-    by: dict[str, list[Cell]] = {}
-    for c in m.changed():
-        by.setdefault(kind(c), []).append(c)
+    changed = m.changed()
+    silent = [c for c in changed if not c.warns]
+    beyond = sum(_beyond_int64(c) for c in silent)
+    held = (
+        "every one of them has a Python int int64 does not hold, 2**63 and up or below -2**63"
+        if beyond == len(silent)
+        else f"{beyond:,} of them have a Python int int64 does not hold"
+    )
+    groups: dict[tuple[str, str], list[Cell]] = {}
+    for c in changed:
+        groups.setdefault((operands_kind(c), effect(c)), []).append(c)
+    order = sorted(groups, key=lambda k: (-len(groups[k]), k))
     lines = [
-        f"Measured on NumPy {m.version} ({m.date}): {f['cells']:,} cells ({f['operands']}"
-        f" operands squared). **{f['changed']:,}** change between `legacy` and `weak`;"
+        f"Measured on NumPy {m.version} ({m.date}): {f['cells']:,} cells, {f['operands']}"
+        f" operands squared. **{f['changed']:,}** change between `legacy` and `weak`;"
         f" `weak_and_warn` warns on **{f['warned']:,}** of them and is silent on"
-        f" **{f['silent']:,}**, and warns on **{f['warned_unchanged']:,}** cells whose answer"
-        " does not change.",
+        f" **{f['silent']:,}** ({held}), and warns on **{f['warned_unchanged']:,}** cells whose"
+        " answer does not change.",
         "",
-        "| change | cells | warned | not warned |",
-        "| --- | ---: | ---: | ---: |",
+        "| operands | under NEP 50 | cells | warned | not warned |",
+        "| --- | --- | ---: | ---: | ---: |",
     ]
-    for name, cells in sorted(by.items(), key=lambda kv: -len(kv[1])):
+    for key in order:
+        cells = groups[key]
         warned = sum(c.warns for c in cells)
-        lines.append(f"| {name} | {len(cells):,} | {warned:,} | {len(cells) - warned:,} |")
-    for name, cells in sorted(by.items(), key=lambda kv: -len(kv[1])):
-        lines += ["", f"### {name[0].upper()}{name[1:]} ({len(cells):,})", ""]
-        lines += [_HEAD, "| --- | --- | --- | --- |"]
+        lines.append(
+            f"| {key[0]} | {key[1]} | {len(cells):,} | {warned:,} | {len(cells) - warned:,} |"
+        )
+    lines.append(
+        f"| **every change** | | **{f['changed']:,}** | **{f['warned']:,}** | **{f['silent']:,}** |"
+    )
+    for key in order:
+        cells = groups[key]
+        lines += ["", f"### {key[0][0].upper()}{key[0][1:]}: {key[1]} ({len(cells):,})", ""]
         shown = [c for c in cells if c.warns][: examples // 2]
         shown += [c for c in cells if not c.warns][: examples - len(shown)]
-        for c in shown:
-            lines.append(_row(c))
+        shown += [c for c in cells if c.warns and c not in shown][: examples - len(shown)]
+        lines += [_HEAD, "| --- | --- | --- | --- |", *(_row(c) for c in shown)]
     quiet = m.warned_unchanged()
     if quiet:
         lines += [
@@ -348,35 +388,53 @@ def page(found: Measurement | None = None, examples: int = 4) -> str:
     return "\n".join(lines) + "\n"
 
 
-_HEAD = "| cell | NumPy 1.x (legacy) | NEP 50 (weak) | warned |"
-
-
 def _row(c: Cell) -> str:
     def shown(text: str) -> str:
         why = _reason(text)
         return f"{_show(text)} ({why})" if why else _show(text)
 
-    warned = "; ".join(c.warnings) if c.warns else "no"
+    said = [w.removeprefix(WARNING).strip() for w in c.warnings]
+    warned = "; ".join(said) if said else "no"
     cell = f"`{_label(c.row)} x {_label(c.col)}`"
     return f"| {cell} | {shown(c.legacy)} | {shown(c.weak)} | {warned} |".replace("\n", " ")
 
 
+# The docs site's migration page; its block between the markers is ``page()``.
+DOCS = HERE.parents[2] / "docs" / "guide" / "nep50.md"
+BLOCK = re.compile(r"(<!-- nep50:changes -->\n)(.*?)(<!-- /nep50:changes -->)", re.S)
+
+
+def rewritten(text: str) -> str:
+    """``text`` (the page) with its block as ``page()`` writes it now."""
+    if not BLOCK.search(text):
+        raise ValueError(f"{DOCS.name} has no <!-- nep50:changes --> block")
+    body = page()
+    return BLOCK.sub(lambda m: m.group(1) + body + m.group(3), text)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    import argparse
-
-    parser = argparse.ArgumentParser(
-        prog="python -m promote_cli.frameworks.numpy.nep50",
-        description="Measure NEP 50's diff in NumPy 1.24-1.26's three promotion states.",
-    )
-    parser.add_argument("--python", required=True, help="an interpreter with numpy 1.26")
-    args = parser.parse_args(argv)
-    from promote_cli.errors import PromotionError
-
-    try:
-        print(measure(args.python))
-    except PromotionError as exc:
-        print(f"promote: error: {exc.reason}", file=sys.stderr)
+    """``--write-docs``: rewrite the page's block from the measurement; ``--check-docs``: exit 1
+    when it is stale."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args not in (["--write-docs"], ["--check-docs"]):
+        print(
+            "usage: python -m promote_cli.frameworks.numpy.nep50 --write-docs | --check-docs"
+            " (measure with: promote measure numpy -O promotion=legacy --python PATH)",
+            file=sys.stderr,
+        )
         return 2
+    text = DOCS.read_text(encoding="utf-8")
+    new = rewritten(text)
+    if new == text:
+        print(f"{DOCS.name}: unchanged")
+        return 0
+    if args == ["--check-docs"]:
+        print(f"{DOCS.name} is stale: python -m promote_cli.frameworks.numpy.nep50 --write-docs")
+        return 1
+    from promote_cli import atomic
+
+    atomic.replace_file(DOCS, new.encode())
+    print(f"wrote {DOCS.name}")
     return 0
 
 
