@@ -253,3 +253,20 @@ def test_measure_asks_numpy_1_26_through_the_probe(tmp_path):
     c = found.cells[Operand("uint8"), Operand("int64", ZERO_D, 300)]
     assert (c.legacy, c.weak) == ("uint16", "int64")
     assert nep50.measure(python, ops, out).startswith("nep50.json: unchanged")
+
+
+@pytest.mark.skipif(
+    not os.environ.get("PROMOTE_NUMPY1_PYTHON"),
+    reason="set PROMOTE_NUMPY1_PYTHON to an interpreter with numpy 1.26 to measure live",
+)
+def test_promote_measure_under_legacy_measures_the_checked_in_cells_again():
+    # What `promote measure numpy -O promotion=legacy --python PATH` runs after the legacy set:
+    # the checked-in file is what NumPy 1.26.4 answers now (it keeps its date), and no other
+    # setting names a states module.
+    from promote_cli.cli.measure import _states
+
+    python = os.environ["PROMOTE_NUMPY1_PYTHON"]
+    assert _states("numpy", {"promotion": "legacy"}, python) == [
+        "nep50.json: unchanged (NumPy 1.26.4, 9,025 cells)"
+    ]
+    assert _states("numpy", {"promotion": "weak"}, python) == []
