@@ -64,10 +64,11 @@ class Request(Record):
         return self.asked.answer(self.operands, self.options)
 
     def cell(self, a: Operand, b: Operand) -> Outcome:
-        """One cell of the request's table: ``a`` x ``b`` promoted, or the operation's output."""
+        """One cell of the request's table: ``a`` x ``b`` promoted as ``promote pair`` answers
+        them (a valued Python scalar checked), or the operation's output."""
         if self.asked is not None:
             return self.asked.cell(a, b, self.options)
-        return self.policy.promote(a, b, self.options)
+        return self.policy.pair(a, b, self.options)
 
     def table_operands(self) -> tuple[Operand, ...]:
         """The operands a table asks about: those given, else the operation's or the policy's

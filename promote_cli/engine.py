@@ -160,6 +160,12 @@ class Policy:
         policy reads such values (NumPy's legacy promotion)."""
         return ()
 
+    def diff_marks(self, left: Mapping[str, Any], right: Mapping[str, Any]) -> Any:
+        """What ``promote diff`` shows beside the cells of this policy under two option
+        settings (``compare.Marks``: which cells NumPy 1.26's ``weak_and_warn`` warns about,
+        for its two promotions), or None."""
+        return None
+
     def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
         """What the weak result ``weak`` becomes as an array under ``opts``. A policy whose
         rules give weak results declares it; one that gives none never gets here."""
@@ -419,6 +425,15 @@ class Policy:
             return found
         return self._promote(a, b, opts)
 
+    def pair(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        """The cell ``promote pair A B`` answers: ``promote``, refused where a valued Python
+        scalar does not fit the other operand (``check_value``), as a table's and a diff's
+        cells are."""
+        out = self.promote(a, b, opts)
+        if out.refused or (a.value is None and b.value is None):
+            return out
+        return self._values_checked((a, b), opts) or out
+
     def _promote(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         na = self.normalise(a, opts)
         if isinstance(na, Outcome):
@@ -537,7 +552,7 @@ def matrix(
     b)`` (default: the promotion); ``opts`` must come from ``resolve_options``."""
     r = tuple(rows) if rows is not None else tuple(Operand.of(t) for t in policy.default_types)
     c = tuple(cols) if cols is not None else r
-    ask = cell or (lambda a, b: policy.promote(a, b, opts))
+    ask = cell or (lambda a, b: policy.pair(a, b, opts))
     cells = tuple(tuple(ask(a, b) for b in c) for a in r)
     return Matrix(policy, opts, r, c, cells)
 

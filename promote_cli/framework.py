@@ -36,6 +36,11 @@ class MeasuredApart(Record):
     option: str
     value: str
     version: str
+    # A module of the framework's directory that also measures, in the framework's own states,
+    # every cell of ``promote diff`` between the default and this setting: its ``measure(python,
+    # operands)`` runs after ``promote measure -O option=value --python`` (numpy: ``nep50``,
+    # NumPy 1.26's legacy, weak and weak_and_warn); "" when there is none.
+    states: str = ""
 
     @property
     def directory(self) -> str:

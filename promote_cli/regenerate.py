@@ -13,7 +13,10 @@
 4. every framework's measurements, ``promote_cli/frameworks/<name>/measured/*.json``
    (``promote measure --all --require``: every framework must be installed, as the
    ``conformance`` extra and ``torch`` install them);
-5. ``tables/``, the documentation set (``promote tables``);
+5. ``tables/``, the documentation set (``promote tables``), and the NEP 50 migration page's
+   block (``docs/guide/nep50.md``, from ``measured/promotion-legacy/nep50.json``, which
+   ``promote measure numpy -O promotion=legacy --python <NumPy 1.26>`` measures: like the
+   other settings measured apart, not by this run);
 6. the last full ``promote verify`` run, ``docs/verified.json`` (``benchmarks/verified.py
    --write``: every framework again, the longest step);
 7. the README's figures (``docs/figures.py --write-readme``; the docs site computes its own
@@ -51,6 +54,10 @@ def steps() -> list[tuple[str, list[str]]]:
             [python, "-m", "promote_cli", "measure", "--all", "--require"],
         ),
         ("tables/", [python, "-m", "promote_cli", "tables"]),
+        (
+            "the NEP 50 migration page",
+            [python, "-m", "promote_cli.frameworks.numpy.nep50", "--write-docs"],
+        ),
         (
             "the last full verify run",
             [python, str(ROOT / "benchmarks" / "verified.py"), "--write"],

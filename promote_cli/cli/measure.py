@@ -46,7 +46,8 @@ def command(names, every, require, into, python, option_values) -> int:
     with these files without any framework installed. A file whose answers did not change is
     left as it is. A framework that is not installed is skipped unless --require is given.
     -O selects settings measured apart, on another version (numpy -O promotion=legacy, with
-    --python naming an environment with NumPy 1.26).
+    --python naming an environment with NumPy 1.26; it also measures NEP 50's cells in NumPy
+    1.26's three promotion states, nep50.json).
     """
     from promote_cli.cli.verify import _progress
     from promote_cli.verify import measured
@@ -92,4 +93,28 @@ def command(names, every, require, into, python, option_values) -> int:
             except PromotionError as exc:  # pragma: no cover - a registry without rules
                 raise UsageError(exc.reason) from None
             click.echo(done)
+            if python and not into:
+                for line in _states(name, pinned, python):
+                    click.echo(line)
     return EXIT_DIFFERENT if failed else EXIT_OK
+
+
+def _states(name: str, pinned: dict[str, object], python: str) -> list[str]:
+    """Each pinned setting measured apart whose entry names a ``states`` module (numpy's
+    ``nep50``): that module's ``measure`` of every cell of the diff between the default and the
+    setting (``compare.diff_operands``, values included), under ``python``."""
+    from importlib import import_module
+
+    from promote_cli import api
+    from promote_cli.compare import VALUES, diff_operands
+
+    entry = frameworks.entry(name)
+    done = []
+    for apart in entry.measured_apart:
+        if not apart.states or str(pinned.get(apart.option)) != apart.value:
+            continue
+        default = api.request(name)
+        other = api.request(name, options={apart.option: apart.value})
+        module = import_module(f"{entry.package}.{apart.states}")
+        done.append(module.measure(python, diff_operands(default, other, VALUES)))
+    return done

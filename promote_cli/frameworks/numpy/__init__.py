@@ -70,6 +70,9 @@ clongdouble  G
     ),
     # NumPy 2 has no legacy promotion: that setting is measured on NumPy 1.26.4 (verify and
     # measure it with -O promotion=legacy --python <an environment with numpy 1.26>).
-    measured_apart=(MeasuredApart(option="promotion", value="legacy", version="1.26.4"),),
+    # nep50.py measures the diff of the two promotions in NumPy 1.26's three states.
+    measured_apart=(
+        MeasuredApart(option="promotion", value="legacy", version="1.26.4", states="nep50"),
+    ),
     install="numpy",
 )

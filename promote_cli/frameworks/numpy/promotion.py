@@ -330,6 +330,13 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
             *(Operand("float64", NUMPY_SCALAR, v) for v in floats),
         )
 
+    def diff_marks(self, left: Mapping[str, Any], right: Mapping[str, Any]) -> Any:
+        """Between ``weak`` and ``legacy``: the warnings NumPy 1.26.4's ``weak_and_warn`` gave
+        on each cell, measured (``nep50.marks``)."""
+        from promote_cli.frameworks.numpy import nep50
+
+        return nep50.marks(left, right)
+
     def excluded(self, opts: Mapping[str, Any]) -> str:
         if _legacy(opts) and opts.get("ml_dtypes"):
             return _NOT_MEASURED
@@ -427,6 +434,19 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
         assert out.result is not None
         return Operand(out.result, NUMPY_SCALAR, legacy.added(a, b, out.result))
 
+    def _values_checked(
+        self, operands: Sequence[Operand], opts: Mapping[str, Any]
+    ) -> Outcome | None:
+        if len(operands) == 2 and _legacy(opts):
+            raised = _long_scalar_add(*operands)
+            if raised is not None:
+                return raised
+        return super()._values_checked(operands, opts)
+
+    def _operation(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        raised = _long_scalar_add(a, b) if _legacy(opts) else None
+        return raised or super()._operation(a, b, opts)
+
     def check_value(
         self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
     ) -> Outcome | None:
@@ -477,6 +497,27 @@ _NOT_MEASURED = "not measured under promotion=legacy (NumPy 1.26.4 without ml_dt
 
 def _legacy(opts: Mapping[str, Any] | None) -> bool:
     return (opts or {}).get("promotion") == "legacy"
+
+
+def _long_scalar_add(a: Operand, b: Operand) -> Outcome | None:
+    """NumPy 1.26's ``np.longdouble(1) + 2**63`` (a long double NumPy scalar, real or complex,
+    with a Python int int64 does not hold) raises TypeError under ``legacy``: the scalar's
+    ``__add__`` cannot convert the int, and neither side's operator takes the other (measured
+    by ``nep50``; an array of either type, 0-d or not, adds it)."""
+    for scalar, other in ((a, b), (b, a)):
+        value = int_value(other)
+        if (
+            scalar.category == NUMPY_SCALAR
+            and scalar.dtype in ("longdouble", "clongdouble")
+            and value is not None
+            and not -(2**63) <= value < 2**63
+        ):
+            return refuse(
+                "legacy",
+                f"NumPy 1.26 raises TypeError: unsupported operand type(s) for +: a NumPy"
+                f" {scalar.dtype} scalar and the Python int {value}, which int64 does not hold",
+            )
+    return None
 
 
 def _held_fits(op: Operand) -> Outcome | None:
