@@ -251,4 +251,43 @@ def test_the_oracle_traces_every_operation_on_the_jax_backend_without_a_mismatch
 
     report = driver.verify(frameworks.get("keras"), {"backend": "jax"}, operations=True).ops
     assert report.mismatches == [], report.mismatches[:5]
-    assert report.total == 3 * 25_040
+    # and 16 binary operations x 17 array types x 25 values x both orders, per floatx
+    assert report.total == 3 * (25_040 + 16 * 850)
+
+
+# A Python scalar's value in every binary operation, on the jax backend (measured by the traced
+# oracle with each array type and 25 values on either side, under each floatx): JAX makes a
+# Python int a weak int32 array (no x64), so an int outside int32 raises whatever it meets, and
+# one inside is not checked against the other array's type (under floatx=bfloat16 Keras makes
+# a Python int or float a strong float32 first: ``multiply(uint8, 300)`` is float32 there).
+@pytest.mark.parametrize(
+    ("op", "args", "want"),
+    [
+        # keras.ops.multiply(uint8 array, 300) -> uint8: 300 is not checked against uint8
+        ("multiply", ("uint8", "int:300"), "uint8"),
+        ("equal", ("uint8", "int:300"), "bool"),
+        ("bitwise_left_shift", ("int8", "int:300"), "int8"),
+        ("pow", ("int8", "int:-1"), "int8"),
+        ("maximum", ("float16", "float:1e+300"), "float16"),
+        # keras.ops.divide(int8 array, 2**31): OverflowError "Python int 2147483648 too large to
+        # convert to int32", and so for atan2 and logical_and, even of a float or bool array
+        ("divide", ("int8", "int:2147483648"), REFUSED),
+        ("atan2", ("bool", "int:2147483648"), REFUSED),
+        ("logical_and", ("float32", "int:2147483648"), REFUSED),
+    ],
+)
+def test_jax_takes_a_value_in_every_operation_checked_as_int32(op, args, want):
+    for floatx in ("float32", "float16"):
+        if want is REFUSED:
+            with pytest.raises(PromotionError, match="too large to convert to int32"):
+                answer(op, args, backend="jax", floatx=floatx)
+        else:
+            assert answer(op, args, backend="jax", floatx=floatx) == want
+
+
+def test_the_other_backends_take_a_value_in_add_alone():
+    # Measured for types only beyond add (numpy, torch, tensorflow, openvino): a usage error.
+    from promote_cli.errors import UsageError
+
+    with pytest.raises(UsageError, match="not checked against a Python scalar's value"):
+        answer("multiply", ("uint8", "int:300"), backend="numpy")

@@ -15,7 +15,15 @@ from promote_cli.errors import PromotionError
 from promote_cli.operands import Operand
 from promote_cli.verify import driver
 from promote_cli.verify.driver import oracle
-from promote_cli.verify.protocol import OPERATION, Asks, Gap, Question, Result, operand_of
+from promote_cli.verify.protocol import (
+    OPERATION,
+    Asks,
+    Gap,
+    Question,
+    Refusal,
+    Result,
+    operand_of,
+)
 
 REFUSED = None
 GAP = "no CPU kernel"  # the dtype rule's answer, but the CPU call raises
@@ -239,9 +247,56 @@ def test_the_worker_reads_the_type_a_missing_kernel_names(worker, op, cell, name
     assert found.message
 
 
+# A Python int's value in an operation or operator (measured with each tensor type and 25 values
+# on either side): every one converts it to a C++ long first, so one outside int64 is refused
+# whatever it meets; inside int64 it is not looked at. The shift takes uint64's range as well.
+@pytest.mark.parametrize(
+    ("op", "args"),
+    [
+        # ops.mul(ops.ones((2,), ms.uint16), 2**63): RuntimeError "Unable to cast Python
+        # instance of type <class 'int'> to C++ type 'long'" (without a value: no CPU kernel)
+        ("multiply", ("uint16", "int:9223372036854775808")),
+        # t == 2**63 on a uint16 tensor: SystemError caused by OverflowError "int too big to
+        # convert" (t == 1 runs)
+        ("==", ("uint16", "int:9223372036854775808")),
+        # a *= -2**63 - 1, and 2**64 / t
+        ("*=", ("uint8", "int:-9223372036854775809")),
+        ("divide", ("int:18446744073709551616", "int8")),
+        # ops.bitwise_left_shift(ops.ones((2,), ms.int8), 2**64): outside int64 and uint64
+        ("bitwise_left_shift", ("int8", "int:18446744073709551616")),
+    ],
+)
+def test_an_int_outside_int64_is_refused_by_every_operation(op, args):
+    assert answer(op, *args) == (REFUSED, False)
+
+
+@pytest.mark.parametrize(
+    ("op", "args", "want"),
+    [
+        ("*", ("uint8", "int:300"), "uint8"),  # t * 300: wrapped, not checked
+        ("add", ("int8", "int:-9223372036854775808"), "int8"),
+        ("divide", ("int:9223372036854775807", "int8"), "float32"),
+        ("add", ("float16", "float:1e+300"), "float16"),  # a float is never checked
+        # ops.bitwise_left_shift(int8 tensor, 2**64 - 1) is int8: the shift reads it as uint64
+        ("bitwise_left_shift", ("int8", "int:18446744073709551615"), "int8"),
+        ("bitwise_left_shift", ("int:9223372036854775808", "int16"), "int16"),
+    ],
+)
+def test_an_int_inside_int64_is_taken_and_the_shift_takes_uint64s_too(op, args, want):
+    assert answer(op, *args) == (want, False)
+
+
+def test_the_worker_refuses_a_tensor_operators_overflowing_int(worker):
+    # t * 2**63: SystemError "<method '__mul__' of 'TensorPy' objects> returned a result with an
+    # exception set", caused by OverflowError "int too big to convert": a refusal of the value
+    found = worker("*", "D(uint8) int:9223372036854775808")
+    assert isinstance(found, Refusal) and "int too big to convert" in found.message
+
+
 def test_verify_against_mindspore_has_no_mismatch():
     pytest.importorskip("mindspore", reason="mindspore is not installed")
     report = driver.verify(frameworks.get("mindspore"), operations=True).ops
     assert report.mismatches == []
-    # 6,211 function cells and 9,360 operator cells (the shifts absent)
-    assert (report.total, report.total_gaps) == (15571, 1852)
+    # 6,211 function cells and 9,360 operator cells (the shifts absent), and 32,250 cells of
+    # every binary function and operator with a Python scalar's value
+    assert (report.total, report.total_gaps) == (47821, 4489)

@@ -161,4 +161,10 @@ OPERATIONS = Operations(
     ),
     one_operand_pair="stored",
     valued=("add",),
+    # On jax every binary operation takes a Python scalar's value as keras.ops.add does
+    # (measured under each floatx: the value is checked as JAX makes it a weak array). The other
+    # backends' operations were measured without values: there only ``add`` takes one (its
+    # chain step, ``valued``); see notes.md for what they do.
+    values=True,
+    values_except=tuple((b, f) for b, f in _SETTINGS if b != "jax"),
 )

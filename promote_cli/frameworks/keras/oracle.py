@@ -39,7 +39,6 @@ from typing import Any
 from promote_cli.dtypes import get as kind_of
 from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.verify import (
-    PYTHON_VALUES,
     answered,
     chained,
     python_result,
@@ -69,7 +68,7 @@ RUNS = in_worker(
     per=("backend",),
     env={"KERAS_BACKEND": "{backend}", "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": ""},
 )
-ASKS = Asks(nary=True, operations=True)
+ASKS = Asks(nary=True, operations=True, operation_values=True)
 
 _ADD_NO_KERNEL = re.compile(r"\"add_stub\" not implemented for '(\w+)'")
 _ADDS = (CHAIN, VALUE)  # the questions keras.ops.add answers, beside the operation itself
@@ -145,7 +144,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
 
     def value(op: Operand) -> Any:
         if op.category == PYTHON:
-            return PYTHON_VALUES[op.dtype]
+            return python_value(op)
         if op not in made:
             made[op] = array(op, keras.ops.ones)
         return made[op]

@@ -63,8 +63,10 @@ from promote_cli.operands import DIMENSIONED
 from promote_cli.ops import (
     ACCUMULATE,
     ALWAYS_BOOL,
+    ANY_VALUE,
     COMPLEX_TO_FLOAT,
     INDEX,
+    INT64_VALUE,
     INT_TO_FLOAT,
     NO_KERNEL,
     REBINDS,
@@ -212,6 +214,8 @@ RULES = {
         same_dtype=True,
         refuses=("bool", "float", "complex"),
         refuses_operand=(P("float*"), P("complex*")),
+        value=ANY_VALUE,
+        value_special="shift_value",
     ),
     "atan2": Rule("ops.atan2", no_kernel=(*_INTEGRAL, "bfloat16", "complex")),
     "matmul": Rule(
@@ -394,10 +398,21 @@ _OPERATORS = {
 # old one as it was: a += b rebinds the name.
 OPERATORS = Operators("mindspore.Tensor", Updates(REBINDS), rules=_OPERATORS)
 
+# A Python int reaches every function and operator as a C++ ``long`` before anything else
+# (measured with each tensor type and 25 values on either side): one outside int64 is refused
+# whatever it meets, even where ``ops.add`` would refuse the types alone (``ops.mul(uint16_t,
+# 2**63)``), and one inside is not looked at (``uint8_t * 300`` is uint8, wrapped). The shift
+# alone reads it as int64 or uint64 (``shift_value``, specials.py).
+_VALUED = {
+    name: rule if rule.value_special else rule._replace(value=INT64_VALUE)
+    for name, rule in with_operators(RULES, OPERATORS).items()
+}
+
 OPERATIONS = Operations(
     POLICY,
     MAPS,
-    with_operators(RULES, OPERATORS),
+    _VALUED,
     "MindSpore 2.10's mindspore.ops and Tensor operators on the CPU (PyNative), measured",
     operators=OPERATORS,
+    values=True,
 )

@@ -16,7 +16,9 @@ promotion function (``mindspore.numpy.result_type`` has NumPy-like rules no oper
 the ``result_type`` of three is a left fold of that pair on real tensors, each step's tensor
 meeting the next operand. The chain is ``((a + b) + c)`` with the same step, Python scalars
 added by Python first; a value (``int:300``) is asked as the chain (an int outside int64:
-"Unable to cast Python instance of type <class 'int'> to C++ type 'long'"). An operation: the
+"Unable to cast Python instance of type <class 'int'> to C++ type 'long'"; a Tensor operator
+raises ``SystemError: ... returned a result with an exception set`` caused by ``OverflowError: int
+too big to convert``, a refusal too). An operation: the
 rule's ``mindspore.ops`` function on ``ops.ones((2,), t)`` and Python scalars (``cumsum`` along
 axis 0, ``where`` with a bool condition); an operator, Python's own on the same (``operated``:
 ``a += b`` records whether the name was rebound, which it always is; ``t == 1j`` is Python's
@@ -45,7 +47,6 @@ from typing import Any
 from promote_cli.frameworks.mindspore.promotion import TYPES  # the types its oracle is asked about
 from promote_cli.operands import PYTHON, Operand
 from promote_cli.verify import (
-    PYTHON_VALUES,
     answered,
     chained,
     is_operator,
@@ -75,7 +76,7 @@ RUNS = in_worker(
     requires=("mindspore",),
     env={"GLOG_v": "3"},
 )
-ASKS = Asks(nary=True, operations=True)
+ASKS = Asks(nary=True, operations=True, operation_values=True)
 REFUSALS = (TypeError, RuntimeError, ValueError)
 
 _KERNEL_GAP = "For primitive[Add], the input argument[x] must be a type of"
@@ -174,10 +175,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         return canonical(out.dtype) if isinstance(out, ms.Tensor) else python_result(out)
 
     def call(q: Question) -> Any:
-        args = [
-            PYTHON_VALUES[x.dtype] if x.category == PYTHON else ops.ones((2,), dtypes[x.dtype])
-            for x in q.operands
-        ]
+        args = [value(x, ops.ones) for x in q.operands]
         if is_operator(q.operation):  # Python's operator itself, as user code writes it
             return operated(q.operation, args, synchronised)
         function = getattr(ops, q.function.removeprefix("ops."))
@@ -194,6 +192,13 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         try:
             out = call(q)
             return out if isinstance(out, Result) else canonical(out.dtype)
+        except SystemError as exc:
+            # A Tensor operator given a Python int outside int64 (``t * 2**63``): pybind11's
+            # conversion raised OverflowError inside the method, which returned anyway; Python
+            # reports that as a SystemError caused by the OverflowError. A refusal of the value.
+            if not isinstance(exc.__cause__, OverflowError):
+                raise
+            return Refusal(f"{first_line(exc)} ({first_line(exc.__cause__)})")
         except REFUSALS as exc:
             text = said(exc)
             if "KernelMod Init Failed" in text:  # the types are in the C++ log, not the message
