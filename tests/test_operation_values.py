@@ -98,10 +98,12 @@ def test_explain_names_the_value_step(run):
     assert last.startswith("step: value (any, wrapped_divisor): ")
 
 
-def test_a_framework_whose_values_were_not_measured_refuses_a_value_with_one_line(run):
-    # TensorFlow's operations are measured for types only: a value is a usage error, not a guess.
-    done = run("op", "add", "uint8", "int:300", "-p", "tensorflow")
+def test_a_setting_whose_values_were_not_measured_refuses_a_value_with_one_line(run):
+    # NumPy 1.26's operations (promotion=legacy) are measured for types only, + alone with
+    # values: a value elsewhere is a usage error, not a guess.
+    legacy = ("-p", "numpy", "-O", "promotion=legacy")
+    done = run("op", "multiply", "uint8", "int:300", *legacy)
     assert done.exit_code == 2
     assert "not checked against a Python scalar's value" in done.output
     with pytest.raises(UsageError, match="give int rather than int:300"):
-        promote("uint8", "int:300", policy="tensorflow", op="add")
+        promote("uint8", "int:300", policy="numpy", op="multiply", promotion="legacy")

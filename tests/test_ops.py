@@ -171,11 +171,13 @@ def test_op_with_the_chain_question_is_a_usage_error():
 
 
 def test_op_with_a_valued_python_scalar_is_a_usage_error_where_values_were_not_measured():
-    # tf.experimental.numpy.add(uint8 tensor, 300): TensorFlow's operations are measured for
-    # types only, so a value is refused as a question promote cannot answer, not guessed.
+    # tnp.multiply(uint8 tensor, 300) under mode=legacy: TensorFlow's legacy operations are
+    # measured for types only (+ alone with values, as the chain), so a value is refused as a
+    # question promote cannot answer, not guessed.
     with pytest.raises(UsageError, match="give int rather than int:300"):
-        promote_cli.promote("uint8", "int:300", policy="tensorflow", op="add")
-    done = CliRunner().invoke(cli, ["op", "add", "uint8", "int:300", "-p", "tensorflow"])
+        promote_cli.promote("uint8", "int:300", policy="tensorflow", op="multiply", mode="legacy")
+    legacy = ["-p", "tensorflow", "-O", "mode=legacy"]
+    done = CliRunner().invoke(cli, ["op", "multiply", "uint8", "int:300", *legacy])
     assert done.exit_code == 2
     assert "not checked against a Python scalar's value" in done.output
     assert promote_cli.promote("uint8", "int", policy="numpy", op="add") == "uint8"

@@ -42,6 +42,12 @@ kernel that runs it, it is a refusal:
 - ``matmul`` of unsigned types is a refusal: ``MatMul`` admits uint8-uint64, but no device
   registers a kernel for them: not the CPU (floats, complex, int16/32/64), not XLA, and not the
   GPU (``matmul_op_real.cc``: half, bfloat16, float, double; complex elsewhere).
+
+A Python scalar's value (``int:300``) is taken by every binary function and operator in the
+modes ``all`` and ``safe``: checked as ``+`` converts it (an int32 first) where the operation
+promotes; converted to the tensor's dtype where an operator does not (``!=``, the orderings,
+``& | ^``); and what an integer kernel then does with the wrapped value (a negative power, a zero
+divisor) in ``specials.py``. ``legacy``'s operations were measured for types only.
 """
 
 from __future__ import annotations
@@ -51,6 +57,8 @@ from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 from promote_cli.ops import (
     ACCUMULATE,
     ALWAYS_BOOL,
+    ANY_VALUE,
+    CHECKED,
     COMPLEX_TO_FLOAT,
     INDEX,
     INT_TO_FLOAT,
@@ -94,15 +102,34 @@ RULES = {
         pair=_NP,
     ),
     "floor_divide": Rule(
-        "tnp.floor_divide", refuses=("string",), no_kernel=("complex",), overrides=_INT8, pair=_NP
+        "tnp.floor_divide",
+        refuses=("string",),
+        no_kernel=("complex",),
+        overrides=_INT8,
+        pair=_NP,
+        value_special="zero_divisor",
     ),
-    "remainder": Rule("tnp.remainder", refuses=("complex", "string"), overrides=_INT8, pair=_NP),
-    "pow": Rule("tnp.power", refuses=("bool", "uint", "string"), pair=_NP),
+    "remainder": Rule(
+        "tnp.remainder",
+        refuses=("complex", "string"),
+        overrides=_INT8,
+        pair=_NP,
+        value_special="zero_divisor",
+    ),
+    "pow": Rule(
+        "tnp.power", refuses=("bool", "uint", "string"), pair=_NP, value_special="negative_power"
+    ),
     "maximum": Rule("tnp.maximum", refuses=("complex", "string"), pair=_NP),
     "minimum": Rule("tnp.minimum", refuses=("complex", "string"), pair=_NP),
     "equal": Rule("tnp.equal", ALWAYS_BOOL),
     "less": Rule("tnp.less", ALWAYS_BOOL, refuses=("complex", "string")),
-    "logical_and": Rule("tnp.logical_and", ALWAYS_BOOL, pair="as_bools"),
+    "logical_and": Rule(
+        "tnp.logical_and",
+        ALWAYS_BOOL,
+        pair="as_bools",
+        value=ANY_VALUE,
+        value_special="int32_value",
+    ),
     "bitwise_and": Rule("tnp.bitwise_and", refuses=("float", "complex", "string"), pair=_NP),
     "bitwise_left_shift": Rule(
         None, note="tnp has no left shift; tf.bitwise.left_shift takes one dtype only"
@@ -154,6 +181,10 @@ _SAME = "as_tensor_dtype"  # no promotion: the legacy conversion to the tensor's
 _LEFT = "as_left_dtype"  # the same, and a Python scalar on the left raises AttributeError
 _NOT_SHIFTED = "tf.Tensor defines no __lshift__ or __rshift__ (tf.bitwise.left_shift is a function)"
 _ORDER = ("bool", "complex", "string")  # Less & co admit neither
+_BITS = ("float", "complex", "string")
+# A Python scalar's value, where the operator does not promote: converted to the tensor's
+# dtype, not to int32 as + converts it (value=ANY_VALUE, then this special: specials.py)
+_CONVERTED = "converted"
 
 # Tensors are immutable: ``a += b`` is ``a = a + b``, the name bound to a new tensor.
 OPERATORS = Operators(
@@ -164,7 +195,13 @@ OPERATORS = Operators(
         "+": Rule("tf.Tensor.__add__", refuses=("bool",), pair=_OP),
         "-": Rule("tf.Tensor.__sub__", refuses=("bool", "string"), pair=_OP),
         # a bool tensor on either side: both cast to int32, multiplied, cast back to bool
-        "*": Rule("tf.Tensor.__mul__", refuses=("string",), pair="bool_multiply"),
+        "*": Rule(
+            "tf.Tensor.__mul__",
+            refuses=("string",),
+            pair="bool_multiply",
+            value=ANY_VALUE,
+            value_special="bool_multiplied",
+        ),
         # _TRUEDIV_TABLE: (u)int8/16 -> float32, (u)int32/64 -> float64, no bool (tnp.divide
         # casts two bools to float32); a weak int stays weak: float64*
         "/": Rule(
@@ -184,21 +221,76 @@ OPERATORS = Operators(
             refuses=("bool", "string"),
             no_kernel=("complex",),
             pair=_OP,
+            value_special="zero_divisor",
         ),
-        "%": Rule("tf.Tensor.__mod__", refuses=("bool", "complex", "string"), pair=_OP),
-        "**": Rule("tf.Tensor.__pow__", refuses=("bool", "uint", "string"), pair=_OP),
-        "&": Rule("tf.Tensor.__and__", refuses=("float", "complex", "string"), pair=_LEFT),
-        "|": Rule("tf.Tensor.__or__", refuses=("float", "complex", "string"), pair=_LEFT),
-        "^": Rule("tf.Tensor.__xor__", refuses=("float", "complex", "string"), pair=_LEFT),
+        "%": Rule(
+            "tf.Tensor.__mod__",
+            refuses=("bool", "complex", "string"),
+            pair=_OP,
+            value_special="zero_divisor",
+        ),
+        "**": Rule(
+            "tf.Tensor.__pow__",
+            refuses=("bool", "uint", "string"),
+            pair=_OP,
+            value_special="negative_power",
+        ),
+        "&": Rule(
+            "tf.Tensor.__and__",
+            refuses=_BITS,
+            pair=_LEFT,
+            value=ANY_VALUE,
+            value_special=_CONVERTED,
+        ),
+        "|": Rule(
+            "tf.Tensor.__or__", refuses=_BITS, pair=_LEFT, value=ANY_VALUE, value_special=_CONVERTED
+        ),
+        "^": Rule(
+            "tf.Tensor.__xor__",
+            refuses=_BITS,
+            pair=_LEFT,
+            value=ANY_VALUE,
+            value_special=_CONVERTED,
+        ),
         "<<": Rule(None, note=_NOT_SHIFTED),
         ">>": Rule(None, note=_NOT_SHIFTED),
         "==": Rule("tf.Tensor.__eq__", ALWAYS_BOOL, pair=_OP),
         # tensor_not_equals does not promote (where tensor_equals does)
-        "!=": Rule("tf.Tensor.__ne__", ALWAYS_BOOL, pair=_SAME),
-        "<": Rule("tf.Tensor.__lt__", ALWAYS_BOOL, refuses=_ORDER, pair=_SAME),
-        "<=": Rule("tf.Tensor.__le__", ALWAYS_BOOL, refuses=_ORDER, pair=_SAME),
-        ">": Rule("tf.Tensor.__gt__", ALWAYS_BOOL, refuses=_ORDER, pair=_SAME),
-        ">=": Rule("tf.Tensor.__ge__", ALWAYS_BOOL, refuses=_ORDER, pair=_SAME),
+        "!=": Rule(
+            "tf.Tensor.__ne__", ALWAYS_BOOL, pair=_SAME, value=ANY_VALUE, value_special=_CONVERTED
+        ),
+        "<": Rule(
+            "tf.Tensor.__lt__",
+            ALWAYS_BOOL,
+            refuses=_ORDER,
+            pair=_SAME,
+            value=ANY_VALUE,
+            value_special=_CONVERTED,
+        ),
+        "<=": Rule(
+            "tf.Tensor.__le__",
+            ALWAYS_BOOL,
+            refuses=_ORDER,
+            pair=_SAME,
+            value=ANY_VALUE,
+            value_special=_CONVERTED,
+        ),
+        ">": Rule(
+            "tf.Tensor.__gt__",
+            ALWAYS_BOOL,
+            refuses=_ORDER,
+            pair=_SAME,
+            value=ANY_VALUE,
+            value_special=_CONVERTED,
+        ),
+        ">=": Rule(
+            "tf.Tensor.__ge__",
+            ALWAYS_BOOL,
+            refuses=_ORDER,
+            pair=_SAME,
+            value=ANY_VALUE,
+            value_special=_CONVERTED,
+        ),
         # NumPy behaviour sets __pos__ to return the tensor itself, of any dtype
         "+x": Rule("tf.Tensor.__pos__"),
     },
@@ -214,12 +306,12 @@ _TRUEDIV_FLOAT32 = dict.fromkeys(("int8", "int16", "uint8", "uint16"), "float32"
 _LEGACY_OPERATORS = OPERATORS._replace(
     rules={
         **OPERATORS.rules,
-        "*": OPERATORS.rules["*"]._replace(pair=_OP),
+        "*": OPERATORS.rules["*"]._replace(pair=_OP, value=CHECKED, value_special=""),
         "/": OPERATORS.rules["/"]._replace(
             overrides={**OPERATORS.rules["/"].overrides, **_TRUEDIV_FLOAT32}
         ),
         **{
-            name: OPERATORS.rules[name]._replace(pair=_OP)
+            name: OPERATORS.rules[name]._replace(pair=_OP, value=CHECKED, value_special="")
             for name in ("&", "|", "^", "!=", "<", "<=", ">", ">=")
         },
     },
@@ -265,6 +357,11 @@ OPERATIONS = Operations(
     "tf.experimental.numpy with NumPy behaviour and tf.Tensor's operators (TensorFlow 2.21),"
     " measured in the three modes",
     operators=OPERATORS,
+    values=True,
+    # mode=legacy's functions convert a value through NumPy first, and wrap it into the result
+    # type (uint8 // 256 divides by zero): measured for types only, + alone with values
+    values_except=(("legacy",),),
+    valued=("+",),  # there, the chain's operator: its values are measured as the chain
     by_setting=BySetting(
         ("mode",),
         maps={("all",): MAPS, ("safe",): MAPS, ("legacy",): _LEGACY_MAPS},

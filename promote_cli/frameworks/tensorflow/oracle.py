@@ -29,6 +29,14 @@ XLA_CPU_JIT device this build has) on tensors of the type the message names: whe
 "Operands to RoundToEven must be real-valued"; ``MatMul`` of unsigned types: no kernel
 registered) it is a refusal. TensorFlow's GPU kernels, which this CPU build lacks, register
 none of those either (see the notes).
+
+Every binary operation and operator is also asked with valued Python scalars
+(``Asks.operation_values``, in ``mode=all`` and ``safe``; ``legacy``'s operations are measured
+for types only). A value TensorFlow cannot convert can surface as ``SystemError`` ("returned a
+result with an exception set", ``uint64_tensor * -1``, ``tnp.equal(uint8, 2**64)`` in legacy):
+its cause, the pending ``OverflowError``, is the refusal; any other ``SystemError`` is a bug
+of the oracle and propagates. The scalar cache is emptied before every call, function or
+operator, as for the chain.
 """
 
 from __future__ import annotations
@@ -77,7 +85,7 @@ RUNS = in_worker(
     per=("mode",),
     env={"TF_CPP_MIN_LOG_LEVEL": "2"},
 )
-ASKS = Asks(nary=True, operations=True)
+ASKS = Asks(nary=True, operations=True, operation_values=True)
 
 
 def load() -> Any:
@@ -213,7 +221,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
     def value(op: Operand, shape: Sequence[int] = (2,)) -> Any:
         if op.category == PYTHON:
             if op.dtype in PYTHON_VALUES:
-                return PYTHON_VALUES[op.dtype]
+                return python_value(op)
             return weak(op, [], tf.ones)
         if op.dtype == "string":
             return tf.fill(shape, "a")
@@ -228,10 +236,11 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
 
         # tf.Tensor's @ is tf.linalg.matmul, of matrices only (a vector is refused)
         args = [value(x, (2, 2) if q.operation == "@" else (2,)) for x in q.operands]
+        # Python scalars a function or operator converts are cached by value and dtype, and a
+        # value that does not convert can leave an error pending (see add)
+        pywrap_tfe.TFE_ClearScalarCache()
         try:
             if is_operator(q.operation):
-                # Python scalars the operator converts are cached by value and dtype (see add)
-                pywrap_tfe.TFE_ClearScalarCache()
                 try:
                     return operated(q.operation, args, dtype_of)
                 except AttributeError as exc:
@@ -245,6 +254,11 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             if missing_kernel(said(exc), q) is None:
                 raise
             return _on_xla(tf, exc)
+        except SystemError as exc:  # TF's bug, as in add: the conversion's pending error
+            pending = exc.__cause__ or exc.__context__
+            if isinstance(pending, OverflowError):
+                raise pending from None
+            raise
 
     def ask(q: Question) -> str | Cell:
         if q.kind in (PAIR, RESULT_TYPE):

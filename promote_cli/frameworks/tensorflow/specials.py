@@ -1,0 +1,171 @@
+"""TensorFlow's own cases of a Python scalar's value (``Rule.value_special``), measured on
+TensorFlow 2.21 with NumPy behaviour. ``SPECIALS`` names them for the rules (see
+``operations.py``).
+
+Where an operation promotes (``tnp``'s functions, ``+ - * / // % ** ==``) a Python int is
+converted to int32 first, as ``+`` does (``Policy.check_value``: OverflowError outside int32;
+a uint64 tensor refuses a negative int). The operators that do not promote (``!=``, the
+orderings, ``& | ^``) convert the value to the tensor's dtype instead (``converted``), and
+``*`` with a bool tensor casts both operands to int32 (``bool_multiplied``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from promote_cli.dtypes import get
+from promote_cli.engine import Outcome, refuse
+from promote_cli.frameworks.tensorflow.promotion import POLICY
+from promote_cli.operands import PYTHON, Operand, int_value
+from promote_cli.ops import SpecialFunction, value_refused
+
+_INT64 = (-(2**63), 2**63)
+# The dtypes whose conversion of a Python int goes through NumPy's int64 (the ints but
+# uint64, bfloat16 and complex64): outside it "Can't convert Python sequence with
+# out-of-range integer to Tensor"; uint64 takes [0, 2**64); float16/32/64 and complex128
+# take any int (as a float).
+_ANY_INT = ("float16", "float32", "float64", "complex128")
+_FLOAT32_MAX = 3.4028234663852886e38
+
+
+def _tensor_and_scalar(operands: Sequence[Operand]) -> tuple[Operand, Operand] | None:
+    a, b = operands
+    if a.category == PYTHON and a.value is not None and b.category != PYTHON:
+        return b, a
+    if b.category == PYTHON and b.value is not None and a.category != PYTHON:
+        return a, b
+    return None
+
+
+def converted(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """``uint8_tensor != 300``: an operator that does not promote converts a Python int to the
+    tensor's dtype (``convert_to_tensor``), which takes any int that fits int64 (wrapping:
+    ``uint8 != 300`` is bool), for uint64 any in [0, 2**64), for float16/32/64 and
+    complex128 any int; a float is not checked."""
+    found = _tensor_and_scalar(operands)
+    if found is None:
+        return None
+    tensor, scalar = found
+    value = int_value(scalar)
+    if value is None or tensor.dtype in _ANY_INT:
+        return None
+    if tensor.dtype == "uint64":
+        if 0 <= value < 2**64:
+            return None
+        why = "can't convert negative int to unsigned" if value < 0 else "int too big to convert"
+        return refuse("value", f"TensorFlow raises OverflowError: {why} ({value})")
+    if _INT64[0] <= value < _INT64[1]:
+        return None
+    return refuse(
+        "value",
+        "TensorFlow raises ValueError: Can't convert Python sequence with out-of-range integer"
+        f" to Tensor ({value} to {tensor.dtype}, through int64)",
+    )
+
+
+def bool_multiplied(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """``bool_tensor * v``: both operands are cast to int32 and multiplied (a logical and), the
+    Python scalar converted as it is first: an int that fits int64 is taken (``2**31`` too),
+    a finite float beyond float32's range is refused (``1e300``; ``inf`` and complex values
+    are taken). Another tensor's ``*`` checks the value as ``+`` does."""
+    found = _tensor_and_scalar(operands)
+    if found is None or found[0].dtype != "bool":
+        return value_refused(POLICY, operands, opts)
+    scalar = found[1]
+    value = scalar.value
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and not _INT64[0] <= value < _INT64[1]:
+        return refuse(
+            "value",
+            "TensorFlow raises ValueError: Can't convert Python sequence with out-of-range"
+            f" integer to Tensor ({value})",
+        )
+    if isinstance(value, float) and value != float("inf") and abs(value) > _FLOAT32_MAX:
+        return refuse(
+            "value",
+            "TensorFlow raises ValueError: Can't convert Python sequence with a value out of"
+            f" range for a double-precision float ({value!r}, cast with the bool tensor to"
+            " int32 through float32)",
+        )
+    return None
+
+
+def _computed_in(value: int, dtype: str) -> str:
+    """The integer type a tensor of ``dtype`` computes with the Python int ``value`` in: its
+    own; a bool tensor's int8 for a Python bool (``tnp``'s integer functions compute two bools
+    in int8), else the int the pair promotes to (int64, or int32 for the operators: the value,
+    checked in int32 first, is the same in both)."""
+    if dtype != "bool":
+        return dtype
+    return "int8" if isinstance(value, bool) else "int64"
+
+
+def _wrapped(value: int, dtype: str) -> int:
+    """``value`` wrapped into the integer type ``dtype`` computes in, as a tensor holds it."""
+    info = get(_computed_in(value, dtype))
+    bits = info.bits or 64
+    wrapped = value % 2**bits
+    return wrapped - 2**bits if info.kind == "int" and wrapped >= 2 ** (bits - 1) else wrapped
+
+
+def _integer_operand(operands: Sequence[Operand]) -> tuple[Operand, int] | None:
+    """An integer (or bool) tensor on the left and a valued Python int or bool on the right."""
+    tensor, scalar = operands
+    if tensor.category == PYTHON or scalar.category != PYTHON or scalar.value is None:
+        return None
+    value = scalar.value
+    if not isinstance(value, int) or get(tensor.dtype).kind not in ("int", "uint", "bool"):
+        return None
+    return tensor, value  # a bool stays one, for the message (it is an int)
+
+
+def negative_power(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """``int_tensor ** -1``: Pow's integer kernel refuses a negative integer exponent
+    (InvalidArgumentError: "Integers to negative integer powers are not allowed"), the
+    exponent wrapped into the tensor's type first (``int8 ** 128`` is ``int8 ** -128``,
+    refused; ``int8 ** -129`` is ``int8 ** 127``); the rule checks the value as ``+`` does
+    first (``Rule.value``)."""
+    found = _integer_operand(operands)
+    if found is None or _wrapped(found[1], found[0].dtype) >= 0:
+        return None
+    return refuse(
+        "value",
+        "TensorFlow raises InvalidArgumentError: Integers to negative integer powers are not"
+        f" allowed ({found[1]!r} is {_wrapped(found[1], found[0].dtype)} in"
+        f" {_computed_in(found[1], found[0].dtype)})",
+    )
+
+
+def zero_divisor(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """``uint8_tensor // 256``: an integer divisor is wrapped into the tensor's type (256 is 0
+    in uint8, False is 0): FloorDiv and FloorMod raise InvalidArgumentError "Integer division
+    by zero"; a float tensor divides by 0.0. The rule checks the value as ``+`` does first."""
+    found = _integer_operand(operands)
+    if found is None or _wrapped(found[1], found[0].dtype) != 0:
+        return None
+    return refuse(
+        "value",
+        "TensorFlow raises InvalidArgumentError: Integer division by zero"
+        f" ({found[1]!r} is 0 in {_computed_in(found[1], found[0].dtype)})",
+    )
+
+
+def int32_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """``tnp.logical_and``: each operand is cast to bool on its own, so a Python int is checked
+    only as it becomes an int32 WeakTensor (``uint64`` and ``-1`` is bool)."""
+    for scalar in operands:
+        if scalar.category == PYTHON and scalar.value is not None:
+            found = POLICY.check_value(scalar, None, opts)
+            if found is not None:
+                return found
+    return None
+
+
+SPECIALS: Mapping[str, SpecialFunction] = {
+    "converted": converted,
+    "bool_multiplied": bool_multiplied,
+    "negative_power": negative_power,
+    "zero_divisor": zero_divisor,
+    "int32_value": int32_value,
+}
