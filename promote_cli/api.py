@@ -413,7 +413,7 @@ def expr_request(
     (``"int8"``, ``"S(int8)"``, a dtype object), each policy with the options that are its.
     An option ``NAME`` goes to every policy that has it (one none has is a usage error);
     ``POLICY:NAME`` to that policy only."""
-    from promote_cli.expressions import CHECKED, Column, Question, parse
+    from promote_cli.expressions import Column, Question, checked, parse
 
     program = parse(code)
     nota = frameworks.notation("canonical")
@@ -433,10 +433,11 @@ def expr_request(
     pols = [resolve(p) if isinstance(p, str) else p for p in policies]
     if not pols:
         raise UsageError("name a policy: -p numpy,torch")
+    answered = checked()
     for pol in pols:
-        if pol.name not in CHECKED:
+        if pol.name not in answered:
             raise UsageError(
-                f"promote expr answers {' and '.join(CHECKED)} so far: under {pol.name}, the"
+                f"promote expr answers {', '.join(answered)} so far: under {pol.name}, the"
                 " arrays an expression passes from node to node are not checked against the"
                 " framework yet (promote op answers each operation)"
             )

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import operator
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from promote_cli.dtypes import is_weak
@@ -40,51 +41,37 @@ NAME, LITERAL, OPERATION, ASTYPE, TRANSPOSE, INDEX = (
     "index",
 )
 
-# The policies whose answers have been compared with the framework's own runs of random
-# programs (tests/test_expr.py); the others compose answers whose intermediates (JAX's weak
-# arrays, array-api-strict's indexing ...) are not checked yet, and are refused.
-CHECKED = ("numpy", "torch")
 
-# The namespaces a call may go through: the array API's ``xp`` and the frameworks' own.
-NAMESPACES = (
-    "xp",
-    "np",
-    "numpy",
-    "jnp",
-    "jax.numpy",
-    "torch",
-    "tf",
-    "tnp",
-    "tf.experimental.numpy",
-    "mx",
-    "mlx.core",
-    "ops",
-    "keras.ops",
-    "paddle",
-    "mindspore.ops",
-    "Tensor",
-)
+@cache
+def namespaces() -> dict[str, dict[str, str]]:
+    """Each namespace a call may go through (``np``, ``jnp``, the array API's ``xp`` ...), as
+    the frameworks declare them (``Framework.expressions``), with the spellings of the array
+    API's functions it has (``np.power`` is ``pow``); a namespace two frameworks share
+    (``ops``) has both's."""
+    from promote_cli import frameworks
 
-# The frameworks' spellings of the array API's functions (NumPy's, PyTorch's ...).
-ALIASES = {
-    "power": "pow",
-    "absolute": "abs",
-    "true_divide": "divide",
-    "mod": "remainder",
-    "fmod": "remainder",
-    "bitwise_not": "bitwise_invert",
-    "invert": "bitwise_invert",
-    "left_shift": "bitwise_left_shift",
-    "arctan2": "atan2",
-    "amax": "max",
-    "cumsum": "cumulative_sum",
-    "neg": "negative",
-    "mul": "multiply",
-    "sub": "subtract",
-    "div": "divide",
-    "eq": "equal",
-    "lt": "less",
-}
+    found: dict[str, dict[str, str]] = {}
+    for entry in frameworks.entries():
+        for space in entry.expressions.namespaces:
+            found.setdefault(space, {}).update(entry.expressions.aliases)
+    return found
+
+
+@cache
+def _spellings() -> dict[str, str]:
+    """Every framework's spellings at once: what a call without a namespace (``power(x, y)``)
+    or through the array API's ``xp`` may be written in."""
+    return {k: v for aliases in namespaces().values() for k, v in aliases.items()}
+
+
+def checked() -> tuple[str, ...]:
+    """The policies whose answers have been compared with the framework's own runs of random
+    programs (``tests/test_expr.py``); the others compose answers whose intermediates are
+    not checked, and are refused."""
+    from promote_cli import frameworks
+
+    return tuple(e.name for e in frameworks.entries() if e.expressions.checked)
+
 
 _BINARY = {
     ast.Add: "+",
@@ -312,7 +299,7 @@ class _Builder:
         if (
             isinstance(f, ast.Attribute)
             and f.attr in _METHODS
-            and _dotted(f.value) not in NAMESPACES
+            and _dotted(f.value) not in namespaces()
         ):
             if e.args:
                 raise self.fail(e, f".{f.attr}() over every axis is modelled, without arguments")
@@ -384,9 +371,9 @@ def _function(f: ast.expr) -> str | None:
     if dotted is None:
         return None
     space, _, name = dotted.rpartition(".")
-    if space and space not in NAMESPACES:
+    if space and space not in namespaces():
         return None
-    return ALIASES.get(name, name)
+    return (namespaces()[space] if space else _spellings()).get(name, name)
 
 
 def _dtype_text(e: ast.expr) -> str:

@@ -138,7 +138,7 @@ def test_an_option_goes_to_each_policy_that_has_it_or_to_the_one_named():
 
 
 def test_a_policy_whose_runs_are_not_checked_yet_is_refused():
-    with pytest.raises(UsageError, match="promote expr answers numpy and torch so far: under jax"):
+    with pytest.raises(UsageError, match="promote expr answers numpy, torch so far: under jax"):
         api.expr_request("x + y", {"x": "int8", "y": "int8"}, ["numpy", "jax"])
 
 

@@ -1,6 +1,6 @@
 """The Python array API standard's required promotions, a partial lattice (``promotion.py``)."""
 
-from promote_cli.framework import Framework
+from promote_cli.framework import Expressions, Framework
 
 FRAMEWORK = Framework(
     name="array-api",
@@ -10,4 +10,5 @@ FRAMEWORK = Framework(
     notation="canonical",
     install="array-api-strict",
     in_extra=True,
+    expressions=Expressions(namespaces=("xp",)),
 )

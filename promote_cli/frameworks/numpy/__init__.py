@@ -3,7 +3,9 @@
 from promote_cli.framework import (
     CLASS_NAMED,
     NAME_ATTRIBUTE,
+    NUMPY_SPELLINGS,
     DTypeObjects,
+    Expressions,
     Framework,
     MeasuredApart,
 )
@@ -72,4 +74,5 @@ clongdouble  G
     # measure it with -O promotion=legacy --python <an environment with numpy 1.26>).
     measured_apart=(MeasuredApart(option="promotion", value="legacy", version="1.26.4"),),
     install="numpy",
+    expressions=Expressions(namespaces=("np", "numpy"), aliases=NUMPY_SPELLINGS, checked=True),
 )
