@@ -484,17 +484,24 @@ def expr(
 ) -> str:
     """The dtype ``code``'s final value has under ``policy`` (names bound as in
     :func:`expr_steps`): ``"float32"``; a Python scalar result is spelled as promote reads it
-    (``"P(int)"``). A node that raises is a ``PromotionError`` naming it.
+    (``"P(int)"``). A node that raises is a ``PromotionError`` naming it; a node promote does
+    not answer under ``policy`` (a literal's value its operation is not checked with) a
+    ``UsageError``.
 
     >>> expr("x / 2 + w.sum()", {"x": "int8", "w": "uint8"}, policy="torch")
     'float32'
     """
+    from promote_cli.expressions import unanswered
+
     question = expr_request(code, bindings, [policy], options)
     steps = question.answers()[0]
     nota = frameworks.notation("canonical")
     for step in steps:
         if step.operand is None and step.outcome is not None:
             node = step.node
+            if unanswered(step):  # promote does not answer it: not the framework's refusal
+                where = f"line {node.line}, column {node.column}"
+                raise UsageError(f"{where}: {step.outcome.text(nota)}")
             raise PromotionError(
                 f"{' '.join(node.text.split())} (line {node.line}, column {node.column}):"
                 f" {step.outcome.text(nota)}",

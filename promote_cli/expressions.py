@@ -23,13 +23,20 @@ import ast
 import operator
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from promote_cli.dtypes import is_weak
 from promote_cli.engine import Outcome, Policy, refuse
 from promote_cli.errors import UsageError
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, Value
 from promote_cli.record import Record
+
+if TYPE_CHECKING:
+    from promote_cli.framework import Expressions
+
+# The rule of a node promote does not answer under a policy (a Python literal's value where
+# the policy's operation is not checked against values): its column stops there, unanswered.
+UNANSWERED = "unanswered"
 
 # What a node is (``Node.kind``).
 NAME, LITERAL, OPERATION, ASTYPE, TRANSPOSE, INDEX = (
@@ -491,6 +498,8 @@ def evaluate(
     # A 0-d array is an operand of its own only where the policy tells them apart.
     zero_d = ZERO_D if any(x.category == ZERO_D for x in policy.operands()) else DIMENSIONED
     types = {x.dtype for x in policy.operands() if x.category != PYTHON}
+    declared = _declared(policy)
+    partial = declared.partial_index
     values: list[Operand | None] = []
     steps: list[Step] = []
     stopped = False
@@ -501,9 +510,26 @@ def evaluate(
             steps.append(Step(node, None))
         elif node.kind == NAME:
             x = bindings[node.value]
-            steps.append(Step(node, x if x.category == PYTHON else Operand(x.dtype, category)))
+            made = x if x.category == PYTHON else Operand(policy.made(x.dtype, opts), category)
+            steps.append(Step(node, made))
         elif node.kind == LITERAL:
             steps.append(Step(node, _python(node.value)))
+        elif (
+            node.kind == OPERATION
+            and node.operation in declared.keeps_0d
+            and d == 0 == dims[node.args[0]]
+        ):
+            (kept,) = given  # a reduction of a 0-d array that returns it as it is
+            assert kept is not None
+            steps.append(
+                Step(
+                    node,
+                    kept,
+                    Outcome(
+                        kept.dtype, ops.Kind.SAME.value, "a 0-d array's reduction is the array"
+                    ),
+                )
+            )
         elif node.kind == OPERATION:
             operands = [x for x in given if x is not None]
             if node.operation == "where":  # the condition picks; the two values promote
@@ -513,12 +539,14 @@ def evaluate(
             except UsageError:
                 if not any(x.value is not None for x in operands):
                     raise
+                # promote does not answer this node under this policy: the column stops here
                 kind = next(type(x.value).__name__ for x in operands if x.value is not None)
-                raise UsageError(
-                    f"line {node.line}, column {node.column}: {policy.name}'s {node.operation}"
-                    f" is not checked against a Python {kind}'s value yet: bind the literal to"
-                    f" a name of its kind ({kind[0]}={kind})"
-                ) from None
+                outcome = refuse(
+                    UNANSWERED,
+                    f"{policy.name}'s {node.operation} is not checked against a Python"
+                    f" {kind}'s value yet: bind the literal to a name of its kind"
+                    f" ({kind[0]}={kind})",
+                )
             if outcome.refused or outcome.rule == ops.NO_KERNEL:
                 steps.append(Step(node, None, outcome))
                 stopped = True
@@ -526,19 +554,45 @@ def evaluate(
                 got = _result(node, operands, outcome, category, policy, opts)
                 steps.append(Step(node, got, outcome))
         elif node.kind == ASTYPE:
-            t = node.value
+            t, source = node.value, given[0]
+            complex_to_real = (
+                source is not None
+                and source.dtype.startswith("complex")
+                and not t.startswith("complex")
+            )
             if t not in types:
                 outcome = refuse(ops.REFUSES_TYPE, f"{policy.title} has no {t} under these options")
                 steps.append(Step(node, None, outcome))
                 stopped = True
+            elif declared.complex_cast and complex_to_real:
+                steps.append(Step(node, None, refuse(ops.REFUSES_OPERAND, declared.complex_cast)))
+                stopped = True
             else:
-                steps.append(Step(node, Operand(t, category)))
+                steps.append(Step(node, Operand(policy.made(t, opts), category)))
+        elif node.kind == TRANSPOSE and declared.transpose and d != MATRIX:
+            steps.append(Step(node, None, refuse(ops.SHAPE, declared.transpose)))
+            stopped = True
+        elif node.kind == INDEX and partial and d != 0:  # x[0] of a matrix: a row
+            steps.append(Step(node, None, refuse(ops.SHAPE, partial)))
+            stopped = True
         else:  # TRANSPOSE and INDEX keep the dtype (a weak one too)
             (kept,) = given
             assert kept is not None
             steps.append(Step(node, Operand(kept.dtype, category)))
         values.append(steps[-1].operand)
     return steps
+
+
+def _declared(policy: Policy) -> Expressions:
+    """What ``policy``'s framework declares of its expressions (nothing for a policy promote
+    does not register: a policy file)."""
+    from promote_cli import frameworks
+    from promote_cli.framework import Expressions
+
+    try:
+        return frameworks.entry(policy.name).expressions
+    except UsageError:
+        return Expressions()
 
 
 def _python(value: Value) -> Operand:
@@ -600,16 +654,24 @@ class Question(Record):
 
 def parting(answers: Sequence[Sequence[Step]]) -> int | None:
     """The index of the first node whose answers differ between the columns (a refusal and a
-    dtype differ; two refusals agree), or None when they never part."""
-    if len(answers) < 2:
-        return None
+    dtype differ; two refusals agree), or None when they never part. A column unanswered at
+    a node (``UNANSWERED``) takes no part from there on."""
+    known = set(range(len(answers)))  # the columns answered so far
     for i, row in enumerate(zip(*answers, strict=True)):
         if row[0].node.kind in (NAME, LITERAL):
             continue
-        seen = {_verdict(s) for s in row}
+        known -= {k for k, s in enumerate(row) if unanswered(s)}
+        if len(known) < 2:
+            return None
+        seen = {_verdict(row[k]) for k in known}
         if len(seen) > 1:
             return i
     return None
+
+
+def unanswered(step: Step) -> bool:
+    """Whether ``step`` is a node promote does not answer under its column's policy."""
+    return step.outcome is not None and step.outcome.rule == UNANSWERED
 
 
 def _verdict(step: Step) -> tuple[str, str]:

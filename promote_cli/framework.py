@@ -51,12 +51,20 @@ class Expressions(Record):
     programs run by the framework itself agree with ``promote expr`` node by node
     (``tests/test_expr.py``); a framework not checked is refused as a column.
     ``partial_index``: why indexing a matrix with fewer indices than it has dimensions
-    (``x[0]``) raises, when it does ("" when it gives a row)."""
+    (``x[0]``) raises, when it does ("" when it gives a row); ``keeps_0d``: the reductions
+    that return a 0-d array as it is, in its own dtype (MLX's ``sum`` of a 0-d int8 array is
+    int8, of a vector int32); ``complex_cast``: why ``x.astype(T)`` of a complex array to a
+    type that is not complex raises, when it does ("" when it casts); ``transpose``: why ``.T``
+    of an array that is not a matrix (0-d, a row) raises, when it does ("" when it is the
+    array)."""
 
     namespaces: tuple[str, ...] = ()
     aliases: tuple[tuple[str, str], ...] = ()
     checked: bool = False
     partial_index: str = ""
+    keeps_0d: tuple[str, ...] = ()
+    complex_cast: str = ""
+    transpose: str = ""
 
 
 # NumPy's names of the array API's functions, which ``jax.numpy`` copies (each one measured

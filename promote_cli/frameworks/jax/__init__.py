@@ -52,5 +52,5 @@ int64  s8
     ),
     install="jax",
     in_extra=True,
-    expressions=Expressions(namespaces=("jnp", "jax.numpy"), aliases=NUMPY_SPELLINGS),
+    expressions=Expressions(namespaces=("jnp", "jax.numpy"), aliases=NUMPY_SPELLINGS, checked=True),
 )
