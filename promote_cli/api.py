@@ -414,7 +414,7 @@ def expr_request(
     (``"int8"``, ``"S(int8)"``, a dtype object), each policy with the options that are its.
     An option ``NAME`` goes to every policy that has it (one none has is a usage error);
     ``POLICY:NAME`` to that policy only."""
-    from promote_cli.expressions import CHECKED, Column, Question, parse
+    from promote_cli.expressions import Column, Question, checked, parse
 
     program = parse(code)
     nota = frameworks.notation("canonical")
@@ -434,10 +434,11 @@ def expr_request(
     pols = [resolve(p) if isinstance(p, str) else p for p in policies]
     if not pols:
         raise UsageError("name a policy: -p numpy,torch")
+    answered = checked()
     for pol in pols:
-        if pol.name not in CHECKED:
+        if pol.name not in answered:
             raise UsageError(
-                f"promote expr answers {' and '.join(CHECKED)} so far: under {pol.name}, the"
+                f"promote expr answers {', '.join(answered)} so far: under {pol.name}, the"
                 " arrays an expression passes from node to node are not checked against the"
                 " framework yet (promote op answers each operation)"
             )
@@ -484,17 +485,24 @@ def expr(
 ) -> str:
     """The dtype ``code``'s final value has under ``policy`` (names bound as in
     :func:`expr_steps`): ``"float32"``; a Python scalar result is spelled as promote reads it
-    (``"P(int)"``). A node that raises is a ``PromotionError`` naming it.
+    (``"P(int)"``). A node that raises is a ``PromotionError`` naming it; a node promote does
+    not answer under ``policy`` (a literal's value its operation is not checked with) a
+    ``UsageError``.
 
     >>> expr("x / 2 + w.sum()", {"x": "int8", "w": "uint8"}, policy="torch")
     'float32'
     """
+    from promote_cli.expressions import unanswered
+
     question = expr_request(code, bindings, [policy], options)
     steps = question.answers()[0]
     nota = frameworks.notation("canonical")
     for step in steps:
         if step.operand is None and step.outcome is not None:
             node = step.node
+            if unanswered(step):  # promote does not answer it: not the framework's refusal
+                where = f"line {node.line}, column {node.column}"
+                raise UsageError(f"{where}: {step.outcome.text(nota)}")
             raise PromotionError(
                 f"{' '.join(node.text.split())} (line {node.line}, column {node.column}):"
                 f" {step.outcome.text(nota)}",

@@ -323,6 +323,12 @@ class Policy:
         dimensioned = DIMENSIONED in (a.category, b.category)
         return Operand(out.result, DIMENSIONED if dimensioned else ZERO_D)
 
+    def made(self, dtype: str, opts: Mapping[str, Any]) -> str:
+        """The dtype of the array the framework makes when code asks for one of ``dtype`` under
+        ``opts`` (an array bound to a name, ``x.astype(dtype)``): ``dtype`` itself unless the
+        framework narrows it (JAX without x64 makes complex128 complex64)."""
+        return dtype
+
     def check_value(
         self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
     ) -> Outcome | None:

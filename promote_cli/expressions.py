@@ -22,13 +22,21 @@ from __future__ import annotations
 import ast
 import operator
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from promote_cli.dtypes import is_weak
 from promote_cli.engine import Outcome, Policy, refuse
 from promote_cli.errors import UsageError
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, Value
 from promote_cli.record import Record
+
+if TYPE_CHECKING:
+    from promote_cli.framework import Expressions
+
+# The rule of a node promote does not answer under a policy (a Python literal's value where
+# the policy's operation is not checked against values): its column stops there, unanswered.
+UNANSWERED = "unanswered"
 
 # What a node is (``Node.kind``).
 NAME, LITERAL, OPERATION, ASTYPE, TRANSPOSE, INDEX = (
@@ -40,51 +48,37 @@ NAME, LITERAL, OPERATION, ASTYPE, TRANSPOSE, INDEX = (
     "index",
 )
 
-# The policies whose answers have been compared with the framework's own runs of random
-# programs (tests/test_expr.py); the others compose answers whose intermediates (JAX's weak
-# arrays, array-api-strict's indexing ...) are not checked yet, and are refused.
-CHECKED = ("numpy", "torch")
 
-# The namespaces a call may go through: the array API's ``xp`` and the frameworks' own.
-NAMESPACES = (
-    "xp",
-    "np",
-    "numpy",
-    "jnp",
-    "jax.numpy",
-    "torch",
-    "tf",
-    "tnp",
-    "tf.experimental.numpy",
-    "mx",
-    "mlx.core",
-    "ops",
-    "keras.ops",
-    "paddle",
-    "mindspore.ops",
-    "Tensor",
-)
+@cache
+def namespaces() -> dict[str, dict[str, str]]:
+    """Each namespace a call may go through (``np``, ``jnp``, the array API's ``xp`` ...), as
+    the frameworks declare them (``Framework.expressions``), with the spellings of the array
+    API's functions it has (``np.power`` is ``pow``); a namespace two frameworks share
+    (``ops``) has both's."""
+    from promote_cli import frameworks
 
-# The frameworks' spellings of the array API's functions (NumPy's, PyTorch's ...).
-ALIASES = {
-    "power": "pow",
-    "absolute": "abs",
-    "true_divide": "divide",
-    "mod": "remainder",
-    "fmod": "remainder",
-    "bitwise_not": "bitwise_invert",
-    "invert": "bitwise_invert",
-    "left_shift": "bitwise_left_shift",
-    "arctan2": "atan2",
-    "amax": "max",
-    "cumsum": "cumulative_sum",
-    "neg": "negative",
-    "mul": "multiply",
-    "sub": "subtract",
-    "div": "divide",
-    "eq": "equal",
-    "lt": "less",
-}
+    found: dict[str, dict[str, str]] = {}
+    for entry in frameworks.entries():
+        for space in entry.expressions.namespaces:
+            found.setdefault(space, {}).update(entry.expressions.aliases)
+    return found
+
+
+@cache
+def _spellings() -> dict[str, str]:
+    """Every framework's spellings at once: what a call without a namespace (``power(x, y)``)
+    or through the array API's ``xp`` may be written in."""
+    return {k: v for aliases in namespaces().values() for k, v in aliases.items()}
+
+
+def checked() -> tuple[str, ...]:
+    """The policies whose answers have been compared with the framework's own runs of random
+    programs (``tests/test_expr.py``); the others compose answers whose intermediates are
+    not checked, and are refused."""
+    from promote_cli import frameworks
+
+    return tuple(e.name for e in frameworks.entries() if e.expressions.checked)
+
 
 _BINARY = {
     ast.Add: "+",
@@ -312,7 +306,7 @@ class _Builder:
         if (
             isinstance(f, ast.Attribute)
             and f.attr in _METHODS
-            and _dotted(f.value) not in NAMESPACES
+            and _dotted(f.value) not in namespaces()
         ):
             if e.args:
                 raise self.fail(e, f".{f.attr}() over every axis is modelled, without arguments")
@@ -384,9 +378,9 @@ def _function(f: ast.expr) -> str | None:
     if dotted is None:
         return None
     space, _, name = dotted.rpartition(".")
-    if space and space not in NAMESPACES:
+    if space and space not in namespaces():
         return None
-    return ALIASES.get(name, name)
+    return (namespaces()[space] if space else _spellings()).get(name, name)
 
 
 def _dtype_text(e: ast.expr) -> str:
@@ -504,6 +498,8 @@ def evaluate(
     # A 0-d array is an operand of its own only where the policy tells them apart.
     zero_d = ZERO_D if any(x.category == ZERO_D for x in policy.operands()) else DIMENSIONED
     types = {x.dtype for x in policy.operands() if x.category != PYTHON}
+    declared = _declared(policy)
+    partial = declared.partial_index
     values: list[Operand | None] = []
     steps: list[Step] = []
     stopped = False
@@ -514,9 +510,26 @@ def evaluate(
             steps.append(Step(node, None))
         elif node.kind == NAME:
             x = bindings[node.value]
-            steps.append(Step(node, x if x.category == PYTHON else Operand(x.dtype, category)))
+            made = x if x.category == PYTHON else Operand(policy.made(x.dtype, opts), category)
+            steps.append(Step(node, made))
         elif node.kind == LITERAL:
             steps.append(Step(node, _python(node.value)))
+        elif (
+            node.kind == OPERATION
+            and node.operation in declared.keeps_0d
+            and d == 0 == dims[node.args[0]]
+        ):
+            (kept,) = given  # a reduction of a 0-d array that returns it as it is
+            assert kept is not None
+            steps.append(
+                Step(
+                    node,
+                    kept,
+                    Outcome(
+                        kept.dtype, ops.Kind.SAME.value, "a 0-d array's reduction is the array"
+                    ),
+                )
+            )
         elif node.kind == OPERATION:
             operands = [x for x in given if x is not None]
             if node.operation == "where":  # the condition picks; the two values promote
@@ -526,12 +539,14 @@ def evaluate(
             except UsageError:
                 if not any(x.value is not None for x in operands):
                     raise
+                # promote does not answer this node under this policy: the column stops here
                 kind = next(type(x.value).__name__ for x in operands if x.value is not None)
-                raise UsageError(
-                    f"line {node.line}, column {node.column}: {policy.name}'s {node.operation}"
-                    f" is not checked against a Python {kind}'s value yet: bind the literal to"
-                    f" a name of its kind ({kind[0]}={kind})"
-                ) from None
+                outcome = refuse(
+                    UNANSWERED,
+                    f"{policy.name}'s {node.operation} is not checked against a Python"
+                    f" {kind}'s value yet: bind the literal to a name of its kind"
+                    f" ({kind[0]}={kind})",
+                )
             if outcome.refused or outcome.rule == ops.NO_KERNEL:
                 steps.append(Step(node, None, outcome))
                 stopped = True
@@ -539,19 +554,45 @@ def evaluate(
                 got = _result(node, operands, outcome, category, policy, opts)
                 steps.append(Step(node, got, outcome))
         elif node.kind == ASTYPE:
-            t = node.value
+            t, source = node.value, given[0]
+            complex_to_real = (
+                source is not None
+                and source.dtype.startswith("complex")
+                and not t.startswith("complex")
+            )
             if t not in types:
                 outcome = refuse(ops.REFUSES_TYPE, f"{policy.title} has no {t} under these options")
                 steps.append(Step(node, None, outcome))
                 stopped = True
+            elif declared.complex_cast and complex_to_real:
+                steps.append(Step(node, None, refuse(ops.REFUSES_OPERAND, declared.complex_cast)))
+                stopped = True
             else:
-                steps.append(Step(node, Operand(t, category)))
+                steps.append(Step(node, Operand(policy.made(t, opts), category)))
+        elif node.kind == TRANSPOSE and declared.transpose and d != MATRIX:
+            steps.append(Step(node, None, refuse(ops.SHAPE, declared.transpose)))
+            stopped = True
+        elif node.kind == INDEX and partial and d != 0:  # x[0] of a matrix: a row
+            steps.append(Step(node, None, refuse(ops.SHAPE, partial)))
+            stopped = True
         else:  # TRANSPOSE and INDEX keep the dtype (a weak one too)
             (kept,) = given
             assert kept is not None
             steps.append(Step(node, Operand(kept.dtype, category)))
         values.append(steps[-1].operand)
     return steps
+
+
+def _declared(policy: Policy) -> Expressions:
+    """What ``policy``'s framework declares of its expressions (nothing for a policy promote
+    does not register: a policy file)."""
+    from promote_cli import frameworks
+    from promote_cli.framework import Expressions
+
+    try:
+        return frameworks.entry(policy.name).expressions
+    except UsageError:
+        return Expressions()
 
 
 def _python(value: Value) -> Operand:
@@ -613,16 +654,24 @@ class Question(Record):
 
 def parting(answers: Sequence[Sequence[Step]]) -> int | None:
     """The index of the first node whose answers differ between the columns (a refusal and a
-    dtype differ; two refusals agree), or None when they never part."""
-    if len(answers) < 2:
-        return None
+    dtype differ; two refusals agree), or None when they never part. A column unanswered at
+    a node (``UNANSWERED``) takes no part from there on."""
+    known = set(range(len(answers)))  # the columns answered so far
     for i, row in enumerate(zip(*answers, strict=True)):
         if row[0].node.kind in (NAME, LITERAL):
             continue
-        seen = {_verdict(s) for s in row}
+        known -= {k for k, s in enumerate(row) if unanswered(s)}
+        if len(known) < 2:
+            return None
+        seen = {_verdict(row[k]) for k in known}
         if len(seen) > 1:
             return i
     return None
+
+
+def unanswered(step: Step) -> bool:
+    """Whether ``step`` is a node promote does not answer under its column's policy."""
+    return step.outcome is not None and step.outcome.rule == UNANSWERED
 
 
 def _verdict(step: Step) -> tuple[str, str]:

@@ -47,6 +47,48 @@ class MeasuredApart(Record):
         return f"{self.option}-{self.value}"
 
 
+class Expressions(Record):
+    """What ``promote expr`` reads of code written for a framework, and whether it answers it.
+
+    ``namespaces``: the module names its functions are called through (``np``, ``numpy``);
+    ``aliases``: its own names of the array API's functions (``("power", "pow")``: NumPy's
+    ``np.power`` is the array API's ``pow``), each one it has; ``checked``: whether random
+    programs run by the framework itself agree with ``promote expr`` node by node
+    (``tests/test_expr.py``); a framework not checked is refused as a column.
+    ``partial_index``: why indexing a matrix with fewer indices than it has dimensions
+    (``x[0]``) raises, when it does ("" when it gives a row); ``keeps_0d``: the reductions
+    that return a 0-d array as it is, in its own dtype (MLX's ``sum`` of a 0-d int8 array is
+    int8, of a vector int32); ``complex_cast``: why ``x.astype(T)`` of a complex array to a
+    type that is not complex raises, when it does ("" when it casts); ``transpose``: why ``.T``
+    of an array that is not a matrix (0-d, a row) raises, when it does ("" when it is the
+    array)."""
+
+    namespaces: tuple[str, ...] = ()
+    aliases: tuple[tuple[str, str], ...] = ()
+    checked: bool = False
+    partial_index: str = ""
+    keeps_0d: tuple[str, ...] = ()
+    complex_cast: str = ""
+    transpose: str = ""
+
+
+# NumPy's names of the array API's functions, which ``jax.numpy`` copies (each one measured
+# present in both: ``hasattr(np, "power")``).
+NUMPY_SPELLINGS = (
+    ("power", "pow"),
+    ("absolute", "abs"),
+    ("true_divide", "divide"),
+    ("mod", "remainder"),
+    ("fmod", "remainder"),
+    ("bitwise_not", "bitwise_invert"),
+    ("invert", "bitwise_invert"),
+    ("left_shift", "bitwise_left_shift"),
+    ("arctan2", "atan2"),
+    ("amax", "max"),
+    ("cumsum", "cumulative_sum"),
+)
+
+
 class Framework(Record):
     name: str  # the policy's name on the command line: ``--policy array-api``
     title: str  # how prose names it: "Array API standard"
@@ -63,6 +105,7 @@ class Framework(Record):
     oracle: str = ""  # why it has no oracle ("" when it has one: ``oracle.py``)
     operations: str = ""  # why it declares no operations ("" when it does: ``operations.py``)
     measured_apart: tuple[MeasuredApart, ...] = ()  # settings measured on another version
+    expressions: Expressions = Expressions()  # what ``promote expr`` reads of its code
 
     @property
     def declared_in(self) -> Column:

@@ -14,7 +14,7 @@ from promote_cli.errors import UsageError
 from promote_cli.options import parse_options
 
 # What a cell shows where a column has stopped: the node that raised, and the nodes after it.
-RAISES, STOPPED = "raises", "·"
+RAISES, STOPPED, UNKNOWN = "raises", "·", "?"
 GAP = "no kernel"
 
 
@@ -48,8 +48,10 @@ def command(code, bindings, policies, option_values, as_json, explain) -> int:
 
     The row marked > is the first node where the policies part. A node a
     framework raises at (a refusal, a missing kernel) shows `raises` and stops
-    that column. -O NAME=VALUE goes to each policy with that option,
-    -O POLICY:NAME=VALUE to one. Exits 1 when a column raises.
+    that column; one promote does not answer under a policy (a literal's value
+    its operations are not checked with) shows `?` and stops it too.
+    -O NAME=VALUE goes to each policy with that option, -O POLICY:NAME=VALUE to
+    one. Exits 1 when a column raises.
     """
     bound = {}
     for given in bindings:
@@ -75,6 +77,8 @@ def _cell(step: expr.Step) -> str:
         return step.operand.dtype
     if step.outcome is None:
         return STOPPED
+    if expr.unanswered(step):
+        return UNKNOWN
     return GAP if step.outcome.rule == "no-kernel" else RAISES
 
 
@@ -135,12 +139,15 @@ def _table(
         stop = next((s for s in a if s.operand is None and s.outcome is not None), None)
         if stop is not None and stop.outcome is not None:
             where = " ".join(stop.node.text.split())
-            why = f"{column.title} raises at {where}: {stop.outcome.text(nota)}"
+            does = "is not answered" if expr.unanswered(stop) else "raises"
+            why = f"{column.title} {does} at {where}: {stop.outcome.text(nota)}"
             out.extend(fit.wrap(why, room))
     if parts is not None:
         node = question.program.nodes[parts]
         said = ", ".join(f"{t} {_cell(a[parts])}" for t, a in zip(titles, answers, strict=True))
         out.extend(fit.wrap(f"> the policies part at {' '.join(node.text.split())}: {said}", room))
+    elif len(titles) > 1 and any(expr.unanswered(s) for a in answers for s in a):
+        out.append("the policies agree on every node answered under each")
     elif len(titles) > 1:
         out.append("the policies agree on every node")
     return out

@@ -1,6 +1,6 @@
 """The Python array API standard's required promotions, a partial lattice (``promotion.py``)."""
 
-from promote_cli.framework import Framework
+from promote_cli.framework import Expressions, Framework
 
 FRAMEWORK = Framework(
     name="array-api",
@@ -10,4 +10,13 @@ FRAMEWORK = Framework(
     notation="canonical",
     install="array-api-strict",
     in_extra=True,
+    expressions=Expressions(
+        namespaces=("xp",),
+        checked=True,
+        partial_index="array-api-strict raises IndexError: an index of fewer integers than the"
+        " array has dimensions (x[0] of a matrix) is not in the standard; write x[0, ...]",
+        complex_cast="array-api-strict raises TypeError: the standard does not permit casting"
+        " a complex array to a type that is not complex (take xp.real(x) first)",
+        transpose="array-api-strict raises ValueError: x.T requires x to have 2 dimensions",
+    ),
 )

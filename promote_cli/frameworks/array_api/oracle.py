@@ -103,9 +103,11 @@ class Primitives:
     """What ``promote expr`` is checked with (``verify.expressions.run``): array-api-strict's
     arrays; ``x.astype(t)`` is the standard's ``xp.astype(x, t)``."""
 
-    value_errors = ()
+    # NumPy's, underneath: the ones an expression makes can be a negative integer exponent
+    value_errors = ("Integers to negative integer powers are not allowed",)
 
-    refusals = REFUSALS
+    # and the IndexError of an index the standard does not specify (x[0] of a matrix)
+    refusals = (*REFUSALS, IndexError)
 
     def __init__(self, xp: Any, opts: Mapping[str, Any]) -> None:
         self.xp = xp

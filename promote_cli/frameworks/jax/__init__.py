@@ -1,6 +1,6 @@
 """JAX: ``jax.numpy``'s type promotion, a lattice with weak types (``promotion.py``)."""
 
-from promote_cli.framework import CLASS_NAMED, DTypeObjects, Framework
+from promote_cli.framework import CLASS_NAMED, NUMPY_SPELLINGS, DTypeObjects, Expressions, Framework
 from promote_cli.notations import Column
 from promote_cli.options import Option
 
@@ -52,4 +52,5 @@ int64  s8
     ),
     install="jax",
     in_extra=True,
+    expressions=Expressions(namespaces=("jnp", "jax.numpy"), aliases=NUMPY_SPELLINGS, checked=True),
 )

@@ -177,6 +177,11 @@ class JaxPolicy(LatticePolicy, framework=FRAMEWORK):
             return Operand(top, DIMENSIONED)
         return super().carried(a, b, out, opts)
 
+    def made(self, dtype: str, opts: Mapping[str, Any]) -> str:
+        """Without x64 JAX makes a 64-bit array 32-bit (``jnp.ones(2, jnp.int64)`` and
+        ``x.astype(jnp.complex128)`` are int32 and complex64, with a warning)."""
+        return dtype if opts["x64"] else _X32.get(dtype, dtype)
+
     def check_value(
         self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
     ) -> Outcome | None:

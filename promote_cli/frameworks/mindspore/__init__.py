@@ -1,7 +1,7 @@
 """MindSpore: ``mindspore.ops.add`` (PyNative, CPU), a table with scalar rules
 (``promotion.py``)."""
 
-from promote_cli.framework import Framework
+from promote_cli.framework import Expressions, Framework
 from promote_cli.notations import Column
 
 FRAMEWORK = Framework(
@@ -59,4 +59,5 @@ float8_e5m2    Float8E5M2
     ),
     install="mindspore",
     in_extra=True,
+    expressions=Expressions(namespaces=("mindspore.ops", "ops", "Tensor")),
 )

@@ -1,7 +1,7 @@
 """MLX: ``mlx.core``'s promotion, JAX's lattice with weak bounds materialised
 (``promotion.py``)."""
 
-from promote_cli.framework import Framework
+from promote_cli.framework import Expressions, Framework
 from promote_cli.notations import Column
 
 FRAMEWORK = Framework(
@@ -35,4 +35,17 @@ complex64
     ),
     install="mlx[cpu]",
     in_extra=True,
+    expressions=Expressions(
+        namespaces=("mx", "mlx.core"),
+        aliases=(
+            ("power", "pow"),
+            ("left_shift", "bitwise_left_shift"),
+            ("arctan2", "atan2"),
+            ("cumsum", "cumulative_sum"),
+        ),
+        checked=True,
+        # mx.sum and mx.prod of a 0-d array return it, no accumulator (MLX 0.32.4: a 0-d
+        # int8's sum is int8, a vector's int32)
+        keeps_0d=("sum", "prod"),
+    ),
 )

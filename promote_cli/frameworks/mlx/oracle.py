@@ -58,6 +58,19 @@ def version(handle: Any) -> str:
     return handle.__version__
 
 
+def _dtype(mx: Any, name: str) -> Any:
+    # MLX spells the bool dtype bool_; every other name is the canonical one.
+    found = getattr(mx, "bool_" if name == "bool" else name, None)
+    if not isinstance(found, mx.Dtype):
+        raise Refused(f"MLX has no dtype {name}")
+    return found
+
+
+def named(found: Any) -> str:
+    # str(mx.int8) is "mlx.core.int8"; the bool dtype prints as "mlx.core.bool".
+    return str(found).removeprefix("mlx.core.")
+
+
 def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) -> list[Cell]:
     """A pair and a triple: ``mx.result_type`` of arrays, ``mx.add`` with a Python scalar (a
     triple with one folds left: each step's array meets the next operand). The chain and a
@@ -67,15 +80,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
     mx = handle
 
     def dtype(name: str) -> Any:
-        # MLX spells the bool dtype bool_; every other name is the canonical one.
-        found = getattr(mx, "bool_" if name == "bool" else name, None)
-        if not isinstance(found, mx.Dtype):
-            raise Refused(f"MLX has no dtype {name}")
-        return found
-
-    def named(found: Any) -> str:
-        # str(mx.int8) is "mlx.core.int8"; the bool dtype prints as "mlx.core.bool".
-        return str(found).removeprefix("mlx.core.")
+        return _dtype(mx, name)
 
     def array_or_value(op: Operand) -> Any:
         return python_value(op) if op.category == PYTHON else mx.zeros((2,), dtype(op.dtype))
@@ -136,3 +141,36 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
 
     with mx.stream(mx.cpu):
         return answered(questions, ask, REFUSALS)
+
+
+class Primitives:
+    """What ``promote expr`` is checked with (``verify.expressions.run``): ``mlx.core``'s
+    arrays on the CPU stream (use inside ``configured(opts)``); each value is ``mx.eval``'d as
+    its dtype is read, so that what MLX raises computing it shows at its node (MLX is lazy)."""
+
+    value_errors = ()
+
+    refusals = REFUSALS
+
+    def __init__(self, mx: Any, opts: Mapping[str, Any]) -> None:
+        self.mx = mx
+
+    def configured(self, opts: Mapping[str, Any]) -> Any:
+        return self.mx.stream(self.mx.cpu)
+
+    @staticmethod
+    def gap(text: str, question: Question) -> None:
+        return None  # no missing CPU kernel was seen
+
+    def array(self, dtype: str, ndim: int) -> Any:
+        return self.mx.ones((2,) * ndim, _dtype(self.mx, dtype))
+
+    def call(self, function: str, args: Sequence[Any]) -> Any:
+        return getattr(self.mx, function.removeprefix("mx."))(*args)
+
+    def astype(self, x: Any, dtype: str) -> Any:
+        return x.astype(_dtype(self.mx, dtype))
+
+    def dtype(self, x: Any) -> str:
+        self.mx.eval(x)
+        return named(x.dtype)

@@ -3,7 +3,9 @@
 from promote_cli.framework import (
     CLASS_NAMED,
     NAME_ATTRIBUTE,
+    NUMPY_SPELLINGS,
     DTypeObjects,
+    Expressions,
     Framework,
     MeasuredApart,
 )
@@ -75,4 +77,5 @@ clongdouble  G
         MeasuredApart(option="promotion", value="legacy", version="1.26.4", states="nep50"),
     ),
     install="numpy",
+    expressions=Expressions(namespaces=("np", "numpy"), aliases=NUMPY_SPELLINGS, checked=True),
 )

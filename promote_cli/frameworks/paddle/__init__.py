@@ -1,7 +1,7 @@
 """PaddlePaddle: the eager ``x + y`` (``phi/common/type_promotion.h``), a table with category
 rules (``promotion.py``)."""
 
-from promote_cli.framework import Framework
+from promote_cli.framework import Expressions, Framework
 from promote_cli.notations import Column
 
 FRAMEWORK = Framework(
@@ -47,4 +47,20 @@ complex128  cdouble
     ),
     install="paddlepaddle",
     in_extra=True,
+    expressions=Expressions(
+        namespaces=("paddle",),
+        aliases=(
+            ("true_divide", "divide"),
+            ("mod", "remainder"),
+            ("bitwise_not", "bitwise_invert"),
+            ("amax", "max"),
+            ("cumsum", "cumulative_sum"),
+            ("neg", "negative"),
+            ("mul", "multiply"),
+            ("sub", "subtract"),
+            ("div", "divide"),
+            ("eq", "equal"),
+            ("lt", "less"),
+        ),
+    ),
 )

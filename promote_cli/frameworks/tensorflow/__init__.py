@@ -1,7 +1,7 @@
 """TensorFlow: the new type promotion (``flexible_dtypes``), a lattice with weak types
 (``promotion.py``)."""
 
-from promote_cli.framework import NAME_ATTRIBUTE, DTypeObjects, Framework
+from promote_cli.framework import NAME_ATTRIBUTE, DTypeObjects, Expressions, Framework
 from promote_cli.notations import Column
 from promote_cli.options import Option
 
@@ -57,4 +57,17 @@ complex128*  c128*
     ),
     install="tensorflow-cpu",
     in_extra=True,
+    expressions=Expressions(
+        namespaces=("tnp", "tf.experimental.numpy", "tf"),
+        aliases=(
+            ("power", "pow"),
+            ("absolute", "abs"),
+            ("true_divide", "divide"),
+            ("mod", "remainder"),
+            ("bitwise_not", "bitwise_invert"),
+            ("arctan2", "atan2"),
+            ("amax", "max"),
+            ("cumsum", "cumulative_sum"),
+        ),
+    ),
 )

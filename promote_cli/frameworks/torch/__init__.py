@@ -1,6 +1,6 @@
 """PyTorch: ``torch.promote_types`` and ``torch.result_type``'s categories (``promotion.py``)."""
 
-from promote_cli.framework import PRINTED, DTypeObjects, Framework
+from promote_cli.framework import PRINTED, DTypeObjects, Expressions, Framework
 from promote_cli.notations import Column
 
 FRAMEWORK = Framework(
@@ -56,4 +56,23 @@ float4_e2m1fn_x2
 """,
     ),
     install="torch",
+    expressions=Expressions(
+        namespaces=("torch",),
+        aliases=(
+            ("absolute", "abs"),
+            ("true_divide", "divide"),
+            ("fmod", "remainder"),
+            ("bitwise_not", "bitwise_invert"),
+            ("arctan2", "atan2"),
+            ("amax", "max"),
+            ("cumsum", "cumulative_sum"),
+            ("neg", "negative"),
+            ("mul", "multiply"),
+            ("sub", "subtract"),
+            ("div", "divide"),
+            ("eq", "equal"),
+            ("lt", "less"),
+        ),
+        checked=True,
+    ),
 )
