@@ -734,7 +734,12 @@ def _cells(c: _Cell) -> Outcome | None:
 def _special(c: _Cell) -> Outcome | None:
     if not c.rule.special:
         return None
-    return specials(c.ops.policy.package)[c.rule.special](c.operands, c.opts)
+    found = specials(c.ops.policy.package)[c.rule.special](c.operands, c.opts)
+    # A special answers for the types; a value the operation refuses is still refused (JAX's
+    # integer power takes an int8 base, not with a negative Python int exponent).
+    if found is not None and not found.refused:
+        return _value(c) or found
+    return found
 
 
 def _promote(c: _Cell) -> Outcome | None:

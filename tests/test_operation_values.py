@@ -107,3 +107,45 @@ def test_a_setting_whose_values_were_not_measured_refuses_a_value_with_one_line(
     assert "not checked against a Python scalar's value" in done.output
     with pytest.raises(UsageError, match="give int rather than int:300"):
         promote("uint8", "int:300", policy="numpy", op="multiply", promotion="legacy")
+
+
+@pytest.mark.parametrize(
+    ("args", "want"),
+    [
+        # jnp.ones(2, jnp.uint8) + 2**31 without jax_enable_x64: OverflowError "An overflow was
+        # encountered while parsing an argument to a jitted computation" (int32, JAX's default)
+        (("+", "uint8", "int:2147483648", "-p", "jax", "-O", "x64=false"), "OverflowError"),
+        (("==", "uint8", "int:2147483648", "-p", "jax", "-O", "x64=false"), "OverflowError"),
+        # 2**40 ** jnp.ones(2, jnp.int8) without x64: the base is converted, OverflowError
+        (("**", "int:1099511627776", "int8", "-p", "jax", "-O", "x64=false"), "OverflowError"),
+        # jnp.ones(2, jnp.int8) ** -1: TypeError "Integers cannot be raised to negative powers,
+        # got integer_pow(int8[2], -1)"; a bool base is made int32 first
+        (("**", "int8", "int:-1", "-p", "jax"), "Integers cannot be raised to negative powers"),
+        (("pow", "bool", "int:-1", "-p", "jax"), "integer_pow(int32, -1)"),
+        (("**=", "uint8", "int:-300", "-p", "jax"), "Integers cannot be raised"),
+    ],
+)
+def test_a_value_jax_refuses_is_refused_with_its_reason(run, args, want):
+    done = run("op", *args)
+    assert done.exit_code == 1, done.output
+    assert done.output.startswith("refused:") and want in done.output
+
+
+@pytest.mark.parametrize(
+    ("args", "want"),
+    [
+        # jnp.ones(2, jnp.uint8) + 300 -> uint8: JAX wraps, it never checks the array's range
+        (("+", "uint8", "int:300", "-p", "jax"), "u1 (uint8)"),
+        # jnp.ones(2, jnp.int8) ** 2**64 -> int8, even without x64: lax.integer_pow takes the
+        # Python int exponent unconverted
+        (("**", "int8", "int:18446744073709551616", "-p", "jax", "-O", "x64=false"), "i1 (int8)"),
+        # jnp.ones(2, jnp.float16) ** -1 -> float16
+        (("**", "float16", "int:-1", "-p", "jax"), "f2"),
+        # jnp.ones(2, jnp.int8) // 2**40 -> int8 with x64 (it fits int64)
+        (("//", "int8", "int:1099511627776", "-p", "jax"), "i1 (int8)"),
+    ],
+)
+def test_a_value_jax_takes_gives_its_type(run, args, want):
+    done = run("op", *args)
+    assert done.exit_code == 0, done.output
+    assert done.output.strip() == want

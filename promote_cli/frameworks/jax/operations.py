@@ -31,6 +31,7 @@ from promote_cli.operands import DIMENSIONED
 from promote_cli.ops import (
     ACCUMULATE,
     ALWAYS_BOOL,
+    ANY_VALUE,
     COMPLEX_TO_FLOAT,
     INDEX,
     INT_TO_FLOAT,
@@ -95,6 +96,8 @@ RULES = {
         overrides={**_INT32, "int*": "int32"},
         no_kernel=(*NO_XLA, *_SUB_BYTE),
         special="integer_pow",
+        value=ANY_VALUE,
+        value_special="integer_exponent",
     ),
     "maximum": Rule("jnp.maximum", no_kernel=NO_XLA),
     "minimum": Rule("jnp.minimum", no_kernel=NO_XLA),
@@ -157,4 +160,5 @@ OPERATIONS = Operations(
     " and strict setting",
     by_setting=BySetting(("x64",), maps={(True,): _X64, (False,): _X32}),
     operators=OPERATORS,
+    values=True,
 )

@@ -57,7 +57,7 @@ from promote_cli.verify.protocol import (
 RUNS = in_process(
     "JAX's options are flags of its config, set for each option setting and restored afterwards"
 )
-ASKS = Asks(nary=True, operations=True)
+ASKS = Asks(nary=True, operations=True, operation_values=True)
 # Per type: why XLA on the CPU cannot run a program on an array of it ("" when it can).
 _RUNS: dict[str, str] = {}
 
@@ -201,8 +201,10 @@ def _traced(handle: Any, questions: Sequence[Question]) -> list[Cell]:
     ``_unrunnable``) is a gap; the policy marks those cells no-kernel."""
     jax, _, np, ml_dtypes = handle
     jnp = jax.numpy
-    values = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
-    errors = (TypeError, ValueError, NotImplementedError)
+    # Each case is tried on its own inside the trace: a valued Python scalar JAX cannot convert
+    # (OverflowError: "An overflow was encountered while parsing an argument to a jitted
+    # computation") is that case's answer alone, as calling it eagerly raises the same error.
+    errors = (TypeError, ValueError, NotImplementedError, OverflowError)
     operation = questions[0].operation
     if is_operator(operation):  # Python's operator on jax.Array (``a += b`` rebinds)
         fn = SYNTAX[operation]
@@ -228,7 +230,7 @@ def _traced(handle: Any, questions: Sequence[Question]) -> list[Cell]:
         by_type = dict(zip(types, arrays, strict=True))
         condition = jnp.ones(2, bool)
         for i, case in enumerate(cases):
-            args = [values[x.dtype] if x.category == PYTHON else by_type[x.dtype] for x in case]
+            args = [python_value(x) if x.category == PYTHON else by_type[x.dtype] for x in case]
             try:
                 if is_operator(operation):
                     found[i] = operated(operation, args, lambda out: named(out, case))  # noqa: B023

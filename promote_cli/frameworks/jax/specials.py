@@ -11,7 +11,7 @@ from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Outcome, ref, refuse
 from promote_cli.frameworks.jax.operations import NO_XLA
 from promote_cli.frameworks.jax.promotion import POLICY
-from promote_cli.operands import PYTHON, Operand
+from promote_cli.operands import PYTHON, Operand, int_value
 from promote_cli.ops import NO_KERNEL, REFUSES_TYPE, SpecialFunction
 
 _NARROW = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
@@ -55,6 +55,28 @@ def integer_pow(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome
     return None
 
 
+def integer_exponent(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """A Python int exponent's value (``lax.integer_pow`` takes it as it is, unconverted): any
+    int is taken (``int8_array ** 2**64`` is int8 even without x64), but a negative one raises
+    an integer or bool base (``TypeError: Integers cannot be raised to negative powers``); a
+    float base takes it. A Python scalar base is converted as ``+`` converts it."""
+    base, exponent = operands
+    if base.category == PYTHON:
+        return (
+            POLICY.check_value(base, exponent.dtype, opts) if exponent.category != PYTHON else None
+        )
+    value = int_value(exponent)
+    if value is None or value >= 0 or exponent.dtype == "bool":
+        return None
+    if dtype(base.dtype).kind not in ("bool", "int", "uint"):
+        return None
+    return refuse(
+        "value",
+        f"JAX raises TypeError: Integers cannot be raised to negative powers, got"
+        f" integer_pow({'int32' if base.dtype == 'bool' else base.dtype}, {value})",
+    )
+
+
 def dot_general(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
     """``lax.dot_general`` refuses a bool with an int1 (its argument check), though they
     promote to int1."""
@@ -66,4 +88,5 @@ def dot_general(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome
 SPECIALS: Mapping[str, SpecialFunction] = {
     "integer_pow": integer_pow,
     "dot_general": dot_general,
+    "integer_exponent": integer_exponent,
 }
