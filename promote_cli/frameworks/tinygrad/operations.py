@@ -32,8 +32,13 @@ Operands and spellings. A Python scalar on the left is the reflected operator's 
 reflected form and are asked as ``t.maximum(1)`` (the same dtype: they are symmetric);
 ``1 == t`` and ``1 < t`` are ``t == 1`` and ``t > 1``. ``matmul`` takes tensors only. tinygrad
 has no ``logical_and`` (``&`` on bools is ``bitwise_and``), no ``atan2`` and no complex types
-(no ``real``/``imag``): those are refused as absent. Not modelled: values (``t ** -1`` of an
-integer tensor raises "base needs to be float"; operations are checked on types only).
+(no ``real``/``imag``): those are refused as absent. A Python scalar's value is
+never checked against the tensor's type (``uint8 + 300`` is uint8, wrapped), but in two places,
+each a ``value_special`` (measured with every tensor type and 25 values, both orders): a
+negative Python int in a power with a bool or integer tensor, on either side, raises
+"base needs to be float" (``negative_int_power``); and a shift ``t << v``/``t >> v`` whose count
+Python's own ``<<`` cannot fold (tinygrad folds the shifted range in Python ints) raises
+ValueError "negative shift count" or MemoryError (``shift_value_left``/``shift_value_right``).
 tinygrad generates its kernels, so no kernel is missing; the PYTHON device's emulator cannot run
 ``pow`` of two integer tensors, which is why the dtypes are read lazily.
 
@@ -100,7 +105,7 @@ RULES = {
         note="x // y, div(rounding_mode='floor'); tinygrad 0.14 has no idiv method",
     ),
     "remainder": Rule("Tensor.mod", overrides=_BOOL_AS_FLOAT, note=_REVERSE),
-    "pow": Rule("Tensor.pow", note=_REVERSE),
+    "pow": Rule("Tensor.pow", value="any", value_special="negative_int_power", note=_REVERSE),
     "maximum": Rule("Tensor.maximum", note=_SWAPPED.format("maximum")),
     "minimum": Rule("Tensor.minimum", note=_SWAPPED.format("minimum")),
     "equal": Rule("Tensor.eq", ALWAYS_BOOL, note="1 == t is t == 1"),
@@ -108,7 +113,12 @@ RULES = {
     "logical_and": Rule(None, note="tinygrad has no logical_and; & on bool tensors is bitwise_and"),
     "bitwise_and": Rule("Tensor.bitwise_and", refuses=("float",), note=_REVERSE),
     "bitwise_left_shift": Rule(
-        "Tensor.lshift", refuses=("bool", "float"), special="left_operand_shift", note=_REVERSE
+        "Tensor.lshift",
+        refuses=("bool", "float"),
+        special="left_operand_shift",
+        value="any",
+        value_special="shift_value_left",
+        note=_REVERSE,
     ),
     "atan2": Rule(None, note="tinygrad 0.14 has no atan2"),
     "matmul": Rule("Tensor.matmul", categories=frozenset({DIMENSIONED})),
@@ -152,6 +162,9 @@ OPERATORS = Operators(
     Updates(SAME_ONLY, says="assign dtype mismatch", rebinds=("%=",)),
     rules={
         "+x": Rule(None, note="tinygrad's Tensor has no __pos__: +t raises TypeError"),
+        ">>": RULES["bitwise_left_shift"]._replace(
+            function="Tensor.__rshift__", value_special="shift_value_right"
+        ),
         "%=": RULES["remainder"]._replace(
             function="Tensor.__mod__",
             note="Tensor has no __imod__: Python's a = a % b rebinds the name to a new tensor",
@@ -165,4 +178,5 @@ OPERATIONS = Operations(
     with_operators(RULES, OPERATORS),
     "tinygrad 0.14.0's Tensor methods and operators, measured",
     operators=OPERATORS,
+    values=True,
 )

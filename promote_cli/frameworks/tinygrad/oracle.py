@@ -19,8 +19,10 @@ a new tensor (``%=``: no ``__imod__``).
 
 Refusals: a Python complex raises ``RuntimeError``, and so do ``assign`` ("assign dtype
 mismatch") and a float shift; an operator the ``Tensor`` lacks raises ``TypeError`` (``+t``), and
-``1 @ t`` ``AttributeError``. An operation on two Python scalars is never
-asked. tinygrad generates its kernels, so no kernel is missing for any dtype.
+``1 @ t`` ``AttributeError``; a shift by a Python int whose count tinygrad cannot fold in
+Python ints raises Python's ``ValueError`` ("negative shift count") or ``MemoryError``, refusals
+for the shifts alone. An operation on two Python scalars is never asked. tinygrad generates its
+kernels, so no kernel is missing for any dtype.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ from promote_cli.verify.protocol import (
 )
 
 RUNS = in_process("tinygrad's tensors stay lazy on its PYTHON device: no compiler, no state")
-ASKS = Asks(nary=True, operations=True)
+ASKS = Asks(nary=True, operations=True, operation_values=True)
 REFUSALS = (RuntimeError,)
 
 # A Python scalar on the left: the reflected operator where the method has no reverse=True.
@@ -62,6 +64,10 @@ _SWAPPED = ("maximum", "minimum", "eq")  # no reflected form: t.maximum(1) (symm
 _REALISED = ("bitwise_and", "bitwise_left_shift", "bitwise_invert")
 # The operators that are bitwise functions, realised for the same reason (and their updates).
 _REALISED_OPERATORS = ("&", "|", "^", "<<", ">>", "~x", "&=", "|=", "^=", "<<=", ">>=")
+# A shift by a Python int: tinygrad folds the shifted range in Python ints (``vmin << count``),
+# so a negative count raises Python's ValueError and a count of 2**63 or more MemoryError.
+_SHIFTS = ("bitwise_left_shift", "<<", ">>", "<<=", ">>=")
+_NEGATIVE_SHIFT = "negative shift count"
 
 
 def load() -> Any:
@@ -149,6 +155,22 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             raise
 
     def called(q: Question) -> str | Cell:
+        """A shift by a Python int's value that Python's own ``<<`` cannot compute (tinygrad
+        folds ``vmin << count`` as it builds the graph) is refused in Python's words: ``ValueError``
+        ("negative shift count") and ``MemoryError`` (a count of 2**63 or more). Either raised
+        anywhere else is a bug here."""
+        try:
+            return operated_or_called(q)
+        except ValueError as exc:
+            if q.operation in _SHIFTS and str(exc) == _NEGATIVE_SHIFT:
+                raise Refused(f"ValueError: {exc}") from exc
+            raise
+        except MemoryError as exc:
+            if q.operation in _SHIFTS:
+                raise Refused("MemoryError: the shift count is too large for a Python int") from exc
+            raise
+
+    def operated_or_called(q: Question) -> str | Cell:
         args = [value(x, Tensor.ones) for x in q.operands]
         if is_operator(q.operation):
             return operator(q, args)
