@@ -52,6 +52,7 @@ def last_run(run: dict | None = None) -> str:
         ops = p["operations"] or {}
         op_total, gaps = sum(ops.get("cells", {}).values()), sum(ops.get("gaps", {}).values())
         mismatches = len(p["mismatches"]) + len(ops.get("mismatches", []))
+        mismatches += len((ops.get("expressions") or {}).get("mismatches", []))
         cells, op_cells = cells + p["cells"], op_cells + op_total
         lines.append(
             f"| `{p['policy']}` | {p['framework']} | {p['version']} | {p['option_settings']}"
@@ -60,7 +61,9 @@ def last_run(run: dict | None = None) -> str:
             f" | {ops.get('seconds', 0.0):.1f} s |"
         )
     wrong = sum(
-        len(p["mismatches"]) + len((p["operations"] or {}).get("mismatches", []))
+        len(p["mismatches"])
+        + len((p["operations"] or {}).get("mismatches", []))
+        + len(((p["operations"] or {}).get("expressions") or {}).get("mismatches", []))
         for p in run["verify"]["policies"]
     )
     note = f" ({run['note']})" if run.get("note") else ""
@@ -257,13 +260,16 @@ def frameworks() -> str:
 def verified() -> str:
     """The README's proof: per policy, what the last full verify run compared, by kind of
     question (pairs; triples, each under both n-ary questions; valued Python scalars; function
-    calls; operators; augmented assignments), its kernel gaps and mismatches."""
+    calls; operators; augmented assignments; the nodes of random programs, ``promote expr``'s),
+    its kernel gaps and mismatches. A run kept before verify ran programs, or a policy it runs
+    none of, shows none (—)."""
     from promote_cli import ops
 
     syntax = {name: op.syntax for name, op in ops.VOCABULARY.items()}
-    names = ("pairs", "triples", "values", "functions", "operators", "`a op= b`", "gaps")
-    lines = [f"| policy | {' | '.join(names)} | mismatches |", "| --- " * 9 + "|"]
-    total = [0] * 8
+    names = ("pairs", "triples", "values", "functions", "operators", "`a op= b`")
+    names += ("expression nodes", "gaps")
+    lines = [f"| policy | {' | '.join(names)} | mismatches |", "| --- " * 10 + "|"]
+    total: list[int | None] = [0] * 9
     for p in _verified()["verify"]["policies"]:
         if p["status"] not in ("verified", "mismatch"):
             continue
@@ -272,13 +278,24 @@ def verified() -> str:
         for name, count in found.get("cells", {}).items():
             by[syntax.get(name, ops.FUNCTION)] += count
         gaps = sum(found.get("gaps", {}).values())
+        # None: a run kept before verify ran programs, or a policy it runs none of
+        programs = found.get("expressions")
+        nodes = programs["nodes"] if programs and programs["programs"] else None
         wrong = len(p["mismatches"]) + len(found.get("mismatches", []))
+        wrong += len((programs or {}).get("mismatches", []))
         values = p["values"] + sum(found.get("values", {}).values())
-        row = [p["cells"], p["triples"], values, *by.values(), gaps, wrong]
-        total = [t + r for t, r in zip(total, row, strict=True)]
-        lines.append(f"| `{p['policy']}` | " + " | ".join(f"{n:,}" for n in row) + " |")
-    lines.append("| all | " + " | ".join(f"**{n:,}**" for n in total) + " |")
+        row = [p["cells"], p["triples"], values, *by.values(), nodes, gaps, wrong]
+        total = [
+            t + r if t is not None and r is not None else (t if r is None else r)
+            for t, r in zip(total, row, strict=True)
+        ]
+        lines.append(f"| `{p['policy']}` | " + " | ".join(_figure(n) for n in row) + " |")
+    lines.append("| all | " + " | ".join(f"**{_figure(n)}**" for n in total) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _figure(n: int | None) -> str:
+    return "—" if n is None else f"{n:,}"
 
 
 FIGURES = {

@@ -1,9 +1,10 @@
 """Questions as a command line spells them, resolved below the command line.
 
-``promote table``, ``promote diff`` and ``promote graph`` take their options as typed (``-O
-x64=false``, ``--types f2,bf``, ``--diff-against none``); so do the Sphinx directives and the
-MkDocs blocks, which ask the same questions. This module turns those options into requests and
-table models, once, for all of them: the plugins never import the command line or click.
+``promote table``, ``promote diff``, ``promote graph`` and ``promote expr`` take their options
+as typed (``-O x64=false``, ``--types f2,bf``, ``--diff-against none``); so do the Sphinx
+directives and the MkDocs blocks, which ask the same questions. This module turns those options
+into requests and table models, once, for all of them: the plugins never import the command line
+or click.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from promote_cli.errors import UsageError
 from promote_cli.options import parse_options
 
 if TYPE_CHECKING:
+    from promote_cli import expressions
     from promote_cli.render import Table
 
 SIDES = ("left", "right")
@@ -135,3 +137,18 @@ def diff_requests(
 def graph_request(policy: str, notation: str | None, option_values: Iterable[str]) -> api.Request:
     """What ``promote graph`` draws: the policy's lattice under its options."""
     return api.request(policy, notation=notation, options=parse_options(option_values))
+
+
+def expr_question(
+    code: str, bindings: Iterable[str], policies: str, option_values: Iterable[str]
+) -> expressions.Question:
+    """``promote expr``'s question as its command line spells it: ``NAME=TYPE`` bindings, the
+    policies comma separated (``numpy,torch``), ``-O`` values (``POLICY:NAME=VALUE`` for one)."""
+    bound = {}
+    for given in bindings:
+        name, sep, spelling = given.partition("=")
+        if not sep or not name.strip() or not spelling.strip():
+            raise UsageError(f"bind names as NAME=TYPE (x=int8), not {given!r}")
+        bound[name.strip()] = spelling.strip()
+    names = [p.strip() for p in policies.split(",") if p.strip()]
+    return api.expr_request(code, bound, names, parse_options(option_values))

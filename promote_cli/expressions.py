@@ -652,6 +652,73 @@ class Question(Record):
         return [evaluate(self.program, self.bindings, c.policy, c.options) for c in self.columns]
 
 
+# What a table's cell shows where a column has stopped: the node that raised (or that promote
+# does not answer under the column's policy), and the nodes after it.
+RAISES, STOPPED, UNKNOWN, GAP = "raises", "·", "?", "no kernel"
+
+
+def shown(step: Step) -> str:
+    """A node's cell in a table: its dtype, ``raises``, ``no kernel``, ``?`` where it is not
+    answered, or ``·`` after a stop."""
+    if step.operand is not None:
+        return step.operand.dtype
+    if step.outcome is None:
+        return STOPPED
+    if unanswered(step):
+        return UNKNOWN
+    return GAP if step.outcome.rule == "no-kernel" else RAISES
+
+
+class Row(Record):
+    """A row of ``promote expr``'s table: a node that computes something (its number), its code
+    (an assignment's with its name), each column's cell, and whether the policies part there."""
+
+    number: int
+    code: str
+    cells: tuple[str, ...]
+    parts: bool
+
+
+def rows(question: Question, answers: Sequence[Sequence[Step]]) -> list[Row]:
+    """The table's rows in evaluation order (the terminal's, the docs' directives')."""
+    parts = parting(answers)
+    out = []
+    for i, node in enumerate(question.program.nodes):
+        if node.kind in (NAME, LITERAL):
+            continue
+        text = " ".join(node.text.split())
+        if node.binds and not node.operation.endswith("="):
+            text = f"{node.binds} = {text}"
+        out.append(Row(i, text, tuple(shown(a[i]) for a in answers), i == parts))
+    return out
+
+
+def notes(question: Question, answers: Sequence[Sequence[Step]]) -> list[str]:
+    """The sentences under the table: where each column raised and why, then where the
+    policies part (or that they agree)."""
+    from promote_cli import frameworks
+
+    nota = frameworks.notation("canonical")
+    out = []
+    for column, a in zip(question.columns, answers, strict=True):
+        stop = next((s for s in a if s.operand is None and s.outcome is not None), None)
+        if stop is not None and stop.outcome is not None:
+            where = " ".join(stop.node.text.split())
+            does = "is not answered" if unanswered(stop) else "raises"
+            out.append(f"{column.title} {does} at {where}: {stop.outcome.text(nota)}")
+    parts = parting(answers)
+    titles = [c.title for c in question.columns]
+    if parts is not None:
+        node = question.program.nodes[parts]
+        said = ", ".join(f"{t} {shown(a[parts])}" for t, a in zip(titles, answers, strict=True))
+        out.append(f"> the policies part at {' '.join(node.text.split())}: {said}")
+    elif len(titles) > 1 and any(unanswered(s) for a in answers for s in a):
+        out.append("the policies agree on every node answered under each")
+    elif len(titles) > 1:
+        out.append("the policies agree on every node")
+    return out
+
+
 def parting(answers: Sequence[Sequence[Step]]) -> int | None:
     """The index of the first node whose answers differ between the columns (a refusal and a
     dtype differ; two refusals agree), or None when they never part. A column unanswered at

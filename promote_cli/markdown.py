@@ -8,12 +8,15 @@ lattices and diffs when the page is built.
     ::: promote diff jax numpy [--types ...] [-O ...]
     ::: promote table --policy numpy --op sqrt
     ::: promote diff numpy torch --op divide
+    ::: promote expr 'x / 2 + w.sum()' x=int8 w=uint8 -p numpy,torch [-O POLICY:NAME=VALUE]
 
 The words after ``::: promote`` are parsed by the command of that name (shell quoting, the same
 flags, the same errors), and the page gets what the command prints as html: the table exactly as
 ``promote table --format html`` (JAX's look; differing cells ``class="d"``) with the legend the
 Sphinx directive prints under it (what the rows, columns and cells are, the marks, and the
-labels another notation reads otherwise: ``i8 = int64``), the lattice as an
+labels another notation reads otherwise: ``i8 = int64``), ``promote expr``'s table as a
+``<table class="promotion-expr">`` (a row per node in evaluation order, a column per policy,
+the row where the policies part ``class="d"``) with its notes under it, the lattice as an
 inline SVG (Graphviz's ``dot`` must be installed; ``--format mermaid`` gives a
 ``<pre class="mermaid">`` for Mermaid's script instead, ``dot`` the DOT source), and a diff as a
 table of the differing cells with the classes the Sphinx extension gives it. A flag that writes
@@ -86,6 +89,13 @@ def _grammar(verb: str) -> _Grammar:
     g = _Grammar(prog=f"promote {verb}", add_help=False, allow_abbrev=False)
     g.add_argument("-h", "--help", action="store_true")
     g.add_argument("-O", "--option", dest="option_values", action="append", default=[])
+    if verb == "expr":
+        g.add_argument("code", metavar="CODE")
+        g.add_argument("bindings", nargs="*", metavar="NAME=TYPE")
+        g.add_argument("-p", "--policy", dest="policies", default="numpy,torch")
+        g.add_argument("--json", dest="as_json", action="store_true")
+        g.add_argument("--explain", action="store_true")
+        return g
     g.add_argument("-n", "--notation")
     g.add_argument("-f", "--format", dest="fmt")
     if verb == "diff":
@@ -110,13 +120,13 @@ def _grammar(verb: str) -> _Grammar:
     return g
 
 
-VERBS = ("table", "graph", "diff")
+VERBS = ("table", "graph", "diff", "expr")
 
 
 def _parse(verb: str, args: list[str]) -> dict[str, Any]:
     """The block's options, read as the command ``verb`` reads them."""
     if verb not in VERBS:
-        raise PromoteError(f"no block `promote {verb}`; write table, graph or diff")
+        raise PromoteError(f"no block `promote {verb}`; write table, graph, diff or expr")
     found, extra = _grammar(verb).parse_known_args(args)
     if extra:
         word = extra[0]
@@ -128,6 +138,8 @@ def _parse(verb: str, args: list[str]) -> dict[str, Any]:
         raise PromoteError("--help has no meaning in a page; write the block's options")
     if p.get("as_json"):
         raise PromoteError("a page shows the html table; drop --json")
+    if p.get("explain"):
+        raise PromoteError("a page shows the table; drop --explain")
     if "policy" in p:
         p["policy"] = p.pop("policy_file") or p["policy"]
     return p
@@ -166,13 +178,15 @@ class PromoteBlockProcessor(BlockProcessor):
 
     def element(self, words: list[str]) -> etree.Element:
         if not words:
-            raise PromoteError("say what to show: ::: promote table|graph|diff [options]")
+            raise PromoteError("say what to show: ::: promote table|graph|diff|expr [options]")
         verb, args = words[0], words[1:]
         p = _parse(verb, args)
         if verb == "table":
             return self.table(p)
         if verb == "graph":
             return self.graph(p)
+        if verb == "expr":
+            return self.expr(p)
         return self.diff(p)
 
     def raw(self, text: str, cls: str) -> etree.Element:
@@ -250,6 +264,27 @@ class PromoteBlockProcessor(BlockProcessor):
                 etree.SubElement(tr, "th", {"class": "stub"}).text = AtomicString(pair)
                 etree.SubElement(tr, "td").text = AtomicString(x)
                 etree.SubElement(tr, "td").text = AtomicString(y)
+        return box
+
+    def expr(self, p: dict[str, Any]) -> etree.Element:
+        from promote_cli import expressions
+
+        question = asking.expr_question(p["code"], p["bindings"], p["policies"], p["option_values"])
+        answers = question.answers()
+        box = etree.Element("div", {"class": "promotion"})
+        table = etree.SubElement(box, "table", {"class": "promotion-expr"})
+        head = etree.SubElement(etree.SubElement(table, "thead"), "tr")
+        for text in ("code", *(c.title for c in question.columns)):
+            etree.SubElement(head, "th").text = AtomicString(text)
+        body = etree.SubElement(table, "tbody")
+        for r in expressions.rows(question, answers):
+            tr = etree.SubElement(body, "tr", {"class": "d"} if r.parts else {})
+            etree.SubElement(tr, "th", {"class": "stub"}).text = AtomicString(r.code)
+            for c in r.cells:
+                etree.SubElement(tr, "td", {"class": "d"} if r.parts else {}).text = AtomicString(c)
+        legend = etree.SubElement(box, "div", {"class": "promotion-legend"})
+        for line in expressions.notes(question, answers):
+            etree.SubElement(legend, "p").text = AtomicString(line)
         return box
 
 

@@ -1,6 +1,7 @@
-"""A Sphinx extension: promotion tables, lattices and diffs generated when the docs are built.
+"""A Sphinx extension: promotion tables, lattices, diffs and programs' dtypes generated when the
+docs are built.
 
-``extensions = ["promote_cli.sphinx"]`` in ``conf.py`` gives three directives (also usable from
+``extensions = ["promote_cli.sphinx"]`` in ``conf.py`` gives four directives (also usable from
 MyST Markdown as ```` ```{promotion-table} jax ````)::
 
     .. promotion-table:: jax
@@ -19,12 +20,21 @@ MyST Markdown as ```` ```{promotion-table} jax ````)::
     .. promotion-diff:: jax numpy
        :op: divide
 
+    .. promotion-expr:: x / 2 + w.sum()
+       :bind: x=int8 w=uint8
+       :policies: numpy,torch
+
 Each option means what the ``promote table`` / ``graph`` / ``diff`` flag of the same name means
 (``:options:`` holds ``NAME=VALUE`` settings, comma or newline separated; ``:op:`` is ``--op``,
 an operation's output dtypes instead of the promotion: a matrix for a binary operation, one row
 for a unary one or a reduction), and each directive asks the same function its command asks,
 so a page and a command line cannot disagree. A lattice runs left to right up the order, as
 ``promote graph`` draws it, or with ``:direction: up`` bottom to top (narrower, for most).
+``promotion-expr`` is ``promote expr``'s table: its argument the code (or, for a few statements,
+the directive's content, a line each), ``:bind:`` its ``NAME=TYPE`` words, ``:policies:`` its
+``-p`` (default ``numpy,torch``), ``:options:`` its ``-O`` (``POLICY:NAME=VALUE`` for one
+policy); a row per node in evaluation order, a column per policy, the row where the policies
+part marked as a differing cell is, and under it where a column raises and where they part.
 
 The directives return docutils nodes, so every builder works: a table is a real table (the row
 labels a stub column), a differing cell carries the class ``d`` (JAX's page's class, which the
@@ -253,6 +263,46 @@ class PromotionDiff(_PromoteDirective):
         return [box]
 
 
+class PromotionExpr(_PromoteDirective):
+    """``.. promotion-expr:: CODE``: what a line of code gives node by node under each policy,
+    as ``promote expr`` shows it."""
+
+    optional_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec: ClassVar[dict[str, Any]] = {
+        "bind": directives.unchanged_required,
+        "policies": directives.unchanged_required,
+        "options": directives.unchanged_required,
+    }
+
+    def nodes(self) -> list[nodes.Node]:
+        from promote_cli import expressions
+
+        code = "\n".join([*self.arguments, *self.content]).strip()
+        if not code:
+            raise PromoteError("give the code: .. promotion-expr:: x / 2 + w.sum()")
+        question = asking.expr_question(
+            code,
+            (self.options.get("bind") or "").replace(",", " ").split(),
+            self.options.get("policies", "numpy,torch"),
+            settings(self.options.get("options")),
+        )
+        answers = question.answers()
+        rows = (
+            [
+                _entry(r.code, ["d"] if r.parts else [], marked=r.parts),
+                *(_entry(c, ["d"] if r.parts else [], marked=r.parts) for c in r.cells),
+            ]
+            for r in expressions.rows(question, answers)
+        )
+        head = ["code", *(c.title for c in question.columns)]
+        table = grid(head, rows, ["promotion-expr"])
+        box = nodes.container(classes=["promotion-legend"])
+        box.extend(_paragraph(line) for line in expressions.notes(question, answers))
+        return [table, box]
+
+
 def _add_static(app: Any) -> None:
     if app.builder.format == "html":
         app.config.html_static_path.append(str(STATIC))
@@ -263,6 +313,7 @@ def setup(app: Any) -> dict[str, Any]:
     app.add_directive("promotion-table", PromotionTable)
     app.add_directive("promotion-lattice", PromotionLattice)
     app.add_directive("promotion-diff", PromotionDiff)
+    app.add_directive("promotion-expr", PromotionExpr)
     app.add_css_file(CSS)
     app.connect("builder-inited", _add_static)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -67,12 +67,35 @@ def stand_in(
             if told == "refused":
                 return Refusal("ValueError: no promotion path")
             return Result(told) if isinstance(told, str) else told
+        if q.kind == "expression":
+            return program(opts, q)
         out = policy_answer(pol, rules, opts, q)
         if out.rule == ops.NO_KERNEL:
             return Gap("RuntimeError: no kernel")
         if out.result is None:
             return Refusal("RuntimeError: the framework refuses too")
         return Result(out.result, rebound=out.rule == ops.REBINDS)  # ``a op= b``, rebound
+
+    def program(opts: Mapping[str, Any], q: Question) -> Cell:
+        """A program run as ``promote expr`` answers it, node by node."""
+        from promote_cli import expressions as ex
+        from promote_cli.verify.expressions import NAMES
+        from promote_cli.verify.protocol import Nodes
+
+        bound = dict(zip(NAMES, q.operands, strict=False))
+        cells: list[Cell | None] = []
+        for s in ex.evaluate(ex.parse(q.text), bound, pol, opts):
+            if s.node.kind in (ex.NAME, ex.LITERAL) or (s.operand is None and s.outcome is None):
+                cells.append(None)
+            elif s.operand is None:
+                kernel = s.outcome is not None and s.outcome.rule == ops.NO_KERNEL
+                cells.append(Gap("no kernel") if kernel else Refusal("refuses"))
+            else:
+                t = s.operand.dtype
+                t = pol.materialise(t, opts).dtype if t.endswith("*") else t
+                rebound = s.outcome is not None and s.outcome.rule == ops.REBINDS
+                cells.append(Result(t, rebound=rebound))
+        return Nodes(tuple(cells))
 
     def operations() -> Any:  # the policy's rules as they are now (a test may change them)
         try:

@@ -157,6 +157,9 @@ def test_op_blocks_give_the_matrix_and_the_differing_cells_of_a_binary_operation
         ("::: promote table -p numpy --op sqrtt", "unknown operation 'sqrtt'; did you mean"),
         ("::: promote table -p openvino --op add", "OpenVINO has no per-operation rules"),
         ("::: promote diff numpy torch --op divid", "unknown operation 'divid'"),
+        ("::: promote expr 'x +' x=int8", "line 1"),
+        ("::: promote expr y x=int8", "y is not bound"),
+        ("::: promote expr x x=int8 --explain", "drop --explain"),
     ],
 )
 def test_bad_blocks_raise_one_clear_error(block, message):
@@ -170,7 +173,7 @@ def test_other_triple_colon_lines_are_left_alone():
     assert convert("::: mkdocstrings.target\n") == "<p>::: mkdocstrings.target</p>"
 
 
-@pytest.mark.parametrize("verb", ["table", "graph", "diff"])
+@pytest.mark.parametrize("verb", ["table", "graph", "diff", "expr"])
 def test_a_block_reads_the_flags_of_the_command_of_its_name(verb):
     from importlib import import_module
 
@@ -193,3 +196,29 @@ def test_operator_blocks_give_augmented_assignment_and_where_frameworks_part():
     [table] = html_tables(page)
     got = {row[0][0]: (row[1][0], row[2][0]) for row in table.rows[1:]}
     assert got["uint8 x int8"] == ("refused", "uint8")
+
+
+def test_expr_block_is_promote_exprs_table_node_by_node(run):
+    page = convert("::: promote expr 'x / 2 + w.sum()' x=int8 w=uint8 -p numpy,torch\n")
+    [table] = html_tables(page)
+    assert "promotion-expr" in table.classes
+    got = [tuple(text for text, _ in row) for row in table.rows]
+    # NumPy: int8 / 2 is float64, a uint8 sum uint64; PyTorch: float32 and int64
+    assert got == [
+        ("code", "numpy", "torch"),
+        ("x / 2", "float64", "float32"),
+        ("w.sum()", "uint64", "int64"),
+        ("x / 2 + w.sum()", "float64", "float32"),
+    ]
+    marked = [[("d" in classes) for _, classes in row[1:]] for row in table.rows[1:]]
+    assert marked == [[True, True], [False, False], [False, False]]
+    said = run("expr", "x / 2 + w.sum()", "x=int8", "w=uint8", "-p", "numpy,torch").stdout
+    note = "&gt; the policies part at x / 2: numpy float64, torch float32"
+    assert note in page and html.unescape(note) in said
+
+
+def test_expr_block_takes_options_per_policy():
+    page = convert("::: promote expr 'x + 1.5' x=int8 -p numpy,torch -O numpy:promotion=legacy\n")
+    [table] = html_tables(page)
+    head = [text for text, _ in table.rows[0]]
+    assert head == ["code", "numpy promotion=legacy", "torch"]

@@ -382,3 +382,48 @@ def _errors(stderr: str, source: Path) -> dict[int, str]:
         line, _, message = block.partition(": ERROR: ")
         messages[int(line)] = message.strip().removesuffix(" [docutils]")
     return messages
+
+
+def test_promotion_expr_shows_promote_exprs_table_node_by_node(tmp_path, run):
+    body = (
+        "T\n=\n\n.. promotion-expr:: x / 2 + w.sum()\n   :bind: x=int8 w=uint8\n"
+        "   :policies: numpy,torch\n"
+    )
+    page = built(project(tmp_path, body))
+    [table] = [t for t in html_tables(page) if "promotion-expr" in t.classes]
+    got = [tuple(text for text, _ in row) for row in table.rows]
+    # NumPy: int8 / 2 is float64, a uint8 sum uint64; PyTorch: float32 and int64
+    assert got == [
+        ("code", "numpy", "torch"),
+        ("x / 2", "float64", "float32"),
+        ("w.sum()", "uint64", "int64"),
+        ("x / 2 + w.sum()", "float64", "float32"),
+    ]
+    marked = [any("d" in classes for _, classes in row) for row in table.rows]
+    assert marked == [False, True, False, False]  # the node where they part
+    assert "the policies part at x / 2: numpy float64, torch float32" in page
+    result = run("expr", "x / 2 + w.sum()", "x=int8", "w=uint8", "-p", "numpy,torch", "--json")
+    parts = json.loads(result.stdout)["parts_at"]
+    assert json.loads(result.stdout)["nodes"][0]["index"] == parts
+
+
+def test_promotion_expr_takes_statements_as_content_and_shows_a_refusal(tmp_path):
+    body = "T\n=\n\n.. promotion-expr::\n   :bind: x=int8\n\n   x += 1.5\n   x * 2\n"
+    page = built(project(tmp_path, body))
+    [table] = [t for t in html_tables(page) if "promotion-expr" in t.classes]
+    got = [tuple(text for text, _ in row) for row in table.rows]
+    # numpy's same_kind casting and torch's canCast both refuse a float into an int8 array
+    assert got == [
+        ("code", "numpy", "torch"),
+        ("x += 1.5", "raises", "raises"),
+        ("x * 2", "·", "·"),
+    ]
+    assert "numpy raises at x += 1.5" in page
+
+
+def test_promotion_expr_errors_name_the_line(tmp_path):
+    body = "T\n=\n\n.. promotion-expr:: x +\n   :bind: x=int8\n\n.. promotion-expr:: y\n"
+    done = sphinx(project(tmp_path, body))
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert "index.rst:4" in done.stderr and "index.rst:7" in done.stderr
+    assert "y is not bound" in done.stderr

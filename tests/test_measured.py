@@ -24,7 +24,16 @@ from promote_cli.errors import PromotionError
 from promote_cli.operands import Operand
 from promote_cli.verify import measured
 from promote_cli.verify.compare import MISMATCH, judged
-from promote_cli.verify.protocol import PAIR, Asks, Gap, Question, Refusal, Result, opened
+from promote_cli.verify.expressions import answered_by
+from promote_cli.verify.protocol import (
+    PAIR,
+    Asks,
+    Gap,
+    Question,
+    Refusal,
+    Result,
+    opened,
+)
 
 MEASURED = [e.name for e in frameworks.entries() if not e.oracle]
 
@@ -278,7 +287,7 @@ def asked_again(name: str, orc) -> tuple[str, list[str]]:
             for opts, q, cell in itertools.islice(m.cells, 0, None, step):
                 sample[json.dumps(opts, sort_keys=True)].append((q, cell))
             for key, cells in sample.items():
-                answers = orc.answer(handle, json.loads(key), [q for q, _ in cells])
+                answers = answered_by(orc, handle, json.loads(key), [q for q, _ in cells])
                 asked += [(q, want, got) for (q, want), got in zip(cells, answers, strict=True)]
         version = orc.version(handle)
     drifted = [
@@ -360,7 +369,7 @@ def test_measure_writes_files_the_comparison_reads_back(run, tmp_path, stand_in_
     for path in (tmp_path / "numpy").iterdir():
         found[path.stem] = measured.parse(path.read_text(encoding="utf-8"))
         assert list(measured.differences(numpy, found[path.stem], rules)) == []
-    plain = asks("numpy")._replace(spellings=())
+    plain = asks("numpy")._replace(spellings=(), expressions=False)
     assert measured.unmeasured(numpy, plain, rules, found) == []
 
 

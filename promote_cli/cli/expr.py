@@ -7,15 +7,10 @@ from collections.abc import Sequence
 
 import click
 
-from promote_cli import api, fit
+from promote_cli import asking, fit
 from promote_cli import expressions as expr
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options
 from promote_cli.errors import UsageError
-from promote_cli.options import parse_options
-
-# What a cell shows where a column has stopped: the node that raised, and the nodes after it.
-RAISES, STOPPED, UNKNOWN = "raises", "·", "?"
-GAP = "no kernel"
 
 
 @click.command("expr", cls=Command)
@@ -53,39 +48,21 @@ def command(code, bindings, policies, option_values, as_json, explain) -> int:
     -O NAME=VALUE goes to each policy with that option, -O POLICY:NAME=VALUE to
     one. Exits 1 when a column raises.
     """
-    bound = {}
-    for given in bindings:
-        name, sep, spelling = given.partition("=")
-        if not sep or not name.strip() or not spelling.strip():
-            raise UsageError(f"bind names as NAME=TYPE (x=int8), not {given!r}")
-        bound[name.strip()] = spelling.strip()
-    names = [p.strip() for p in policies.split(",") if p.strip()]
-    question = api.expr_request(code, bound, names, parse_options(option_values))
+    question = asking.expr_question(code, bindings, policies, option_values)
     answers = question.answers()
     parts = expr.parting(answers)
     if as_json:
         click.echo(_json(question, answers, parts), nl=False)
     else:
-        for line in _table(question, answers, parts, explain, fit.terminal_width(sys.stdout)):
+        for line in _table(question, answers, explain, fit.terminal_width(sys.stdout)):
             click.echo(line)
     raised = any(step.operand is None for column in answers for step in column[-1:])
     return EXIT_DIFFERENT if raised else EXIT_OK
 
 
-def _cell(step: expr.Step) -> str:
-    if step.operand is not None:
-        return step.operand.dtype
-    if step.outcome is None:
-        return STOPPED
-    if expr.unanswered(step):
-        return UNKNOWN
-    return GAP if step.outcome.rule == "no-kernel" else RAISES
-
-
 def _table(
     question: expr.Question,
     answers: Sequence[Sequence[expr.Step]],
-    parts: int | None,
     explain: bool,
     room: int | None,
 ) -> list[str]:
@@ -94,14 +71,12 @@ def _table(
     from promote_cli import frameworks
 
     nota = frameworks.notation("canonical")
-    rows = [i for i, n in enumerate(question.program.nodes) if n.kind not in ("name", "literal")]
+    rows = expr.rows(question, answers)
     titles = [c.title for c in question.columns]
     widths = [
-        max(fit.cells(t), *(fit.cells(_cell(answers[k][i])) for i in rows))
-        for k, t in enumerate(titles)
+        max(fit.cells(t), *(fit.cells(r.cells[k]) for r in rows)) for k, t in enumerate(titles)
     ]
-    texts = {i: " ".join(question.program.nodes[i].text.split()) for i in rows}
-    code_width = max([fit.cells("code"), *(fit.cells(t) for t in texts.values())])
+    code_width = max([fit.cells("code"), *(fit.cells(r.code) for r in rows)])
     fixed = 2 + sum(w + 2 for w in widths)  # the marker and each column with its gap
     if room is not None and fixed + code_width > room:
         code_width = room - fixed
@@ -119,37 +94,18 @@ def _table(
         )
 
     out = [line(" ", "code", titles)]
-    for i in rows:
-        node = question.program.nodes[i]
-        shown = (
-            texts[i]
-            if not node.binds or node.operation.endswith("=")
-            else f"{node.binds} = {texts[i]}"
-        )
-        out.append(line(">" if i == parts else " ", shown, [_cell(a[i]) for a in answers]))
+    for r in rows:
+        out.append(line(">" if r.parts else " ", r.code, r.cells))
         if explain:
             for column, a in zip(question.columns, answers, strict=True):
-                step = a[i]
+                step = a[r.number]
                 if step.outcome is not None:
                     why = f"{column.title}: {step.outcome.rule}: {step.outcome.text(nota)}"
                     out.extend(
                         "    " + w for w in fit.wrap(why, None if room is None else room - 4)
                     )
-    for column, a in zip(question.columns, answers, strict=True):
-        stop = next((s for s in a if s.operand is None and s.outcome is not None), None)
-        if stop is not None and stop.outcome is not None:
-            where = " ".join(stop.node.text.split())
-            does = "is not answered" if expr.unanswered(stop) else "raises"
-            why = f"{column.title} {does} at {where}: {stop.outcome.text(nota)}"
-            out.extend(fit.wrap(why, room))
-    if parts is not None:
-        node = question.program.nodes[parts]
-        said = ", ".join(f"{t} {_cell(a[parts])}" for t, a in zip(titles, answers, strict=True))
-        out.extend(fit.wrap(f"> the policies part at {' '.join(node.text.split())}: {said}", room))
-    elif len(titles) > 1 and any(expr.unanswered(s) for a in answers for s in a):
-        out.append("the policies agree on every node answered under each")
-    elif len(titles) > 1:
-        out.append("the policies agree on every node")
+    for note in expr.notes(question, answers):
+        out.extend(fit.wrap(note, room))
     return out
 
 

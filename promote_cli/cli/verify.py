@@ -315,6 +315,29 @@ def _print_ops(name, ops, op_label, result_label, opts_label) -> None:
     )
     if ops.coverage:
         _say(f"  {name} operations: {ops.coverage}")
+    if ops.programs:
+        differ = ops.expression_mismatches
+        unobservable = (
+            f" ({ops.unobservable_programs:,} whose values raise, not compared)"
+            if ops.unobservable_programs
+            else ""
+        )
+        _say(
+            f"  {name} expressions: {ops.programs:,} random programs, {ops.nodes:,} nodes"
+            f"{unobservable}: "
+            + (
+                "all agree"
+                if not differ
+                else _count(len(differ), "program differs", "programs differ")
+            )
+        )
+        for e in differ:
+            opts = opts_label(e.options)
+            bound = " ".join(f"{n}={op_label(x)}" for n, x in zip("xyz", e.bindings, strict=False))
+            _say(
+                f"  {name}{' ' + opts if opts else ''}: {e.code!r} {bound}: at {e.node!r}"
+                f" promote says {e.promote}, framework says {e.framework}"
+            )
     for m in ops.mismatches:
         opts = opts_label(m.options)
         theirs = result_label(m.framework)
@@ -398,6 +421,24 @@ def _ops_json(ops: driver.OpsReport, pol: Policy | None) -> dict[str, Any]:
         "absent": list(ops.absent),
         "seconds": round(ops.seconds, 3),
         "note": ops.note or None,
+        "expressions": {
+            "programs": ops.programs,
+            "nodes": ops.nodes,
+            "unobservable": ops.unobservable_programs,
+            "mismatches": [
+                {
+                    "options": dict(e.options),
+                    "code": e.code,
+                    "bindings": {
+                        n: schema.operand(x, nota) for n, x in zip("xyz", e.bindings, strict=False)
+                    },
+                    "node": e.node,
+                    "promote": e.promote,
+                    "framework": e.framework,
+                }
+                for e in ops.expression_mismatches
+            ],
+        },
         "mismatches": [
             {
                 "options": dict(m.options),

@@ -19,6 +19,11 @@ Under every option setting (``settings``: each option's values, the default firs
   passes values (``Asks.operation_values``), every binary operation and operator on each array
   type with each of ``VALUES`` in both orders;
 
+- ``expressions``: for an oracle that runs programs (``Asks.expressions``) and a policy whose
+  ``promote expr`` answers are checked, ``verify.expressions.PROGRAMS`` random programs
+  (operators, calls, literals where the operations take values, in-place updates, depth up to
+  4), each node compared (not under a setting measured apart on another version);
+
 and once, the spellings an oracle asks its framework to read (NumPy's type codes).
 """
 
@@ -33,6 +38,7 @@ from promote_cli.operands import DIMENSIONED, PYTHON, Operand, valued
 from promote_cli.record import Record
 from promote_cli.verify.protocol import (
     CHAIN,
+    EXPRESSION,
     OPERATION,
     PAIR,
     RESULT_TYPE,
@@ -221,8 +227,9 @@ def plan(
     """Everything asked of a framework, in order, each batch with its option setting: a phase
     at a time (``protocol.PHASES``), each under every setting: the pairs, the triples under
     both questions, the values, the spellings once, then (when ``rules`` are given and the
-    oracle calls operations) every operation. Operations come last because calling them can change a
-    framework for good (TensorFlow's NumPy behaviour stays on once enabled)."""
+    oracle calls operations) every operation, and the random programs. Operations come last
+    because calling them can change a framework for good (TensorFlow's NumPy behaviour stays
+    on once enabled)."""
     per = [questions(policy, opts, len(combos), asks) for opts in combos]
     out: list[tuple[Mapping[str, Any], Batch]] = []
     for kinds in ((PAIR,), (RESULT_TYPE, CHAIN), (VALUE,)):
@@ -241,4 +248,12 @@ def plan(
                 out.append((opts, batch))
                 if batch.operation in valued:
                     out.append((opts, valued[batch.operation]))
+    if asks.expressions and rules is not None:
+        from promote_cli.verify import expressions
+
+        if expressions.checked(policy):
+            for opts in combos:  # (not under a setting measured apart on another version)
+                if not any(opts.get(o) == v for o, v in apart):
+                    batch = Batch(EXPRESSION, expressions.questions(policy, rules, opts))
+                    out.append((opts, batch))
     return out

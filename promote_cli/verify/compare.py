@@ -14,6 +14,7 @@ The policy is asked through its public answers only: ``Policy.promote`` for a pa
 - An operation cell the policy marks ``no-kernel`` is a *gap* (neither agreeing nor a mismatch)
   when the framework raised for want of a kernel, naming no type or the rule's, or gave the
   rule's dtype; any other answer is a mismatch.
+- A program (``promote expr``'s) agrees when every node does, up to the first that raises.
 - A spelling the framework refuses agrees with a policy that reads it as a type outside its
   universe (``np.dtype("V")`` is no number; promote reads it as nothing NumPy promotes).
 """
@@ -27,6 +28,7 @@ from promote_cli.engine import Outcome
 from promote_cli.record import Record
 from promote_cli.verify.protocol import (
     CHAIN,
+    EXPRESSION,
     OPERATION,
     PAIR,
     RESULT_TYPE,
@@ -34,6 +36,7 @@ from promote_cli.verify.protocol import (
     VALUE,
     Cell,
     Gap,
+    Nodes,
     Question,
     Refusal,
     Result,
@@ -88,6 +91,7 @@ def policy_answer(
 
 def verdict(policy: Policy, q: Question, mine: Outcome, cell: Cell) -> Verdict:
     """How the framework's record ``cell`` stands against the policy's outcome ``mine``."""
+    assert not isinstance(cell, Nodes), "a program is judged by judged()"
     if isinstance(cell, Unobservable):
         return Verdict(SKIPPED, mine, None, cell.message)
     if q.kind == OPERATION:
@@ -130,5 +134,16 @@ def _ops() -> Any:
 def judged(
     policy: Policy, rules: Operations | None, opts: Mapping[str, Any], q: Question, cell: Cell
 ) -> Verdict:
-    """``verdict`` of the policy's own answer to ``q``."""
+    """``verdict`` of the policy's own answer to ``q``; a program's (EXPRESSION) by its first
+    node that differs (``verify.expressions.judge``)."""
+    if q.kind == EXPRESSION:
+        from promote_cli.verify.expressions import judge
+
+        j = judge(policy, opts, q, cell)
+        if j.skipped:
+            return Verdict(SKIPPED, Outcome(None, "expression", ""), None)
+        if not j.node:
+            return Verdict(AGREE, Outcome(None, "expression", ""), None)
+        mine = Outcome(f"{j.promote} at {j.node!r}", "expression", "")
+        return Verdict(MISMATCH, mine, j.framework)
     return verdict(policy, q, policy_answer(policy, rules, opts, q), cell)

@@ -2,7 +2,9 @@
 compare each record with the policy (``compare``) and report.
 
 Pairs, triples (both n-ary questions), values and spellings are reported together
-(``Report``); the operations apart (``OpsReport``: cells, gaps and mismatches per operation).
+(``Report``); the operations apart (``OpsReport``: cells, gaps and mismatches per operation),
+with the random programs run node by node (``promote expr``'s answers: programs, nodes and the
+programs that differ).
 """
 
 from __future__ import annotations
@@ -25,8 +27,10 @@ from promote_cli.verify.cases import option_values as option_values
 from promote_cli.verify.cases import settings as settings
 from promote_cli.verify.compare import GAP, SKIPPED, Verdict, judged
 from promote_cli.verify.compare import MISMATCH as DIFFERS
+from promote_cli.verify.expressions import answered_by
 from promote_cli.verify.protocol import (
     CHAIN,
+    EXPRESSION,
     OPERATION,
     PAIR,
     RESULT_TYPE,
@@ -81,6 +85,18 @@ class OpMismatch:
         return self.mine.result
 
 
+@dataclass(frozen=True)
+class ExprMismatch:
+    """A random program whose node ``node`` differs: promote's answer and the framework's."""
+
+    options: Mapping[str, Any]
+    code: str
+    bindings: tuple[Operand, ...]  # bound to x, y, z in order
+    node: str
+    promote: str
+    framework: str
+
+
 @dataclass
 class OpsReport:
     """What the operations of one policy came to: per operation, cells, gaps, mismatches."""
@@ -93,6 +109,10 @@ class OpsReport:
     seconds: float = 0.0
     coverage: str = ""  # what was asked, when not every operand
     note: str = ""  # why there is nothing to verify
+    programs: int = 0  # random programs run (``promote expr``'s), node by node
+    nodes: int = 0  # their nodes compared
+    unobservable_programs: int = 0  # programs whose values raised (a zero divisor)
+    expression_mismatches: list[ExprMismatch] = field(default_factory=list)
 
     @property
     def total(self) -> int:
@@ -232,12 +252,15 @@ def verify(
         with opened(orc) as handle:
             report.import_seconds = time.perf_counter() - started
             started = time.perf_counter()
-            for opts, batch, cells in asking(orc, handle, asked, progress):
+            for opts, batch, cells in asking(orc, handle, asked, progress, answered_by):
                 with remembering():  # a batch asks the same promotions again and again
                     for q, cell in zip(batch.questions, cells, strict=True):
-                        _record(report, opts, q, judged(policy, rules, opts, q, cell))
+                        if q.kind == EXPRESSION:
+                            _record_program(report, policy, opts, q, cell)
+                        else:
+                            _record(report, opts, q, judged(policy, rules, opts, q, cell))
                 spent, started = time.perf_counter() - started, time.perf_counter()
-                if batch.kind == OPERATION:
+                if batch.kind in (OPERATION, EXPRESSION):
                     report.ops.seconds += spent  # type: ignore[union-attr]
                 else:
                     report.seconds += spent
@@ -247,7 +270,9 @@ def verify(
         report.note = f"{why}; to install it: {_hint(policy)}"
         return report
     report.settings = len(combos)
-    wrong = report.mismatches or (report.ops is not None and report.ops.mismatches)
+    wrong = report.mismatches or (
+        report.ops is not None and (report.ops.mismatches or report.ops.expression_mismatches)
+    )
     report.status = MISMATCH if wrong else VERIFIED
     return report
 
@@ -267,6 +292,25 @@ def _hint(policy: Policy) -> str:
         return install_hint(frameworks.entry(policy.name))
     except UsageError:
         return "see its oracle"
+
+
+def _record_program(
+    report: Report, policy: Policy, opts: Mapping[str, Any], q: Question, cell: Any
+) -> None:
+    """One program's verdict (``verify.expressions.judge``) into the report."""
+    from promote_cli.verify import expressions
+
+    ops = report.ops
+    assert ops is not None
+    ops.programs += 1
+    j = expressions.judge(policy, opts, q, cell)
+    ops.nodes += j.nodes
+    if j.skipped:
+        ops.unobservable_programs += 1
+    elif j.node:
+        ops.expression_mismatches.append(
+            ExprMismatch(opts, q.text, q.operands, j.node, j.promote, j.framework)
+        )
 
 
 def _record(report: Report, opts: Mapping[str, Any], q: Question, v: Verdict) -> None:

@@ -11,18 +11,43 @@ nodes after one that raised give none. An oracle provides the framework's few pr
 
 :func:`programs` draws random programs, seeded: operators, calls, literals, methods and
 in-place updates, nested up to a depth, over the types a policy has.
+
+``promote verify`` and ``promote measure`` ask them as the oracle protocol's EXPRESSION
+questions (:func:`questions`: ``PROGRAMS`` per option setting), each answered by :func:`answer`
+with a record per node (``protocol.Nodes``) and judged by :func:`judge` against
+``promote expr``'s answer, node by node.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from promote_cli import expressions as ex
 from promote_cli.operands import PYTHON, ZERO_D, Operand
+from promote_cli.record import Record
 from promote_cli.verify import SYNTAX, Detect, answered, is_operator
-from promote_cli.verify.protocol import Cell, Question, Refusal, Result, Unobservable
+from promote_cli.verify.protocol import (
+    EXPRESSION,
+    Cell,
+    Nodes,
+    Question,
+    Refusal,
+    Result,
+    Unobservable,
+)
+
+if TYPE_CHECKING:
+    from promote_cli.engine import Policy
+    from promote_cli.ops import Operations
+
+# Random programs per option setting, drawn with ``SEED``: what ``promote verify`` runs and
+# ``promote measure`` keeps (about 100 KB a setting in a measurement file).
+PROGRAMS = 300
+SEED = 24
+# A question's operands are bound to these names, in order.
+NAMES = ("x", "y", "z")
 
 
 class Primitives(Protocol):
@@ -130,6 +155,125 @@ def agrees(step: ex.Step, cell: Cell | None, materialise: Callable[[str], str]) 
         t = step.operand.dtype
         return (materialise(t) if t.endswith("*") else t) == cell.dtype
     return step.operand is None and step.outcome is not None
+
+
+# --- the oracle protocol's EXPRESSION questions ------------------------------------------------
+
+
+def checked(policy: Policy) -> bool:
+    """Whether ``promote expr`` answers under ``policy`` (its answers are checked against its
+    framework's runs): the policies verify asks programs of."""
+    return policy.file is None and policy.name in ex.checked()
+
+
+def questions(
+    policy: Policy, rules: Operations, opts: Mapping[str, Any], count: int = PROGRAMS
+) -> list[Question]:
+    """``count`` random programs under the setting ``opts`` (seeded: the same draw for every
+    setting with the same types): names bound to arrays of the types the policy's operations
+    take under it (0-d ones where the policy tells them apart), literals where its operations
+    take values; each question carries the framework's function of every operation its
+    program calls (``function``: ``name=function`` words)."""
+    from promote_cli.ops import FUNCTIONS
+
+    operands = policy.operands(opts)
+    types = sorted({x.dtype for x in operands if x.category != PYTHON})
+    if rules.types is not None:  # the types its operations were measured on
+        types = [t for t in types if t in rules.types]
+    zero_d = any(x.category == ZERO_D for x in operands)
+    under = {
+        n: r.function
+        for n, r in rules.under(opts).items()
+        if n in FUNCTIONS and r.function is not None
+    }
+    return [
+        question(code, tuple(bindings[n] for n in NAMES if n in bindings), under)
+        for code, bindings in programs(
+            SEED, count, types, zero_d, literals=rules.values_under(opts)
+        )
+    ]
+
+
+def question(code: str, operands: Sequence[Operand], functions: Mapping[str, Any]) -> Question:
+    """The EXPRESSION question of the program ``code`` with its names bound to ``operands``:
+    ``functions`` (every operation's function under a setting) names those it calls."""
+    called = {
+        n.operation: functions[n.operation]
+        for n in ex.parse(code).nodes
+        if n.operation in functions
+    }
+    words = " ".join(f"{k}={v}" for k, v in called.items())
+    return Question(EXPRESSION, tuple(operands), function=words, text=code)
+
+
+def answered_by(
+    orc: Any, handle: Any, opts: Mapping[str, Any], asked: Sequence[Question]
+) -> list[Cell]:
+    """``orc``'s records for ``asked`` under ``opts`` (``protocol.asking``'s ``answer``): its
+    ``answer``, but a batch of programs (EXPRESSION) is run on its ``Primitives`` when it has
+    them (an oracle in a worker routes them so in its own process)."""
+    prims = getattr(orc, "Primitives", None)
+    if prims is not None and asked and asked[0].kind == EXPRESSION:
+        return answer(prims(handle, opts), asked)
+    cells: list[Cell] = orc.answer(handle, opts, asked)
+    return cells
+
+
+def answer(prims: Primitives, asked: Sequence[Question]) -> list[Cell]:
+    """Each program run on ``prims``: a record per node (``Nodes``)."""
+    import warnings
+
+    out: list[Cell] = []
+    for q in asked:
+        program = ex.parse(q.text)
+        bindings = dict(zip(NAMES, q.operands, strict=False))
+        functions = dict(w.split("=", 1) for w in q.function.split())
+        with warnings.catch_warnings():  # what the arrays' values warn (a zero divisor ...)
+            warnings.simplefilter("ignore")
+            out.append(Nodes(tuple(run(program, bindings, functions, prims))))
+    return out
+
+
+class Judged(Record):
+    """A program's verdict: the nodes compared, and the first that differs (its text, what
+    promote says and what the framework did; "" when all agree); ``skipped`` when its values
+    raised (a zero divisor: nothing said about promotion)."""
+
+    nodes: int
+    node: str = ""
+    promote: str = ""
+    framework: str = ""
+    skipped: bool = False
+
+
+def judge(policy: Policy, opts: Mapping[str, Any], q: Question, cell: Cell) -> Judged:
+    """``promote expr``'s answer to the program ``q`` against the framework's ``cell``, node by
+    node (:func:`agrees`), up to the first that differs or a gap promote claims (a missing
+    kernel where the framework may run: the program is not followed further)."""
+    from promote_cli.verify.protocol import encode
+
+    if not isinstance(cell, Nodes) or any(isinstance(c, Unobservable) for c in cell.cells):
+        return Judged(0, skipped=True)
+    program = ex.parse(q.text)
+    steps = ex.evaluate(program, dict(zip(NAMES, q.operands, strict=False)), policy, opts)
+
+    def materialise(t: str) -> str:
+        return policy.materialise(t, opts).dtype
+
+    compared = 0
+    for step, c in zip(steps, cell.cells, strict=True):
+        if step.node.kind in (ex.NAME, ex.LITERAL):
+            continue
+        compared += 1
+        if step.outcome is not None and step.outcome.rule == "no-kernel":
+            break
+        if not agrees(step, c, materialise):
+            mine = step.operand.dtype if step.operand else "raises"
+            if step.operand is None and step.outcome is not None:
+                mine = f"raises ({step.outcome.rule})"
+            theirs = "nothing" if c is None else str(encode(c))
+            return Judged(compared, step.node.text, mine, theirs)
+    return Judged(compared)
 
 
 # --- random programs --------------------------------------------------------------------------

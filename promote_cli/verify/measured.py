@@ -9,7 +9,12 @@ questions:
 - ``nary.json``: the triples drawn with ``cases.SEED`` (each under ``result_type`` and the
   chain) and the valued Python scalars, for an oracle that answers them;
 - ``operations.json``: every case of every operation, for an oracle that calls them;
-- ``spellings.json``: what NumPy reads each spelling as.
+- ``spellings.json``: what NumPy reads each spelling as;
+- ``expressions.json``: the random programs (``verify.expressions``) run node by node, for an
+  oracle that runs them: each setting's ``functions`` (an operation's function under it) and a
+  program a line, ``[codes, bindings, code]``: a code per node in evaluation order (``.`` for a
+  name, a literal and each node after one that raised), the operands bound to ``x``, ``y``,
+  ``z``, and the program.
 
 A file lists its answers once (``answers``: a dtype name, ``["rebound", dtype]`` when ``a op=
 b`` bound the name to a new array, ``["refused"]``, ``["gap"]`` or
@@ -43,6 +48,7 @@ from promote_cli.record import Record
 from promote_cli.verify.cases import VALUES, Batch, drawn, plan, settings
 from promote_cli.verify.protocol import (
     CHAIN,
+    EXPRESSION,
     OPERATION,
     PAIR,
     RESULT_TYPE,
@@ -51,6 +57,7 @@ from promote_cli.verify.protocol import (
     Asks,
     Cell,
     Gap,
+    Nodes,
     Oracle,
     Question,
     Refusal,
@@ -74,6 +81,7 @@ FILES: Mapping[str, tuple[str, ...]] = {
     "nary": (RESULT_TYPE, CHAIN, VALUE),
     "operations": (OPERATION,),
     "spellings": (SPELLING,),
+    "expressions": (EXPRESSION,),
 }
 CODES = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 NOT_ASKED = "."
@@ -102,9 +110,11 @@ def ask(
     """Every question of the enumeration (under ``pinned`` options) asked of ``orc``: the
     framework's version and the answered batches, in order. ``ImportError`` when the
     framework is not installed."""
+    from promote_cli.verify.expressions import answered_by
+
     asked = plan(policy, settings(policy, pinned), orc.ASKS, rules)
     with opened(orc) as handle:
-        out = list(asking(orc, handle, asked, progress))
+        out = list(asking(orc, handle, asked, progress, answered_by))
         version = orc.version(handle)
     return version, out
 
@@ -113,7 +123,10 @@ def ask(
 
 
 def record(cell: Cell) -> str | list[str]:
-    """How a file lists an answer."""
+    """How a file lists an answer (a program's, ``Nodes``, as one list: each node's answer
+    spelled as JSON, ``.`` for none; compared, never written)."""
+    if isinstance(cell, Nodes):
+        return ["nodes", *(NOT_ASKED if c is None else json.dumps(record(c)) for c in cell.cells)]
     if isinstance(cell, Result):
         return ["rebound", cell.dtype] if cell.rebound else cell.dtype
     if isinstance(cell, Refusal):
@@ -141,11 +154,20 @@ def _sort_key(answer: str | list[str]) -> tuple[int, str]:
     return (0, answer) if isinstance(answer, str) else (1, " ".join(answer))
 
 
+def _flat(cells: Iterator[Cell]) -> Iterator[Cell]:
+    """The records of ``cells``, a program's (``Nodes``) one by one."""
+    for c in cells:
+        if isinstance(c, Nodes):
+            yield from (x for x in c.cells if x is not None)
+        else:
+            yield c
+
+
 class _Palette:
     """The answers of one file, each with its code."""
 
     def __init__(self, cells: Iterator[Cell]) -> None:
-        found = {json.dumps(record(c)): record(c) for c in cells}
+        found = {json.dumps(record(c)): record(c) for c in _flat(cells)}
         self.answers = sorted(found.values(), key=_sort_key)
         self.width = 1 if len(self.answers) <= len(CODES) else 2
         if len(self.answers) > len(CODES) ** self.width:
@@ -255,6 +277,10 @@ def _field(key: str, value: Any, comma: str) -> list[str]:
         rows = [f"{pad}  {json.dumps(v)}," for v in value]
         rows[-1] = rows[-1].rstrip(",")
         return [f"{pad}{json.dumps(key)}: [", *rows, f"{pad}]{comma}"]
+    if isinstance(value, list) and key == "programs":
+        rows = [f"{pad}  {json.dumps(v)}," for v in value]
+        rows[-1] = rows[-1].rstrip(",")
+        return [f"{pad}{json.dumps(key)}: [", *rows, f"{pad}]{comma}"]
     if isinstance(value, dict) and key == "operations":
         out = [f"{pad}{json.dumps(key)}: {{"]
         items = list(value.items())
@@ -291,6 +317,19 @@ def _fill(setting: dict[str, Any], batch: Batch, cells: list[Cell], code: _Palet
         setting["chain"] = _rows([code(c) for c in cells], _LINE)
     elif batch.kind == VALUE:
         setting["values"] = _rows([code(c) for c in cells], 2 * len(_values_of(batch)))
+    elif batch.kind == EXPRESSION:
+        functions: dict[str, str] = {}
+        for q in qs:
+            functions.update(w.split("=", 1) for w in q.function.split())  # type: ignore[misc]
+        setting["functions"] = dict(sorted(functions.items()))
+        setting["programs"] = [
+            [
+                "".join(code(x) for x in c.cells) if isinstance(c, Nodes) else code(c),
+                " ".join(operand_key(x) for x in q.operands),
+                q.text,
+            ]
+            for q, c in zip(qs, cells, strict=True)
+        ]
     elif batch.kind == SPELLING:
         setting["spellings"] = [f"{code(c)} {q.text}" for q, c in zip(qs, cells, strict=True)]
     elif batch.kind == OPERATION and any(x.value is not None for q in qs for x in q.operands):
@@ -375,10 +414,19 @@ def parse(content: str) -> Measured:
             if len(found) != len(questions):
                 raise ValueError(f"{kind}: {len(found)} cells for {len(questions)} questions")
             out.extend((opts, q, c) for q, c in zip(questions, found, strict=True) if c)
+        for codes, bound, program in setting.get("programs", ()):
+            q = _program(program, bound, setting["functions"])
+            out.append((opts, q, Nodes(tuple(cells_of([codes])))))
         for line in setting.get("spellings", ()):
             c, spelled = line[:width], line[width + 1 :]
             out.append((opts, Question(SPELLING, text=spelled), answers[c]))
     return Measured(doc["framework"], doc["version"], doc["measured"], out)
+
+
+def _program(code: str, bound: str, functions: Mapping[str, str]) -> Question:
+    from promote_cli.verify.expressions import question
+
+    return question(code, [operand_of(k) for k in bound.split()], functions)
 
 
 def _asked(
@@ -554,6 +602,8 @@ def _matches(keys: Sequence[str], t: str) -> bool:
 
 
 def said(cell: Cell) -> str:
+    if isinstance(cell, Nodes):
+        return "[" + ", ".join(said(c) for c in cell.cells if c is not None) + "]"
     if isinstance(cell, Result):
         return cell.dtype
     if isinstance(cell, Gap):
@@ -576,6 +626,9 @@ def describe(q: Question) -> str:
         return " + ".join(names)
     if q.kind == OPERATION:
         return f"{q.operation}({', '.join(names)})"
+    if q.kind == EXPRESSION:
+        bound = ", ".join(f"{n}={x}" for n, x in zip("xyz", names, strict=False))
+        return f"the program {q.text!r} ({bound})"
     return f"the spelling {q.text!r}"
 
 

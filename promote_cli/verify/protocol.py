@@ -3,8 +3,10 @@ typed records it answers.
 
 A *question* (``Question``) is one cell: a pair, a triple under one of the two n-ary questions
 (``result_type``, ``chain``), a valued Python scalar with an array (asked as the chain), an
-operation called on its operands, or a spelling NumPy reads. The questions asked are one
-enumeration (``promote_cli.verify.cases``).
+operation called on its operands, a spelling NumPy reads, or a program ``promote expr`` reads
+(``expression``: its code in ``text``, its names ``x``, ``y``, ``z`` bound in order to the
+``operands``, and in ``function`` the framework's function of each operation it calls). The
+questions asked are one enumeration (``promote_cli.verify.cases``).
 
 An *answer* is one record per question (``Cell``):
 
@@ -13,14 +15,19 @@ An *answer* is one record per question (``Cell``):
 - ``Gap(message, dtype)``: the framework raised for want of a CPU kernel, not by a rule;
   ``dtype`` is the type its own dtype rule gave, when the message names it;
 - ``Unobservable(message)``: the framework cannot show its answer to this question (PyTorch's
-  n-ary ``addcmul`` takes no Python scalars).
+  n-ary ``addcmul`` takes no Python scalars);
+- ``Nodes(cells)``: a program's answer, a record per node in evaluation order (None for a name,
+  a literal, and each node after one that raised).
 
 A framework's oracle is the module ``promote_cli/frameworks/<name>/oracle.py``. It declares
 ``RUNS`` (in promote's process, or in a worker process of its own, and why) and ``ASKS`` (the
 kinds of question it answers), and three functions: ``load()`` imports the framework (the
 only place it is imported; ``ImportError`` when it is not installed) and returns a handle,
 ``version(handle)``, and ``answer(handle, opts, questions)``, the one function that answers
-every kind of question under one option setting, one record each, in order. Only the
+every kind of question under one option setting, one record each, in order. An oracle that
+declares a ``Primitives`` class (``Asks.expressions``: ``verify.expressions.Primitives``) has
+its programs run by ``promote_cli.verify.expressions`` on those primitives
+(``expressions.answered_by``, which ``asking`` is given), not by its ``answer``. Only the
 framework's own exceptions become refusals or gaps, and one function per framework tells a
 missing kernel from a refusal; any other exception is a bug in the oracle and stops the run.
 Everything else about the framework (its name, what installs it, its options) is its entry's
@@ -40,15 +47,16 @@ from promote_cli.operands import PYTHON, Operand, Value, value_text
 from promote_cli.record import Record
 
 # The kinds of question.
-PAIR, RESULT_TYPE, CHAIN, VALUE, OPERATION, SPELLING = (
+PAIR, RESULT_TYPE, CHAIN, VALUE, OPERATION, SPELLING, EXPRESSION = (
     "pair",
     "result_type",
     "chain",
     "value",
     "operation",
     "spelling",
+    "expression",
 )
-KINDS = (PAIR, RESULT_TYPE, CHAIN, VALUE, OPERATION, SPELLING)
+KINDS = (PAIR, RESULT_TYPE, CHAIN, VALUE, OPERATION, SPELLING, EXPRESSION)
 # The phases a run goes through, by the kind of question: what a progress bar names.
 PHASES = {
     PAIR: "pairs",
@@ -57,6 +65,7 @@ PHASES = {
     VALUE: "values",
     SPELLING: "spellings",
     OPERATION: "operations",
+    EXPRESSION: "expressions",
 }
 
 # The longest message a record keeps: a framework's first line, never its C++ stack.
@@ -70,7 +79,7 @@ class Question(Record):
     operands: tuple[Operand, ...] = ()
     operation: str = ""  # OPERATION: the vocabulary's name (``divide``)
     function: str = ""  # OPERATION: the framework's own spelling of it (``np.divide``)
-    text: str = ""  # SPELLING: what is read (``<f4``)
+    text: str = ""  # SPELLING: what is read (``<f4``); EXPRESSION: the program's code
 
 
 class Result(Record):
@@ -92,7 +101,14 @@ class Unobservable(Record):
     message: str
 
 
-Cell = Result | Refusal | Gap | Unobservable
+class Nodes(Record):
+    """A program's answer (EXPRESSION): a record per node, in evaluation order; None for a name,
+    a literal, and every node after one that raised."""
+
+    cells: tuple[Cell | None, ...]
+
+
+Cell = Result | Refusal | Gap | Unobservable | Nodes
 
 
 class Runs(Record):
@@ -137,6 +153,10 @@ class Asks(Record):
     # ``cases.VALUES``, in both orders (the oracle passes the value itself)
     operation_values: bool = False
     spellings: tuple[str, ...] = ()  # what the framework is asked to read as a dtype (NumPy)
+    # random programs (``promote expr``'s) run for real, node by node, on the primitives the
+    # oracle's ``Primitives`` class provides (``verify.expressions``), under every setting,
+    # for a policy whose ``promote expr`` answers are checked (``expressions.checked``)
+    expressions: bool = False
 
 
 class Oracle(Protocol):
@@ -172,12 +192,14 @@ def asking(
     handle: Any,
     batches: Sequence[tuple[Mapping[str, Any], Any]],
     progress: Callable[[int, int, str], None] | None = None,
+    answer: Callable[[Any, Any, Mapping[str, Any], Sequence[Question]], list[Cell]] | None = None,
 ) -> Iterator[tuple[Mapping[str, Any], Any, list[Cell]]]:
     """Each batch of questions (``cases.plan``'s ``(options, Batch)``) asked of the framework
     in order, with its records: what ``promote verify`` compares and ``promote measure``
     writes. ``progress(done, total, phase)`` hears of each batch, each phase (``PHASES``:
     pairs, triples, values, spellings, operations) counting from 0 to its own total; a triple,
-    asked both n-ary questions, counts once."""
+    asked both n-ary questions, counts once. ``answer(orc, handle, opts, questions)`` asks a
+    batch (default: ``orc.answer``; ``expressions.answered_by`` runs programs too)."""
     totals: dict[str, int] = {}
     for _, batch in batches:
         phase = PHASES[batch.kind]
@@ -188,7 +210,10 @@ def asking(
         phase = PHASES[batch.kind]
         if progress and done[phase] == 0:
             progress(0, totals[phase] // share[phase], phase)
-        cells = orc.answer(handle, opts, batch.questions)
+        if answer is None:
+            cells = orc.answer(handle, opts, batch.questions)
+        else:
+            cells = answer(orc, handle, opts, batch.questions)
         if len(cells) != len(batch.questions):
             raise RuntimeError(f"an oracle answered {len(cells)} of {len(batch.questions)}")
         yield opts, batch, cells
@@ -271,10 +296,12 @@ def decode_question(data: Sequence[Any]) -> Question:
     return Question(kind, tuple(operand_of(k) for k in keys), operation, function, text)
 
 
-def encode(cell: Cell) -> str | list[str | None]:
+def encode(cell: Cell) -> str | list[Any]:
     """A record as JSON: a result as its dtype (``["rebound", dtype]`` when ``a op= b`` bound
     the name to a new array), else ``["refused", message]``, ``["gap", message, dtype or
-    null]``, ``["unobservable", message]``."""
+    null]``, ``["unobservable", message]``, a program's ``["nodes", [record or null, ...]]``."""
+    if isinstance(cell, Nodes):
+        return ["nodes", [None if c is None else encode(c) for c in cell.cells]]
     if isinstance(cell, Result):
         return ["rebound", cell.dtype] if cell.rebound else cell.dtype
     if isinstance(cell, Refusal):
@@ -296,4 +323,6 @@ def decode(data: Any) -> Cell:
         return Gap(message, rest[0] if rest else None)
     if tag == "unobservable":
         return Unobservable(message)
+    if tag == "nodes":
+        return Nodes(tuple(None if c is None else decode(c) for c in message))
     raise ValueError(f"not a cell record: {data!r}")

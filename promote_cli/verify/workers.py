@@ -69,8 +69,10 @@ def load(module: str, log: str) -> str:
 
 def ask(opts: dict[str, Any], questions: list[Any]) -> list[Any]:
     """The records of ``questions`` under ``opts``: the first page (``more`` gives the rest)."""
+    from promote_cli.verify.expressions import answered_by
+
     oracle = _child["oracle"]
-    cells = oracle.answer(_child["handle"], opts, [decode_question(q) for q in questions])
+    cells = answered_by(oracle, _child["handle"], opts, [decode_question(q) for q in questions])
     if len(cells) != len(questions):
         raise RuntimeError(f"{oracle.__name__} answered {len(cells)} of {len(questions)} questions")
     _child["pending"] = [encode(c) for c in cells]

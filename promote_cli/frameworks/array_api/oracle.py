@@ -39,7 +39,7 @@ from promote_cli.verify.protocol import (
 )
 
 RUNS = in_process("array-api-strict is a small pure-Python library with no global state")
-ASKS = Asks(nary=True, operations=True, operation_values=True)
+ASKS = Asks(nary=True, operations=True, operation_values=True, expressions=True)
 # matmul reads a Python scalar's .dtype (AttributeError): array-api-strict's refusal.
 REFUSALS = (TypeError, ValueError, OverflowError, AttributeError)
 

@@ -57,7 +57,7 @@ from promote_cli.verify.protocol import (
 RUNS = in_process(
     "JAX's options are flags of its config, set for each option setting and restored afterwards"
 )
-ASKS = Asks(nary=True, operations=True, operation_values=True)
+ASKS = Asks(nary=True, operations=True, operation_values=True, expressions=True)
 # Per type: why XLA on the CPU cannot run a program on an array of it ("" when it can).
 _RUNS: dict[str, str] = {}
 

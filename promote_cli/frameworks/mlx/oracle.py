@@ -44,7 +44,7 @@ from promote_cli.verify.protocol import (
 )
 
 RUNS = in_process("MLX is imported once and asked directly on its CPU stream")
-ASKS = Asks(nary=True, operations=True, operation_values=True)
+ASKS = Asks(nary=True, operations=True, operation_values=True, expressions=True)
 REFUSALS = (ValueError, RuntimeError, TypeError)
 
 

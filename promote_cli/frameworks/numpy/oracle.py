@@ -93,7 +93,9 @@ SPELLINGS = tuple(
 )
 
 RUNS = in_process("NumPy imports in a few milliseconds and keeps no global promotion state")
-ASKS = Asks(nary=True, operations=True, operation_values=True, spellings=SPELLINGS)
+ASKS = Asks(
+    nary=True, operations=True, operation_values=True, spellings=SPELLINGS, expressions=True
+)
 # NumPy's refusals: DTypePromotionError and UFuncTypeError are TypeErrors; a Python int that does
 # not fit raises OverflowError; some functions raise ValueError for the operands they refuse.
 REFUSALS = (TypeError, ValueError, OverflowError)

@@ -44,7 +44,7 @@ from promote_cli.verify.protocol import (
 )
 
 RUNS = in_process("torch is imported once and asked directly; no option changes a global")
-ASKS = Asks(nary=True, operations=True, operation_values=True)
+ASKS = Asks(nary=True, operations=True, operation_values=True, expressions=True)
 REFUSALS = (RuntimeError, TypeError, NotImplementedError, ValueError, OverflowError)
 
 # A Python scalar on the left: torch.add(1, t) raises TypeError, the operator answers (1 + t);
