@@ -61,7 +61,9 @@ class Expressions(Record):
     int8, of a vector int32); ``complex_cast``: why ``x.astype(T)`` of a complex array to a
     type that is not complex raises, when it does ("" when it casts); ``transpose``: why ``.T``
     of an array that is not a matrix (0-d, a row) raises, when it does ("" when it is the
-    array)."""
+    array); ``unrun``: the types no name of a random program is bound to, because the
+    framework cannot make an array of them, or makes another type for them (their operations
+    are checked apart, by ``promote verify``)."""
 
     namespaces: tuple[str, ...] = ()
     aliases: tuple[tuple[str, str], ...] = ()
@@ -70,6 +72,7 @@ class Expressions(Record):
     keeps_0d: tuple[str, ...] = ()
     complex_cast: str = ""
     transpose: str = ""
+    unrun: tuple[str, ...] = ()
 
 
 # NumPy's names of the array API's functions, which ``jax.numpy`` copies (each one measured

@@ -243,13 +243,6 @@ def test_an_element_is_a_0d_array_where_the_policy_tells_them_apart():
     assert promote_cli.expr("y + x[0]", {"x": "int64", "y": "int8"}, policy="torch") == "int64"
 
 
-# Types a framework's runs leave out, and why: JAX 0.10.2's caches take int1, uint1 and bool
-# arrays of one shape for each other (jnp.ones((2, 2), int1) after jnp.ones((2, 2), bool) is a
-# bool array, and a bool array made after an int1 one is int1), so a program of them would
-# run on other types than it names. (promote verify checks their cells apart, traced.)
-_UNMADE = {"jax": ("int1", "uint1")}
-
-
 def _disagreements(
     policy_name: str,
     prims,
@@ -272,7 +265,8 @@ def _disagreements(
     types = sorted({x.dtype for x in pol.operands(opts) if x.category != "P"})
     if declared.types is not None:  # the types its operations take
         types = [t for t in types if t in declared.types]
-    types = [t for t in types if t not in _UNMADE.get(policy_name, ())]
+    # the types its runs leave out, and why: its entry (JAX's int1, uint1 and float6 types)
+    types = [t for t in types if t not in frameworks.entry(policy_name).expressions.unrun]
     zero_d = any(x.category == "S" for x in pol.operands())
     types = [t for t in types if _makes(prims, t, pol.made(t, opts))]
     compared, wrong = 0, []

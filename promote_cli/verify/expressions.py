@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from promote_cli import expressions as ex
@@ -71,6 +72,10 @@ class Primitives(Protocol):
 
     def dtype(self, x: Any) -> str:
         """The canonical name of ``x``'s dtype."""
+
+    def configured(self, opts: Mapping[str, Any]) -> AbstractContextManager[Any]:
+        """The framework set as the option setting ``opts`` says, while the programs run
+        (JAX's x64); a framework without such settings enters nothing."""
 
 
 def run(
@@ -174,12 +179,15 @@ def questions(
     take under it (0-d ones where the policy tells them apart), literals where its operations
     take values; each question carries the framework's function of every operation its
     program calls (``function``: ``name=function`` words)."""
+    from promote_cli import frameworks
     from promote_cli.ops import FUNCTIONS
 
     operands = policy.operands(opts)
     types = sorted({x.dtype for x in operands if x.category != PYTHON})
     if rules.types is not None:  # the types its operations were measured on
         types = [t for t in types if t in rules.types]
+    unrun = frameworks.entry(policy.name).expressions.unrun  # the arrays it cannot make
+    types = [t for t in types if t not in unrun]
     zero_d = any(x.category == ZERO_D for x in operands)
     under = {
         n: r.function
@@ -214,7 +222,9 @@ def answered_by(
     them (an oracle in a worker routes them so in its own process)."""
     prims = getattr(orc, "Primitives", None)
     if prims is not None and asked and asked[0].kind == EXPRESSION:
-        return answer(prims(handle, opts), asked)
+        made = prims(handle, opts)
+        with made.configured(opts):
+            return answer(made, asked)
     cells: list[Cell] = orc.answer(handle, opts, asked)
     return cells
 

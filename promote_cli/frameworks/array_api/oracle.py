@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from promote_cli.operands import PYTHON, ZERO_D, Operand
@@ -108,6 +109,11 @@ class Primitives:
 
     # and the IndexError of an index the standard does not specify (x[0] of a matrix)
     refusals = (*REFUSALS, IndexError)
+
+    @staticmethod
+    def configured(opts: Mapping[str, Any]) -> AbstractContextManager[None]:
+        """Nothing to set: the options change no setting of the framework's own."""
+        return nullcontext()
 
     def __init__(self, xp: Any, opts: Mapping[str, Any]) -> None:
         self.xp = xp

@@ -17,7 +17,7 @@ from __future__ import annotations
 import string
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
 from promote_cli.frameworks.numpy.legacy import value_of
@@ -254,6 +254,11 @@ class Primitives:
     value_errors = ("Integers to negative integer powers are not allowed",)
 
     refusals = REFUSALS
+
+    @staticmethod
+    def configured(opts: Mapping[str, Any]) -> AbstractContextManager[None]:
+        """Nothing to set: the options change no setting of the framework's own."""
+        return nullcontext()
 
     def __init__(self, np: Any, opts: Mapping[str, Any]) -> None:
         self.np, self.opts = np, opts

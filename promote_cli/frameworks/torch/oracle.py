@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
@@ -171,6 +172,11 @@ class Primitives:
     value_errors = ("ZeroDivisionError",)  # integer division and remainder by zero
 
     refusals = REFUSALS
+
+    @staticmethod
+    def configured(opts: Mapping[str, Any]) -> AbstractContextManager[None]:
+        """Nothing to set: the options change no setting of the framework's own."""
+        return nullcontext()
 
     def __init__(self, torch: Any, opts: Mapping[str, Any]) -> None:
         self.torch = torch
