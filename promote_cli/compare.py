@@ -21,7 +21,7 @@ from promote_cli.engine import Matrix, Outcome, Policy, differs
 from promote_cli.halftable import REFUSED
 from promote_cli.lossy import Loss, loss
 from promote_cli.notations import Notation, display
-from promote_cli.operands import DIMENSIONED, PYTHON, Operand, label
+from promote_cli.operands import PYTHON, Operand, label
 from promote_cli.record import Record
 
 
@@ -209,10 +209,7 @@ def summary(d: Diff, nota: Notation) -> list[str]:
     a, b = _names(d)
     n = len(d.left.cols)
     k = len(d.operations)
-    # Arrays of each type, or (NEP 50's diff) scalars, 0-d arrays and values among them too.
-    plain = all(c.category == DIMENSIONED and c.value is None for c in d.left.cols)
-    kinds = "types" if plain else "operands"
-    of = f"{k} operation{'s' if k > 1 else ''} x {n} {kinds}" if k else f"{n} {kinds}"
+    of = f"{k} operation{'s' if k > 1 else ''} x {n} types" if k else f"{n} types"
     spec = _op_fields(d).get("op")
     sides = f"{a} vs {b}" + (f", {spec}" if spec else "")
     lines = [
