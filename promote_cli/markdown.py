@@ -117,6 +117,7 @@ def _grammar(verb: str) -> _Grammar:
         g.add_argument("--mark", dest="marks", action="append", default=[])
     if verb == "diff":
         g.add_argument("--lossy", action="store_true")
+        g.add_argument("--cells", choices=compare.CELL_SETS)
     return g
 
 
@@ -245,10 +246,14 @@ class PromoteBlockProcessor(BlockProcessor):
     def diff(self, p: dict[str, Any]) -> etree.Element:
         if p["fmt"] is not None:
             raise PromoteError("a page shows the differing cells as a table; drop --format")
+        if p["cells"] is not None and p["types"] is not None:
+            raise PromoteError("--cells chooses the operands when --types does not give them")
         left, right = asking.diff_requests(
             p["left_name"], p["right_name"], p["types"], p["option_values"], p["notation"], p["op"]
         )
-        d = compare.diff(left, right)
+        if p["cells"] is not None and left.asked is not None:
+            raise PromoteError("--cells is for the promotion; with --op give the operands with -t")
+        d = compare.diff(left, right, p["cells"])
         (a, b), cells = compare.differences(d, left.notation)
         box = etree.Element("div", {"class": "promotion-diff"})
         for line in compare.summary(d, left.notation):
