@@ -1,7 +1,7 @@
 """Keras 3: ``keras.backend.result_type`` per backend and floatx, and ``keras.ops.add`` on each
 backend for the operations and the chain (``promotion.py``)."""
 
-from promote_cli.framework import Expressions, Framework
+from promote_cli.framework import NUMPY_SPELLINGS, Expressions, Framework
 from promote_cli.options import Option
 
 BACKENDS = ("tensorflow", "jax", "torch", "numpy", "openvino")
@@ -34,17 +34,7 @@ FRAMEWORK = Framework(
     in_extra=True,
     expressions=Expressions(
         namespaces=("ops", "keras.ops"),
-        aliases=(
-            ("power", "pow"),
-            ("absolute", "abs"),
-            ("true_divide", "divide"),
-            ("mod", "remainder"),
-            ("fmod", "remainder"),
-            ("bitwise_not", "bitwise_invert"),
-            ("left_shift", "bitwise_left_shift"),
-            ("arctan2", "atan2"),
-            ("amax", "max"),
-            ("cumsum", "cumulative_sum"),
-        ),
+        # NumPy's spellings, but invert: keras.ops has no invert (measured: hasattr)
+        aliases=tuple(a for a in NUMPY_SPELLINGS if a[0] != "invert"),
     ),
 )
