@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from promote_cli.dtypes import WEAK, is_weak
 from promote_cli.errors import PolicyDefinitionError, UsageError, did_you_mean
@@ -458,6 +458,7 @@ class Policy:
 # as the block, so nothing changed outside it (a test's stand-in rule) is ever answered from
 # before.
 _memo: dict[Any, Any] | None = None
+_T = TypeVar("_T")
 
 
 def remembered(
@@ -469,12 +470,17 @@ def remembered(
     """``pair(a, b, opts)`` for a framework's own pair function (an operation's promotion that
     is not ``Policy.promote``), kept while ``remembering`` runs as ``Policy.promote``'s
     answers are: every operation of a batch starts from the same few promotions."""
+    return remembered_as((pair, a, b, *opts.items()), lambda: pair(a, b, opts))
+
+
+def remembered_as(key: tuple[Any, ...], compute: Callable[[], _T]) -> _T:
+    """``compute()``, kept under ``key`` while ``remembering`` runs (every name in the key
+    hashable, and standing for what the answer depends on)."""
     if _memo is None:
-        return pair(a, b, opts)
-    key = (pair, a, b, *opts.items())
+        return compute()
     found = _memo.get(key)
     if found is None:
-        found = _memo[key] = pair(a, b, opts)
+        found = _memo[key] = compute()
     return found
 
 

@@ -47,7 +47,7 @@ from typing import Any
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.dtypes import is_weak
-from promote_cli.engine import Matrix, Outcome, Policy, ref, refuse, remembered
+from promote_cli.engine import Matrix, Outcome, Policy, ref, refuse, remembered, remembered_as
 from promote_cli.errors import UsageError, did_you_mean
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, int_value, value_text
 from promote_cli.record import Record
@@ -643,12 +643,21 @@ class _Cell:
     )
 
     def __init__(
-        self, ops: Operations, rule: Rule, op: Operation, operands: Sequence[Operand], opts: Any
+        self,
+        ops: Operations,
+        rule: Rule,
+        op: Operation,
+        operands: Sequence[Operand],
+        opts: Any,
+        bare: tuple[Operand, ...] | None = None,
     ) -> None:
         self.ops, self.rule, self.op, self.opts = ops, rule, op, opts
-        # The steps see the operands' types; the value step alone sees a Python scalar's value.
+        # The steps see the operands' types (``bare``, when the caller has them); the value
+        # step alone sees a Python scalar's value.
         self.valued = operands = tuple(operands)
-        if any(x.value is not None for x in operands):
+        if bare is not None:
+            operands = bare
+        elif any(x.value is not None for x in operands):
             operands = tuple(x._replace(value=None) for x in operands)
         self.operands = operands
         self.a, self.b = self.operands[0], self.operands[-1]
@@ -669,15 +678,20 @@ def _absent(c: _Cell) -> Outcome | None:
     return None
 
 
-def _takes(c: _Cell) -> Outcome | None:
-    name, rule = c.op.name, c.rule
+def _values_taken(c: _Cell) -> None:
+    """``UsageError`` for a Python scalar's value the operation does not check."""
     for x in c.valued if c.valued is not c.operands else ():
         if x.value is not None and not (c.ops.values_under(c.opts) and c.op.arity == BINARY):
             kind = type(x.value).__name__
             raise UsageError(
-                f"{name} is not checked against a Python scalar's value: give {kind} rather"
-                f" than {kind}:{value_text(x.value)}"
+                f"{c.op.name} is not checked against a Python scalar's value: give {kind}"
+                f" rather than {kind}:{value_text(x.value)}"
             )
+
+
+def _takes(c: _Cell) -> Outcome | None:
+    name, rule = c.op.name, c.rule
+    _values_taken(c)
     for x in c.operands:
         if takes_one(c.op) and x.category == PYTHON:
             raise UsageError(f"{name} takes an array, not a Python scalar: give D(t) or S(t)")
@@ -965,6 +979,8 @@ def answer(
     valued = any(x.value is not None for x in operands)
     if valued and op.name in ops.valued and not ops.values_under(opts):
         out, promoted = _with_values(ops, op.name, operands, opts)
+    elif valued:
+        out, promoted = _walk_valued(ops, op, operands, opts)
     else:
         out, promoted = _walk(ops, op, operands, opts)
     if op.syntax == AUGMENTED:
@@ -985,6 +1001,39 @@ def _walk(
     if cell.out is not None and is_weak(cell.out):
         result = result._replace(materialised=ops.policy.materialise(cell.out, opts))
     return result, cell.promoted
+
+
+@cache
+def _before_value(steps: tuple[Step, ...]) -> tuple[frozenset[str], Step]:
+    """The steps before ``value``, which see the operands' types alone (one that decides a
+    cell decides it whatever a Python scalar's value; ``special`` aside: its answer is still
+    value-checked), and the value step."""
+    at = [s.name for s in steps].index("value")
+    return frozenset(s.name for s in steps[:at]), steps[at]
+
+
+def _walk_valued(
+    ops: Operations, op: Operation, operands: Sequence[Operand], opts: Mapping[str, Any]
+) -> tuple[Outcome, Outcome | None]:
+    """``_walk`` on a cell with a Python scalar's value, which only the value step sees: the
+    walk of its types (kept while ``remembering`` runs, so the cells of one type and many
+    values walk once), then the value step where that walk went past it."""
+    bare = tuple(x._replace(value=None) for x in operands)
+    cell = _Cell(ops, ops.under(opts)[op.name], op, operands, opts, bare)
+    if cell.rule.function is not None:  # else refused by the first step, ``absent``
+        _values_taken(cell)  # the second step's first check, ``takes``
+    # ``ops`` is kept in the answer: alive as long as the memory is, its id names it alone.
+    _, out, promoted = remembered_as(
+        ("walk", id(ops), op, bare, *opts.items()), lambda: (ops, *_walk(ops, op, bare, opts))
+    )
+    blind, value = _before_value(STEPS)
+    by = out.decided_by
+    if by in blind and (by != "special" or out.refused):
+        return out, promoted
+    found = value.check(cell)
+    if found is None:
+        return out, promoted
+    return found._replace(decided_by="special" if by == "special" else "value"), promoted
 
 
 def _update(

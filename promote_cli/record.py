@@ -81,6 +81,7 @@ else:
         _required = 0
         _tail = ()
         _field_defaults = {}  # type: ignore[var-annotated]  # noqa: RUF012
+        _index = {}  # type: ignore[var-annotated]  # noqa: RUF012
 
         def __new__(cls, *args: Any, **kwargs: Any) -> Any:
             given, required = len(args), cls._required
@@ -118,9 +119,13 @@ else:
             return tuple(self)
 
         def _replace(self, **changes: Any) -> Any:
-            values = [changes.pop(f, v) for f, v in zip(self._fields, self, strict=True)]
-            if changes:
-                raise ValueError(f"Got unexpected field names: {list(changes)!r}")
+            values, index = list(self), self._index
+            for field, value in changes.items():
+                at = index.get(field)
+                if at is None:
+                    unexpected = [f for f in changes if f not in index]
+                    raise ValueError(f"Got unexpected field names: {unexpected!r}")
+                values[at] = value
             return tuple.__new__(type(self), values)
 
         def _asdict(self) -> dict[str, Any]:

@@ -215,7 +215,9 @@ def test_a_missing_kernel_no_cell_shows_or_no_cell_reaches_is_named():
     # MindSpore has no CPU kernel for add of bools: its three bool cells raised, and the four
     # with a Python bool's value (True and False, on either side) too (measured).
     policy, rules = frameworks.get("mindspore"), rules_of("mindspore")
-    ops = files("mindspore")["operations"]
+    # add's cells alone: the other operations' no-kernel entries are not this test's.
+    every = files("mindspore")["operations"]
+    ops = every._replace(cells=[(o, q, c) for o, q, c in every.cells if q.operation == "add"])
 
     def add_of_bools(q: Question) -> bool:
         return q.operation == "add" and all(x.dtype == "bool" for x in q.operands)
@@ -357,7 +359,10 @@ def stand_in_numpy(monkeypatch):
 
 @pytest.mark.slow
 def test_measure_writes_files_the_comparison_reads_back(run, tmp_path, stand_in_numpy):
-    stand_in_numpy()
+    # Operations without values (a tenth of the time): numpy's own files' valued rows are read
+    # back by the comparison of every measured cell, where a value lost on the way would make
+    # ``uint8 + 300`` uint8, not NumPy's OverflowError.
+    stand_in_numpy(asks=Asks(nary=True, operations=True))
     done = run("measure", "numpy", "--into", str(tmp_path))
     assert done.exit_code == 0, done.output
     assert done.stdout.startswith("numpy: numpy 9.9, ")
@@ -369,7 +374,7 @@ def test_measure_writes_files_the_comparison_reads_back(run, tmp_path, stand_in_
     for path in (tmp_path / "numpy").iterdir():
         found[path.stem] = measured.parse(path.read_text(encoding="utf-8"))
         assert list(measured.differences(numpy, found[path.stem], rules)) == []
-    plain = asks("numpy")._replace(spellings=(), expressions=False)
+    plain = asks("numpy")._replace(spellings=(), expressions=False, operation_values=False)
     assert measured.unmeasured(numpy, plain, rules, found) == []
 
 
