@@ -51,6 +51,7 @@ def command(names, every, require, into, python, option_values) -> int:
     """
     from promote_cli.cli.verify import _progress
     from promote_cli.verify import measured
+    from promote_cli.verify.workers import FrameworkFailed
 
     if every and names:
         raise UsageError("give framework names or --all, not both")
@@ -89,6 +90,10 @@ def command(names, every, require, into, python, option_values) -> int:
                 hint = install_hint(frameworks.entry(name))
                 click.echo(f"{name}: not installed{tail} ({exc}; to install it: {hint})")
                 failed = failed or require
+                continue
+            except FrameworkFailed as exc:  # a crash or a hang in the framework's own code
+                click.echo(f"{name}: the framework failed, not promote; nothing written: {exc}")
+                failed = True
                 continue
             except PromotionError as exc:  # pragma: no cover - a registry without rules
                 raise UsageError(exc.reason) from None

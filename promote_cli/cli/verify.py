@@ -92,10 +92,12 @@ def command(names, option_values, as_json, require, oracle, timeout, python, ope
         op_cells = sum(r.ops.total for r in checked if r.ops)
         gaps = sum(r.ops.total_gaps for r in checked if r.ops)
         ops_text = f" and {op_cells:,} operation cells ({gaps:,} kernel gaps)" if op_cells else ""
+        broke = sum(r.status == driver.FRAMEWORK_FAILED for r in reports)
+        broke_text = f", {broke} framework{'s' if broke > 1 else ''} failed" if broke else ""
         _say(
             f"{len(checked)} of {len(reports)} policies verified:"
             f" {sum(r.cells for r in checked):,} pair cells{ops_text} compared,"
-            f" {_count(wrong, 'mismatch', 'mismatches')}"
+            f" {_count(wrong, 'mismatch', 'mismatches')}{broke_text}"
         )
     return EXIT_DIFFERENT if failed else EXIT_OK
 
@@ -251,6 +253,9 @@ def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
         return
     if report.status == driver.NO_FRAMEWORK:
         _say(f"{name}: {report.note}")
+        return
+    if report.status == driver.FRAMEWORK_FAILED:
+        _say(f"{name}: the framework failed, not promote: {report.note}")
         return
     verdict = (
         "all agree"

@@ -41,9 +41,11 @@ from promote_cli.verify.protocol import (
     asking,
     opened,
 )
+from promote_cli.verify.workers import FrameworkFailed
 
 VERIFIED, MISMATCH = "verified", "mismatch"
 NOT_INSTALLED, NO_FRAMEWORK = "not-installed", "no-framework"
+FRAMEWORK_FAILED = "framework-failed"  # its process was killed by a signal, or hung
 
 # (done, total, phase): each phase (pairs, triples, values, spellings, operations) counts from
 # 0 to its own total, so a bar shows how far the run is in every phase, not only the pairs.
@@ -269,6 +271,9 @@ def verify(
         why = str(exc) or f"{framework} cannot be imported"
         report.note = f"{why}; to install it: {_hint(policy)}"
         return report
+    except FrameworkFailed as exc:  # a crash or a hang in the framework's own code
+        report.status, report.note = FRAMEWORK_FAILED, str(exc)
+        return report
     report.settings = len(combos)
     wrong = report.mismatches or (
         report.ops is not None and (report.ops.mismatches or report.ops.expression_mismatches)
@@ -352,9 +357,9 @@ def _record(report: Report, opts: Mapping[str, Any], q: Question, v: Verdict) ->
 
 
 def failed(report: Report, require: bool) -> bool:
-    """Whether this report makes the run fail: a mismatch, or (with ``require``) a framework
-    that is not installed."""
-    if report.status == MISMATCH:
+    """Whether this report makes the run fail: a mismatch, a framework that crashed or hung,
+    or (with ``require``) a framework that is not installed."""
+    if report.status in (MISMATCH, FRAMEWORK_FAILED):
         return True
     return require and report.status == NOT_INSTALLED
 

@@ -30,6 +30,7 @@ import contextlib
 import importlib
 import json
 import os
+import signal
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -101,9 +102,15 @@ def more() -> list[Any]:
 
 
 class WorkerFailed(RuntimeError):
-    """A worker oracle did not answer: it raised, ended, crashed or hung. A bug in the oracle or
-    the framework, not a refusal: the run stops, naming the worker, how it ended and what it
-    last logged."""
+    """A worker oracle did not answer: it raised or ended. A bug in the oracle, not a refusal:
+    the run stops, naming the worker, how it ended and what it last logged."""
+
+
+class FrameworkFailed(WorkerFailed):
+    """A worker killed by a signal (a segmentation fault in the framework's own code: Python
+    code cannot cause one) or that gave no answer in time (a kernel that never returns): the
+    framework failed, not promote. ``verify`` and ``measure`` report it for that framework,
+    with what the worker last logged, and fail the run (exit 1)."""
 
 
 # The oldest Python promote's code runs on (pyproject's requires-python): a child runs it too.
@@ -243,13 +250,16 @@ class Child:
         """``reply`` when the worker answered, else ``WorkerFailed`` saying how it failed."""
         if reply.ok:
             return reply
+        failure: type[WorkerFailed] = WorkerFailed
         if reply.kind == "timed-out":
-            how = f"no answer within {self.worker.timeout:g} s"
+            how, failure = f"no answer within {self.worker.timeout:g} s", FrameworkFailed
+        elif reply.kind == "exited" and reply.exit_code is not None and reply.exit_code < 0:
+            how, failure = f"killed by {_signal_name(-reply.exit_code)}", FrameworkFailed
         elif reply.kind == "exited":
             how = f"it ended with exit code {reply.exit_code}"
         else:
             how = reply.error
-        raise WorkerFailed(f"{self.name}, {doing}: {how}{self._last_lines()}")
+        raise failure(f"{self.name}, {doing}: {how}{self._last_lines()}")
 
     def _last_lines(self, count: int = 5) -> str:
         try:
@@ -261,3 +271,11 @@ class Child:
 
 
 _IMPORT_ERRORS = ("ImportError:", "ModuleNotFoundError:")
+
+
+def _signal_name(number: int) -> str:
+    """``SIGSEGV`` for 11; the number for a signal this system does not name."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
