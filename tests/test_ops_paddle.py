@@ -11,7 +11,7 @@ from oracles import ask, operand, operation_caller, verify_json
 
 import promote_cli
 from promote_cli import frameworks, ops
-from promote_cli.verify.protocol import OPERATION, Question, Result
+from promote_cli.verify.protocol import OPERATION, Question, Refusal, Result, operand_of
 
 # Paddle's rules and quirks, each with why.
 PADDLE = [
@@ -130,6 +130,65 @@ def test_paddle_operator_gaps_are_the_left_tensors_kernel():
     assert promote_cli.promote_many(["int32", "int8"], policy="paddle", op="@") == "int32"
 
 
+# A Python int's value in an operation or operator, as measured (Paddle 3.3.1, CPU; every tensor
+# type with 25 values on either side).
+@pytest.mark.parametrize(
+    ("op", "args", "want"),
+    [
+        # + - * take any int, wrapped into the tensor's type
+        ("+", ["uint8", "int:18446744073709551616"], "uint8"),
+        ("multiply", ["int:-9223372036854775809", "int8"], "int8"),
+        ("-=", ["int16", "int:300"], "int16"),
+        # t / v takes any int; only v / t converts it to a C long
+        ("/", ["int32", "int:18446744073709551616"], "float32"),
+        # the bitwise operators take uint64's range as well as int64's
+        ("<<", ["int8", "int:18446744073709551615"], "int8"),
+        ("bitwise_and", ["int:9223372036854775808", "int16"], "int16"),
+        # a divisor that is not 0 once wrapped into the tensor's type
+        ("//", ["int16", "int:256"], "int16"),
+        ("//", ["bool", "int:256"], "int64"),
+        # a negative exponent of a float tensor, or a negative base; an int64 tensor's
+        # exponent 2**32 (a float32 exactly, and an int64)
+        ("**", ["float32", "int:-1"], "float32"),
+        ("**", ["int:-1", "int32"], "int32"),
+        ("**", ["int64", "int:4294967296"], "int64"),
+        ("**", ["float32", "int:18446744073709551616"], "float32"),
+    ],
+)
+def test_paddle_operations_take_these_values(op, args, want):
+    assert promote_cli.promote_many(args, policy="paddle", op=op) == want
+
+
+@pytest.mark.parametrize(
+    ("op", "args", "says"),
+    [
+        # ones([2], int32) ** -1 never returns (phi::PowKernel): refused, never asked unguarded;
+        # nor ** (2**31 - 1), which float32 rounds to 2**31, negative as an int32
+        ("**", ["int32", "int:-1"], "never returns"),
+        ("**", ["int32", "int:2147483647"], "never returns"),
+        ("**", ["int:9223372036854775808", "float32"], "does not fit int64"),
+        ("pow", ["int64", "int:-128"], "never returns"),
+        ("**=", ["bool", "int:-9223372036854775808"], "never returns"),
+        # t == 2**64: SystemError "<method '__eq__' of 'Tensor' objects> returned a result with an
+        # exception set" (OverflowError: int too big to convert)
+        ("==", ["uint8", "int:18446744073709551616"], "int64"),
+        ("<=", ["int:-9223372036854775809", "float32"], "int64"),
+        ("%=", ["int32", "int:9223372036854775808"], "int64"),
+        ("/", ["int:9223372036854775808", "int32"], "does not fit int64"),
+        # 1 << 2**64: an object array, TypeError "dtype must be any of [bool, ...]"
+        ("<<", ["int:18446744073709551616", "int8"], "int64 or uint64"),
+        # uint8_tensor // 256 and int32_tensor % 2**32: InvalidArgumentError "Integer division by
+        # zero" (256 is 0 in uint8)
+        ("//", ["uint8", "int:256"], "division by zero"),
+        ("%", ["int32", "int:4294967296"], "division by zero"),
+        ("/", ["bool", "bool:False"], "division by zero"),
+    ],
+)
+def test_paddle_refuses_these_values_in_its_words(op, args, says):
+    out = promote_cli.api.request("paddle", operands=args, op=op).outcome()
+    assert out.refused and out.rule == "value" and says in out.why, out
+
+
 # --- against the installed framework --------------------------------------------------------
 
 
@@ -160,6 +219,32 @@ def test_paddle_oracle_sees_a_plus_equals_b_rebind_the_name():
 
 
 @pytest.mark.conformance
+def test_paddle_oracle_refuses_a_hanging_power_and_paddles_systemerror():
+    if importlib.util.find_spec("paddle") is None:
+        pytest.skip("paddle is not installed (pip install paddlepaddle)")
+    rules = frameworks.operations(frameworks.get("paddle"))
+
+    def asked(op: str, *operands: str) -> Question:
+        return Question(
+            OPERATION, tuple(operand_of(x) for x in operands), op, rules.rule(op).function
+        )
+
+    hang, overflow, zero, taken = ask(
+        "paddle",
+        [
+            asked("**", "D(int32)", "int:-1"),  # killed in its forked copy after 5 s
+            asked("==", "D(uint8)", "int:18446744073709551616"),
+            asked("//", "D(uint8)", "int:256"),
+            asked("+", "D(uint8)", "int:18446744073709551616"),
+        ],
+    )
+    assert isinstance(hang, Refusal) and "never returns" in hang.message
+    assert isinstance(overflow, Refusal) and "int too big to convert" in overflow.message
+    assert isinstance(zero, Refusal) and "Integer division by zero" in zero.message
+    assert taken == Result("uint8")
+
+
+@pytest.mark.conformance
 def test_every_paddle_operation_matches_the_installed_framework():
     # find_spec, not importorskip: importing Paddle here would crash a process holding TensorFlow.
     if importlib.util.find_spec("paddle") is None:
@@ -169,6 +254,9 @@ def test_every_paddle_operation_matches_the_installed_framework():
     # 16 binary functions and 31 binary operators (19, and 12 augmented) x (32**2 - 16) pairs,
     # where x 32**2, 22 unary functions and 3 unary operators x 28 tensors.
     assert (sum(found["cells"].values()), found["absent"]) == (49100, [])
+    # and every binary function and operator (47) with each tensor type and 25 Python values in
+    # both orders (700 each): 32,900 valued cells
+    assert sum(found["values"].values()) == 32900
 
 
 def test_ops_lists_paddle_functions(run):

@@ -50,8 +50,10 @@ from promote_cli.operands import DIMENSIONED, ZERO_D
 from promote_cli.ops import (
     ACCUMULATE,
     ALWAYS_BOOL,
+    ANY_VALUE,
     COMPLEX_TO_FLOAT,
     INDEX,
+    INT64_VALUE,
     INT_TO_FLOAT,
     REBINDS,
     Maps,
@@ -97,15 +99,19 @@ MATMUL_MIXED = {
 
 
 RULES = {
-    "add": Rule("paddle.add", no_kernel=(*_HALF, *_FLOAT8), note=_OPERATOR),
+    "add": Rule("paddle.add", no_kernel=(*_HALF, *_FLOAT8), note=_OPERATOR, value=ANY_VALUE),
     "subtract": Rule(
         "paddle.subtract",
         refuses=("bool",),
         no_kernel=("uint8", "int8", "float16", *_FLOAT8),
         note=_OPERATOR,
+        value=ANY_VALUE,
     ),
     "multiply": Rule(
-        "paddle.multiply", no_kernel=(*_SMALL_INT, "float16", *_FLOAT8), note=_OPERATOR
+        "paddle.multiply",
+        no_kernel=(*_SMALL_INT, "float16", *_FLOAT8),
+        note=_OPERATOR,
+        value=ANY_VALUE,
     ),
     "divide": Rule(
         "paddle.divide",
@@ -114,6 +120,8 @@ RULES = {
         no_kernel=(*_HALF, *_FLOAT8),
         special="complex_scalar",
         note=_OPERATOR,
+        value=ANY_VALUE,
+        value_special="divide_value",
     ),
     "floor_divide": Rule(
         "paddle.floor_divide",
@@ -121,6 +129,8 @@ RULES = {
         no_kernel=_FLOAT8,
         pair="table_with_zero_d",
         note=_OPERATOR,
+        value=INT64_VALUE,
+        value_special="zero_divisor",
     ),
     "remainder": Rule(
         "paddle.remainder",
@@ -128,6 +138,8 @@ RULES = {
         no_kernel=_NARROW,
         special="complex_scalar",
         note=_OPERATOR,
+        value=INT64_VALUE,
+        value_special="zero_divisor",
     ),
     "pow": Rule(
         "paddle.pow",
@@ -135,6 +147,8 @@ RULES = {
         no_kernel=(*_SMALL_INT, "float16", *_FLOAT8),
         special="scalar_pow",
         note=_OPERATOR,
+        value=ANY_VALUE,
+        value_special="power_value",
     ),
     "maximum": Rule(
         "paddle.maximum",
@@ -150,8 +164,12 @@ RULES = {
         categories=_ARRAYS,
         pair="tensors_only",
     ),
-    "equal": Rule("paddle.equal", ALWAYS_BOOL, no_kernel=_FLOAT8, note=_OPERATOR),
-    "less": Rule("paddle.less_than", ALWAYS_BOOL, no_kernel=_FLOAT8, note=_OPERATOR),
+    "equal": Rule(
+        "paddle.equal", ALWAYS_BOOL, no_kernel=_FLOAT8, note=_OPERATOR, value=INT64_VALUE
+    ),
+    "less": Rule(
+        "paddle.less_than", ALWAYS_BOOL, no_kernel=_FLOAT8, note=_OPERATOR, value=INT64_VALUE
+    ),
     "logical_and": Rule(
         "paddle.logical_and",
         ALWAYS_BOOL,
@@ -165,6 +183,8 @@ RULES = {
         same_dtype=True,
         special="and_scalar",
         note="1 & x is x.__rand__(1); x & 1 calls paddle.bitwise_and, which refuses it",
+        value=ANY_VALUE,
+        value_special="bitwise_value",
     ),
     "bitwise_left_shift": Rule(
         "paddle.bitwise_left_shift",
@@ -172,6 +192,8 @@ RULES = {
         same_dtype=True,
         special="bitwise_scalar",
         note="a Python scalar is the operator's (x << 1, 1 << x)",
+        value=ANY_VALUE,
+        value_special="bitwise_value",
     ),
     "atan2": Rule(
         "paddle.atan2",
@@ -265,4 +287,5 @@ OPERATIONS = Operations(
     with_operators(RULES, OPERATORS),
     "Paddle 3.3.1's functions and Tensor operators on the CPU (eager), measured",
     operators=OPERATORS,
+    values=True,
 )

@@ -17,6 +17,14 @@ promote ..."). An operation: the rule's function on ``ones([2], t)``/``ones([], 
 (``cumsum`` along axis 0, ``where`` with a bool condition), the operator where a Python scalar
 is one of the operands; Python's operator itself for an operator (``operated``: ``a += b``
 records whether the name was rebound, which it always is: ``paddle.Tensor`` has no ``__iadd__``).
+A Python scalar's value is passed as it is (``Asks.operation_values``). Three of Paddle's answers
+to a value are not its exceptions of a rule, and are read here: a power of an int32, int64 or
+bool tensor by some Python ints never returns (``phi::PowKernel`` loops for ever), so every power
+of an integer tensor by a Python int runs first in a forked copy of the worker and is refused
+when it does not return in ``_HANG`` seconds; a Tensor method given an int outside int64 raises
+``SystemError`` caused by ``OverflowError`` ("int too big to convert"); and an integer division
+by a Python int that is 0 in the tensor's type raises ``EnforceNotMet`` (not exported, not one of
+``REFUSALS``) "InvalidArgumentError: Integer division by zero". Each is a refusal.
 
 A missing CPU kernel is a gap, not a refusal: the CPU build has no ``add`` kernel for float16
 and bfloat16 and no ``scale``/``add`` kernel for the float8 types. Paddle promotes first and then
@@ -27,7 +35,11 @@ the dtype rule gave.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import select
+import signal
 import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -36,7 +48,6 @@ from promote_cli.frameworks.paddle.promotion import TYPES  # the types its oracl
 from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.verify import (
     OPERATORS,
-    PYTHON_VALUES,
     Refused,
     answered,
     chained,
@@ -65,8 +76,19 @@ RUNS = in_worker(
     # Paddle logs through glog on import and prints C++ stacks into its messages.
     env={"GLOG_minloglevel": "3", "FLAGS_call_stack_level": "0"},
 )
-ASKS = Asks(nary=True, operations=True)
+ASKS = Asks(nary=True, operations=True, operation_values=True)
 REFUSALS = (TypeError, ValueError, RuntimeError)
+# ``x ** v`` of an int32, int64 or bool tensor never returns when ``v``, made a float32 and then
+# the integer type, is negative (``-1``, and ``2**31 - 1``, which float32 rounds to 2**31)
+# (phi::PowKernel loops for ever): every such power with a Python int exponent is tried in a
+# forked copy of the worker first, given ``_HANG`` seconds once a power that returns has run in
+# the same copy.
+_POWERS = ("pow", "**", "**=")
+_INTEGERS = ("bool", "uint8", "int8", "int16", "int32", "int64")
+_HANG = 3.0
+_NEVER_RETURNS = "Paddle's integer pow kernel never returns for this exponent"
+# ``uint8_tensor // False``, ``int32_tensor % 2**32``: the int wrapped into the tensor's type is 0.
+_ZERO_DIVISOR = "InvalidArgumentError: Integer division by zero"
 
 _MISSING_KERNEL = re.compile(r"\(NotFound\) The kernel with key \(CPU, [^,]+, (\w+)\) of kernel")
 
@@ -104,7 +126,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
 
     def tensor(op: Operand, fill: Any) -> Any:
         if op.category == PYTHON:
-            return PYTHON_VALUES[op.dtype]
+            return python_value(op)
         return fill([] if op.category == ZERO_D else [2], dtype=dtypes[op.dtype])
 
     def operand(op: Operand) -> Any:
@@ -154,6 +176,25 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         return result(out, missing)
 
     def called(q: Question) -> str | Cell:
+        """The operation called; a power that may never return tried in a forked copy first
+        (``returns``); a Tensor method given a Python int outside int64 (``t == 2**64``) raises
+        ``SystemError: ... returned a result with an exception set`` caused by ``OverflowError:
+        int too big to convert`` (Paddle converts it to a C long and returns anyway): a
+        refusal of the value."""
+        if integer_power(q) and not returns(lambda: call(q)):
+            raise Refused(f"{_NEVER_RETURNS} (no answer in {_HANG:g} s; the process was killed)")
+        try:
+            return call(q)
+        except SystemError as exc:
+            if not isinstance(exc.__cause__, OverflowError):
+                raise
+            raise Refused(f"{first_line(exc)} ({first_line(exc.__cause__)})") from exc
+        except Exception as exc:  # paddle.EnforceNotMet, which Paddle does not export
+            if type(exc).__name__ != "EnforceNotMet" or _ZERO_DIVISOR not in str(exc):
+                raise
+            raise Refused(f"EnforceNotMet: {_ZERO_DIVISOR}") from exc
+
+    def call(q: Question) -> str | Cell:
         args = [tensor(x, paddle.ones) for x in q.operands]
         scalar = any(x.category == PYTHON for x in q.operands)
         try:
@@ -173,6 +214,48 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
                 raise
             raise Refused(exc) from exc
         return canonical(out.dtype)
+
+    def integer_power(q: Question) -> bool:
+        """An integer or bool tensor to the power of a Python int: the powers that may hang."""
+        if q.operation not in _POWERS:
+            return False
+        base, exponent = q.operands
+        return base.category != PYTHON and base.dtype in _INTEGERS and exponent.dtype == "int*"
+
+    def returns(run: Any) -> bool:
+        """Whether ``run()`` returns (or raises) in a forked copy of this process, given
+        ``_HANG`` seconds once ``ones([2], int32) ** 2`` has returned in that copy (so a slow
+        start or a fork that cannot compute is not taken for a hang: it stops the run)."""
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the copy: report the control, then the call; never return into the worker
+            try:
+                os.close(read)
+                _ = paddle.ones([2], dtype=paddle.int32) ** 2
+                os.write(write, b"c")
+                with contextlib.suppress(BaseException):  # raising is returning: asked again
+                    run()
+                os.write(write, b"r")
+            finally:
+                os._exit(0)
+        os.close(write)
+        try:
+            seen = b""
+            while b"r" not in seen:
+                wait = _HANG if b"c" in seen else 120.0
+                if not select.select([read], [], [], wait)[0]:
+                    break
+                chunk = os.read(read, 8)
+                if not chunk:
+                    break
+                seen += chunk
+        finally:
+            os.close(read)
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        if b"c" not in seen:
+            raise ChildProcessError("the forked copy of Paddle's worker did not compute ones ** 2")
+        return b"r" in seen
 
     def ask(q: Question) -> str | Cell:
         if q.kind in (PAIR, RESULT_TYPE):
