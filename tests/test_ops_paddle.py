@@ -9,8 +9,7 @@ import importlib.util
 import pytest
 from oracles import ask, operand, operation_caller, verify_json
 
-import promote_cli
-from promote_cli import frameworks, ops
+from promote_cli import api, frameworks, ops, promote_many
 from promote_cli.verify.protocol import OPERATION, Question, Refusal, Result, operand_of
 
 # Paddle's rules and quirks, each with why.
@@ -42,7 +41,7 @@ PADDLE = [
 
 @pytest.mark.parametrize(("op", "args", "want"), PADDLE)
 def test_paddle_operations(op, args, want):
-    assert promote_cli.promote_many(args, policy="paddle", op=op) == want
+    assert promote_many(args, policy="paddle", op=op) == want
 
 
 @pytest.mark.parametrize(
@@ -63,7 +62,7 @@ def test_paddle_operations(op, args, want):
     ],
 )
 def test_paddle_refusals_say_which_rule(op, args, rule):
-    out = promote_cli.api.request("paddle", operands=args, op=op).outcome()
+    out = api.request("paddle", operands=args, op=op).outcome()
     assert out.refused and out.rule == rule, out
 
 
@@ -78,7 +77,7 @@ def test_paddle_refusals_say_which_rule(op, args, rule):
     ],
 )
 def test_paddle_missing_kernels_answer_the_rule_as_gaps(op, args, want):
-    out = promote_cli.api.request("paddle", operands=args, op=op).outcome()
+    out = api.request("paddle", operands=args, op=op).outcome()
     assert (out.result, out.rule) == (want, ops.NO_KERNEL), out
 
 
@@ -99,12 +98,12 @@ def test_paddle_missing_kernels_answer_the_rule_as_gaps(op, args, want):
     ],
 )
 def test_paddle_operators_as_measured(op, args, want):
-    assert promote_cli.promote_many(args, policy="paddle", op=op) == want
+    assert promote_many(args, policy="paddle", op=op) == want
 
 
 @pytest.mark.parametrize("op", ["+=", "/=", "**=", "<<="])
 def test_paddle_augmented_assignment_rebinds_the_name(op):
-    out = promote_cli.api.request("paddle", operands=["int32", "int32"], op=op).outcome()
+    out = api.request("paddle", operands=["int32", "int32"], op=op).outcome()
     assert out.rule == ops.REBINDS, out
 
 
@@ -119,15 +118,15 @@ def test_paddle_augmented_assignment_rebinds_the_name(op):
     ],
 )
 def test_paddle_operator_refusals_say_which_rule(op, args, rule):
-    out = promote_cli.api.request("paddle", operands=args, op=op).outcome()
+    out = api.request("paddle", operands=args, op=op).outcome()
     assert out.refused and out.rule == rule, out
 
 
 def test_paddle_operator_gaps_are_the_left_tensors_kernel():
     # int8 @ int32 runs the int8 matmul kernel, which the CPU lacks; int32 @ int8 runs int32's.
-    out = promote_cli.api.request("paddle", operands=["int8", "int32"], op="@").outcome()
+    out = api.request("paddle", operands=["int8", "int32"], op="@").outcome()
     assert (out.result, out.rule) == ("int8", ops.NO_KERNEL), out
-    assert promote_cli.promote_many(["int32", "int8"], policy="paddle", op="@") == "int32"
+    assert promote_many(["int32", "int8"], policy="paddle", op="@") == "int32"
 
 
 # A Python int's value in an operation or operator, as measured (Paddle 3.3.1, CPU; every tensor
@@ -156,7 +155,7 @@ def test_paddle_operator_gaps_are_the_left_tensors_kernel():
     ],
 )
 def test_paddle_operations_take_these_values(op, args, want):
-    assert promote_cli.promote_many(args, policy="paddle", op=op) == want
+    assert promote_many(args, policy="paddle", op=op) == want
 
 
 @pytest.mark.parametrize(
@@ -185,7 +184,7 @@ def test_paddle_operations_take_these_values(op, args, want):
     ],
 )
 def test_paddle_refuses_these_values_in_its_words(op, args, says):
-    out = promote_cli.api.request("paddle", operands=args, op=op).outcome()
+    out = api.request("paddle", operands=args, op=op).outcome()
     assert out.refused and out.rule == "value" and says in out.why, out
 
 
