@@ -234,7 +234,8 @@ def test_the_oracle_calls_every_operation_on_the_numpy_backend_without_a_mismatc
 
     report = driver.verify(frameworks.get("keras"), {"backend": "numpy"}, operations=True).ops
     assert report.mismatches == [], report.mismatches[:5]
-    assert len(report.cells) == 39 and report.total == 3 * 25_040
+    # and 16 binary operations x 17 array types x 25 values x both orders, per floatx
+    assert len(report.cells) == 39 and report.total == 3 * (25_040 + 16 * 850)
 
 
 def test_torchs_float8_multiply_is_a_gap_only_with_a_scalar_second():
@@ -285,9 +286,87 @@ def test_jax_takes_a_value_in_every_operation_checked_as_int32(op, args, want):
             assert answer(op, args, backend="jax", floatx=floatx) == want
 
 
-def test_the_other_backends_take_a_value_in_add_alone():
-    # Measured for types only beyond add (numpy, torch, tensorflow, openvino): a usage error.
+def test_tensorflow_takes_a_value_in_add_alone():
+    # Measured for types only beyond add on tensorflow (its valued calls of
+    # bitwise_left_shift abort the process, "Check failed: !PyErr_Occurred()"): a usage error.
     from promote_cli.errors import UsageError
 
     with pytest.raises(UsageError, match="not checked against a Python scalar's value"):
-        answer("multiply", ("uint8", "int:300"), backend="numpy")
+        answer("multiply", ("uint8", "int:300"), backend="tensorflow")
+
+
+# A Python int's value in every binary operation on numpy, openvino and torch, each cell as
+# measured with keras.ops (Keras 3.15.1, eagerly): one case of each kind of behaviour.
+@pytest.mark.parametrize(
+    ("backend", "floatx", "op", "args", "want"),
+    [
+        # numpy: keras.ops.add makes 300 an array of the sum's uint8: OverflowError
+        ("numpy", "float32", "add", ("uint8", "int:300"), REFUSED),
+        # mod, arctan2, bitwise_and make the int an array on its own: int32 (int16 under
+        # float16), so 300 fits and 2**31 raises; under bfloat16 it is a float64 array first
+        ("numpy", "float32", "remainder", ("uint8", "int:300"), "int32"),
+        ("numpy", "float32", "remainder", ("uint8", "int:2147483648"), REFUSED),
+        ("numpy", "float16", "remainder", ("uint8", "int:300"), "int16"),
+        ("numpy", "float16", "remainder", ("uint8", "int:2147483648"), REFUSED),
+        ("numpy", "bfloat16", "remainder", ("uint8", "int:2147483648"), "float32"),
+        ("numpy", "float32", "atan2", ("int8", "int:2147483648"), REFUSED),
+        # NumPy's own comparisons take any int beside its numbers, an int64 beside a bool
+        ("numpy", "float32", "equal", ("uint8", "int:18446744073709551616"), "bool"),
+        ("numpy", "float32", "equal", ("bool", "int:9223372036854775808"), REFUSED),
+        ("numpy", "float32", "logical_and", ("float32", "int:9223372036854775808"), REFUSED),
+        # divide makes the int an array of its float: only bfloat16 (ml_dtypes) refuses
+        ("numpy", "float32", "divide", ("uint8", "int:18446744073709551616"), "float32"),
+        ("numpy", "float32", "divide", ("bfloat16", "int:18446744073709551616"), REFUSED),
+        # an integer power refuses a negative exponent; a shift checks it against x's dtype
+        ("numpy", "float32", "pow", ("int8", "int:-1"), REFUSED),
+        ("numpy", "float32", "pow", ("int:-1", "int8"), "int8"),
+        ("numpy", "float32", "bitwise_left_shift", ("bool", "int:2147483648"), "int64"),
+        ("numpy", "float32", "bitwise_left_shift", ("uint8", "int:300"), REFUSED),
+        ("numpy", "float32", "bitwise_left_shift", ("int:300", "uint8"), "int32"),
+        # openvino: a constant of its own takes [-2**63, 2**64), whatever the array
+        ("openvino", "float32", "remainder", ("float32", "int:18446744073709551616"), REFUSED),
+        ("openvino", "float32", "atan2", ("float32", "int:4294967296"), "float32"),
+        # a constant of the tensor's element type: uint64 refuses from 2**63, bool takes any
+        ("openvino", "float32", "equal", ("uint64", "int:9223372036854775808"), REFUSED),
+        ("openvino", "float32", "equal", ("bool", "int:18446744073709551616"), "bool"),
+        ("openvino", "float32", "divide", ("uint64", "int:9223372036854775808"), REFUSED),
+        ("openvino", "float32", "divide", ("int64", "int:9223372036854775808"), "float32"),
+        # torch: an int outside int32 is a 0-d int64 tensor, so a bool array with it is int64
+        ("torch", "float32", "add", ("bool", "int:2147483648"), "int64"),
+        ("torch", "float32", "multiply", ("bool", "int:2147483648"), "int64"),
+        ("torch", "float32", "add", ("int8", "int:300"), "int8"),
+        # maximum makes the int a tensor of result_type: c10's overflow check
+        ("torch", "float32", "maximum", ("int8", "int:128"), REFUSED),
+        ("torch", "float32", "maximum", ("int8", "int:127"), "int8"),
+        ("torch", "float32", "maximum", ("uint8", "int:-129"), "uint8"),
+        ("torch", "float32", "maximum", ("int64", "int:2147483648"), REFUSED),
+        ("torch", "float32", "maximum", ("float16", "int:18446744073709551616"), "float16"),
+        # an integer divisor that is 0 in the computed dtype: ZeroDivisionError
+        ("torch", "float32", "remainder", ("uint8", "int:256"), REFUSED),
+        ("torch", "float32", "remainder", ("int8", "bool:false"), REFUSED),
+        ("torch", "float32", "remainder", ("uint8", "int:255"), "uint8"),
+        ("torch", "float32", "floor_divide", ("uint8", "int:256"), REFUSED),
+        # a Python int kept a Python scalar: [-2**63, 2**64), beside a bool [-2**63, 2**63)
+        ("torch", "float32", "floor_divide", ("int:9223372036854775808", "uint8"), "uint8"),
+        ("torch", "float32", "divide", ("int8", "int:18446744073709551615"), "float32"),
+        ("torch", "float32", "divide", ("int8", "int:18446744073709551616"), REFUSED),
+        ("torch", "float32", "divide", ("bool", "int:9223372036854775808"), REFUSED),
+        ("torch", "float32", "bitwise_left_shift", ("int8", "int:18446744073709551615"), "int8"),
+    ],
+)
+def test_numpy_openvino_torch_take_a_value_in_every_operation_as_measured(
+    backend, floatx, op, args, want
+):
+    if want is REFUSED:
+        with pytest.raises(PromotionError):
+            answer(op, args, backend=backend, floatx=floatx)
+    else:
+        assert answer(op, args, backend=backend, floatx=floatx) == want
+
+
+def test_numpy_add_of_uint8_and_300_is_numpys_overflow_error():
+    # promote op add uint8 int:300 -p keras -O backend=numpy (issue 25's example)
+    found = outcome("add", ("uint8", "int:300"), backend="numpy")
+    assert found.refused and "OverflowError" in found.why
+    found = outcome("remainder", ("uint8", "int:300"), backend="numpy")
+    assert found.result == "int32"

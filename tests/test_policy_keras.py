@@ -179,8 +179,11 @@ def test_python_values_through_keras_ops_add(a, b, backend, want):
             assert ask() == want
 
 
-def test_only_keras_ops_add_takes_a_value_among_keras_operations():
+def test_on_tensorflow_only_keras_ops_add_takes_a_value_among_keras_operations():
     with pytest.raises(UsageError, match="give int rather than int:300"):
+        promote("uint8", "int:300", policy="keras", op="subtract", backend="tensorflow")
+    # keras.ops.subtract(uint8 array, 300) with KERAS_BACKEND=numpy: OverflowError, measured
+    with pytest.raises(PromotionError, match="OverflowError"):
         promote("uint8", "int:300", policy="keras", op="subtract", backend="numpy")
 
 

@@ -161,10 +161,11 @@ OPERATIONS = Operations(
     ),
     one_operand_pair="stored",
     valued=("add",),
-    # On jax every binary operation takes a Python scalar's value as keras.ops.add does
-    # (measured under each floatx: the value is checked as JAX makes it a weak array). The other
-    # backends' operations were measured without values: there only ``add`` takes one (its
-    # chain step, ``valued``); see notes.md for what they do.
+    # On jax, numpy and openvino every binary operation takes a Python scalar's value (measured
+    # under each floatx): as keras.ops.add checks it (``Rule.value`` "checked"), or as the
+    # backend makes the scalar a tensor of its own dtype (the rules' ``value_special``). On torch
+    # and tensorflow only ``add`` takes one (its chain step, ``valued``); see notes.md for what
+    # their other operations do with a value.
     values=True,
-    values_except=tuple((b, f) for b, f in _SETTINGS if b != "jax"),
+    values_except=tuple((b, f) for b, f in _SETTINGS if b == "tensorflow"),
 )

@@ -244,6 +244,12 @@ def _declared(a: Operand, b: Operand, backend: str, floatx: str) -> Outcome:
     return out
 
 
+def value_in(value: int, t: str, backend: str) -> Outcome | None:
+    """A Python int made a tensor of ``t`` by numpy, tensorflow or openvino: the refusal, or
+    None when it fits (as ``keras.ops.add`` makes it one of the sum's dtype)."""
+    return _declared_value(value, Outcome(t, "value", ""), backend)
+
+
 def _declared_value(value: int, out: Outcome, backend: str) -> Outcome | None:
     """A Python int's value where numpy, tensorflow or openvino make it a tensor of the sum's
     dtype ``out.result`` (None: it fits)."""

@@ -9,10 +9,11 @@ from typing import Any
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Outcome, ref, refuse
-from promote_cli.frameworks.keras.convert import FLOAT8, convert, storage
-from promote_cli.frameworks.keras.pairs import torch_tensors
+from promote_cli.frameworks.keras.convert import FLOAT8, convert, storage, width
+from promote_cli.frameworks.keras.pairs import added, declared, torch_tensors
+from promote_cli.frameworks.keras.promotion import value_in
 from promote_cli.frameworks.torch import promotion as torch_policy
-from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
+from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, int_value
 from promote_cli.ops import NO_KERNEL, SpecialFunction
 
 _SHIFTABLE = frozenset({"uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64"})
@@ -126,6 +127,274 @@ def integer_pow(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome
     )
 
 
+# --- Python scalar values (``Rule.value_special``): where a backend makes a Python int a tensor
+# of another dtype than ``keras.ops.add``'s sum (``Rule.value`` "checked"), each measured.
+# ml_dtypes' types and bool: NumPy's comparisons take a Python int as an int64 beside them.
+_NUMPY_INT64_BESIDE = frozenset({"bool", "bfloat16", *FLOAT8})
+
+
+def _valued(operands: Sequence[Operand]) -> list[tuple[int, Operand, Operand]]:
+    """Each Python int carrying a value, with the operand beside it."""
+    a, b = operands
+    found = []
+    for scalar, other in ((a, b), (b, a)):
+        value = int_value(scalar)
+        if value is not None:
+            found.append((value, scalar, other))
+    return found
+
+
+def converted_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """``remainder``, ``atan2``, ``bitwise_and`` (numpy, openvino): each operand is made a tensor
+    on its own first (``convert_to_tensor``), so a Python int must fit the dtype it is made
+    alone: numpy's ``floatx`` width of int (int32; int16 under float16), openvino's constant
+    (``[-2**63, 2**64)``); under ``floatx=bfloat16`` numpy makes it a float64 array first,
+    which takes any int."""
+    backend, floatx = opts["backend"], opts["floatx"]
+    if backend == "numpy" and floatx == "bfloat16":
+        return None
+    for value, scalar, _ in _valued(operands):
+        made = convert(scalar._replace(value=None), backend, floatx)
+        if isinstance(made, Outcome):
+            continue  # refused for its type, whatever its value
+        found = value_in(value, made.dtype, backend)
+        if found is not None:
+            return found._replace(why=f"{found.why} (the int is made a tensor on its own)")
+    return None
+
+
+def float_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """numpy's ``divide``: a Python int is made a tensor of the float the division computes in
+    (``result_type(x1, x2, float)``): only a bfloat16 one refuses an int outside
+    ``[-2**63, 2**64)`` (ml_dtypes)."""
+    backend, floatx = opts["backend"], opts["floatx"]
+    for value, _, other in _valued(operands):
+        made = convert(other, backend, floatx)
+        if isinstance(made, Outcome):
+            continue
+        t = made.dtype if dtype(made.dtype).kind in ("float", "complex") else width(floatx)
+        found = value_in(value, t, backend)
+        if found is not None:
+            return found
+    return None
+
+
+def numpy_compared(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """numpy's ``equal``, ``less``: NumPy's own comparison on the operands as given takes any
+    Python int beside NumPy's numbers, but as an int64 beside a bool or an ml_dtypes array."""
+    for value, _, other in _valued(operands):
+        beside = other.category != PYTHON and other.dtype in _NUMPY_INT64_BESIDE
+        if beside and not -(2**63) <= value < 2**63:
+            return refuse(
+                "value",
+                f"NumPy raises OverflowError: Python int {value} too large to convert to"
+                f" C long (beside a {ref(other.dtype)} array it is taken as an int64)",
+            )
+    return None
+
+
+def numpy_shift_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """numpy's ``bitwise_left_shift(x, y)``: a Python int ``y`` is not converted, NumPy's
+    ``left_shift`` checks it against ``x``'s dtype (a bool ``x``: int64); a Python int ``x``
+    is made a tensor on its own (``converted_value``)."""
+    x, y = operands
+    value = int_value(y)
+    if value is None or x.category == PYTHON:
+        return converted_value(operands, opts)
+    made = convert(x, "numpy", opts["floatx"])
+    if isinstance(made, Outcome):
+        return None
+    t = "int64" if made.dtype == "bool" else made.dtype
+    if dtype(t).kind not in ("int", "uint"):
+        return None
+    return value_in(value, t, "numpy")
+
+
+def numpy_negative_power(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """numpy's ``power``: an integer power refuses a negative Python int exponent (NumPy's
+    ValueError), a bool base included (its power is computed in an integer type)."""
+    base, exponent = operands
+    value = int_value(exponent)
+    if value is None or value >= 0 or base.category == PYTHON:
+        return None
+    computed = added(base, exponent._replace(value=None), opts)
+    if computed.result is None or dtype(computed.result).kind not in ("bool", "int", "uint"):
+        return None
+    return refuse(
+        "value", "NumPy raises ValueError: Integers to negative integer powers are not allowed."
+    )
+
+
+def ov_typed_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """openvino's ``divide``, ``equal``, ``less``, ``bitwise_left_shift``: a Python int is made a
+    constant of the tensor's element type: an integer one refuses an int outside
+    ``[-2**63, 2**64)``, a uint64 one any int from ``2**63`` (OpenVINO reads it as an int64);
+    a bool or float one takes any int."""
+    for value, _, other in _valued(operands):
+        if other.category == PYTHON or dtype(other.dtype).kind not in ("int", "uint"):
+            continue
+        high = 2**63 if other.dtype == "uint64" else 2**64
+        if not -(2**63) <= value < high:
+            return refuse(
+                "value",
+                f"OpenVINO raises OverflowError: Python int {value} does not convert to a"
+                f" {ref(other.dtype)} constant",
+            )
+    return None
+
+
+# torch: a Python int is made a 0-d tensor (``torch.as_tensor``): int32, int64 outside int32
+# (Keras's ``convert_to_tensor``); one kept a Python scalar torch takes in ``[-2**63, 2**64)``.
+_INT32 = (-(2**31), 2**31)
+_KEPT = (-(2**63), 2**64)
+
+
+def _bits(t: str) -> int:
+    return dtype(t).bits or 0
+
+
+def _torch_int64(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """torch's promotion with a Python int outside int32: Keras makes it a 0-d int64 tensor
+    (not int32), which a bool array or a 0-d integer one takes (``bool`` with ``2**31`` is
+    int64), as ``keras.ops.add`` does."""
+    bare = [x._replace(value=None) for x in operands]
+    typed = added(bare[0], bare[1], opts)
+    valued = added(operands[0], operands[1], opts)
+    if valued.refused or valued.result == typed.result:
+        return None
+    return valued._replace(
+        why=f"Keras makes a Python int outside {ref('int32')} a 0-d {ref('int64')} tensor:"
+        f" {valued.why}",
+    )
+
+
+def _kept(value: int, other: Operand) -> Outcome | None:
+    """A Python int kept a Python scalar: torch takes it in ``[-2**63, 2**64)``, beside a bool
+    tensor as an int64 (its default integer)."""
+    high = 2**63 if other.category != PYTHON and other.dtype == "bool" else _KEPT[1]
+    if _KEPT[0] <= value < high:
+        return None
+    return refuse("value", f"torch raises RuntimeError: Python int {value} does not fit a Scalar")
+
+
+def _divisor(operands: Sequence[Operand]) -> int | None:
+    """The value of a Python int or bool divisor (the second operand) beside an array."""
+    x, y = operands
+    if x.category == PYTHON or y.category != PYTHON:
+        return None
+    if y.dtype == "bool" and isinstance(y.value, bool):
+        return int(y.value)
+    return int_value(y)
+
+
+def _zero_divisor(value: int, t: str) -> Outcome | None:
+    """An integer division by ``value`` made ``t``: zero once wrapped into ``t``'s bits."""
+    if dtype(t).kind not in ("int", "uint") or value % 2 ** _bits(t):
+        return None
+    return refuse(
+        "value",
+        f"torch raises ZeroDivisionError: the divisor {value} is 0 as {ref(t)}",
+    )
+
+
+def torch_large_int(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """torch's ``add``, ``subtract``, ``multiply``, ``pow``, ``bitwise_and``: a Python int
+    outside int32 is a 0-d int64 tensor, so a bool array with it is int64 (``keras.ops.add``'s
+    check, "checked", refuses one outside int64 first)."""
+    return _torch_int64(operands, opts)
+
+
+def torch_remainder_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """torch's ``mod``: as ``torch_large_int``, and an integer remainder by a Python int that is
+    0 in the computed dtype raises ZeroDivisionError (``uint8 % 256``, ``int8 % False``)."""
+    large = torch_large_int(operands, opts)
+    if large is not None:
+        return large
+    divisor = _divisor(operands)
+    if divisor is None:
+        return None
+    bare = [x._replace(value=None) for x in operands]
+    if int_value(operands[1]) is not None and not _INT32[0] <= divisor < _INT32[1]:
+        bare[1] = Operand("int64", ZERO_D)
+    computed = torch_tensors(bare[0], bare[1], opts)
+    if computed.result is None:
+        return None
+    t = "int32" if computed.result == "bool" else computed.result
+    return _zero_divisor(divisor, t)
+
+
+def torch_kept_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """torch's ``divide``: Keras keeps a Python int a Python scalar, which torch takes in
+    ``[-2**63, 2**64)``."""
+    for value, _, other in _valued(operands):
+        found = _kept(value, other)
+        if found is not None:
+            return found
+    return None
+
+
+def torch_shift_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """torch's ``bitwise_left_shift(x, y)``: a Python int ``y`` stays a Python scalar
+    (``[-2**63, 2**64)``); a Python int ``x`` is made a tensor (``torch_large_int``, refused
+    outside int64)."""
+    x, y = operands
+    if int_value(y) is not None and x.category != PYTHON:
+        return _kept(int_value(y), x)  # type: ignore[arg-type]
+    value = int_value(x)
+    if value is None:
+        return None
+    if not -(2**63) <= value < 2**63:
+        return refuse("value", f"torch raises ValueError: Overflow when unpacking long ({value})")
+    return _torch_int64(operands, opts)
+
+
+def _c10_overflows(value: int, t: str) -> bool:
+    """c10's ``overflows``: a signed type takes its range, an unsigned one also the negatives
+    down to ``-max`` (two's complement wrapping)."""
+    bits = _bits(t)
+    if dtype(t).kind == "uint":
+        top = 2**bits - 1
+        return value > top or value < -top
+    return not -(2 ** (bits - 1)) <= value < 2 ** (bits - 1)
+
+
+def torch_cast_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """torch's ``maximum``, ``minimum``: Keras makes a Python int a tensor of
+    ``keras.backend.result_type`` (``convert_to_tensor(x, dtype)``), which torch refuses where
+    the int overflows an integer dtype (``maximum(int8, 128)``); a float one takes any."""
+    bare = [x._replace(value=None) for x in operands]
+    computed = declared(bare[0], bare[1], opts)
+    t = computed.result
+    if t is None or dtype(t).kind not in ("int", "uint"):
+        return None
+    for value, _, _ in _valued(operands):
+        if _c10_overflows(value, t):
+            return refuse(
+                "value",
+                f"torch raises RuntimeError: value cannot be converted to type {ref(t)} without"
+                f" overflow ({value}: Keras makes it a tensor of result_type's {ref(t)})",
+            )
+    return None
+
+
+def torch_floor_divide_value(
+    operands: Sequence[Operand], opts: Mapping[str, Any]
+) -> Outcome | None:
+    """torch's ``floor_divide``: Keras keeps a Python int a Python scalar (``[-2**63, 2**64)``);
+    an integer tensor divided by one that is 0 in its dtype raises ZeroDivisionError."""
+    for value, _, other in _valued(operands):
+        found = _kept(value, other)
+        if found is not None:
+            return found
+    divisor = _divisor(operands)
+    if divisor is None:
+        return None
+    stored = storage(operands[0], "torch")
+    if isinstance(stored, Outcome):
+        return None
+    return _zero_divisor(divisor, "int64" if stored == "bool" else stored)
+
+
 SPECIALS: Mapping[str, SpecialFunction] = {
     "python_shift": python_shift,
     "torch_shift": torch_shift,
@@ -134,4 +403,16 @@ SPECIALS: Mapping[str, SpecialFunction] = {
     "float8_mod": float8_mod,
     "int8_matmul": int8_matmul,
     "integer_pow": integer_pow,
+    "converted_value": converted_value,
+    "float_value": float_value,
+    "numpy_compared": numpy_compared,
+    "numpy_shift_value": numpy_shift_value,
+    "numpy_negative_power": numpy_negative_power,
+    "ov_typed_value": ov_typed_value,
+    "torch_large_int": torch_large_int,
+    "torch_remainder_value": torch_remainder_value,
+    "torch_kept_value": torch_kept_value,
+    "torch_shift_value": torch_shift_value,
+    "torch_cast_value": torch_cast_value,
+    "torch_floor_divide_value": torch_floor_divide_value,
 }
