@@ -7,6 +7,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
@@ -87,8 +88,18 @@ os.replace(os.path.join(where, "status.tmp"), os.path.join(where, "status"))
 """
 
 
+def _lacking() -> str:
+    """What the docs build needs and this environment lacks ("" when nothing)."""
+    for module in ("sphinx", "sphinx_click", "myst_parser"):
+        if find_spec(module) is None:
+            return f"{module} is not installed: the docs extra (pip install -e '.[docs]')"
+    if shutil.which("dot") is None:
+        return "Graphviz's dot is not installed (Debian: apt-get install graphviz)"
+    return ""
+
+
 def _start_site_build() -> None:
-    if _site or shutil.which("dot") is None:
+    if _site or _lacking():
         return
     if _SHARED is None:
         where = Path(tempfile.mkdtemp(prefix="promote-site-"))
@@ -131,8 +142,9 @@ def pytest_collection_modifyitems(session, config, items):
 @pytest.fixture(scope="session")
 def site() -> Path:
     """The built site's directory (html/), built once per run (see above)."""
-    if shutil.which("dot") is None:
-        pytest.skip("Graphviz's dot is not installed (Debian: apt-get install graphviz)")
+    lacking = _lacking()
+    if lacking:
+        pytest.skip(lacking)
     _start_site_build()
     status = _site["where"] / "status"
     deadline = time.monotonic() + 900
