@@ -138,7 +138,9 @@ def test_an_option_goes_to_each_policy_that_has_it_or_to_the_one_named():
 
 
 def test_a_policy_whose_runs_are_not_checked_yet_is_refused():
-    with pytest.raises(UsageError, match="promote expr answers jax, numpy, torch, array-api, mlx"):
+    with pytest.raises(
+        UsageError, match="promote expr answers jax, numpy, torch, tensorflow, array-api, mlx"
+    ):
         api.expr_request("x + y", {"x": "int8", "y": "int8"}, ["numpy", "paddle"])
 
 
@@ -437,10 +439,13 @@ def test_a_0d_arrays_sum_under_mlx_is_the_array_itself():
 
 def test_array_api_strict_refuses_a_row_index_a_complex_to_real_cast_and_a_0d_transpose():
     # array-api-strict 2.6.1: x[0] of a 2-D array raises IndexError; xp.astype(complex64 array,
-    # float32) raises TypeError; .T of a 0-d array ValueError. x[0, 0], complex to complex and
-    # .T of a matrix run.
+    # float32) raises TypeError; .T of a 0-d array ValueError; x.sum() AttributeError (its
+    # arrays have no reduction methods). x[0, 0], complex to complex, .T of a matrix and
+    # xp.sum(x) run.
     with pytest.raises(PromotionError, match=r"ValueError: x\.T requires x to have 2 dimensions"):
-        promote_cli.expr("x.sum().T", {"x": "int8"}, policy="array-api")
+        promote_cli.expr("xp.sum(x).T", {"x": "int8"}, policy="array-api")
+    with pytest.raises(PromotionError, match=r"no \.sum\(\) method \(AttributeError\)"):
+        promote_cli.expr("x.sum()", {"x": "int8"}, policy="array-api")
     assert promote_cli.expr("x.T", {"x": "int8"}, policy="array-api") == "int8"
     with pytest.raises(PromotionError, match="IndexError: an index of fewer integers"):
         promote_cli.expr("x[0] + x[0, 0]", {"x": "int8"}, policy="array-api")
@@ -469,3 +474,24 @@ def _makes(prims, dtype: str, made: str) -> bool:
 def test_a_numpy_scalar_or_a_held_value_is_not_a_binding(spelling):
     with pytest.raises(UsageError, match="a NumPy scalar or a held value is not modelled here"):
         api.expr_request("x + y", {"x": spelling, "y": "int8"}, ["numpy"])
+
+
+def test_tensorflows_weak_tensor_flows_through_calls_methods_and_transposes_not_indexing():
+    # Run for real (TensorFlow 2.21, NumPy behaviour in mode all): int8_tensor * 1.5 is a
+    # float64 WeakTensor; tnp.sqrt, .mean() and .T of it are WeakTensors, so + a float32
+    # tensor is float32; x[0] of it is a strong float64 tensor, so + float32 is float64.
+    bindings = {"x": "int8", "y": "float32"}
+    for code in ("sqrt(x * 1.5) + y", "(x * 1.5).mean() + y", "(x * 1.5).T + y"):
+        assert promote_cli.expr(code, bindings, policy="tensorflow") == "float32", code
+    assert promote_cli.expr("(x * 1.5)[0] + y", bindings, policy="tensorflow") == "float64"
+    steps = promote_cli.expr_steps("isnan(x * 1.5)", bindings, policy="tensorflow")
+    assert steps[-1].operand.dtype == "bool"  # a bool is never weak
+
+
+def test_tensorflows_tensors_have_mean_and_max_methods_but_no_sum():
+    # tf.Tensor under NumPy behaviour: x.mean() and x.max() run, x.sum() raises
+    # AttributeError ('EagerTensor' object has no attribute 'sum'); tnp.sum(x) runs.
+    assert promote_cli.expr("x.max()", {"x": "int8"}, policy="tensorflow") == "int8"
+    with pytest.raises(PromotionError, match=r"no \.sum\(\) method \(AttributeError\)"):
+        promote_cli.expr("x.sum()", {"x": "int8"}, policy="tensorflow")
+    assert promote_cli.expr("tnp.sum(x)", {"x": "int8"}, policy="tensorflow") == "int32"

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from promote_cli import expressions as ex
 from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.record import Record
-from promote_cli.verify import SYNTAX, Detect, answered, is_operator
+from promote_cli.verify import SYNTAX, Detect, Refused, answered, is_operator
 from promote_cli.verify.protocol import (
     EXPRESSION,
     Cell,
@@ -141,7 +141,15 @@ def _apply(node: ex.Node, args: list[Any], functions: Mapping[str, str], prims: 
         return args[0][node.value if len(node.value) > 1 else node.value[0]]
     if is_operator(node.operation):
         return SYNTAX[node.operation](*args)
-    return prims.call(functions[node.operation], args)
+    if isinstance(node.value, str):  # a method: x.sum()
+        method = getattr(args[0], node.value, None)
+        if method is None:
+            raise Refused(f"AttributeError: {type(args[0]).__name__} has no .{node.value}()")
+        return method()
+    function = functions.get(node.operation)
+    if function is None:  # the framework has none (tinygrad's logical_and): code cannot call it
+        raise Refused(f"AttributeError: no function for {node.operation}")
+    return prims.call(function, args)
 
 
 def agrees(step: ex.Step, cell: Cell | None, materialise: Callable[[str], str]) -> bool:
