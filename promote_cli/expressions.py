@@ -530,6 +530,10 @@ def evaluate(
                     ),
                 )
             )
+        elif node.operation in declared.scalar_ops and 0 in [dims[a] for a in node.args]:
+            # a 0-d operand taken as a scalar, which the policy's rules do not model
+            steps.append(Step(node, None, refuse(UNANSWERED, declared.scalar_ops_why)))
+            stopped = True
         elif node.kind == OPERATION and _lacks(declared, node):
             what = f"{policy.title}'s arrays have no .{node.value}() method (AttributeError)"
             steps.append(Step(node, None, refuse(ops.ABSENT, f"{what}: call its function")))

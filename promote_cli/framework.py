@@ -69,7 +69,9 @@ class Expressions(Record):
     1.5`` is a ``float64*`` WeakTensor of shape 2 x 2); ``methods``: the reduction methods
     its arrays have, of ``.sum()``, ``.mean()``, ``.max()``, ``.prod()`` and ``.argmax()``
     (None: all five; each one measured present with hasattr): calling another raises
-    AttributeError."""
+    AttributeError; ``scalar_ops``: the operations that take a 0-d array as a scalar, which
+    its operations' rules (measured on arrays of one shape) do not model: a node of one of
+    them with a 0-d operand is not answered, saying ``scalar_ops_why``."""
 
     namespaces: tuple[str, ...] = ()
     aliases: tuple[tuple[str, str], ...] = ()
@@ -81,6 +83,8 @@ class Expressions(Record):
     unrun: tuple[str, ...] = ()
     weak_tensors: bool = False
     methods: tuple[str, ...] | None = None
+    scalar_ops: tuple[str, ...] = ()
+    scalar_ops_why: str = ""
 
 
 # NumPy's names of the array API's functions, which ``jax.numpy`` copies (each one measured

@@ -139,7 +139,8 @@ def test_an_option_goes_to_each_policy_that_has_it_or_to_the_one_named():
 
 def test_a_policy_whose_runs_are_not_checked_yet_is_refused():
     with pytest.raises(
-        UsageError, match="promote expr answers jax, numpy, torch, tensorflow, array-api, mlx"
+        UsageError,
+        match="promote expr answers jax, numpy, torch, tensorflow, array-api, mlx, mindspore",
     ):
         api.expr_request("x + y", {"x": "int8", "y": "int8"}, ["numpy", "paddle"])
 
@@ -495,3 +496,25 @@ def test_tensorflows_tensors_have_mean_and_max_methods_but_no_sum():
     with pytest.raises(PromotionError, match=r"no \.sum\(\) method \(AttributeError\)"):
         promote_cli.expr("x.sum()", {"x": "int8"}, policy="tensorflow")
     assert promote_cli.expr("tnp.sum(x)", {"x": "int8"}, policy="tensorflow") == "int32"
+
+
+def test_mindspores_0d_tensor_widens_and_an_update_rebinds_but_its_scalar_product_is_unanswered():
+    # Run for real (MindSpore 2.10, PyNative on the CPU): x / 2 is float32, w.sum() int64 and
+    # their sum float32; an int8 tensor + its own 0-d int64 sum is int64 (a 0-d tensor widens,
+    # unlike PyTorch's); x += 1.5 binds x to a new float32 tensor. float16_tensor * a 0-d
+    # float64 tensor is float16 (Muls: the 0-d tensor as a scalar), not modelled: unanswered.
+    steps = promote_cli.expr_steps(
+        "x / 2 + w.sum()", {"x": "int8", "w": "uint8"}, policy="mindspore"
+    )
+    assert [s.operand.dtype for s in steps if s.node.kind == expressions.OPERATION] == [
+        "float32",
+        "int64",
+        "float32",
+    ]
+    assert promote_cli.expr("x + x.sum()", {"x": "int8"}, policy="mindspore") == "int64"
+    update = promote_cli.expr_steps("x += 1.5", {"x": "int8"}, policy="mindspore")[-1]
+    assert (update.outcome.rule, update.operand.dtype) == ("rebinds", "float32")
+    (column,) = api.expr_request(
+        "x * y.sum()", {"x": "float16", "y": "float64"}, ["mindspore"]
+    ).answers()
+    assert expressions.unanswered(column[-1])

@@ -282,6 +282,8 @@ def judge(policy: Policy, opts: Mapping[str, Any], q: Question, cell: Cell) -> J
     for step, c in zip(steps, cell.cells, strict=True):
         if step.node.kind in (ex.NAME, ex.LITERAL):
             continue
+        if ex.unanswered(step):
+            break  # a node promote does not answer under this policy: nothing to compare
         compared += 1
         if step.outcome is not None and step.outcome.rule == "no-kernel":
             break
