@@ -140,9 +140,10 @@ def test_an_option_goes_to_each_policy_that_has_it_or_to_the_one_named():
 def test_a_policy_whose_runs_are_not_checked_yet_is_refused():
     with pytest.raises(
         UsageError,
-        match="promote expr answers jax, numpy, torch, tensorflow, array-api, mlx, mindspore",
+        match="promote expr answers jax, numpy, torch, tensorflow, array-api, mlx, paddle,"
+        " mindspore",
     ):
-        api.expr_request("x + y", {"x": "int8", "y": "int8"}, ["numpy", "paddle"])
+        api.expr_request("x + y", {"x": "int8", "y": "int8"}, ["numpy", "tinygrad"])
 
 
 def test_a_literal_is_a_python_scalar_with_its_value():
@@ -518,3 +519,15 @@ def test_mindspores_0d_tensor_widens_and_an_update_rebinds_but_its_scalar_produc
         "x * y.sum()", {"x": "float16", "y": "float64"}, ["mindspore"]
     ).answers()
     assert expressions.unanswered(column[-1])
+
+
+def test_paddles_sum_keeps_uint8_its_0d_tensor_does_not_widen_and_int_over_uint_raises():
+    # Run for real (Paddle 3.3.1, CPU): w.sum() of uint8 is uint8; int8 + that 0-d uint8 is
+    # int8, a 0-d int8 element + uint8 tensor uint8; int8 / uint8 raises TypeError ("Type
+    # promotion only support calculations between floating-point numbers and ...").
+    bindings = {"x": "int8", "w": "uint8"}
+    assert promote_cli.expr("w.sum()", bindings, policy="paddle") == "uint8"
+    assert promote_cli.expr("x + w.sum()", bindings, policy="paddle") == "int8"
+    assert promote_cli.expr("x[0, 0] + w", bindings, policy="paddle") == "uint8"
+    with pytest.raises(PromotionError, match="Paddle promotes two tensors only float"):
+        promote_cli.expr("x / w", bindings, policy="paddle")

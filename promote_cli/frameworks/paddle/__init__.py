@@ -62,5 +62,6 @@ complex128  cdouble
             ("eq", "equal"),
             ("lt", "less"),
         ),
+        checked=True,
     ),
 )
