@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from promote_cli.framework import Expressions
 
 # The rule of a node promote does not answer under a policy (a Python literal's value where
-# the policy's operation is not checked against values): its column stops there, unanswered.
+# the policy's operation is not checked against values, a 0-d operand its operation takes as a
+# scalar: ``Expressions.scalar_ops``): its column stops there, unanswered.
 UNANSWERED = "unanswered"
 
 # What a node is (``Node.kind``).

@@ -4,7 +4,8 @@ programs to run.
 :func:`run` evaluates a parsed program (``promote_cli.expressions``) on a framework's own
 arrays, as the code would run: names bound to arrays of ones (a 2 x 2 matrix, or 0-d),
 Python's operators applied to them, the framework's function for each call (the function its
-rules name under the setting asked), ``astype``, ``.T`` and indexing. Each node gives a record
+rules name under the setting asked), the array's own method for ``x.sum()`` (AttributeError
+where it has none), ``astype``, ``.T`` and indexing. Each node gives a record
 (``protocol.Cell``): the dtype of its value, or the refusal or missing kernel it raised; the
 nodes after one that raised give none. An oracle provides the framework's few primitives
 (:class:`Primitives`); nothing here imports a framework.
