@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from promote_cli.framework import Expressions
 
 # The rule of a node promote does not answer under a policy (a Python literal's value where
-# the policy's operation is not checked against values): its column stops there, unanswered.
+# the policy's operation is not checked against values, a 0-d operand its operation takes as a
+# scalar: ``Expressions.scalar_ops``): its column stops there, unanswered.
 UNANSWERED = "unanswered"
 
 # What a node is (``Node.kind``).
@@ -113,7 +114,7 @@ class Node(Record):
     """One step of a program: what it is (``kind``), its source text and where it starts (line
     and column, from 1), and for an operation its name in ``promote_cli.ops`` and the nodes of
     its operands (``args``, by index). A literal's ``value`` is its Python value; a name's is
-    the name; ``astype``'s the dtype as written."""
+    the name; ``astype``'s the dtype as written; a method's (``x.sum()``) the method's name."""
 
     number: int  # its place in the evaluation order
     kind: str
@@ -311,7 +312,7 @@ class _Builder:
             if e.args:
                 raise self.fail(e, f".{f.attr}() over every axis is modelled, without arguments")
             base = self.expression(f.value)
-            return self.add(e, OPERATION, operation=_METHODS[f.attr], args=(base,))
+            return self.add(e, OPERATION, operation=_METHODS[f.attr], args=(base,), value=f.attr)
         name = _function(f)
         if name is None:
             raise self.fail(
@@ -530,10 +531,29 @@ def evaluate(
                     ),
                 )
             )
+        elif node.operation in declared.scalar_ops and 0 in [dims[a] for a in node.args]:
+            # a 0-d operand taken as a scalar, which the policy's rules do not model
+            steps.append(Step(node, None, refuse(UNANSWERED, declared.scalar_ops_why)))
+            stopped = True
+        elif node.kind == OPERATION and _lacks(declared, node):
+            what = f"{policy.title}'s arrays have no .{node.value}() method (AttributeError)"
+            steps.append(Step(node, None, refuse(ops.ABSENT, f"{what}: call its function")))
+            stopped = True
         elif node.kind == OPERATION:
             operands = [x for x in given if x is not None]
             if node.operation == "where":  # the condition picks; the two values promote
                 operands = operands[1:]
+            # A one-operand operation on a weak tensor (TensorFlow's: its rules' Python-scalar
+            # operand) answers as on the array of its dtype, and returns a weak tensor of a
+            # type it computes (not a bool, not an index).
+            weak_in = (
+                declared.weak_tensors
+                and len(operands) == 1
+                and operands[0].category == PYTHON
+                and is_weak(operands[0].dtype)
+            )
+            if weak_in:
+                operands = [Operand(operands[0].dtype.removesuffix("*"), category)]
             try:
                 outcome, _ = ops.answer(rules, node.operation, operands, opts)
             except UsageError:
@@ -552,6 +572,8 @@ def evaluate(
                 stopped = True
             else:
                 got = _result(node, operands, outcome, category, policy, opts)
+                if weak_in and outcome.rule not in (ops.ALWAYS_BOOL.value, ops.INDEX.value):
+                    got = Operand(f"{got.dtype}*", PYTHON)
                 steps.append(Step(node, got, outcome))
         elif node.kind == ASTYPE:
             t, source = node.value, given[0]
@@ -578,9 +600,20 @@ def evaluate(
         else:  # TRANSPOSE and INDEX keep the dtype (a weak one too)
             (kept,) = given
             assert kept is not None
-            steps.append(Step(node, Operand(kept.dtype, category)))
+            if kept.category == PYTHON and is_weak(kept.dtype):
+                # a weak tensor stays one under .T; TensorFlow's x[0] of one is a strong tensor
+                strong = Operand(kept.dtype.removesuffix("*"), category)
+                steps.append(Step(node, kept if node.kind == TRANSPOSE else strong))
+            else:
+                steps.append(Step(node, Operand(kept.dtype, category)))
         values.append(steps[-1].operand)
     return steps
+
+
+def _lacks(declared: Expressions, node: Node) -> bool:
+    """Whether ``node`` calls a method (``x.sum()``) the framework's arrays do not have."""
+    methods = declared.methods
+    return isinstance(node.value, str) and methods is not None and node.value not in methods
 
 
 def _declared(policy: Policy) -> Expressions:
@@ -615,6 +648,8 @@ def _result(
     from promote_cli import ops
 
     op = ops.VOCABULARY[node.operation]
+    if _declared(policy).weak_tensors and out.result is not None and is_weak(out.result):
+        return Operand(out.result, PYTHON)  # the weak tensor it returns, as its rules name it
     if op.arity == ops.BINARY and out.rule == ops.Kind.SAME.value:
         carried = policy.carried(operands[0], operands[-1], out, opts)
         if is_weak(carried.dtype):

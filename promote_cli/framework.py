@@ -63,7 +63,17 @@ class Expressions(Record):
     of an array that is not a matrix (0-d, a row) raises, when it does ("" when it is the
     array); ``unrun``: the types no name of a random program is bound to, because the
     framework cannot make an array of them, or makes another type for them (their operations
-    are checked apart, by ``promote verify``)."""
+    are checked apart, by ``promote verify``); ``weak_tensors``: whether an operation whose
+    rules give a weak type returns an array that is weakly typed, of any shape, which its rules
+    name as the Python-scalar operand of that type (TensorFlow's WeakTensor: ``int8_tensor +
+    1.5`` is a ``float64*`` WeakTensor of shape 2 x 2); ``methods``: the reduction methods
+    its arrays have, of ``.sum()``, ``.mean()``, ``.max()``, ``.prod()`` and ``.argmax()``
+    (None: all five; each one measured present with hasattr): calling another raises
+    AttributeError; ``scalar_ops``: the operations that take a 0-d array as a scalar, which
+    its operations' rules (measured on arrays of one shape) do not model: a node of one of
+    them with a 0-d operand is not answered, saying ``scalar_ops_why``; ``no_literals``: why
+    its random programs carry no literal, where its operations take values ("" when they do;
+    its valued operations are checked cell by cell by ``promote verify``)."""
 
     namespaces: tuple[str, ...] = ()
     aliases: tuple[tuple[str, str], ...] = ()
@@ -73,6 +83,11 @@ class Expressions(Record):
     complex_cast: str = ""
     transpose: str = ""
     unrun: tuple[str, ...] = ()
+    weak_tensors: bool = False
+    methods: tuple[str, ...] | None = None
+    scalar_ops: tuple[str, ...] = ()
+    scalar_ops_why: str = ""
+    no_literals: str = ""
 
 
 # NumPy's names of the array API's functions, which ``jax.numpy`` copies (each one measured

@@ -138,8 +138,12 @@ def test_an_option_goes_to_each_policy_that_has_it_or_to_the_one_named():
 
 
 def test_a_policy_whose_runs_are_not_checked_yet_is_refused():
-    with pytest.raises(UsageError, match="promote expr answers jax, numpy, torch, array-api, mlx"):
-        api.expr_request("x + y", {"x": "int8", "y": "int8"}, ["numpy", "paddle"])
+    with pytest.raises(
+        UsageError,
+        match="promote expr answers jax, numpy, torch, tensorflow, array-api, mlx, paddle,"
+        " mindspore",
+    ):
+        api.expr_request("x + y", {"x": "int8", "y": "int8"}, ["numpy", "tinygrad"])
 
 
 def test_a_literal_is_a_python_scalar_with_its_value():
@@ -437,10 +441,13 @@ def test_a_0d_arrays_sum_under_mlx_is_the_array_itself():
 
 def test_array_api_strict_refuses_a_row_index_a_complex_to_real_cast_and_a_0d_transpose():
     # array-api-strict 2.6.1: x[0] of a 2-D array raises IndexError; xp.astype(complex64 array,
-    # float32) raises TypeError; .T of a 0-d array ValueError. x[0, 0], complex to complex and
-    # .T of a matrix run.
+    # float32) raises TypeError; .T of a 0-d array ValueError; x.sum() AttributeError (its
+    # arrays have no reduction methods). x[0, 0], complex to complex, .T of a matrix and
+    # xp.sum(x) run.
     with pytest.raises(PromotionError, match=r"ValueError: x\.T requires x to have 2 dimensions"):
-        promote_cli.expr("x.sum().T", {"x": "int8"}, policy="array-api")
+        promote_cli.expr("xp.sum(x).T", {"x": "int8"}, policy="array-api")
+    with pytest.raises(PromotionError, match=r"no \.sum\(\) method \(AttributeError\)"):
+        promote_cli.expr("x.sum()", {"x": "int8"}, policy="array-api")
     assert promote_cli.expr("x.T", {"x": "int8"}, policy="array-api") == "int8"
     with pytest.raises(PromotionError, match="IndexError: an index of fewer integers"):
         promote_cli.expr("x[0] + x[0, 0]", {"x": "int8"}, policy="array-api")
@@ -469,3 +476,58 @@ def _makes(prims, dtype: str, made: str) -> bool:
 def test_a_numpy_scalar_or_a_held_value_is_not_a_binding(spelling):
     with pytest.raises(UsageError, match="a NumPy scalar or a held value is not modelled here"):
         api.expr_request("x + y", {"x": spelling, "y": "int8"}, ["numpy"])
+
+
+def test_tensorflows_weak_tensor_flows_through_calls_methods_and_transposes_not_indexing():
+    # Run for real (TensorFlow 2.21, NumPy behaviour in mode all): int8_tensor * 1.5 is a
+    # float64 WeakTensor; tnp.sqrt, .mean() and .T of it are WeakTensors, so + a float32
+    # tensor is float32; x[0] of it is a strong float64 tensor, so + float32 is float64.
+    bindings = {"x": "int8", "y": "float32"}
+    for code in ("sqrt(x * 1.5) + y", "(x * 1.5).mean() + y", "(x * 1.5).T + y"):
+        assert promote_cli.expr(code, bindings, policy="tensorflow") == "float32", code
+    assert promote_cli.expr("(x * 1.5)[0] + y", bindings, policy="tensorflow") == "float64"
+    steps = promote_cli.expr_steps("isnan(x * 1.5)", bindings, policy="tensorflow")
+    assert steps[-1].operand.dtype == "bool"  # a bool is never weak
+
+
+def test_tensorflows_tensors_have_mean_and_max_methods_but_no_sum():
+    # tf.Tensor under NumPy behaviour: x.mean() and x.max() run, x.sum() raises
+    # AttributeError ('EagerTensor' object has no attribute 'sum'); tnp.sum(x) runs.
+    assert promote_cli.expr("x.max()", {"x": "int8"}, policy="tensorflow") == "int8"
+    with pytest.raises(PromotionError, match=r"no \.sum\(\) method \(AttributeError\)"):
+        promote_cli.expr("x.sum()", {"x": "int8"}, policy="tensorflow")
+    assert promote_cli.expr("tnp.sum(x)", {"x": "int8"}, policy="tensorflow") == "int32"
+
+
+def test_mindspores_0d_tensor_widens_and_an_update_rebinds_but_its_scalar_product_is_unanswered():
+    # Run for real (MindSpore 2.10, PyNative on the CPU): x / 2 is float32, w.sum() int64 and
+    # their sum float32; an int8 tensor + its own 0-d int64 sum is int64 (a 0-d tensor widens,
+    # unlike PyTorch's); x += 1.5 binds x to a new float32 tensor. float16_tensor * a 0-d
+    # float64 tensor is float16 (Muls: the 0-d tensor as a scalar), not modelled: unanswered.
+    steps = promote_cli.expr_steps(
+        "x / 2 + w.sum()", {"x": "int8", "w": "uint8"}, policy="mindspore"
+    )
+    assert [s.operand.dtype for s in steps if s.node.kind == expressions.OPERATION] == [
+        "float32",
+        "int64",
+        "float32",
+    ]
+    assert promote_cli.expr("x + x.sum()", {"x": "int8"}, policy="mindspore") == "int64"
+    update = promote_cli.expr_steps("x += 1.5", {"x": "int8"}, policy="mindspore")[-1]
+    assert (update.outcome.rule, update.operand.dtype) == ("rebinds", "float32")
+    (column,) = api.expr_request(
+        "x * y.sum()", {"x": "float16", "y": "float64"}, ["mindspore"]
+    ).answers()
+    assert expressions.unanswered(column[-1])
+
+
+def test_paddles_sum_keeps_uint8_its_0d_tensor_does_not_widen_and_int_over_uint_raises():
+    # Run for real (Paddle 3.3.1, CPU): w.sum() of uint8 is uint8; int8 + that 0-d uint8 is
+    # int8, a 0-d int8 element + uint8 tensor uint8; int8 / uint8 raises TypeError ("Type
+    # promotion only support calculations between floating-point numbers and ...").
+    bindings = {"x": "int8", "w": "uint8"}
+    assert promote_cli.expr("w.sum()", bindings, policy="paddle") == "uint8"
+    assert promote_cli.expr("x + w.sum()", bindings, policy="paddle") == "int8"
+    assert promote_cli.expr("x[0, 0] + w", bindings, policy="paddle") == "uint8"
+    with pytest.raises(PromotionError, match="Paddle promotes two tensors only float"):
+        promote_cli.expr("x / w", bindings, policy="paddle")

@@ -44,7 +44,8 @@ def command(code, bindings, policies, option_values, as_json, explain) -> int:
     The row marked > is the first node where the policies part. A node a
     framework raises at (a refusal, a missing kernel) shows `raises` and stops
     that column; one promote does not answer under a policy (a literal's value
-    its operations are not checked with) shows `?` and stops it too.
+    its operations are not checked with, MindSpore's * of a 0-d tensor) shows `?`
+    and stops it too.
     -O NAME=VALUE goes to each policy with that option, -O POLICY:NAME=VALUE to
     one. Exits 1 when a column raises.
     """

@@ -4,7 +4,8 @@ programs to run.
 :func:`run` evaluates a parsed program (``promote_cli.expressions``) on a framework's own
 arrays, as the code would run: names bound to arrays of ones (a 2 x 2 matrix, or 0-d),
 Python's operators applied to them, the framework's function for each call (the function its
-rules name under the setting asked), ``astype``, ``.T`` and indexing. Each node gives a record
+rules name under the setting asked), the array's own method for ``x.sum()`` (AttributeError
+where it has none), ``astype``, ``.T`` and indexing. Each node gives a record
 (``protocol.Cell``): the dtype of its value, or the refusal or missing kernel it raised; the
 nodes after one that raised give none. An oracle provides the framework's few primitives
 (:class:`Primitives`); nothing here imports a framework.
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from promote_cli import expressions as ex
 from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.record import Record
-from promote_cli.verify import SYNTAX, Detect, answered, is_operator
+from promote_cli.verify import SYNTAX, Detect, Refused, answered, is_operator
 from promote_cli.verify.protocol import (
     EXPRESSION,
     Cell,
@@ -141,7 +142,15 @@ def _apply(node: ex.Node, args: list[Any], functions: Mapping[str, str], prims: 
         return args[0][node.value if len(node.value) > 1 else node.value[0]]
     if is_operator(node.operation):
         return SYNTAX[node.operation](*args)
-    return prims.call(functions[node.operation], args)
+    if isinstance(node.value, str):  # a method: x.sum()
+        method = getattr(args[0], node.value, None)
+        if method is None:
+            raise Refused(f"AttributeError: {type(args[0]).__name__} has no .{node.value}()")
+        return method()
+    function = functions.get(node.operation)
+    if function is None:  # the framework has none (tinygrad's logical_and): code cannot call it
+        raise Refused(f"AttributeError: no function for {node.operation}")
+    return prims.call(function, args)
 
 
 def agrees(step: ex.Step, cell: Cell | None, materialise: Callable[[str], str]) -> bool:
@@ -186,7 +195,8 @@ def questions(
     types = sorted({x.dtype for x in operands if x.category != PYTHON})
     if rules.types is not None:  # the types its operations were measured on
         types = [t for t in types if t in rules.types]
-    unrun = frameworks.entry(policy.name).expressions.unrun  # the arrays it cannot make
+    expressions = frameworks.entry(policy.name).expressions
+    unrun = expressions.unrun  # the arrays it cannot make
     types = [t for t in types if t not in unrun]
     zero_d = any(x.category == ZERO_D for x in operands)
     under = {
@@ -197,7 +207,11 @@ def questions(
     return [
         question(code, tuple(bindings[n] for n in NAMES if n in bindings), under)
         for code, bindings in programs(
-            SEED, count, types, zero_d, literals=rules.values_under(opts)
+            SEED,
+            count,
+            types,
+            zero_d,
+            literals=rules.values_under(opts) and not expressions.no_literals,
         )
     ]
 
@@ -274,6 +288,8 @@ def judge(policy: Policy, opts: Mapping[str, Any], q: Question, cell: Cell) -> J
     for step, c in zip(steps, cell.cells, strict=True):
         if step.node.kind in (ex.NAME, ex.LITERAL):
             continue
+        if ex.unanswered(step):
+            break  # a node promote does not answer under this policy: nothing to compare
         compared += 1
         if step.outcome is not None and step.outcome.rule == "no-kernel":
             break

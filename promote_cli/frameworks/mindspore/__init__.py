@@ -59,5 +59,15 @@ float8_e5m2    Float8E5M2
     ),
     install="mindspore",
     in_extra=True,
-    expressions=Expressions(namespaces=("mindspore.ops", "ops", "Tensor")),
+    expressions=Expressions(
+        namespaces=("mindspore.ops", "ops", "Tensor"),
+        checked=True,
+        # MindSpore 2.10: float16_tensor * 0-d float64 tensor is float16 (float64 with a
+        # 2 x 2 one), int8_tensor * 0-d int32 tensor has no CPU Mul kernel; the same for / and
+        # their functions and updates; + - // % ** and the comparisons promote as with arrays
+        scalar_ops=("*", "/", "multiply", "divide", "*=", "/="),
+        scalar_ops_why="MindSpore's * and / take a 0-d tensor as a scalar (float16_tensor *"
+        " 0-d float64 tensor is float16), which its operations' rules, measured on 1-d"
+        " tensors, do not model",
+    ),
 )

@@ -76,7 +76,7 @@ RUNS = in_worker(
     requires=("mindspore",),
     env={"GLOG_v": "3"},
 )
-ASKS = Asks(nary=True, operations=True, operation_values=True)
+ASKS = Asks(nary=True, operations=True, operation_values=True, expressions=True)
 REFUSALS = (TypeError, RuntimeError, ValueError)
 
 _KERNEL_GAP = "For primitive[Add], the input argument[x] must be a type of"
@@ -237,3 +237,44 @@ def _logged(again: Any) -> str:
             os.close(saved)
         log.seek(0)
         return log.read().decode(errors="replace")
+
+
+class Primitives:
+    """What ``promote expr`` is checked with (``verify.expressions.run``): ``mindspore.ops``'s
+    functions and Python's operators on tensors of ones, in PyNative mode on the CPU, each
+    node synchronised as its dtype is read (so that an asynchronous failure shows at its own
+    node); ``cumulative_sum`` along axis 0."""
+
+    value_errors = ()
+
+    # SystemError: a Tensor operator given a Python int outside int64, whose cause is
+    # pybind11's OverflowError (see ``answer``)
+    refusals = (*REFUSALS, SystemError)
+
+    def __init__(self, ms: Any, opts: Mapping[str, Any]) -> None:
+        self.ms = ms
+        self.dtypes = {n: getattr(ms, n) for n in TYPES}
+
+    @staticmethod
+    def configured(opts: Mapping[str, Any]) -> Any:
+        return contextlib.nullcontext()  # its worker set the device and blocking launches
+
+    @staticmethod
+    def gap(text: str, question: Question) -> Gap | None:
+        return missing_kernel(text, question)
+
+    def array(self, dtype: str, ndim: int) -> Any:
+        return self.ms.ops.ones((2,) * ndim, self.dtypes[dtype])
+
+    def call(self, function: str, args: Sequence[Any]) -> Any:
+        fn = getattr(self.ms.ops, function.removeprefix("ops."))
+        return fn(*args, 0) if function == "ops.cumsum" else fn(*args)
+
+    def astype(self, x: Any, dtype: str) -> Any:
+        return x.astype(self.dtypes[dtype])
+
+    def dtype(self, x: Any) -> str:
+        self.ms.runtime.synchronize()
+        if not isinstance(x, self.ms.Tensor):  # t == 1j: Python's False
+            return python_result(x)
+        return next(n for n, d in self.dtypes.items() if d == x.dtype)

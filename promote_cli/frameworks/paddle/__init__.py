@@ -62,5 +62,11 @@ complex128  cdouble
             ("eq", "equal"),
             ("lt", "less"),
         ),
+        checked=True,
+        no_literals=(
+            "a literal may be an integer tensor's exponent, and Paddle's integer pow never"
+            " returns for some (x ** -1): a program cannot be timed out of its worker, so its"
+            " valued operations are checked cell by cell instead, each power in a forked copy"
+        ),
     ),
 )

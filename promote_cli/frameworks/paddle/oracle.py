@@ -42,6 +42,7 @@ import select
 import signal
 import warnings
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from promote_cli.frameworks.paddle.promotion import TYPES  # the types its oracle is asked about
@@ -76,7 +77,7 @@ RUNS = in_worker(
     # Paddle logs through glog on import and prints C++ stacks into its messages.
     env={"GLOG_minloglevel": "3", "FLAGS_call_stack_level": "0"},
 )
-ASKS = Asks(nary=True, operations=True, operation_values=True)
+ASKS = Asks(nary=True, operations=True, operation_values=True, expressions=True)
 REFUSALS = (TypeError, ValueError, RuntimeError)
 # ``x ** v`` of an int32, int64 or bool tensor never returns when ``v``, made a float32 and then
 # the integer type, is negative (``-1``, and ``2**31 - 1``, which float32 rounds to 2**31)
@@ -267,3 +268,54 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         raise ValueError(f"Paddle's oracle is not asked {q.kind}")
 
     return answered(questions, ask, REFUSALS, missing_kernel)
+
+
+class Primitives:
+    """What ``promote expr`` is checked with (``verify.expressions.run``): Paddle's tensors of
+    ones on the CPU, its functions (``cumulative_sum`` along axis 0) and Python's operators on
+    them."""
+
+    # The arrays are ones: ~x of a bool one is zeros, a divisor its kernels refuse.
+    value_errors = ("Integer division by zero",)
+
+    def __init__(self, paddle: Any, opts: Mapping[str, Any]) -> None:
+        self.paddle = paddle
+        # EnforceNotMet: what its C++ kernels raise (an integer division by zero), a class
+        # pybind11 registers under no module attribute: taken from one such error
+        self.refusals = (*REFUSALS, _enforce_not_met(paddle))
+        # paddle.uint16 compares unequal to bfloat16 but prints as it: compare, never print
+        self.dtypes = {n: getattr(paddle, n) for n in TYPES}
+
+    @staticmethod
+    def configured(opts: Mapping[str, Any]) -> Any:
+        return nullcontext()  # its worker set the device
+
+    @staticmethod
+    def gap(text: str, question: Question) -> Gap | None:
+        return missing_kernel(text, question)
+
+    def array(self, dtype: str, ndim: int) -> Any:
+        return self.paddle.ones([2] * ndim, dtype=self.dtypes[dtype])
+
+    def call(self, function: str, args: Sequence[Any]) -> Any:
+        fn = getattr(self.paddle, function.removeprefix("paddle."))
+        return fn(*args, 0) if function == "paddle.cumsum" else fn(*args)
+
+    def astype(self, x: Any, dtype: str) -> Any:
+        return x.astype(self.dtypes[dtype])
+
+    def dtype(self, x: Any) -> str:
+        return next(n for n, d in self.dtypes.items() if d == x.dtype)
+
+
+def _enforce_not_met(paddle: Any) -> type[BaseException]:
+    """The class of the exceptions Paddle's C++ kernels raise (``paddle.EnforceNotMet``, which
+    no module holds as an attribute): an integer division by zero's."""
+    ints = paddle.ones([1], dtype=paddle.int32)
+    try:
+        ints // paddle.zeros([1], dtype=paddle.int32)
+    except Exception as exc:  # the one kind it raises, whose class is wanted
+        if type(exc).__name__ == "EnforceNotMet":
+            return type(exc)
+        raise
+    raise RuntimeError("Paddle divided an integer by zero without raising")

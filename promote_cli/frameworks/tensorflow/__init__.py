@@ -69,5 +69,12 @@ complex128*  c128*
             ("amax", "max"),
             ("cumsum", "cumulative_sum"),
         ),
+        checked=True,
+        # int8_tensor + 1.5 is a float64* WeakTensor: its rules' Python-scalar operand
+        weak_tensors=True,
+        # NumPy behaviour gives tf.Tensor .mean() and .max(), not .sum(), .prod() or .argmax()
+        methods=("mean", "max"),
+        # tf.ones makes no string tensor (its operations are checked apart, on ["a", "a"])
+        unrun=("string",),
     ),
 )

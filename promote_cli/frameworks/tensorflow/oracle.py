@@ -85,7 +85,7 @@ RUNS = in_worker(
     per=("mode",),
     env={"TF_CPP_MIN_LOG_LEVEL": "2"},
 )
-ASKS = Asks(nary=True, operations=True, operation_values=True)
+ASKS = Asks(nary=True, operations=True, operation_values=True, expressions=True)
 
 
 def load() -> Any:
@@ -337,3 +337,75 @@ def _on_xla(tf: Any, missing: BaseException) -> Cell:
     if not why:
         return Gap(first_line(missing))
     return Refusal(first_line(f"{first_line(missing)}; no device has the kernel: XLA says {why}"))
+
+
+class Primitives:
+    """What ``promote expr`` is checked with (``verify.expressions.run``): ``tf.Tensor`` (a
+    WeakTensor where TensorFlow makes one) with NumPy behaviour enabled in the setting's mode,
+    ``tf.experimental.numpy``'s functions and Python's operators on them (use inside
+    ``configured(opts)``: the worker of that mode enables it, as a program does once at its
+    start). Python scalars TensorFlow converts are cached by value and dtype, and a value that
+    does not convert can leave an error pending (see ``answer``): the cache is emptied before
+    every node (each array made and each dtype read: an operation runs between two reads)."""
+
+    # The arrays are ones: ~x of a bool array is zeros, a divisor its kernels refuse; -x of an
+    # integer one is -1, an exponent they refuse.
+    value_errors = (
+        "Integers to negative integer powers are not allowed",
+        "Integer division by zero",
+    )
+
+    def __init__(self, handle: Any, opts: Mapping[str, Any]) -> None:
+        self.tf, _, self.ops, _ = handle
+        from tensorflow.python import pywrap_tfe
+
+        self.clear = pywrap_tfe.TFE_ClearScalarCache
+        # AttributeError: TensorFlow's own refusal of a Python scalar left of & | ^ (``and_``
+        # reads its ``.dtype``); SystemError: a Python int that does not convert, its pending
+        # OverflowError surfaced (``uint64_tensor * -1``; see ``answer``).
+        self.refusals = (
+            TypeError,
+            ValueError,
+            NotImplementedError,
+            IndexError,
+            OverflowError,
+            AttributeError,
+            SystemError,
+            self.tf.errors.OpError,
+        )
+
+    @contextmanager
+    def configured(self, opts: Mapping[str, Any]) -> Iterator[None]:
+        import tensorflow.experimental.numpy as tnp
+
+        logger = self.tf.get_logger()
+        level = logger.level
+        logger.setLevel("ERROR")  # "Falling back to old semantics" and the like
+        before = self.ops.promo_mode_enum_to_string(self.ops.get_dtype_conversion_mode())
+        try:
+            with _fd2_caught():
+                tnp.experimental_enable_numpy_behavior(dtype_conversion_mode=opts["mode"])
+                yield
+        finally:
+            self.ops.set_dtype_conversion_mode(before)
+            logger.setLevel(level)
+
+    @staticmethod
+    def gap(text: str, question: Question) -> Gap | None:
+        return missing_kernel(text, question)
+
+    def array(self, dtype: str, ndim: int) -> Any:
+        self.clear()
+        return self.tf.ones((2,) * ndim, dtype=self.tf.as_dtype(dtype))
+
+    def call(self, function: str, args: Sequence[Any]) -> Any:
+        import tensorflow.experimental.numpy as tnp
+
+        return getattr(tnp, function.removeprefix("tnp."))(*args)
+
+    def astype(self, x: Any, dtype: str) -> Any:
+        return x.astype(self.tf.as_dtype(dtype))
+
+    def dtype(self, x: Any) -> str:
+        self.clear()
+        return str(self.tf.as_dtype(x.dtype).name)
