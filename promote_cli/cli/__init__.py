@@ -130,10 +130,15 @@ class LazyGroup(Command, click.Group):
             raise _Interrupted from None  # click would print an empty line first
 
     def invoke(self, ctx: click.Context):
-        """Run the command; its int return value and every error become the exit code here."""
+        """Run the command; its int return value and every error become the exit code here.
+        The outcome is settled as the command ends (``interrupts.settle``): a signal after it
+        would otherwise reach click's own KeyboardInterrupt handling, which prints an empty line
+        before our ``promote: interrupted``."""
         try:
             code = super().invoke(ctx)
+            interrupts.settle()
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
+            interrupts.settle()
             raise
         except BaseException as exc:
             code = _code(exc)
