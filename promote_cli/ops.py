@@ -340,6 +340,11 @@ class Rule(Record):
     # no-kernel: promotions, by the rule that made them (``Outcome.rule`` of the pair), that
     # reach no kernel (MindSpore's comparisons of two types it does not convert)
     no_kernel_promotions: tuple[str, ...] = ()
+    # no-kernel: the sides ("left", "right") on which a Python int or float beside an array is
+    # taken by a scalar kernel instead, which has every type but ``no_scalar_kernel``'s (Paddle's
+    # scale: ``float16_tensor + 1`` runs where ``float16_tensor + float16_tensor`` has no kernel)
+    scalar_kernel: tuple[str, ...] = ()
+    no_scalar_kernel: tuple[str, ...] = ()
     note: str = ""  # anything a reader must know: which spelling answers a scalar on the left
 
 
@@ -884,6 +889,8 @@ def _any_array_of(types: Sequence[str], operands: Sequence[Operand]) -> bool:
 
 def _no_kernel(c: _Cell) -> Outcome | None:
     rule, a, b, t = c.rule, c.a, c.b, c.t
+    if _scalar_kernel(c):
+        return None
     alone = a.category == b.category == DIMENSIONED and a.dtype == b.dtype == t
     by_operands = (
         c.cell == NO_KERNEL
@@ -899,6 +906,26 @@ def _no_kernel(c: _Cell) -> Outcome | None:
         NO_KERNEL,
         f"{c.why}; but {c.ops.policy.title} has no CPU kernel of {rule.function} for {given}:"
         " the call raises there (a gap, not a promotion rule)",
+    )
+
+
+# The Python scalars a scalar kernel takes (``Rule.scalar_kernel``): a bool is made a tensor.
+_SCALAR_KERNEL_TAKES = ("int*", "float*")
+
+
+def _scalar_kernel(c: _Cell) -> bool:
+    """Whether a Python int or float on a side of ``Rule.scalar_kernel``, beside an array, is
+    taken by a scalar kernel that has the promoted type."""
+    sides = c.rule.scalar_kernel
+    if not sides or len(c.operands) != 2 or matches(c.rule.no_scalar_kernel, c.t):
+        return False
+    a, b = c.operands
+    return any(
+        side in sides
+        and x.category == PYTHON
+        and x.dtype in _SCALAR_KERNEL_TAKES
+        and other.category != PYTHON
+        for side, x, other in (("left", a, b), ("right", b, a))
     )
 
 

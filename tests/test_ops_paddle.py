@@ -81,6 +81,27 @@ def test_paddle_missing_kernels_answer_the_rule_as_gaps(op, args, want):
     assert (out.result, out.rule) == (want, ops.NO_KERNEL), out
 
 
+# A Python int or float beside a tensor goes through Paddle's scale kernel, which has the half
+# and narrow integer types the elementwise kernels lack (measured, Paddle 3.3.1, CPU).
+@pytest.mark.parametrize(
+    ("op", "args", "want", "rule"),
+    [
+        ("+", ["float16", "int"], "float16", ops.SAME.value),  # float16_tensor + 1 runs
+        ("+", ["int:300", "bfloat16"], "bfloat16", ops.SAME.value),  # 300 + x too
+        ("*", ["int8", "float"], "float32", ops.SAME.value),  # promoted: a float kernel
+        ("*", ["int8", "int"], "int8", ops.SAME.value),
+        ("-", ["int", "uint8"], "uint8", ops.SAME.value),
+        ("/", ["float16", "int"], "float16", ops.INT_TO_FLOAT.value),  # x / 2 is scale(x, 0.5)
+        ("/", ["int", "float16"], "float16", ops.NO_KERNEL),  # 2 / x divides: no kernel
+        ("+", ["float16", "bool:True"], "float16", ops.NO_KERNEL),  # a bool is made a tensor
+        ("+", ["float8_e4m3fn", "int"], "float8_e4m3fn", ops.NO_KERNEL),  # scale lacks float8
+    ],
+)
+def test_a_python_number_beside_a_tensor_runs_in_the_scale_kernel(op, args, want, rule):
+    out = api.request("paddle", operands=args, op=op).outcome()
+    assert (out.result, out.rule) == (want, rule), out
+
+
 # Python's operators on paddle.Tensor, as measured (Paddle 3.3.1, CPU): where they differ from
 # their functions, and a += b, which rebinds the name (paddle.Tensor has no __iadd__).
 @pytest.mark.parametrize(

@@ -98,18 +98,33 @@ MATMUL_MIXED = {
 }
 
 
+# x + 1, 1 - x, 2 * x: Paddle's scale kernel takes a Python int or float (not a bool, made a
+# tensor), and has every type but float8: float16_tensor + 1 runs, float16 + float16 has no kernel.
+_BOTH_SIDES = ("left", "right")
+
 RULES = {
-    "add": Rule("paddle.add", no_kernel=(*_HALF, *_FLOAT8), note=_OPERATOR, value=ANY_VALUE),
+    "add": Rule(
+        "paddle.add",
+        no_kernel=(*_HALF, *_FLOAT8),
+        scalar_kernel=_BOTH_SIDES,
+        no_scalar_kernel=_FLOAT8,
+        note=_OPERATOR,
+        value=ANY_VALUE,
+    ),
     "subtract": Rule(
         "paddle.subtract",
         refuses=("bool",),
         no_kernel=("uint8", "int8", "float16", *_FLOAT8),
+        scalar_kernel=_BOTH_SIDES,
+        no_scalar_kernel=_FLOAT8,
         note=_OPERATOR,
         value=ANY_VALUE,
     ),
     "multiply": Rule(
         "paddle.multiply",
         no_kernel=(*_SMALL_INT, "float16", *_FLOAT8),
+        scalar_kernel=_BOTH_SIDES,
+        no_scalar_kernel=_FLOAT8,
         note=_OPERATOR,
         value=ANY_VALUE,
     ),
@@ -118,6 +133,9 @@ RULES = {
         INT_TO_FLOAT,
         overrides={"bool": "bool"},
         no_kernel=(*_HALF, *_FLOAT8),
+        # x / 2 is scale(x, 1/2); 2 / x divides, whose kernel lacks x's half types
+        scalar_kernel=("right",),
+        no_scalar_kernel=_FLOAT8,
         special="complex_scalar",
         note=_OPERATOR,
         value=ANY_VALUE,
