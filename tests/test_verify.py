@@ -617,9 +617,10 @@ def test_tensorflow_logs_nothing_between_the_report_lines():
     )
     assert proc.returncode == 0, proc.stdout
     lines = proc.stdout.splitlines()
-    assert len(lines) == 3, proc.stdout
-    assert lines[0].startswith("tensorflow: tensorflow-cpu ") and lines[2].startswith("1 of 1 ")
+    assert len(lines) == 4, proc.stdout
+    assert lines[0].startswith("tensorflow: tensorflow-cpu ") and lines[3].startswith("1 of 1 ")
     assert lines[1].startswith("  tensorflow operations: ")
+    assert lines[2].startswith("  tensorflow expressions: ")  # its random programs
 
 
 @pytest.mark.skipif(
