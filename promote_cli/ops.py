@@ -372,7 +372,7 @@ class BySetting(Record):
     rules: Mapping[tuple[Any, ...], Mapping[str, Rule]] = {}
 
     def key(self, opts: Mapping[str, Any]) -> tuple[Any, ...]:
-        return tuple(opts[name] for name in self.options)
+        return tuple(map(opts.__getitem__, self.options))
 
 
 # How ``a op= b`` lands on the name ``a`` (``Updates.how``).
@@ -696,11 +696,13 @@ def _values_taken(c: _Cell) -> None:
 
 def _takes(c: _Cell) -> Outcome | None:
     name, rule = c.op.name, c.rule
-    _values_taken(c)
+    if c.valued is not c.operands:
+        _values_taken(c)
+    one, categories = takes_one(c.op), rule.categories
     for x in c.operands:
-        if takes_one(c.op) and x.category == PYTHON:
+        if one and x.category == PYTHON:
             raise UsageError(f"{name} takes an array, not a Python scalar: give D(t) or S(t)")
-        if rule.categories is not None and x.category not in rule.categories:
+        if categories is not None and x.category not in categories:
             why = SHAPE if x.category != PYTHON else SIGNATURE
             return refuse(why, f"{rule.function} does not take {_operand_text(x)}")
     return None
@@ -1003,7 +1005,8 @@ def answer(
             f"{' (the two values; the condition is a bool array)' if op.arity == WHERE else ''},"
             f" not {len(operands)}"
         )
-    valued = any(x.value is not None for x in operands)
+    # one operand or two (checked above): the first and the last are all of them
+    valued = operands[0].value is not None or operands[-1].value is not None
     if valued and op.name in ops.valued and not ops.values_under(opts):
         out, promoted = _with_values(ops, op.name, operands, opts)
     elif valued:

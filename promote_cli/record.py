@@ -85,8 +85,20 @@ else:
 
         def __new__(cls, *args: Any, **kwargs: Any) -> Any:
             given, required = len(args), cls._required
-            if not kwargs and required <= given <= len(cls._fields):  # positional: most calls
-                return tuple.__new__(cls, args + cls._tail[given - required :])
+            if required <= given <= len(cls._fields):
+                if not kwargs:  # positional: most calls
+                    return tuple.__new__(cls, args + cls._tail[given - required :])
+                # the required fields positional, some defaults by name: ``Outcome(r, k, why,
+                # decided_by=...)``; anything else (an error among them) takes the long way
+                values = [*args, *cls._tail[given - required :]]
+                index = cls._index
+                for field, value in kwargs.items():
+                    at = index.get(field)
+                    if at is None or at < given:
+                        break
+                    values[at] = value
+                else:
+                    return tuple.__new__(cls, values)
             if given > len(cls._fields):
                 raise TypeError(
                     f"{cls.__name__}() takes {len(cls._fields)} arguments but {given} were given"

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from promote_cli.engine import Outcome
+from promote_cli.ops import NO_KERNEL, REBINDS, answer
 from promote_cli.record import Record
 from promote_cli.verify.protocol import (
     CHAIN,
@@ -75,7 +76,7 @@ def policy_answer(
         return policy.chain(q.operands, opts)
     if q.kind == OPERATION:
         assert rules is not None, "an operation asked of a policy without operations"
-        return _ops().answer(rules, q.operation, q.operands, opts)[0]
+        return answer(rules, q.operation, q.operands, opts)[0]
     if q.kind == SPELLING:
         from promote_cli import frameworks
         from promote_cli.errors import UsageError
@@ -91,9 +92,23 @@ def policy_answer(
 
 def verdict(policy: Policy, q: Question, mine: Outcome, cell: Cell) -> Verdict:
     """How the framework's record ``cell`` stands against the policy's outcome ``mine``."""
+    return Verdict(*standing(policy, q, mine, cell))
+
+
+def status(policy: Policy, q: Question, mine: Outcome, cell: Cell) -> str:
+    """``verdict``'s status alone (AGREE, GAP, SKIPPED or MISMATCH), for a caller that keeps
+    none of the rest: the offline comparison of every measured cell."""
+    return standing(policy, q, mine, cell)[0]
+
+
+def standing(
+    policy: Policy, q: Question, mine: Outcome, cell: Cell
+) -> tuple[str, Outcome, str | None, str]:
+    """``verdict``'s fields, as a plain tuple: status, ``mine``, the framework's result (None:
+    it raised) and what it said when it raised."""
     assert not isinstance(cell, Nodes), "a program is judged by judged()"
     if isinstance(cell, Unobservable):
-        return Verdict(SKIPPED, mine, None, cell.message)
+        return SKIPPED, mine, None, cell.message
     if q.kind == OPERATION:
         if isinstance(cell, Result):
             theirs, error, kernel = cell.dtype, "", False
@@ -102,33 +117,26 @@ def verdict(policy: Policy, q: Question, mine: Outcome, cell: Cell) -> Verdict:
             # a missing kernel, unless the framework names a type its rule gave there and
             # that type is not the policy's
             kernel = isinstance(cell, Gap) and cell.dtype in (None, mine.result)
-        if mine.rule == _ops().NO_KERNEL and (kernel or theirs == mine.result):
-            return Verdict(GAP, mine, theirs, error)
-        status = AGREE if mine.result == theirs else MISMATCH
-        if isinstance(cell, Result) and cell.rebound != (mine.rule == _ops().REBINDS):
-            status = MISMATCH  # ``a op= b``: rebound where the policy updates in place, or back
+        if mine.rule == NO_KERNEL and (kernel or theirs == mine.result):
+            return GAP, mine, theirs, error
+        found = AGREE if mine.result == theirs else MISMATCH
+        if isinstance(cell, Result) and cell.rebound != (mine.rule == REBINDS):
+            found = MISMATCH  # ``a op= b``: rebound where the policy updates in place, or back
             error = "rebound the name" if cell.rebound else "updated the array in place"
-        return Verdict(status, mine, theirs, error)
+        return found, mine, theirs, error
     if isinstance(cell, Gap):
         if cell.dtype is None:
-            return Verdict(SKIPPED, mine, None, cell.message)
+            return SKIPPED, mine, None, cell.message
         theirs, error = cell.dtype, ""
     elif isinstance(cell, Refusal):
         theirs, error = None, cell.message
     else:
         theirs, error = cell.dtype, ""
     if mine.result == theirs:
-        return Verdict(AGREE, mine, theirs, error)
+        return AGREE, mine, theirs, error
     if q.kind == SPELLING and theirs is None and mine.result not in policy.universe:
-        return Verdict(AGREE, mine, theirs, error)
-    return Verdict(MISMATCH, mine, theirs, error)
-
-
-def _ops() -> Any:
-    """``promote_cli.ops``, imported when an operation is first compared."""
-    import promote_cli.ops
-
-    return promote_cli.ops
+        return AGREE, mine, theirs, error
+    return MISMATCH, mine, theirs, error
 
 
 def judged(

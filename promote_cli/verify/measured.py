@@ -519,7 +519,7 @@ def findings(policy: Policy, files: Mapping[str, Measured], rules: Operations | 
     once for all three (the same answer ``differences`` judges)."""
     from promote_cli.engine import remembering
     from promote_cli.ops import NO_KERNEL, answer
-    from promote_cli.verify.compare import MISMATCH, judged, verdict
+    from promote_cli.verify.compare import MISMATCH, judged, status
 
     differ: list[str] = []
     # unwitnessed: (setting, operation, promoted type) -> whether a cell showed the gap
@@ -538,7 +538,7 @@ def findings(policy: Policy, files: Mapping[str, Measured], rules: Operations | 
                         differ.append(_difference(policy, opts, q, cell, v.promote))
                     continue
                 mine, promoted = answer(rules, q.operation, q.operands, opts)
-                if verdict(policy, q, mine, cell).status == MISMATCH:
+                if status(policy, q, mine, cell) == MISMATCH:
                     differ.append(_difference(policy, opts, q, cell, mine.result))
                 # A file's cells of one setting share its options (``parse``): spelled once.
                 known = spelled.get(id(opts))
