@@ -68,6 +68,10 @@ class Operand(Record):
     category: str = DIMENSIONED
     value: Value | None = None  # a Python scalar's (or S/N operand's) value, when given
 
+    def typed(self) -> Operand:
+        """The operand without its value: its type and category, what the rules see."""
+        return self if self.value is None else Operand(self.dtype, self.category)
+
     @classmethod
     def of(cls, dtype: str) -> Operand:
         """The operand a bare type name stands for: a weak type (``int*``, TensorFlow's

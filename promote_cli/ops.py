@@ -663,7 +663,7 @@ class _Cell:
         if bare is not None:
             operands = bare
         elif any(x.value is not None for x in operands):
-            operands = tuple(x._replace(value=None) for x in operands)
+            operands = tuple(x.typed() for x in operands)
         self.operands = operands
         self.a, self.b = self.operands[0], self.operands[-1]
         self.cell: str | None = None  # the verdict ``Rule.cells`` gives these operands
@@ -789,7 +789,7 @@ def value_refused(
     ``check_value``) refuses for a Python scalar's value and not for the types alone (None:
     nothing): how CHECKED checks a value, and what a value special may ask."""
     given = policy.chain(operands, opts)
-    bare = [x._replace(value=None) for x in operands]
+    bare = [x.typed() for x in operands]
     if given.refused and not policy.chain(bare, opts).refused:
         return given._replace(steps=())
     return None
@@ -1048,7 +1048,7 @@ def _walk_valued(
     """``_walk`` on a cell with a Python scalar's value, which only the value step sees: the
     walk of its types (kept while ``remembering`` runs, so the cells of one type and many
     values walk once), then the value step where that walk went past it."""
-    bare = tuple(x._replace(value=None) for x in operands)
+    bare = tuple(x.typed() for x in operands)
     cell = _Cell(ops, ops.under(opts)[op.name], op, operands, opts, bare)
     if cell.rule.function is not None:  # else refused by the first step, ``absent``
         _values_taken(cell)  # the second step's first check, ``takes``
@@ -1142,7 +1142,7 @@ def _with_values(
     types, unless the policy's operator (``Policy.chain`` of the two, ``operate`` then
     ``check_value``) answers otherwise with the value than without (a refusal, or torch's
     int64 scalar for a large int under Keras)."""
-    bare = tuple(x._replace(value=None) for x in operands)
+    bare = tuple(x.typed() for x in operands)
     out, promoted = _walk(ops, operation(name), bare, opts)
     if out.refused:
         return out, promoted

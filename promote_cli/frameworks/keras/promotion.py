@@ -298,7 +298,7 @@ def _jax_raw(a: Operand, b: Operand, floatx: str) -> Outcome:
     def made(op: Operand) -> Operand:
         if op.category == PYTHON:
             # floatx=bfloat16: jnp.asarray(x).astype(None) makes every scalar strong float32.
-            return Operand("float32") if floatx == "bfloat16" else op._replace(value=None)
+            return Operand("float32") if floatx == "bfloat16" else op.typed()
         return Operand(NARROW.get(op.dtype, op.dtype))  # arrays made without x64
 
     for op in (a, b):
@@ -439,7 +439,7 @@ class KerasPolicy(Policy, framework=FRAMEWORK):
         if against is None or _int_value(scalar) is None:
             return None
         array = Operand(against)
-        typed = added(array, scalar._replace(value=None), opts)
+        typed = added(array, scalar.typed(), opts)
         valued = added(array, scalar, opts)
         return None if valued.result == typed.result else valued
 

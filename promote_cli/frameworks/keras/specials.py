@@ -154,7 +154,7 @@ def converted_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Out
     if backend == "numpy" and floatx == "bfloat16":
         return None
     for value, scalar, _ in _valued(operands):
-        made = convert(scalar._replace(value=None), backend, floatx)
+        made = convert(scalar.typed(), backend, floatx)
         if isinstance(made, Outcome):
             continue  # refused for its type, whatever its value
         found = value_in(value, made.dtype, backend)
@@ -217,7 +217,7 @@ def numpy_negative_power(operands: Sequence[Operand], opts: Mapping[str, Any]) -
     value = int_value(exponent)
     if value is None or value >= 0 or base.category == PYTHON:
         return None
-    computed = added(base, exponent._replace(value=None), opts)
+    computed = added(base, exponent.typed(), opts)
     if computed.result is None or dtype(computed.result).kind not in ("bool", "int", "uint"):
         return None
     return refuse(
@@ -257,7 +257,7 @@ def _torch_int64(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcom
     """torch's promotion with a Python int outside int32: Keras makes it a 0-d int64 tensor
     (not int32), which a bool array or a 0-d integer one takes (``bool`` with ``2**31`` is
     int64), as ``keras.ops.add`` does."""
-    bare = [x._replace(value=None) for x in operands]
+    bare = [x.typed() for x in operands]
     typed = added(bare[0], bare[1], opts)
     valued = added(operands[0], operands[1], opts)
     if valued.refused or valued.result == typed.result:
@@ -313,7 +313,7 @@ def torch_remainder_value(operands: Sequence[Operand], opts: Mapping[str, Any]) 
     divisor = _divisor(operands)
     if divisor is None:
         return None
-    bare = [x._replace(value=None) for x in operands]
+    bare = [x.typed() for x in operands]
     if int_value(operands[1]) is not None and not _INT32[0] <= divisor < _INT32[1]:
         bare[1] = Operand("int64", ZERO_D)
     computed = torch_tensors(bare[0], bare[1], opts)
@@ -362,7 +362,7 @@ def torch_cast_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Ou
     """torch's ``maximum``, ``minimum``: Keras makes a Python int a tensor of
     ``keras.backend.result_type`` (``convert_to_tensor(x, dtype)``), which torch refuses where
     the int overflows an integer dtype (``maximum(int8, 128)``); a float one takes any."""
-    bare = [x._replace(value=None) for x in operands]
+    bare = [x.typed() for x in operands]
     computed = declared(bare[0], bare[1], opts)
     t = computed.result
     if t is None or dtype(t).kind not in ("int", "uint"):

@@ -29,7 +29,7 @@ def _number(x: Operand) -> int | float | complex | None:
 
 
 def _promoted(array: Operand, scalar: Operand, opts: Mapping[str, Any]) -> str | None:
-    found = POLICY.promote(array, scalar._replace(value=None), opts)
+    found = POLICY.promote(array, scalar.typed(), opts)
     return None if found.refused else found.result
 
 
