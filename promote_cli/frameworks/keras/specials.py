@@ -396,7 +396,7 @@ def torch_floor_divide_value(
 
 # tensorflow: ``tf.convert_to_tensor`` of a Python scalar alone (no dtype) makes an int int32,
 # int64 outside int32 and raises outside int64; a float float32, raising beyond its range
-# (``inf`` is taken); a complex complex128.
+# (``inf`` is taken).
 _INT64 = (-(2**63), 2**63)
 _FLOAT32_MAX = 3.4028234663852886e38
 _TF_RAISES = "TensorFlow raises InvalidArgumentError: Integer division by zero"
