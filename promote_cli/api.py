@@ -382,7 +382,7 @@ def promote_many(
     operation, operator and augmented assignment of a framework whose operations were measured
     with values (``Operations.values``: numpy, torch, array-api, mlx), each checked as its
     rule says (``Rule.value``), and in the operations a framework declares its operator
-    (``Operations.valued``: Keras's ``add``); elsewhere a value is a usage error (those
+    (``Operations.valued``: NumPy 1.26's ``+``); elsewhere a value is a usage error (those
     operations are measured for types only)."""
     req = request(
         policy, notation=notation, options=options, operands=spellings, chain=chain, op=op

@@ -504,7 +504,7 @@ class Operations(Record):
     # Without ``values``: the binary operations that are the policy's chain operator
     # (``Policy.operate``, whose values ``check_value`` checks and ``promote verify`` measures
     # as the chain): these alone take a Python scalar's value (``int:300``), answered as the
-    # chain's step (Keras's ``add``). Any other operation refuses a value (a usage error).
+    # chain's step (NumPy 1.26's ``+``). Any other operation refuses a value (a usage error).
     valued: tuple[str, ...] = ()
     # Python's operators on the framework's arrays, and how its augmented assignment lands
     # (None: the framework has no array type of its own, and every operator is absent).
@@ -1140,8 +1140,8 @@ def _with_values(
 ) -> tuple[Outcome, Outcome | None]:
     """An operation of ``Operations.valued`` given a Python scalar's value: its answer for the
     types, unless the policy's operator (``Policy.chain`` of the two, ``operate`` then
-    ``check_value``) answers otherwise with the value than without (a refusal, or torch's
-    int64 scalar for a large int under Keras)."""
+    ``check_value``) answers otherwise with the value than without (a refusal, or a type by
+    value: NumPy 1.26's ``uint8 + 300`` is uint16)."""
     bare = tuple(x.typed() for x in operands)
     out, promoted = _walk(ops, operation(name), bare, opts)
     if out.refused:

@@ -46,9 +46,19 @@ LEGACY = ("-O", "mode=legacy")
         # by zero" (256 wraps to 0 in uint8); False is 0 too
         (("floor_divide", "uint8", "int:256"), "Integer division by zero"),
         (("%", "int32", "bool:false"), "Integer division by zero"),
-        # mode=legacy: tf.ones([2], tf.uint8) + 2**63: ValueError (through int64); + is the
-        # chain's operator there, whose values are measured as the chain
+        # mode=legacy: tf.ones([2], tf.uint8) + 2**63: ValueError (through int64)
         (("+", "uint8", "int:9223372036854775808", *LEGACY), "out-of-range integer"),
+        # mode=legacy: tnp.add(tf.ones([2], tf.float32), 2**64): SystemError, its cause
+        # OverflowError (NumPy makes 2**64 an object array), where the operator + takes it
+        (("add", "float32", "int:18446744073709551616", *LEGACY), "object array"),
+        # mode=legacy: tnp.floor_divide(tf.ones([2], tf.int8), 2**63): InvalidArgumentError
+        # "Integer division by zero" (NumPy's uint64 2**63, wrapped into int8: 0)
+        (("floor_divide", "int8", "int:9223372036854775808", *LEGACY), "division by zero"),
+        (("//=", "uint8", "int:256", *LEGACY), "Integer division by zero"),
+        (("pow", "int8", "int:128", *LEGACY), "Integers to negative integer powers"),
+        # mode=legacy: tnp.logical_and(tf.ones([2], tf.float64), 1e300): ValueError "Can't
+        # convert Python sequence with a value out of range for a double-precision float"
+        (("logical_and", "float64", "float:1e300", *LEGACY), "double-precision float"),
     ],
 )
 def test_a_value_tensorflow_refuses_is_refused_with_its_reason(run, args, want):
@@ -82,6 +92,18 @@ def test_a_value_tensorflow_refuses_is_refused_with_its_reason(run, args, want):
         (("logical_and", "uint64", "int:-1"), "b"),
         # mode=legacy: tf.ones([2], tf.uint8) + 2**31 -> uint8 (converted through int64)
         (("+", "uint8", "int:2147483648", *LEGACY), "u8"),
+        # mode=legacy: tf.ones([2], tf.uint8) * 300 and tnp.multiply -> uint8
+        (("*", "uint8", "int:300", *LEGACY), "u8"),
+        (("multiply", "uint8", "int:300", *LEGACY), "u8"),
+        # mode=legacy: tnp.add(tf.ones([2], tf.int8), 2**63) -> int8 (NumPy's uint64, wrapped),
+        # where tf.ones([2], tf.int8) + 2**63 raises
+        (("add", "int8", "int:9223372036854775808", *LEGACY), "i8"),
+        (("pow", "int8", "int:9223372036854775808", *LEGACY), "i8"),
+        (("equal", "uint8", "int:18446744073709551615", *LEGACY), "b"),
+        (("remainder", "int16", "int:18446744073709551615", *LEGACY), "i16"),
+        # mode=legacy: tf.ones([2], tf.float32) + 2**64 -> float32 (a float tensor takes any int)
+        (("+", "float32", "int:18446744073709551616", *LEGACY), "f32"),
+        (("logical_and", "uint64", "int:-1", *LEGACY), "b"),
     ],
 )
 def test_a_value_tensorflow_takes_gives_its_type(run, args, want):
@@ -94,12 +116,3 @@ def test_the_python_api_takes_values_in_tensorflow_operations():
     assert promote("uint8", "int:2147483648", policy="tensorflow", op="!=") == "bool"
     with pytest.raises(PromotionError, match=r"np\.int32"):
         promote("uint8", "int:2147483648", policy="tensorflow", op="equal")
-
-
-def test_legacy_mode_takes_a_value_in_plus_alone(run):
-    # mode=legacy's functions convert a value through NumPy and wrap it into the result type
-    # (tnp.floor_divide(tf.ones([2], tf.uint8), 256) divides by zero): measured for types only,
-    # so a value elsewhere is a usage error, not a guess
-    done = run("op", "*", "uint8", "int:300", "-p", "tensorflow", *LEGACY)
-    assert done.exit_code == 2
-    assert "not checked against a Python scalar's value" in done.output

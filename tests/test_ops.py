@@ -171,12 +171,12 @@ def test_op_with_the_chain_question_is_a_usage_error():
 
 
 def test_op_with_a_valued_python_scalar_is_a_usage_error_where_values_were_not_measured():
-    # tnp.multiply(uint8 tensor, 300) under mode=legacy: TensorFlow's legacy operations are
+    # np.multiply(uint8 array, 300) under promotion=legacy: NumPy 1.26's operations are
     # measured for types only (+ alone with values, as the chain), so a value is refused as a
     # question promote cannot answer, not guessed.
     with pytest.raises(UsageError, match="give int rather than int:300"):
-        promote_cli.promote("uint8", "int:300", policy="tensorflow", op="multiply", mode="legacy")
-    legacy = ["-p", "tensorflow", "-O", "mode=legacy"]
+        promote_cli.promote("uint8", "int:300", policy="numpy", op="multiply", promotion="legacy")
+    legacy = ["-p", "numpy", "-O", "promotion=legacy"]
     done = CliRunner().invoke(cli, ["op", "multiply", "uint8", "int:300", *legacy])
     assert done.exit_code == 2
     assert "not checked against a Python scalar's value" in done.output

@@ -6,6 +6,7 @@ every operation."""
 from __future__ import annotations
 
 import importlib.util
+from typing import NamedTuple
 
 import pytest
 
@@ -286,13 +287,54 @@ def test_jax_takes_a_value_in_every_operation_checked_as_int32(op, args, want):
             assert answer(op, args, backend="jax", floatx=floatx) == want
 
 
-def test_tensorflow_takes_a_value_in_add_alone():
-    # Measured for types only beyond add on tensorflow (its valued calls of
-    # bitwise_left_shift abort the process, "Check failed: !PyErr_Occurred()"): a usage error.
-    from promote_cli.errors import UsageError
+class raises(NamedTuple):
+    """A measured refusal: TensorFlow's message matches ``match``."""
 
-    with pytest.raises(UsageError, match="not checked against a Python scalar's value"):
-        answer("multiply", ("uint8", "int:300"), backend="tensorflow")
+    match: str
+
+
+# A Python scalar's value in every binary operation on the tensorflow backend, each cell as
+# measured with keras.ops (Keras 3.15.1 on TensorFlow 2.21, eagerly, TensorFlow's scalar cache
+# emptied first), the same under floatx=float32 and float16 unless a floatx is named.
+@pytest.mark.parametrize(
+    ("op", "args", "floatx", "want"),
+    [
+        # keras.ops.subtract(uint8 tensor, 300): 300 is made int32, then cast (wrapped) to uint8
+        ("subtract", ("uint8", "int:300"), None, "uint8"),
+        # the divisor is cast to the sum's dtype: 256 is 0 in uint8 (FloorDiv: division by zero)
+        ("floor_divide", ("uint8", "int:256"), None, raises("Integer division by zero")),
+        ("floor_divide", ("uint8", "int:255"), None, "uint8"),
+        # bool // 65536: int32 under float32, int16 (65536 is 0) under float16
+        ("floor_divide", ("bool", "int:65536"), "float32", "int32"),
+        ("floor_divide", ("bool", "int:65536"), "float16", raises("Integer division by zero")),
+        # the exponent wraps into int8: 128 is -128, -129 is 127
+        ("pow", ("int8", "int:128"), None, raises("negative integer powers")),
+        ("pow", ("int8", "int:-129"), None, "int8"),
+        # mod makes each operand a tensor alone: 2**31 an int64 one, 256 an int32 one
+        ("remainder", ("int8", "int:2147483648"), None, "int64"),
+        ("remainder", ("uint8", "int:256"), None, "int32"),
+        ("remainder", ("int8", "bool:False"), None, raises("Integer division by zero")),
+        ("bitwise_and", ("bool", "int:2147483648"), None, "int64"),
+        # each operand a tensor alone: a float beyond float32, an int beyond int64, raise
+        ("equal", ("float64", "float:1e+300"), None, raises("out of range for a double-precision")),
+        ("equal", ("uint8", "int:9223372036854775807"), None, "bool"),
+        ("logical_and", ("float32", "float:inf"), None, "bool"),
+        ("atan2", ("float32", "int:18446744073709551616"), None, raises("out-of-range integer")),
+        # divide casts the int to its float, which takes any int
+        ("divide", ("int8", "int:18446744073709551616"), "float32", "float32"),
+        ("divide", ("int8", "int:18446744073709551616"), "float16", "float16"),
+        # a shift amount is made a tensor of x's dtype: uint64 takes [0, 2**64)
+        ("bitwise_left_shift", ("uint64", "int:9223372036854775808"), None, "uint64"),
+        ("bitwise_left_shift", ("uint64", "int:-1"), None, raises("OverflowError")),
+    ],
+)
+def test_tensorflow_takes_a_value_in_every_operation(op, args, floatx, want):
+    for fx in (floatx,) if floatx else ("float32", "float16"):
+        if isinstance(want, str):
+            assert answer(op, args, backend="tensorflow", floatx=fx) == want
+        else:
+            with pytest.raises(PromotionError, match=want.match):
+                answer(op, args, backend="tensorflow", floatx=fx)
 
 
 # A Python int's value in every binary operation on numpy, openvino and torch, each cell as

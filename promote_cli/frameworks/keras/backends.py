@@ -58,11 +58,20 @@ TENSORFLOW: Rules = {
     # AddV2 admits no bool on any device: a refusal (``promotion.ADDV2_BOOL``), not a gap.
     "add": Rule("keras.ops.add", refuses=("bool",)),
     "argmax": Rule("keras.ops.argmax", INDEX, refuses=(*_COMPLEX, *_FLOAT8)),
-    "atan2": Rule("keras.ops.arctan2", INT_TO_FLOAT, refuses=("complex64",), pair="converted"),
+    "atan2": Rule(
+        "keras.ops.arctan2",
+        INT_TO_FLOAT,
+        refuses=("complex64",),
+        pair="converted",
+        value=ANY_VALUE,
+        value_special="tf_converted_value",
+    ),
     "bitwise_and": Rule(
         "keras.ops.bitwise_and",
         refuses=("bfloat16", "bool", "complex64", "float16", "float32", "float64"),
         pair="converted",
+        value=ANY_VALUE,
+        value_special="tf_converted_int64",
     ),
     "bitwise_invert": Rule(
         "keras.ops.bitwise_invert",
@@ -73,29 +82,54 @@ TENSORFLOW: Rules = {
         refuses=("bfloat16", "bool", "complex64", "float16", "float32", "float64"),
         pair="converted",
         special="python_shift",
+        value=ANY_VALUE,
+        value_special="tf_shift_value",
     ),
     "ceil": Rule(
         "keras.ops.ceil", INT_TO_FLOAT, refuses=(*_COMPLEX, *_FLOAT8), overrides={"int64": FLOATX}
     ),
     "cumulative_sum": Rule("keras.ops.cumsum", refuses=_FLOAT8, overrides={"bool": "int32"}),
-    "divide": Rule("keras.ops.divide", INT_TO_FLOAT),
-    "equal": Rule("keras.ops.equal", ALWAYS_BOOL, pair="declared"),
+    "divide": Rule("keras.ops.divide", INT_TO_FLOAT, value=ANY_VALUE, value_special="float_value"),
+    "equal": Rule(
+        "keras.ops.equal",
+        ALWAYS_BOOL,
+        pair="declared",
+        value=ANY_VALUE,
+        value_special="tf_converted_value",
+    ),
     "exp": Rule("keras.ops.exp", INT_TO_DEFAULT, refuses=_FLOAT8),
     "floor": Rule(
         "keras.ops.floor", INT_TO_FLOAT, refuses=(*_COMPLEX, *_FLOAT8), overrides={"int64": FLOATX}
     ),
     # FloorDiv and Round register no complex kernel on any device: refusals, not gaps.
-    "floor_divide": Rule("keras.ops.floor_divide", refuses=("bool", "complex64")),
+    "floor_divide": Rule(
+        "keras.ops.floor_divide",
+        refuses=("bool", "complex64"),
+        value_special="tf_floor_divide_value",
+    ),
     "imag": Rule("keras.ops.imag", COMPLEX_TO_FLOAT, refuses=_FLOAT8),
     "isnan": Rule("keras.ops.isnan", ALWAYS_BOOL, refuses=(*_COMPLEX, *_FLOAT8)),
-    "less": Rule("keras.ops.less", ALWAYS_BOOL, refuses=("bool", "complex64"), pair="declared"),
+    "less": Rule(
+        "keras.ops.less",
+        ALWAYS_BOOL,
+        refuses=("bool", "complex64"),
+        pair="declared",
+        value=ANY_VALUE,
+        value_special="tf_converted_value",
+    ),
     "log": Rule(
         "keras.ops.log",
         INT_TO_FLOAT,
         refuses=_FLOAT8,
         overrides={"complex128": "complex64", "int64": FLOATX},
     ),
-    "logical_and": Rule("keras.ops.logical_and", ALWAYS_BOOL, pair="declared"),
+    "logical_and": Rule(
+        "keras.ops.logical_and",
+        ALWAYS_BOOL,
+        pair="declared",
+        value=ANY_VALUE,
+        value_special="tf_converted_value",
+    ),
     "logical_not": Rule("keras.ops.logical_not", ALWAYS_BOOL, refuses=_FLOAT8),
     "matmul": Rule("keras.ops.matmul", categories=_ARRAYS),
     "max": Rule("keras.ops.max", refuses=(*_COMPLEX, *_FLOAT8)),
@@ -120,7 +154,7 @@ TENSORFLOW: Rules = {
     "negative": Rule(
         "keras.ops.negative", refuses=("bool", "uint16", "uint32", "uint64", "uint8", *_FLOAT8)
     ),
-    "pow": Rule("keras.ops.power", refuses=("bool",)),
+    "pow": Rule("keras.ops.power", refuses=("bool",), value_special="tf_negative_power"),
     "prod": Rule(
         "keras.ops.prod",
         ACCUMULATE,
@@ -129,7 +163,12 @@ TENSORFLOW: Rules = {
     ),
     "real": Rule("keras.ops.real", COMPLEX_TO_FLOAT, refuses=("bool", *_FLOAT8)),
     "remainder": Rule(
-        "keras.ops.mod", refuses=("complex64",), overrides={"bool": "int32"}, pair="converted"
+        "keras.ops.mod",
+        refuses=("complex64",),
+        overrides={"bool": "int32"},
+        pair="converted",
+        value=ANY_VALUE,
+        value_special="tf_remainder_value",
     ),
     "round": Rule("keras.ops.round", refuses=("bool", *_FLOAT8, *_COMPLEX)),
     "sign": Rule("keras.ops.sign", refuses=("bool", "uint64", *_FLOAT8)),

@@ -160,12 +160,9 @@ OPERATIONS = Operations(
         rules={(b, f): _RULES[b] for b, f in _SETTINGS},
     ),
     one_operand_pair="stored",
-    valued=("add",),
-    # On jax, numpy and openvino every binary operation takes a Python scalar's value (measured
-    # under each floatx): as keras.ops.add checks it (``Rule.value`` "checked"), or as the
-    # backend makes the scalar a tensor of its own dtype (the rules' ``value_special``). On torch
-    # and tensorflow only ``add`` takes one (its chain step, ``valued``); see notes.md for what
-    # their other operations do with a value.
+    # On every backend every binary operation takes a Python scalar's value (measured under
+    # each floatx): as keras.ops.add checks it (``Rule.value`` "checked"), or as the backend
+    # makes the scalar a tensor of its own dtype (the rules' ``value_special``); notes.md says
+    # what each does.
     values=True,
-    values_except=tuple((b, f) for b, f in _SETTINGS if b == "tensorflow"),
 )

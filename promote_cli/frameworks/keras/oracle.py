@@ -154,6 +154,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         return [keras.ops.ones((2,), dtype="bool"), *values] if q.operation == "where" else values
 
     traced: dict[Question, Cell] = {}
+    clear_scalars = _scalar_cache_clearer() if backend == "tensorflow" else None
 
     def named(dtype: Any) -> str:
         """A tensor's dtype as Keras names it; torch's complex32, which Keras cannot name."""
@@ -189,6 +190,8 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             raise ValueError(f"Keras's oracle is not asked {q.kind}")
         fn = getattr(keras.ops, q.function.removeprefix("keras.ops."))
         if backend != "jax":
+            if clear_scalars is not None and any(x.value is not None for x in q.operands):
+                clear_scalars()
             return named(fn(*args(q)).dtype)
         if q not in traced:
             same = [o for o in questions if o.kind == OPERATION and o.function == q.function]
@@ -207,6 +210,18 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         return answered(questions, ask, refusals, missing_kernel)
     finally:
         keras.config.set_floatx(before)
+
+
+def _scalar_cache_clearer() -> Any:
+    """TensorFlow's eager scalar cache, emptied before each call with a Python value: a Python
+    int that does not convert to the tensor's dtype (``bitwise_left_shift(uint64, -1)``) raises
+    OverflowError in a fresh process, but after other calls have filled the cache the same
+    call aborts the process ("Check failed: !PyErr_Occurred()" in
+    ``TFE_TensorHandleCache::Insert``, the error still set). Emptied, each call answers as it
+    does alone."""
+    from tensorflow.python import pywrap_tfe
+
+    return pywrap_tfe.TFE_ClearScalarCache
 
 
 def _traced(

@@ -10,7 +10,7 @@ from typing import Any
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Outcome, ref, refuse
 from promote_cli.frameworks.keras.convert import FLOAT8, convert, storage, width
-from promote_cli.frameworks.keras.pairs import added, declared, torch_tensors
+from promote_cli.frameworks.keras.pairs import added, converted, declared, torch_tensors
 from promote_cli.frameworks.keras.promotion import value_in
 from promote_cli.frameworks.torch import promotion as torch_policy
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, int_value
@@ -287,14 +287,13 @@ def _divisor(operands: Sequence[Operand]) -> int | None:
     return int_value(y)
 
 
-def _zero_divisor(value: int, t: str) -> Outcome | None:
+def _zero_divisor(
+    value: int, t: str, says: str = "torch raises ZeroDivisionError"
+) -> Outcome | None:
     """An integer division by ``value`` made ``t``: zero once wrapped into ``t``'s bits."""
     if dtype(t).kind not in ("int", "uint") or value % 2 ** _bits(t):
         return None
-    return refuse(
-        "value",
-        f"torch raises ZeroDivisionError: the divisor {value} is 0 as {ref(t)}",
-    )
+    return refuse("value", f"{says}: the divisor {value} is 0 as {ref(t)}")
 
 
 def torch_large_int(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
@@ -395,6 +394,156 @@ def torch_floor_divide_value(
     return _zero_divisor(divisor, "int64" if stored == "bool" else stored)
 
 
+# tensorflow: ``tf.convert_to_tensor`` of a Python scalar alone (no dtype) makes an int int32,
+# int64 outside int32 and raises outside int64; a float float32, raising beyond its range
+# (``inf`` is taken).
+_INT64 = (-(2**63), 2**63)
+_FLOAT32_MAX = 3.4028234663852886e38
+_TF_RAISES = "TensorFlow raises InvalidArgumentError: Integer division by zero"
+
+
+def _tf_alone(scalar: Operand) -> Outcome | None:
+    """A valued Python int or float made a tensor on its own by TensorFlow: the refusal, else
+    None (an int outside int32 is then an int64 tensor: ``_tf_int64``)."""
+    value = scalar.value
+    if scalar.category != PYTHON or isinstance(value, bool):
+        return None
+    if isinstance(value, int) and not _INT64[0] <= value < _INT64[1]:
+        return refuse(
+            "value",
+            "TensorFlow raises ValueError: Can't convert Python sequence with out-of-range"
+            f" integer to Tensor ({value}, made a tensor on its own)",
+        )
+    if isinstance(value, float) and abs(value) != float("inf") and abs(value) > _FLOAT32_MAX:
+        return refuse(
+            "value",
+            "TensorFlow raises ValueError: Can't convert Python sequence with a value out of"
+            f" range for a double-precision float ({value!r}, made a float32 tensor on its own)",
+        )
+    return None
+
+
+def tf_converted_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """tensorflow's ``atan2``, ``equal``, ``less``, ``logical_and`` (``tf.cast``): each operand is
+    made a tensor on its own first, so a Python int must fit int64 (any tensor: ``atan2(float32,
+    2**64)`` raises) and a finite float float32 (``equal(float64, 1e300)`` raises)."""
+    for scalar in operands:
+        found = _tf_alone(scalar)
+        if found is not None:
+            return found
+    return None
+
+
+def _tf_int64(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """``converted``'s promotion where a Python int outside int32 is made an int64 tensor (not
+    int32): ``remainder(int8, 2**31)`` is int64, ``remainder(int8, 1)`` int32."""
+    refused = tf_converted_value(operands, opts)
+    if refused is not None:
+        return refused
+    made = [
+        Operand("int64")
+        if (v := int_value(x)) is not None and not _INT32[0] <= v < _INT32[1]
+        else x
+        for x in operands
+    ]
+    if made == list(operands):
+        return None
+    bare = [x._replace(value=None) for x in operands]
+    typed = converted(bare[0], bare[1], opts)
+    valued = converted(made[0], made[1], opts)
+    if valued.refused or valued.result == typed.result:
+        return None
+    return valued._replace(
+        why=f"TensorFlow makes a Python int outside {ref('int32')} an {ref('int64')} tensor:"
+        f" {valued.why}"
+    )
+
+
+def tf_converted_int64(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """tensorflow's ``bitwise_and``: each operand made a tensor on its own
+    (``tf_converted_value``), a Python int outside int32 an int64 one (``bool & 2**31`` is
+    int64)."""
+    return _tf_int64(operands, opts)
+
+
+def tf_remainder_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """tensorflow's ``mod``: as ``tf_converted_int64``, and an integer remainder by a Python int
+    or bool that is 0 in the computed dtype raises (FloorMod): only ``False`` (and 0) here, as
+    the divisor is computed in int32 or int64 (``remainder(uint8, 256)`` is int32, 0 nowhere)."""
+    found = _tf_int64(operands, opts)
+    if found is not None:
+        return found
+    divisor = _divisor(operands)
+    if divisor is None:
+        return None
+    bare = [x._replace(value=None) for x in operands]
+    if int_value(operands[1]) is not None and not _INT32[0] <= divisor < _INT32[1]:
+        bare[1] = Operand("int64")
+    computed = converted(bare[0], bare[1], opts)
+    if computed.result is None:
+        return None
+    t = "int32" if computed.result == "bool" else computed.result
+    return _zero_divisor(divisor, t, _TF_RAISES)
+
+
+def tf_floor_divide_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """tensorflow's ``floor_divide``: a Python int divisor is made a tensor of the sum's dtype
+    (``tf.cast``, wrapping), so an integer one that wraps to 0 there raises (FloorDiv):
+    ``floor_divide(uint8, 256)``, ``floor_divide(bool, 2**16)`` under ``floatx=float16``
+    (int16)."""
+    divisor = _divisor(operands)
+    if divisor is None:
+        return None
+    bare = [x._replace(value=None) for x in operands]
+    computed = added(bare[0], bare[1], opts)
+    if computed.result is None:
+        return None
+    return _zero_divisor(divisor, computed.result, _TF_RAISES)
+
+
+def tf_negative_power(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """tensorflow's ``power(x1, x2)``: a Python int exponent is made a tensor of the sum's
+    dtype (an unsigned one computes in int32), wrapping, and an integer Pow refuses a negative
+    exponent (``power(int8, 128)``: 128 is -128 in int8; ``power(uint8, 255)`` is taken)."""
+    base, exponent = operands
+    value = int_value(exponent)
+    if value is None or base.category == PYTHON:
+        return None
+    computed = added(base, exponent._replace(value=None), opts)
+    t = computed.result
+    if t is None or dtype(t).kind not in ("int", "uint"):
+        return None
+    t = "int32" if dtype(t).kind == "uint" else t
+    bits = _bits(t)
+    wrapped = value % 2**bits
+    if wrapped < 2 ** (bits - 1):
+        return None
+    return refuse(
+        "value",
+        "TensorFlow raises InvalidArgumentError: Integers to negative integer powers are not"
+        f" allowed ({value} is {wrapped - 2**bits} as {ref(t)})",
+    )
+
+
+def tf_shift_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """tensorflow's ``bitwise_left_shift(x, y)``: a Python int ``y`` is not converted by Keras;
+    ``tf.bitwise.left_shift`` makes it a tensor of ``x``'s dtype, which takes any int64, and
+    for uint64 ``[0, 2**64)``; a Python int ``x`` is made a tensor on its own
+    (``tf_converted_int64``)."""
+    x, y = operands
+    value = int_value(y)
+    if value is None or x.category == PYTHON:
+        return _tf_int64(operands, opts)
+    low, high = (0, 2**64) if x.dtype == "uint64" else _INT64
+    if low <= value < high:
+        return None
+    return refuse(
+        "value",
+        f"TensorFlow raises OverflowError: Python int {value} does not convert to the"
+        f" {ref(x.dtype)} tensor's dtype",
+    )
+
+
 SPECIALS: Mapping[str, SpecialFunction] = {
     "python_shift": python_shift,
     "torch_shift": torch_shift,
@@ -415,4 +564,10 @@ SPECIALS: Mapping[str, SpecialFunction] = {
     "torch_shift_value": torch_shift_value,
     "torch_cast_value": torch_cast_value,
     "torch_floor_divide_value": torch_floor_divide_value,
+    "tf_converted_value": tf_converted_value,
+    "tf_converted_int64": tf_converted_int64,
+    "tf_remainder_value": tf_remainder_value,
+    "tf_floor_divide_value": tf_floor_divide_value,
+    "tf_negative_power": tf_negative_power,
+    "tf_shift_value": tf_shift_value,
 }

@@ -47,7 +47,8 @@ A Python scalar's value (``int:300``) is taken by every binary function and oper
 modes ``all`` and ``safe``: checked as ``+`` converts it (an int32 first) where the operation
 promotes; converted to the tensor's dtype where an operator does not (``!=``, the orderings,
 ``& | ^``); and what an integer kernel then does with the wrapped value (a negative power, a zero
-divisor) in ``specials.py``. ``legacy``'s operations were measured for types only.
+divisor) in ``specials.py``. Under ``legacy`` too: its operators check a value as its ``+``
+does, its ``tnp`` functions make it a NumPy array first (``specials.py``).
 """
 
 from __future__ import annotations
@@ -342,6 +343,39 @@ _LEGACY_FUNCTIONS = {
         overrides={"uint8": "int64", "uint16": "int64", "uint32": "int64", "uint64": "float64"}
     ),
 }
+# mode=legacy: tnp's binary functions make a Python scalar a NumPy array first, then cast it to
+# the promoted type (specials.py): an int in [2**63, 2**64) is taken by every tensor (NumPy's
+# uint64), one from 2**64 by none; the rest is checked as + checks it, then wrapped into the
+# tensor's type as in the other modes (a zero divisor, a negative power). logical_and makes
+# each operand a bool tensor on its own.
+_LEGACY_VALUES = {
+    "floor_divide": "legacy_zero_divisor",
+    "remainder": "legacy_zero_divisor",
+    "pow": "legacy_negative_power",
+    "logical_and": "legacy_bools",
+    **dict.fromkeys(
+        (
+            "add",
+            "subtract",
+            "multiply",
+            "divide",
+            "maximum",
+            "minimum",
+            "equal",
+            "less",
+            "bitwise_and",
+            "atan2",
+        ),
+        "legacy_value",
+    ),
+}
+_LEGACY_FUNCTIONS = {
+    **_LEGACY_FUNCTIONS,
+    **{
+        name: _LEGACY_FUNCTIONS[name]._replace(value=ANY_VALUE, value_special=special)
+        for name, special in _LEGACY_VALUES.items()
+    },
+}
 # mode=legacy makes no WeakTensor (the policy refuses int32* ... there): every function and
 # operator refuses one.
 _WEAK_TENSORS = tuple(Operand(t, PYTHON) for t in POLICY.universe if t.endswith("*"))
@@ -358,10 +392,6 @@ OPERATIONS = Operations(
     " measured in the three modes",
     operators=OPERATORS,
     values=True,
-    # mode=legacy's functions convert a value through NumPy first, and wrap it into the result
-    # type (uint8 // 256 divides by zero): measured for types only, + alone with values
-    values_except=(("legacy",),),
-    valued=("+",),  # there, the chain's operator: its values are measured as the chain
     by_setting=BySetting(
         ("mode",),
         maps={("all",): MAPS, ("safe",): MAPS, ("legacy",): _LEGACY_MAPS},

@@ -31,9 +31,9 @@ registered) it is a refusal. TensorFlow's GPU kernels, which this CPU build lack
 none of those either (see the notes).
 
 Every binary operation and operator is also asked with valued Python scalars
-(``Asks.operation_values``, in ``mode=all`` and ``safe``; ``legacy``'s operations are measured
-for types only). A value TensorFlow cannot convert can surface as ``SystemError`` ("returned a
-result with an exception set", ``uint64_tensor * -1``, ``tnp.equal(uint8, 2**64)`` in legacy):
+(``Asks.operation_values``, in every mode). A value TensorFlow cannot convert can surface as
+``SystemError`` ("returned a result with an exception set", ``uint64_tensor * -1``,
+``tnp.equal(uint8, 2**64)`` in legacy):
 its cause, the pending ``OverflowError``, is the refusal; any other ``SystemError`` is a bug
 of the oracle and propagates. The scalar cache is emptied before every call, function or
 operator, as for the chain.

@@ -6,7 +6,9 @@ Where an operation promotes (``tnp``'s functions, ``+ - * / // % ** ==``) a Pyth
 converted to int32 first, as ``+`` does (``Policy.check_value``: OverflowError outside int32;
 a uint64 tensor refuses a negative int). The operators that do not promote (``!=``, the
 orderings, ``& | ^``) convert the value to the tensor's dtype instead (``converted``), and
-``*`` with a bool tensor casts both operands to int32 (``bool_multiplied``)."""
+``*`` with a bool tensor casts both operands to int32 (``bool_multiplied``). Under
+``mode=legacy`` every operator checks a value as its ``+`` does, and ``tnp``'s functions make it
+a NumPy array first (``legacy_value`` and the others below)."""
 
 from __future__ import annotations
 
@@ -162,10 +164,84 @@ def int32_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome
     return None
 
 
+# mode=legacy: tnp's functions make a Python scalar a NumPy array first (``np.array``), then a
+# tensor cast to the promoted type. NumPy makes an int in [2**63, 2**64) a uint64 array (so
+# every tensor takes it, wrapped: ``tnp.add(int8, 2**63)`` is int8) and one from 2**64 an
+# object array, which TensorFlow cannot convert (even beside a float tensor).
+_UINT64_ONLY = (2**63, 2**64)
+
+
+def _legacy_array(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """``tnp.add(int8, 2**63)`` under ``mode=legacy``: a Python int in ``[2**63, 2**64)`` is
+    taken whatever the tensor, one from ``2**64`` refused whatever it is; any other value is
+    checked as ``+`` checks it (``int8`` and ``-2**63 - 1``: ValueError; a float tensor takes
+    it)."""
+    values = [v for v in map(int_value, operands) if v is not None]
+    for value in values:
+        if value >= _UINT64_ONLY[1]:
+            return refuse(
+                "value",
+                f"TensorFlow raises OverflowError: NumPy makes {value} an object array, which"
+                " does not convert to a tensor",
+            )
+    if any(_UINT64_ONLY[0] <= v for v in values):
+        return None
+    return value_refused(POLICY, operands, opts)
+
+
+def legacy_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """``mode=legacy``'s ``tnp`` functions: the value made a NumPy array first
+    (``_legacy_array``)."""
+    return _legacy_array(operands, opts)
+
+
+def legacy_zero_divisor(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """``tnp.floor_divide``, ``tnp.remainder`` under ``mode=legacy``: the value made a NumPy
+    array first (``_legacy_array``), then wrapped into the tensor's type (``zero_divisor``:
+    ``floor_divide(int8, 2**63)`` divides by zero)."""
+    return _legacy_array(operands, opts) or zero_divisor(operands, opts)
+
+
+def legacy_negative_power(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """``tnp.power`` under ``mode=legacy``: the value made a NumPy array first
+    (``_legacy_array``), then wrapped into the tensor's type (``negative_power``:
+    ``power(int8, 2**63)`` is int8, ``power(int8, 2**64 - 1)`` a negative power)."""
+    return _legacy_array(operands, opts) or negative_power(operands, opts)
+
+
+def legacy_bools(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """``tnp.logical_and`` under ``mode=legacy``: each operand is made a bool tensor on its own,
+    whatever the other: an int in ``[-2**63, 2**64)`` is taken (a uint64 tensor takes ``-1``),
+    a finite float beyond float32's range is not (``1e300``, even beside a float64 tensor)."""
+    for scalar in operands:
+        value = scalar.value
+        if scalar.category != PYTHON or isinstance(value, bool):
+            continue
+        if isinstance(value, int) and value >= _UINT64_ONLY[1]:
+            return _legacy_array([scalar], opts)
+        if isinstance(value, int) and value < _INT64[0]:
+            return refuse(
+                "value",
+                "TensorFlow raises ValueError: Can't convert Python sequence with out-of-range"
+                f" integer to Tensor ({value})",
+            )
+        if isinstance(value, float) and abs(value) != float("inf") and abs(value) > _FLOAT32_MAX:
+            return refuse(
+                "value",
+                "TensorFlow raises ValueError: Can't convert Python sequence with a value out of"
+                f" range for a double-precision float ({value!r}, made a bool tensor on its own)",
+            )
+    return None
+
+
 SPECIALS: Mapping[str, SpecialFunction] = {
     "converted": converted,
     "bool_multiplied": bool_multiplied,
     "negative_power": negative_power,
     "zero_divisor": zero_divisor,
     "int32_value": int32_value,
+    "legacy_value": legacy_value,
+    "legacy_zero_divisor": legacy_zero_divisor,
+    "legacy_negative_power": legacy_negative_power,
+    "legacy_bools": legacy_bools,
 }
