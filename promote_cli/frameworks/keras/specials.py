@@ -448,7 +448,7 @@ def _tf_int64(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome |
     ]
     if made == list(operands):
         return None
-    bare = [x._replace(value=None) for x in operands]
+    bare = [x.typed() for x in operands]
     typed = converted(bare[0], bare[1], opts)
     valued = converted(made[0], made[1], opts)
     if valued.refused or valued.result == typed.result:
@@ -476,7 +476,7 @@ def tf_remainder_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> 
     divisor = _divisor(operands)
     if divisor is None:
         return None
-    bare = [x._replace(value=None) for x in operands]
+    bare = [x.typed() for x in operands]
     if int_value(operands[1]) is not None and not _INT32[0] <= divisor < _INT32[1]:
         bare[1] = Operand("int64")
     computed = converted(bare[0], bare[1], opts)
@@ -494,7 +494,7 @@ def tf_floor_divide_value(operands: Sequence[Operand], opts: Mapping[str, Any]) 
     divisor = _divisor(operands)
     if divisor is None:
         return None
-    bare = [x._replace(value=None) for x in operands]
+    bare = [x.typed() for x in operands]
     computed = added(bare[0], bare[1], opts)
     if computed.result is None:
         return None
@@ -509,7 +509,7 @@ def tf_negative_power(operands: Sequence[Operand], opts: Mapping[str, Any]) -> O
     value = int_value(exponent)
     if value is None or base.category == PYTHON:
         return None
-    computed = added(base, exponent._replace(value=None), opts)
+    computed = added(base, exponent.typed(), opts)
     t = computed.result
     if t is None or dtype(t).kind not in ("int", "uint"):
         return None
