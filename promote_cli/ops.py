@@ -515,7 +515,7 @@ class Operations(Record):
     # (``Asks.operation_values``). Without it, only the operations of ``valued`` take a value.
     values: bool = False
     # The settings (keys of ``by_setting``) under which ``values`` does not hold: their
-    # operations were measured without values (NumPy 1.26's under promotion=legacy).
+    # operations were measured without values (TensorFlow's under mode=legacy).
     values_except: tuple[tuple[Any, ...], ...] = ()
     # The settings (keys of ``by_setting``) under which a Python scalar's value takes part in
     # the promotion itself (NumPy 1.26's value-based casting: ``uint8_array * 300`` is

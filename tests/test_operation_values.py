@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from promote_cli import promote
-from promote_cli.errors import PromotionError, UsageError
+from promote_cli.errors import PromotionError
 
 
 @pytest.mark.parametrize(
@@ -96,17 +96,6 @@ def test_explain_names_the_value_step(run):
     done = run("op", "//", "uint8", "int:256", "-p", "torch", "--explain")
     last = done.output.splitlines()[-1]
     assert last.startswith("step: value (any, wrapped_divisor): ")
-
-
-def test_a_setting_whose_values_were_not_measured_refuses_a_value_with_one_line(run):
-    # TensorFlow's mode=legacy operations are measured for types only, + alone with values: a
-    # value elsewhere is a usage error, not a guess.
-    legacy = ("-p", "tensorflow", "-O", "mode=legacy")
-    done = run("op", "multiply", "int32", "int:300", *legacy)
-    assert done.exit_code == 2
-    assert "not checked against a Python scalar's value" in done.output
-    with pytest.raises(UsageError, match="give int rather than int:300"):
-        promote("int32", "int:300", policy="tensorflow", op="multiply", mode="legacy")
 
 
 @pytest.mark.parametrize(
