@@ -515,13 +515,23 @@ class Operations(Record):
     # (``Asks.operation_values``). Without it, only the operations of ``valued`` take a value.
     values: bool = False
     # The settings (keys of ``by_setting``) under which ``values`` does not hold: their
-    # operations were measured without values (NumPy 1.26's under promotion=legacy).
+    # operations were measured without values (TensorFlow's under mode=legacy).
     values_except: tuple[tuple[Any, ...], ...] = ()
+    # The settings (keys of ``by_setting``) under which a Python scalar's value takes part in
+    # the promotion itself (NumPy 1.26's value-based casting: ``uint8_array * 300`` is
+    # uint16): every step sees the value, not the value step alone.
+    values_promote: tuple[tuple[Any, ...], ...] = ()
 
     def values_under(self, opts: Mapping[str, Any]) -> bool:
         """Whether every binary operation takes a value under ``opts`` (``values``)."""
         by = self.by_setting
         return self.values and (by is None or by.key(opts) not in self.values_except)
+
+    def promotes_values(self, opts: Mapping[str, Any]) -> bool:
+        """Whether a Python scalar's value takes part in the promotion under ``opts``
+        (``values_promote``)."""
+        by = self.by_setting
+        return by is not None and by.key(opts) in self.values_promote
 
     def rule(self, name: str) -> Rule:
         return self.rules[operation(name).name]
@@ -644,6 +654,7 @@ class _Cell:
         "rule",
         "t",
         "valued",
+        "values",
         "why",
     )
 
@@ -655,16 +666,21 @@ class _Cell:
         operands: Sequence[Operand],
         opts: Any,
         bare: tuple[Operand, ...] | None = None,
+        seen: bool = False,
     ) -> None:
         self.ops, self.rule, self.op, self.opts = ops, rule, op, opts
         # The steps see the operands' types (``bare``, when the caller has them); the value
-        # step alone sees a Python scalar's value.
+        # step alone sees a Python scalar's value, but where every step sees it (``seen``:
+        # ``Operations.values_promote``).
         self.valued = operands = tuple(operands)
-        if bare is not None:
+        if seen:
+            operands = self.valued
+        elif bare is not None:
             operands = bare
         elif any(x.value is not None for x in operands):
             operands = tuple(x.typed() for x in operands)
         self.operands = operands
+        self.values = seen or operands is not self.valued  # a value for the value step
         self.a, self.b = self.operands[0], self.operands[-1]
         self.cell: str | None = None  # the verdict ``Rule.cells`` gives these operands
         self.pair: PairFunction = ops.policy.promote
@@ -685,7 +701,7 @@ def _absent(c: _Cell) -> Outcome | None:
 
 def _values_taken(c: _Cell) -> None:
     """``UsageError`` for a Python scalar's value the operation does not check."""
-    for x in c.valued if c.valued is not c.operands else ():
+    for x in c.valued if c.values else ():
         if x.value is not None and not (c.ops.values_under(c.opts) and c.op.arity == BINARY):
             kind = type(x.value).__name__
             raise UsageError(
@@ -745,7 +761,10 @@ def _refuses_operand(c: _Cell) -> Outcome | None:
 def _cells(c: _Cell) -> Outcome | None:
     if not c.rule.cells:
         return None
-    c.cell = c.rule.cells.get(tuple(c.operands))
+    operands = c.operands
+    if c.values and operands is c.valued:  # every step sees the values: key by the types
+        operands = tuple(x._replace(value=None) for x in operands)
+    c.cell = c.rule.cells.get(tuple(operands))
     if c.cell == REFUSES_OPERAND:
         given = _operands_text(c.operands)
         return refuse(REFUSES_OPERAND, f"{c.rule.function} refuses {given} (measured)")
@@ -796,7 +815,7 @@ def value_refused(
 
 
 def _value(c: _Cell) -> Outcome | None:
-    if c.valued is c.operands:  # no Python scalar's value
+    if not c.values:  # no Python scalar's value
         return None
     rule, policy = c.rule, c.ops.policy
     if rule.value == CHECKED:
@@ -1009,6 +1028,8 @@ def answer(
     valued = operands[0].value is not None or operands[-1].value is not None
     if valued and op.name in ops.valued and not ops.values_under(opts):
         out, promoted = _with_values(ops, op.name, operands, opts)
+    elif valued and ops.promotes_values(opts):
+        out, promoted = _walk(ops, op, operands, opts, seen=True)
     elif valued:
         out, promoted = _walk_valued(ops, op, operands, opts)
     else:
@@ -1019,10 +1040,15 @@ def answer(
 
 
 def _walk(
-    ops: Operations, op: Operation, operands: Sequence[Operand], opts: Mapping[str, Any]
+    ops: Operations,
+    op: Operation,
+    operands: Sequence[Operand],
+    opts: Mapping[str, Any],
+    seen: bool = False,
 ) -> tuple[Outcome, Outcome | None]:
-    """``STEPS`` in order on one cell: the first that decides it, else the output found."""
-    cell = _Cell(ops, ops.under(opts)[op.name], op, operands, opts)
+    """``STEPS`` in order on one cell: the first that decides it, else the output found
+    (every step seeing a Python scalar's value when ``seen``)."""
+    cell = _Cell(ops, ops.under(opts)[op.name], op, operands, opts, seen=seen)
     for name, _, check in STEPS:
         decided = check(cell)
         if decided is not None:

@@ -404,24 +404,39 @@ def test_an_update_by_a_python_float_numpy_refuses_jax_rebinds_mlx_replaces():
 
 
 def test_a_literal_a_policy_does_not_check_stops_its_column_unanswered(run):
-    # NumPy 1.26's operations were measured with a Python scalar's value in + alone
-    # (Operations.values_except): under promotion=legacy x / 2 is not answered, and that column
-    # takes no part in where the policies part.
+    # TensorFlow's mode=legacy operations were measured with a Python scalar's value in +
+    # alone (Operations.values_except): there x / 2 is not answered, and that column takes no
+    # part in where the policies part.
     done = run(
-        "expr", "x / 2 + w.sum()", "x=int8", "w=uint8", "-p", "numpy,jax,torch",
-        "-O", "numpy:promotion=legacy",
+        "expr", "x / 2 + w.sum()", "x=int8", "w=uint8", "-p", "tensorflow,jax,torch",
+        "-O", "tensorflow:mode=legacy",
     )  # fmt: skip
     assert done.stdout.splitlines()[:4] == [
-        "  code             numpy promotion=legacy  jax      torch",
+        "  code             tensorflow mode=legacy  jax      torch",
         "  x / 2            ?                       float32  float32",
         "> w.sum()          ·                       uint64   int64",
         "  x / 2 + w.sum()  ·                       float32  float32",
     ]
     assert (
-        "numpy promotion=legacy is not answered at x / 2: numpy's / is not checked against a"
-        " Python int's value yet" in done.stdout
+        "tensorflow mode=legacy is not answered at x / 2: tensorflow's / is not checked"
+        " against a Python int's value yet" in done.stdout
     )
-    assert done.stdout.splitlines()[-1].startswith("> the policies part at w.sum(): numpy")
+    assert done.stdout.splitlines()[-1].startswith("> the policies part at w.sum(): tensorflow")
+
+
+def test_numpy_1_26s_literals_are_answered_as_it_ran_them(run):
+    # NumPy 1.26.4: x = np.ones(2, np.int8); w = np.ones(2, np.uint8); x / 2 is float64,
+    # w.sum() uint64, x / 2 + w.sum() float64 (its operations take a value, measured).
+    done = run(
+        "expr", "x / 2 + w.sum()", "x=int8", "w=uint8", "-p", "numpy",
+        "-O", "promotion=legacy", "--json",
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert [n["answers"][0]["result"] for n in json.loads(done.stdout)["nodes"]] == [
+        "float64",
+        "uint64",
+        "float64",
+    ]
 
 
 def test_without_x64_jax_makes_each_64_bit_array_32_bit():

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from promote_cli import promote
-from promote_cli.errors import PromotionError, UsageError
+from promote_cli.errors import PromotionError
 
 
 @pytest.mark.parametrize(
@@ -98,15 +98,58 @@ def test_explain_names_the_value_step(run):
     assert last.startswith("step: value (any, wrapped_divisor): ")
 
 
-def test_a_setting_whose_values_were_not_measured_refuses_a_value_with_one_line(run):
-    # NumPy 1.26's operations (promotion=legacy) are measured for types only, + alone with
-    # values: a value elsewhere is a usage error, not a guess.
-    legacy = ("-p", "numpy", "-O", "promotion=legacy")
-    done = run("op", "multiply", "uint8", "int:300", *legacy)
-    assert done.exit_code == 2
-    assert "not checked against a Python scalar's value" in done.output
-    with pytest.raises(UsageError, match="give int rather than int:300"):
-        promote("uint8", "int:300", policy="numpy", op="multiply", promotion="legacy")
+@pytest.mark.parametrize(
+    ("args", "want"),
+    [
+        # NumPy 1.26.4 (promotion=legacy), each call as run there on np.ones(2, t):
+        # u8 * 300 is uint16 (np.multiply takes np.result_type, value-based)
+        (("*", "uint8", "int:300"), "uint16"),
+        # u8 // 300, u8 % 300, u8 << 300 are int16: their loop search meets 300 as int16
+        (("//", "uint8", "int:300"), "int16"),
+        (("remainder", "uint8", "int:300"), "int16"),
+        (("<<", "uint8", "int:300"), "int16"),
+        # a = u8; a += 300 stays uint8 in place (uint16 cast back same_kind)
+        (("+=", "uint8", "int:300"), "uint8"),
+        # np.ones(2, np.uint64) ** -1 is float64: the float loop takes a negative exponent
+        (("**", "uint64", "int:-1"), "float64"),
+        # np.arctan2(u8, -1) is float16: -1 is int8, which float16's loop takes
+        (("atan2", "uint8", "int:-1"), "float16"),
+        # u8 == 2**64 compares an object array in Python: bool
+        (("==", "uint8", "int:18446744073709551616"), "bool"),
+        # u8 / 300 is float64; np.ones(2, np.float16) * 70000.0 is float32
+        (("/", "uint8", "int:300"), "float64"),
+        (("*", "float16", "float:70000.0"), "float32"),
+        # np.logical_and(u8, 2**63) is bool (2**63 is a uint64 array there)
+        (("logical_and", "uint8", "int:9223372036854775808"), "bool"),
+    ],
+)
+def test_numpy_1_26s_operations_take_a_value_as_measured(run, args, want):
+    done = run("op", *args, "-p", "numpy", "-O", "promotion=legacy")
+    assert done.exit_code == 0, done.output
+    assert done.output.strip() == want
+
+
+@pytest.mark.parametrize(
+    ("args", "want"),
+    [
+        # a = u8; a //= 300: UFuncTypeError, int16 output cast to uint8 under 'same_kind'
+        (("//=", "uint8", "int:300"), "same_kind"),
+        # np.ones(2, np.int8) ** -1: ValueError in the int8 loop
+        (("**", "int8", "int:-1"), "Integers to negative integer powers"),
+        # np.ones(2, np.complex64) < 2**64: TypeError, Python orders no complex and int
+        (("<", "complex64", "int:18446744073709551616"), "'<' not supported"),
+        # u8 * 2**64 is an object array, not a number type
+        (("*", "uint8", "int:18446744073709551616"), "object array"),
+        # np.ones(2, np.longdouble) & 2**64 crashes NumPy 1.26.4's process (SIGSEGV)
+        (("&", "longdouble", "int:18446744073709551616"), "SIGSEGV"),
+        ((">>=", "clongdouble", "int:-9223372036854775809"), "SIGSEGV"),
+    ],
+)
+def test_numpy_1_26s_operations_refuse_a_value_as_measured(run, args, want):
+    done = run("op", *args, "-p", "numpy", "-O", "promotion=legacy")
+    assert done.exit_code == 1, done.output
+    assert want in done.output
+    assert len(done.output.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize(

@@ -13,8 +13,11 @@ import pytest
 
 from promote_cli import frameworks
 from promote_cli.errors import UsageError
+from promote_cli.frameworks.numpy import legacy
 from promote_cli.operands import NUMPY_SCALAR, PYTHON, ZERO_D, Operand, label, parse
-from promote_cli.verify.protocol import operand_key, operand_of
+from promote_cli.ops import answer
+from promote_cli.verify import measured
+from promote_cli.verify.protocol import Unobservable, operand_key, operand_of
 
 LEGACY = {"promotion": "legacy"}
 CANONICAL = frameworks.notation("canonical")
@@ -214,3 +217,26 @@ def _opts(given):
 def test_an_unknown_promotion_is_a_usage_error():
     with pytest.raises(UsageError, match="option promotion takes one of weak, legacy"):
         _opts({"promotion": "nep50"})
+
+
+def test_the_cells_that_crash_numpy_1_26_are_exactly_those_measured_unobservable():
+    # np.ones(2, np.longdouble) & 2**64 (and | ^ << >>, either side, 2**64 and -2**63 - 1, long
+    # double and complex long double) killed NumPy 1.26.4's process with SIGSEGV: the oracle
+    # does not call them, so the checked-in set holds them as unobservable, and promote refuses
+    # them naming the crash.
+    found = measured.read(frameworks.entry("numpy"), "operations", "promotion-legacy")
+    assert found is not None
+    unobservable = {
+        (q.operation, q.operands) for _, q, cell in found.cells if isinstance(cell, Unobservable)
+    }
+    crashing = {
+        (q.operation, q.operands)
+        for _, q, _ in found.cells
+        if legacy.crashes(q.operation, q.operands)
+    }
+    assert unobservable == crashing
+    assert len(crashing) == 96
+    ops = frameworks.operations(frameworks.get("numpy"))
+    for operation, operands in crashing:
+        out, _ = answer(ops, operation, operands, {"ml_dtypes": False, **LEGACY})
+        assert out.refused and "SIGSEGV" in out.why, (operation, operands)

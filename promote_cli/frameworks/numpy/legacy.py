@@ -43,6 +43,33 @@ _SIGNED_OF = {"uint8": "int8", "uint16": "int16", "uint32": "int32", "uint64": "
 Pair = Callable[[str, str], str]  # NumPy's promotion of two builtin dtypes
 
 
+# NumPy 1.26.4 crashes its process (SIGSEGV) in a bitwise operation of a long double array
+# and a Python int it holds only in an object array: the array's elements become
+# ``np.longdouble`` scalars, and ``np.longdouble(1) & 2**64`` crashes (measured: & | ^ << >>,
+# their updates, bitwise_and and left_shift, either side, 2**64 and -2**63 - 1). The oracle
+# does not ask it (``crashes``); the rules refuse it (``specials._searched``).
+CRASHING_TYPES = frozenset({"longdouble", "clongdouble"})
+CRASHING_OPERATIONS = frozenset(
+    {"bitwise_and", "bitwise_left_shift", "&", "|", "^", "<<", ">>", "&=", "|=", "^=", "<<=", ">>="}
+)
+
+
+# The loops of the ufuncs whose types NumPy 1.26 finds by searching their loops in order
+# (``linear_search_type_resolver``) rather than by ``np.result_type`` (add, subtract, multiply,
+# maximum, minimum, the comparisons): ``np.<ufunc>.types`` on NumPy 1.26.4, object loops aside
+# (b B h H i I l L q Q; l and q are both int64 on Linux x86-64).
+_INTS = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
+_FLOATS = ("float16", "float32", "float64", "longdouble")
+LOOPS: dict[str, tuple[str, ...]] = {
+    "floor_divide": (*_INTS, *_FLOATS),
+    "remainder": (*_INTS, *_FLOATS),
+    "power": (*_INTS, *_FLOATS, "complex64", "complex128", "clongdouble"),
+    "bitwise_and": ("bool", *_INTS),
+    "left_shift": _INTS,
+    "arctan2": _FLOATS,
+}
+
+
 class ObjectArray(ValueError):
     """A Python int NumPy can hold only in an object array."""
 
@@ -71,6 +98,22 @@ def dtype_of(op: Operand) -> str:
             return "uint64"
         raise ObjectArray(f"NumPy 1.x makes the Python int {v} an object array")
     return _PYTHON[op.dtype]
+
+
+def object_int(op: Operand) -> bool:
+    """Whether ``op`` is a Python int NumPy 1.x holds only in an object array."""
+    if op.category != PYTHON or op.dtype != "int*":
+        return False
+    try:
+        dtype_of(op)
+    except ObjectArray:
+        return True
+    return False
+
+
+def crashes(operation: str, operands: Sequence[Operand]) -> bool:
+    """Whether NumPy 1.26.4 crashes on ``operation`` of ``operands`` (``CRASHING_TYPES``)."""
+    return operation in CRASHING_OPERATIONS and crashing(operands)
 
 
 def min_scalar(dtype: str, value: Value) -> tuple[str, bool]:
@@ -131,11 +174,7 @@ def result_type(
     when a Python int is an object array."""
     own = [dtype_of(op) for op in scalars]
     array_types = [op.dtype for op in arrays]
-    use_min = bool(arrays) and bool(scalars)
-    if use_min:
-        use_min = max(_KIND[get(t).kind] for t in array_types) >= max(
-            _KIND[get(t).kind] for t in own
-        )
+    use_min = _uses_min(own, array_types)
     if not use_min:
         types = [*own, *array_types]
         if len(types) == 1:
@@ -153,6 +192,45 @@ def result_type(
         # int32: the small unsigned uint8 made uint32 "small", which meets int8 as int32).
         ret = _promote(pair, t, ret, False, small)
     return ret, True
+
+
+def _uses_min(own: Sequence[str], array_types: Sequence[str]) -> bool:
+    """``should_use_min_scalar``: scalars (their own dtypes) beside arrays, of a kind that
+    does not exceed theirs."""
+    if not (own and array_types):
+        return False
+    return max(_KIND[get(t).kind] for t in array_types) >= max(_KIND[get(t).kind] for t in own)
+
+
+def loop(loops: Sequence[str], operands: Sequence[Operand], pair: Pair) -> str | None:
+    """``linear_search_type_resolver``: the first of ``loops`` every operand casts to safely
+    (``pair(t, loop) == loop``), a scalar by its value (``can_cast_scalar_to``: its
+    ``min_scalar``, a small unsigned one as the signed type of its size unless the loop is
+    unsigned) where ``should_use_min_scalar`` says so; None when no loop takes them.
+    ``ObjectArray`` when a Python int is an object array."""
+    scalars, arrays = split(operands)
+    own = [dtype_of(op) for op in scalars]
+    types: list[tuple[str, bool]] = [(op.dtype, False) for op in arrays]
+    if _uses_min(own, [op.dtype for op in arrays]):
+        types += [min_scalar(t, value_of(op)) for op, t in zip(scalars, own, strict=True)]
+    else:
+        types += [(t, False) for t in own]
+    for found in loops:
+        unsigned = get(found).kind == "uint"
+        if all(
+            pair(_SIGNED_OF.get(t, t) if small and not unsigned else t, found) == found
+            for t, small in types
+        ):
+            return found
+    return None
+
+
+def crashing(operands: Sequence[Operand]) -> bool:
+    """Whether ``operands`` are a long double array and a Python int NumPy 1.26.4 holds only in
+    an object array, which crash its bitwise operations (``CRASHING_OPERATIONS``)."""
+    return any(op.category != PYTHON and op.dtype in CRASHING_TYPES for op in operands) and any(
+        object_int(op) for op in operands
+    )
 
 
 def split(operands: Sequence[Operand]) -> tuple[list[Operand], list[Operand]]:

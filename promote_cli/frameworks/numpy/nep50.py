@@ -210,8 +210,8 @@ def measure(python: str, ops: Sequence[Operand], path: Path = FILE) -> str:
     found = json.loads(done.stdout)
     text = render(found, ops, datetime.date.today().isoformat())
     if path.is_file():
-        old = json.loads(path.read_text(encoding="utf-8"))
-        if text == render(found, ops, old.get("measured", "")):
+        before = path.read_text(encoding="utf-8")
+        if before == render(found, ops, json.loads(before).get("measured", "")):
             return f"{path.name}: unchanged (NumPy {found['version']}, {len(ops) ** 2:,} cells)"
     atomic.replace_file(path, text.encode())
     load.cache_clear()

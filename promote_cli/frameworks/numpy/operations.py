@@ -121,12 +121,31 @@ OPERATORS = Operators(
 # ``-O promotion=legacy`` is NumPy 1.26.4 (measured there): the same rules but for the names
 # NumPy 2 added (np.pow, np.atan2, np.bitwise_left_shift, np.bitwise_invert are np.power,
 # np.arctan2, np.left_shift, np.invert there; np.cumulative_sum is np.cumsum) and floor and
-# ceil, which take integers to the float loop they fit (NumPy 2 keeps the integer type).
+# ceil, which take integers to the float loop they fit (NumPy 2 keeps the integer type). A
+# Python scalar's value takes part in the promotion (``values_promote``): the ufuncs that search
+# their loops meet a scalar beside an array by its value (``searched_*``: uint8 // 300 is
+# int16), which also refuses a negative exponent in an integer loop alone; a comparison runs an
+# object array (an int beyond int64 and uint64) in Python (``object_*``); logical_and takes any
+# int (2**63 is a uint64 array, not a C long).
 LEGACY_RULES = {
     **RULES,
-    "pow": Rule("np.power", overrides=_INT8),
-    "bitwise_left_shift": Rule("np.left_shift", refuses=_BITWISE, overrides=_INT8),
-    "atan2": Rule("np.arctan2", INT_TO_FLOAT, refuses=("complex",), operandwise=True),
+    "floor_divide": RULES["floor_divide"]._replace(special="searched_floor_divide"),
+    "remainder": RULES["remainder"]._replace(special="searched_remainder"),
+    "pow": Rule("np.power", overrides=_INT8, special="searched_power"),
+    "equal": Rule("np.equal", ALWAYS_BOOL, value=ANY_VALUE, special="object_compared"),
+    "less": Rule("np.less", ALWAYS_BOOL, value=ANY_VALUE, special="object_ordered"),
+    "logical_and": Rule("np.logical_and", ALWAYS_BOOL, value=ANY_VALUE),
+    "bitwise_and": RULES["bitwise_and"]._replace(special="searched_bitwise_and"),
+    "bitwise_left_shift": Rule(
+        "np.left_shift", refuses=_BITWISE, overrides=_INT8, special="searched_left_shift"
+    ),
+    "atan2": Rule(
+        "np.arctan2",
+        INT_TO_FLOAT,
+        refuses=("complex",),
+        operandwise=True,
+        special="searched_arctan2",
+    ),
     "bitwise_invert": Rule("np.invert", refuses=_BITWISE),
     "cumulative_sum": Rule("np.cumsum", ACCUMULATE),
     "floor": Rule("np.floor", INT_TO_FLOAT, refuses=("complex",)),
@@ -143,7 +162,6 @@ OPERATIONS = Operations(
     _BY_PROMOTION["weak"],
     "NumPy 2.4's ufuncs, reductions and ndarray operators, measured; under promotion=legacy"
     " NumPy 1.26.4's",
-    valued=("+",),  # the chain's operator: its values are measured as the chain
     # Measured on NumPy's own dtypes under both settings of ml_dtypes; an ml_dtypes type's
     # operations are not (its ufunc loops are ml_dtypes' own: bfloat16 + float16 is float32).
     types=tuple(TYPES),
@@ -151,7 +169,7 @@ OPERATIONS = Operations(
     " promote pair answers their promotion",
     operators=OPERATORS,
     values=True,
-    values_except=(("legacy",),),  # NumPy 1.26's: + alone, as the chain (valued)
+    values_promote=(("legacy",),),  # NumPy 1.26's value-based casting
     by_setting=BySetting(
         ("promotion",),
         rules={(promotion,): rules for promotion, rules in _BY_PROMOTION.items()},

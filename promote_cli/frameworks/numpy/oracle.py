@@ -10,6 +10,10 @@ The chain adds real arrays of shape ``(2,)`` (NumPy 2 treats 0-d arrays alike); 
 ``OverflowError`` (a Python int that does not fit) is a refusal, an overflow to inf is not.
 The spellings are every one- and two-part type code NumPy could read (with each byte-order
 prefix) and its names.
+Under ``promotion=legacy`` (NumPy 1.26, ``--python``) a Python int beyond int64 and uint64 is an
+object array: an object result, or the object loop's own AttributeError or MemoryError
+(``True.arctan2``, ``1 << 2**64``), is a refusal; a bitwise operation of such an int and a long
+double array crashes NumPy 1.26.4 (SIGSEGV, ``legacy.crashes``) and is not called: unobservable.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
-from promote_cli.frameworks.numpy.legacy import value_of
+from promote_cli.frameworks.numpy.legacy import crashes, object_int, value_of
 from promote_cli.frameworks.numpy.promotion import ML_TYPES
 from promote_cli.frameworks.numpy.spellings import NUMPY_CODES, NUMPY_NAMES
 from promote_cli.operands import NUMPY_SCALAR, PYTHON, ZERO_D, Operand
@@ -154,19 +158,31 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         return name(dt)
 
     def called(q: Question) -> str | Cell:
+        if legacy and crashes(q.operation, q.operands):
+            return Unobservable(
+                f"NumPy {np.__version__} crashes (SIGSEGV) on a long double's {q.operation}"
+                " with a Python int it holds only in an object array: not called"
+            )
         args = [
             python_value(x)
             if x.category == PYTHON
             else np.ones(() if x.category == ZERO_D else 2, _dtype(np, x.dtype, opts))
             for x in q.operands
         ]
-        if is_operator(q.operation):
-            return operated(q.operation, args, lambda out: name(np.asarray(out).dtype))
-        fn = getattr(np, q.function.removeprefix("np."), None)
-        if fn is None:  # an older NumPy (verify --python): np.pow is NumPy 2's
-            raise Refused(f"NumPy {np.__version__} has no {q.function}")
-        out = fn(condition, *args) if q.operation == "where" else fn(*args)
-        return name(np.asarray(out).dtype)
+        try:
+            if is_operator(q.operation):
+                return operated(q.operation, args, lambda out: named(np.asarray(out)))
+            fn = getattr(np, q.function.removeprefix("np."), None)
+            if fn is None:  # an older NumPy (verify --python): np.pow is NumPy 2's
+                raise Refused(f"NumPy {np.__version__} has no {q.function}")
+            out = fn(condition, *args) if q.operation == "where" else fn(*args)
+        except (AttributeError, MemoryError) as exc:
+            # NumPy 1.x's object loop calls each element's own method (True.arctan2) or
+            # Python's (1 << 2**64): its errors are the call's, on an object array only.
+            if not (legacy and any(map(object_int, q.operands))):
+                raise
+            raise Refused(f"NumPy's object loop raised {type(exc).__name__}: {exc}") from None
+        return named(out)
 
     def ask(q: Question) -> str | Cell:
         if q.kind in (PAIR, RESULT_TYPE):

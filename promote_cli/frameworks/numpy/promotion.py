@@ -548,6 +548,14 @@ def _sequence(types: Sequence[str]) -> str:
     return found[0]
 
 
+def legacy_loop(ufunc: str, operands: Sequence[Operand]) -> str | None:
+    """NumPy 1.26's loop of ``np.<ufunc>`` for ``operands`` (``legacy.loop``), None when no
+    loop takes them."""
+    from promote_cli.frameworks.numpy import legacy
+
+    return legacy.loop(legacy.LOOPS[ufunc], operands, _pair)
+
+
 def _legacy_outcome(operands: Sequence[Operand]) -> Outcome:
     """NumPy 1.26's legacy result of ``operands`` (``legacy.result_type``)."""
     from promote_cli.frameworks.numpy import legacy

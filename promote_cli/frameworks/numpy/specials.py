@@ -1,5 +1,8 @@
-"""NumPy's own cases of a Python scalar's value (``Rule.value_special``), measured on NumPy 2.4.
-``SPECIALS`` names them for the rules (see ``operations.py``)."""
+"""NumPy's own cases of a Python scalar's value (``Rule.value_special``), measured on NumPy 2.4,
+and, under ``-O promotion=legacy`` (NumPy 1.26.4, measured there), the loop search of the ufuncs
+that choose their loop by searching (``Rule.special``: ``legacy.LOOPS``), which sees a scalar's
+value, and the comparisons of an object array. ``SPECIALS`` names them for the rules (see
+``operations.py``)."""
 
 from __future__ import annotations
 
@@ -8,8 +11,9 @@ from typing import Any
 
 from promote_cli.dtypes import get
 from promote_cli.engine import Outcome, refuse
-from promote_cli.frameworks.numpy.promotion import POLICY
-from promote_cli.operands import PYTHON, Operand, int_value
+from promote_cli.frameworks.numpy import legacy
+from promote_cli.frameworks.numpy.promotion import POLICY, legacy_loop
+from promote_cli.operands import DIMENSIONED, PYTHON, Operand, int_value
 from promote_cli.ops import SpecialFunction
 
 
@@ -39,7 +43,79 @@ def bool_compared(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outco
     return None
 
 
+def _searched(ufunc: str) -> SpecialFunction:
+    """NumPy 1.26's ``np.<ufunc>`` of a scalar beside an array: its first loop that takes every
+    operand, a scalar by its value (``legacy.loop``): ``uint8_array // 300`` is int16, as 300
+    is a small unsigned that fits int16's loop, which comes before uint16's (``np.add`` takes
+    ``np.result_type``, uint16). Arrays alone, an object array and no loop at all are the
+    rules' (the promotion refuses an object array; ``Rule.refuses``)."""
+
+    def special(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+        if ufunc in ("bitwise_and", "left_shift") and legacy.crashing(operands):
+            return refuse(
+                "legacy",
+                "NumPy 1.26.4 crashes (SIGSEGV) in a bitwise operation of a long double and a"
+                " Python int it holds only in an object array (np.longdouble(1) & 2**64 does)",
+            )
+        if all(x.category == DIMENSIONED for x in operands) or any(
+            map(legacy.object_int, operands)
+        ):
+            return None
+        found = legacy_loop(ufunc, operands)
+        if found is None:
+            return None
+        # An integer loop refuses a negative exponent (a Python int's, or one a 0-d array or
+        # NumPy scalar holds); a float loop takes it: uint64 ** -1.
+        exponent = operands[1].value
+        negative = ufunc == "power" and type(exponent) is int and exponent < 0
+        if negative and get(found).kind in ("int", "uint"):
+            return refuse(
+                "value",
+                "NumPy raises ValueError: Integers to negative integer powers are not"
+                f" allowed (the ufunc's loop is {found}'s)",
+            )
+        return Outcome(
+            found,
+            "legacy",
+            f"NumPy 1.26's loop search: {found}, the ufunc's first loop every operand casts"
+            " to safely, a scalar by its value",
+        )
+
+    return special
+
+
+def object_compared(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """NumPy 1.26 compares a Python int it holds only in an object array element by element in
+    Python: bool, but an order of a complex or long double element and an int, which Python
+    refuses (TypeError: '<' not supported)."""
+    if not any(map(legacy.object_int, operands)):
+        return None
+    return Outcome(
+        "bool",
+        "legacy",
+        "NumPy 1.26 makes the Python int an object array and compares in Python: bool",
+    )
+
+
+def object_ordered(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """``object_compared`` for an order (``<``): Python refuses a complex or long double one."""
+    found = object_compared(operands, opts)
+    if found is None:
+        return None
+    unordered = [x.dtype for x in operands if x.category != PYTHON]
+    if any(get(t).kind == "complex" or t == "longdouble" for t in unordered):
+        return refuse(
+            "legacy",
+            f"NumPy 1.26 makes the Python int an object array; Python cannot order a"
+            f" {unordered[0]} element and an int (TypeError: '<' not supported)",
+        )
+    return found
+
+
 SPECIALS: Mapping[str, SpecialFunction] = {
     "negative_power": negative_power,
     "bool_compared": bool_compared,
+    "object_compared": object_compared,
+    "object_ordered": object_ordered,
+    **{f"searched_{ufunc}": _searched(ufunc) for ufunc in legacy.LOOPS},
 }
