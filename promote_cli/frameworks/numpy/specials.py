@@ -81,6 +81,8 @@ def _searched(ufunc: str) -> SpecialFunction:
             " to safely, a scalar by its value",
         )
 
+    # named as its rules name it (``searched_floor_divide``), as every special is
+    special.__name__ = special.__qualname__ = f"searched_{ufunc}"
     return special
 
 
@@ -112,10 +114,23 @@ def object_ordered(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outc
     return found
 
 
+# NumPy 1.26's loop search, one special per ufunc whose loops ``legacy.LOOPS`` lists
+searched_floor_divide = _searched("floor_divide")
+searched_remainder = _searched("remainder")
+searched_power = _searched("power")
+searched_bitwise_and = _searched("bitwise_and")
+searched_left_shift = _searched("left_shift")
+searched_arctan2 = _searched("arctan2")
+
 SPECIALS: Mapping[str, SpecialFunction] = {
     "negative_power": negative_power,
     "bool_compared": bool_compared,
     "object_compared": object_compared,
     "object_ordered": object_ordered,
-    **{f"searched_{ufunc}": _searched(ufunc) for ufunc in legacy.LOOPS},
+    "searched_floor_divide": searched_floor_divide,
+    "searched_remainder": searched_remainder,
+    "searched_power": searched_power,
+    "searched_bitwise_and": searched_bitwise_and,
+    "searched_left_shift": searched_left_shift,
+    "searched_arctan2": searched_arctan2,
 }
