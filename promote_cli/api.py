@@ -378,12 +378,10 @@ def promote_many(
     ``promote_many(["int8"], op="sqrt")`` for a unary operation or a reduction (``argmax``: its
     index dtype), two operands for a binary one. A cell the framework's CPU has no kernel for
     still gets the dtype rule's answer (its ``Outcome.rule`` is ``no-kernel``: see
-    ``promote_cli.ops``). ``op`` takes no ``chain``; a valued Python scalar in every binary
-    operation, operator and augmented assignment of a framework whose operations were measured
-    with values (``Operations.values``: numpy, torch, array-api, mlx), each checked as its
-    rule says (``Rule.value``), and in the operations a framework declares its operator
-    (``Operations.valued``: NumPy 1.26's ``+``); elsewhere a value is a usage error (those
-    operations are measured for types only)."""
+    ``promote_cli.ops``). ``op`` takes no ``chain``; it takes a valued Python scalar in every
+    binary operation, operator and augmented assignment (``Operations.values``, measured),
+    checked as the operation's rule says (``Rule.value``); in a one-operand operation or
+    ``where``, a value is a usage error (not measured)."""
     req = request(
         policy, notation=notation, options=options, operands=spellings, chain=chain, op=op
     )

@@ -501,31 +501,19 @@ class Operations(Record):
     # The pair a unary operation or a reduction starts from, when not the policy's promotion of
     # the operand with itself: a key of PAIRS (Keras: the array's own dtype, as stored).
     one_operand_pair: str = ""
-    # Without ``values``: the binary operations that are the policy's chain operator
-    # (``Policy.operate``, whose values ``check_value`` checks and ``promote verify`` measures
-    # as the chain): these alone take a Python scalar's value (``int:300``), answered as the
-    # chain's step (NumPy 1.26's ``+``). Any other operation refuses a value (a usage error).
-    valued: tuple[str, ...] = ()
     # Python's operators on the framework's arrays, and how its augmented assignment lands
     # (None: the framework has no array type of its own, and every operator is absent).
     operators: Operators | None = None
     # Every binary operation, operator and augmented assignment takes a Python scalar's value
     # (``int:300``): its answer for the types, unless its rule's value check refuses the value
     # (step ``value``: ``Rule.value``, ``Rule.value_special``); measured
-    # (``Asks.operation_values``). Without it, only the operations of ``valued`` take a value.
+    # (``Asks.operation_values``). Without it (a framework whose operations were measured for
+    # types only), a value in an operation is a usage error: a question not measured.
     values: bool = False
-    # The settings (keys of ``by_setting``) under which ``values`` does not hold: their
-    # operations were measured without values (TensorFlow's under mode=legacy).
-    values_except: tuple[tuple[Any, ...], ...] = ()
     # The settings (keys of ``by_setting``) under which a Python scalar's value takes part in
     # the promotion itself (NumPy 1.26's value-based casting: ``uint8_array * 300`` is
     # uint16): every step sees the value, not the value step alone.
     values_promote: tuple[tuple[Any, ...], ...] = ()
-
-    def values_under(self, opts: Mapping[str, Any]) -> bool:
-        """Whether every binary operation takes a value under ``opts`` (``values``)."""
-        by = self.by_setting
-        return self.values and (by is None or by.key(opts) not in self.values_except)
 
     def promotes_values(self, opts: Mapping[str, Any]) -> bool:
         """Whether a Python scalar's value takes part in the promotion under ``opts``
@@ -701,8 +689,8 @@ def _absent(c: _Cell) -> Outcome | None:
 
 def _values_taken(c: _Cell) -> None:
     """``UsageError`` for a Python scalar's value the operation does not check."""
-    for x in c.valued if c.values else ():
-        if x.value is not None and not (c.ops.values_under(c.opts) and c.op.arity == BINARY):
+    for x in c.valued:
+        if x.value is not None and not (c.ops.values and c.op.arity == BINARY):
             kind = type(x.value).__name__
             raise UsageError(
                 f"{c.op.name} is not checked against a Python scalar's value: give {kind}"
@@ -712,7 +700,7 @@ def _values_taken(c: _Cell) -> None:
 
 def _takes(c: _Cell) -> Outcome | None:
     name, rule = c.op.name, c.rule
-    if c.valued is not c.operands:
+    if c.values:
         _values_taken(c)
     one, categories = takes_one(c.op), rule.categories
     for x in c.operands:
@@ -992,21 +980,14 @@ STEPS: tuple[Step, ...] = (
     Step("materialise", "a weak result returned as the array it becomes", _materialise),
     Step("no-kernel", "the dtype rule's answer, but no CPU kernel runs it: a gap", _no_kernel),
 )
-# Not a step of the walk: what decided an operation of ``Operations.valued`` whose Python
-# scalar's value changed its answer (``_with_values``).
-VALUE_STEP = Step(
-    "chain-value",
-    "a Python scalar's value, checked as the framework's operator checks it (Operations.valued)",
-    lambda c: None,
-)
-# Not a step of the walk either: ``a op= b`` lands the operator's outcome on ``a`` (``_update``).
+# Not a step of the walk: ``a op= b`` lands the operator's outcome on ``a`` (``_update``).
 UPDATE_STEP = Step(
     "update",
     "the operator's result landed on the left name: rebound, or cast back into the array in"
     " place (Operators.updates)",
     lambda c: None,
 )
-STEP = {s.name: s for s in (*STEPS, VALUE_STEP, UPDATE_STEP)}
+STEP = {s.name: s for s in (*STEPS, UPDATE_STEP)}
 
 
 def answer(
@@ -1026,9 +1007,7 @@ def answer(
         )
     # one operand or two (checked above): the first and the last are all of them
     valued = operands[0].value is not None or operands[-1].value is not None
-    if valued and op.name in ops.valued and not ops.values_under(opts):
-        out, promoted = _with_values(ops, op.name, operands, opts)
-    elif valued and ops.promotes_values(opts):
+    if valued and ops.promotes_values(opts):
         out, promoted = _walk(ops, op, operands, opts, seen=True)
     elif valued:
         out, promoted = _walk_valued(ops, op, operands, opts)
@@ -1159,24 +1138,6 @@ def _update(
 def _rank(updates: Updates, t: str) -> int:
     kind = dtype(t).kind
     return next(i for i, group in enumerate(updates.ranks) if kind in group)
-
-
-def _with_values(
-    ops: Operations, name: str, operands: Sequence[Operand], opts: Mapping[str, Any]
-) -> tuple[Outcome, Outcome | None]:
-    """An operation of ``Operations.valued`` given a Python scalar's value: its answer for the
-    types, unless the policy's operator (``Policy.chain`` of the two, ``operate`` then
-    ``check_value``) answers otherwise with the value than without (a refusal, or a type by
-    value: NumPy 1.26's ``uint8 + 300`` is uint16)."""
-    bare = tuple(x.typed() for x in operands)
-    out, promoted = _walk(ops, operation(name), bare, opts)
-    if out.refused:
-        return out, promoted
-    policy = ops.policy
-    given = policy.chain(operands, opts)
-    if given.result == policy.chain(bare, opts).result:
-        return out, promoted
-    return given._replace(steps=(), decided_by=VALUE_STEP.name), promoted
 
 
 def takes_one(op: Operation) -> bool:

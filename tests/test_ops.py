@@ -15,6 +15,7 @@ import promote_cli
 from promote_cli import api, frameworks, ops
 from promote_cli.cli import cli
 from promote_cli.errors import PolicyDefinitionError, PromotionError, UsageError
+from promote_cli.operands import PYTHON, Operand
 
 REFUSED = None
 # Five calls whose result types differ most between frameworks, measured: numpy 2.4, torch 2.13,
@@ -170,16 +171,23 @@ def test_op_with_the_chain_question_is_a_usage_error():
         promote_cli.promote_many(["int8", "int16", "int32"], policy="numpy", chain=True, op="add")
 
 
-def test_op_with_a_valued_python_scalar_is_a_usage_error_where_values_were_not_measured():
-    # np.multiply(uint8 array, 300) under promotion=legacy: NumPy 1.26's operations are
-    # measured for types only (+ alone with values, as the chain), so a value is refused as a
-    # question promote cannot answer, not guessed.
+def test_a_value_in_an_operation_not_measured_with_values_is_a_usage_error():
+    # np.where(cond, int8_array, 300): where's cases are measured for types only, so a value
+    # there is a question promote cannot answer, not guessed; so is a value in any operation
+    # of a framework whose operations were measured for types only (Operations.values unset).
     with pytest.raises(UsageError, match="give int rather than int:300"):
-        promote_cli.promote("uint8", "int:300", policy="numpy", op="multiply", promotion="legacy")
-    legacy = ["-p", "numpy", "-O", "promotion=legacy"]
-    done = CliRunner().invoke(cli, ["op", "multiply", "uint8", "int:300", *legacy])
+        promote_cli.promote("int8", "int:300", policy="numpy", op="where")
+    done = CliRunner().invoke(cli, ["op", "where", "int8", "int:300", "-p", "numpy"])
     assert done.exit_code == 2
-    assert "not checked against a Python scalar's value" in done.output
+    assert "where is not checked against a Python scalar's value" in done.output
+    numpy = frameworks.get("numpy")
+    types_only = frameworks.operations(numpy)._replace(values=False)
+    uint8, value = Operand("uint8"), Operand("int*", PYTHON, 300)
+    with pytest.raises(UsageError, match="multiply is not checked against a Python scalar"):
+        ops.answer(types_only, "multiply", [uint8, value], numpy.resolve_options())
+    # np.multiply(uint8_array, 300) with its values measured: NumPy 2 raises OverflowError
+    with pytest.raises(PromotionError, match="Python integer 300 out of bounds for uint8"):
+        promote_cli.promote("uint8", "int:300", policy="numpy", op="multiply")
     assert promote_cli.promote("uint8", "int", policy="numpy", op="add") == "uint8"
 
 

@@ -242,7 +242,7 @@ def plan(
     if asks.operations and rules is not None:
         for opts in combos:
             valued = {}
-            if asks.operation_values and rules.values_under(opts):  # just after its own
+            if asks.operation_values and rules.values:  # just after its own
                 valued = {b.operation: b for b in operation_value_questions(rules, opts)}
             for batch in operation_questions(rules, opts):
                 out.append((opts, batch))

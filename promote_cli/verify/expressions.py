@@ -211,7 +211,7 @@ def questions(
             count,
             types,
             zero_d,
-            literals=rules.values_under(opts) and not expressions.no_literals,
+            literals=rules.values and not expressions.no_literals,
         )
     ]
 
