@@ -751,7 +751,7 @@ def _cells(c: _Cell) -> Outcome | None:
         return None
     operands = c.operands
     if c.values and operands is c.valued:  # every step sees the values: key by the types
-        operands = tuple(x._replace(value=None) for x in operands)
+        operands = tuple(x.typed() for x in operands)
     c.cell = c.rule.cells.get(tuple(operands))
     if c.cell == REFUSES_OPERAND:
         given = _operands_text(c.operands)
