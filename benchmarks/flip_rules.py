@@ -517,10 +517,13 @@ def _seed_check(name: str, policy: Any) -> str:
 def probe(name: str, policy: Any, rules: Any) -> list[str]:
     """Every answer the rules give to the enumeration's questions, with ``PROBE_TRIPLES`` times
     the triples drawn with another seed: what an uncaught flip is compared on."""
+    from promote_cli import expressions as ex
     from promote_cli.engine import remembering
     from promote_cli.ops import NO_KERNEL
     from promote_cli.verify import cases
     from promote_cli.verify.compare import policy_answer
+    from promote_cli.verify.expressions import NAMES
+    from promote_cli.verify.protocol import EXPRESSION
 
     if not measurements(name):
         m = _matrix(policy)
@@ -533,6 +536,12 @@ def probe(name: str, policy: Any, rules: Any) -> list[str]:
     with remembering():
         for opts, batch in asked:
             for q in batch.questions:
+                if q.kind == EXPRESSION:  # a program: every node's answer, as promote expr's
+                    bound = dict(zip(NAMES, q.operands, strict=False))
+                    steps = ex.evaluate(ex.parse(q.text), bound, policy, opts)
+                    nodes = ", ".join(s.operand.dtype if s.operand else "raises" for s in steps)
+                    out.append(f"{measured.describe(q)} under {opts}: [{nodes}]")
+                    continue
                 got = policy_answer(policy, rules, opts, q)
                 gap = " (no kernel)" if got.rule == NO_KERNEL else ""
                 out.append(f"{measured.describe(q)} under {opts}: {got.result or 'refused'}{gap}")

@@ -77,3 +77,13 @@ def test_a_short_run_flips_and_catches(flip_rules, capsys):
     assert flip_rules.main(["--flips", "3", "--framework", "mindspore", "--jobs", "1"]) == 0
     table = capsys.readouterr().out.splitlines()
     assert table[1].split()[:4] == ["mindspore", "3", "3", "0"]
+
+
+def test_an_uncaught_flip_is_probed_on_the_programs_too(flip_rules, pool):
+    # What an escaped flip is compared on is every question of the enumeration, the random
+    # programs (promote expr's) among them, each answered node by node.
+    answers = pool.apply(flip_rules._task, ((None, "mindspore"),))
+    programs = [a for a in answers if a.startswith("the program ")]
+    assert len(programs) == 300  # verify's seeded programs under MindSpore's one setting
+    head, _, nodes = programs[0].rpartition(": ")
+    assert head.endswith("under {}") and nodes.startswith("[") and nodes.endswith("]")
