@@ -52,6 +52,9 @@ _SCALARS = {
 # A Python scalar's value, when the operand carries one.
 Value = bool | int | float | complex
 _KINDS = {"bool": "bool", "int": "int*", "float": "float*", "complex": "complex*"}
+# The value a Python-scalar operand given none stands for: the one ``promote verify`` passes
+# (where an operation's answer depends on the value: PyTorch's ``t ** 1`` skips the kernel).
+PYTHON_VALUES: dict[str, Value] = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
 _VALUED = r"^\s*(bool|int|float|complex)\s*:\s*(\S.*?)\s*$"
 
 

@@ -49,7 +49,16 @@ from promote_cli.dtypes import get as dtype
 from promote_cli.dtypes import is_weak
 from promote_cli.engine import Matrix, Outcome, Policy, ref, refuse, remembered, remembered_as
 from promote_cli.errors import UsageError, did_you_mean
-from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, int_value, value_text
+from promote_cli.operands import (
+    DIMENSIONED,
+    PYTHON,
+    PYTHON_VALUES,
+    ZERO_D,
+    Operand,
+    Value,
+    int_value,
+    value_text,
+)
 from promote_cli.record import Record
 
 BINARY, UNARY, REDUCTION, WHERE = "binary", "unary", "reduction", "where"
@@ -256,6 +265,9 @@ REFUSES_TYPE, REFUSES_OPERAND, SHAPE, SIGNATURE, ABSENT, SAME_DTYPE = (
 )
 UPDATE_REFUSED = "update-refused"  # ``a op= b``: the result cannot be cast back into ``a``
 NO_KERNEL = "no-kernel"  # the dtype rule's answer, but the framework has no CPU kernel for it
+# A cell of ``Rule.cells`` that reaches a kernel where the promoted type has none (the call
+# takes another way: PyTorch's ``1j / float16_tensor`` is ``reciprocal`` then a complex ``mul``)
+RUNS = "runs"
 ROW = "op"  # the category of a table row that names an operation (see ``row_matrix``)
 
 
@@ -313,7 +325,8 @@ class Rule(Record):
     refuses_operand: tuple[str | Operand, ...] = ()
     # cells, no-kernel: cells decided by the operands themselves, not by their promotion
     # (MindSpore's CPU has a uint16 kernel of mul for two uint16 tensors but none for a uint16
-    # tensor and a Python bool): REFUSES_OPERAND (a refusal) or NO_KERNEL (a gap).
+    # tensor and a Python bool): REFUSES_OPERAND (a refusal), NO_KERNEL (a gap) or RUNS (a
+    # kernel is reached although the promoted type is in ``no_kernel``).
     cells: Mapping[Cell, str] = {}
     special: str = ""  # special: a key of the framework's SPECIALS, deciding some cells first
     pair: str = ""  # promote: a key of the framework's PAIRS ("": the policy's own promotion)
@@ -333,6 +346,10 @@ class Rule(Record):
     value: str = "checked"
     value_special: str = ""
     no_kernel: tuple[str, ...] = ()  # no-kernel: promoted types (or kinds) with no CPU kernel
+    # no-kernel: the operands' categories, in the call's order, where ``no_kernel`` holds (None:
+    # all): PyTorch's float8 ``mul`` has a kernel unless its second operand is one number, a
+    # 0-d tensor or a Python scalar (which ``1 * t``, ``t.__rmul__(1)``, passes second too)
+    no_kernel_categories: frozenset[tuple[str, ...]] | None = None
     no_kernel_operand: tuple[str, ...] = ()  # no-kernel: array operand types with no kernel
     # no-kernel: promoted types whose kernel takes two arrays of that very type only (no cast
     # is inserted to reach it): any other operands promoting to one are a gap
@@ -345,6 +362,11 @@ class Rule(Record):
     # scale: ``float16_tensor + 1`` runs where ``float16_tensor + float16_tensor`` has no kernel)
     scalar_kernel: tuple[str, ...] = ()
     no_scalar_kernel: tuple[str, ...] = ()
+    # no-kernel: Python scalar values, by side ("left", "right"), with which the call returns
+    # before any kernel: no gap there (PyTorch's pow fills for an exponent of 0 or a base of 1
+    # and copies for an exponent of 1). A bool matches a bool only (PyTorch's ``True ** t``
+    # reaches the kernel); a Python scalar given no value is ``PYTHON_VALUES``'s (1 for an int)
+    skips_kernel: Mapping[str, tuple[Value, ...]] = {}
     note: str = ""  # anything a reader must know: which spelling answers a scalar on the left
 
 
@@ -898,7 +920,7 @@ def _any_array_of(types: Sequence[str], operands: Sequence[Operand]) -> bool:
 
 def _no_kernel(c: _Cell) -> Outcome | None:
     rule, a, b, t = c.rule, c.a, c.b, c.t
-    if _scalar_kernel(c):
+    if _scalar_kernel(c) or c.cell == RUNS or _skips_kernel(c):
         return None
     alone = a.category == b.category == DIMENSIONED and a.dtype == b.dtype == t
     by_operands = (
@@ -907,7 +929,11 @@ def _no_kernel(c: _Cell) -> Outcome | None:
         or (c.promoted is not None and c.promoted.rule in rule.no_kernel_promotions)
         or (bool(rule.no_kernel_operand) and _any_array_of(rule.no_kernel_operand, c.operands))
     )
-    if not by_operands and not matches(rule.no_kernel, t):
+    forms = rule.no_kernel_categories
+    by_type = matches(rule.no_kernel, t) and (
+        forms is None or tuple(x.category for x in c.operands) in forms
+    )
+    if not by_operands and not by_type:
         return None
     given = _operands_text(c.operands) if by_operands else ref(t)
     return Outcome(
@@ -936,6 +962,26 @@ def _scalar_kernel(c: _Cell) -> bool:
         and other.category != PYTHON
         for side, x, other in (("left", a, b), ("right", b, a))
     )
+
+
+def _skips_kernel(c: _Cell) -> bool:
+    """Whether a Python scalar's value (``PYTHON_VALUES``' without one) on a side of
+    ``Rule.skips_kernel`` returns before any kernel; the reason is added to the cell's why."""
+    skips = c.rule.skips_kernel
+    if not skips or len(c.valued) != 2:
+        return False
+    for side, x in zip(("left", "right"), c.valued, strict=True):
+        if x.category != PYTHON or side not in skips:
+            continue
+        value = PYTHON_VALUES[x.dtype] if x.value is None else x.value
+        if any(value == v and isinstance(value, bool) == isinstance(v, bool) for v in skips[side]):
+            given = "" if x.value is not None else f" ({_operand_text(x)} given no value)"
+            c.why += (
+                f"; {value!r} on the {side}{given} returns before any kernel: no gap (other"
+                " values reach the kernel)"
+            )
+            return True
+    return False
 
 
 class Step(Record):
@@ -1053,8 +1099,11 @@ def _walk_valued(
     """``_walk`` on a cell with a Python scalar's value, which only the value step sees: the
     walk of its types (kept while ``remembering`` runs, so the cells of one type and many
     values walk once), then the value step where that walk went past it."""
+    rule = ops.under(opts)[op.name]
+    if rule.skips_kernel:  # the value decides whether a kernel is reached: walked with it
+        return _walk(ops, op, operands, opts)
     bare = tuple(x.typed() for x in operands)
-    cell = _Cell(ops, ops.under(opts)[op.name], op, operands, opts, bare)
+    cell = _Cell(ops, rule, op, operands, opts, bare)
     if cell.rule.function is not None:  # else refused by the first step, ``absent``
         _values_taken(cell)  # the second step's first check, ``takes``
     # ``ops`` is kept in the answer: alive as long as the memory is, its id names it alone.

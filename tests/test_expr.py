@@ -260,7 +260,7 @@ def _disagreements(
     many nodes were compared, and those that differ."""
     from promote_cli import frameworks, ops
     from promote_cli.verify import expressions as real
-    from promote_cli.verify.protocol import Unobservable
+    from promote_cli.verify.protocol import Result, Unobservable
 
     pol = frameworks.get(policy_name)
     opts = pol.resolve_options(options or {})
@@ -299,7 +299,9 @@ def _disagreements(
                 break  # a node promote does not answer under this policy: nothing to compare
             compared += 1
             if step.outcome is not None and step.outcome.rule == "no-kernel":
-                break  # a gap promote claims where the framework may run: not followed
+                if isinstance(cell, Result):
+                    wrong.append(f"{code} {bindings}: {step.node.text}: a gap, real {cell}")
+                break  # a gap promote claims: the program is not followed further
             if not real.agrees(step, cell, materialise):
                 said = step.operand.dtype if step.operand else step.outcome and step.outcome.rule
                 wrong.append(f"{code} {bindings}: {step.node.text}: promote {said}, real {cell}")

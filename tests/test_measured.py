@@ -23,9 +23,10 @@ from promote_cli import frameworks
 from promote_cli.errors import PromotionError
 from promote_cli.operands import Operand
 from promote_cli.verify import measured
-from promote_cli.verify.compare import MISMATCH, judged
+from promote_cli.verify.compare import AGREE, GAP, MISMATCH, judged
 from promote_cli.verify.expressions import answered_by
 from promote_cli.verify.protocol import (
+    OPERATION,
     PAIR,
     Asks,
     Gap,
@@ -102,9 +103,8 @@ def test_everything_the_policy_is_asked_was_measured(name):
 
 @pytest.mark.parametrize("name", MEASURED)
 def test_every_missing_kernel_the_rules_claim_was_seen_missing(name):
-    # A no-kernel cell where the framework ran is no mismatch on its own (another kernel may
-    # take some operands), so a no-kernel mark added to a type that has a kernel would pass
-    # the comparison: each operation and type the rules mark must have raised somewhere.
+    # Each operation and type the rules mark no-kernel must have raised somewhere (a cell where
+    # the framework ran is a mismatch already; this names the claim no cell shows).
     if "operations" not in files(name) or rules_of(name) is None:
         pytest.skip(f"{name}'s oracle calls no operations")
     assert found(name).unwitnessed == []
@@ -224,13 +224,18 @@ def test_a_missing_kernel_no_cell_shows_or_no_cell_reaches_is_named():
 
     assert [c for _, q, c in ops.cells if add_of_bools(q)] == [Gap("", None)] * 7
     assert measured.findings(policy, {"operations": ops}, rules) == ([], [], [])
-    # Had they run, giving bool: no mismatch (another kernel may take some operands), but a
+    # Had they run, giving bool: seven mismatches (a gap claimed where the kernel runs), and a
     # missing kernel the rules claim and no cell shows.
     ran = ops._replace(
         cells=[(o, q, Result("bool") if add_of_bools(q) else c) for o, q, c in ops.cells]
     )
     found = measured.findings(policy, {"operations": ran}, rules)
-    assert found.differences == list(measured.differences(policy, ran, rules)) == []
+    assert found.differences == list(measured.differences(policy, ran, rules))
+    assert len(found.differences) == 7
+    assert found.differences[0] == (
+        "mindspore add(bool, bool) under {}: measured bool, rules give bool with no CPU kernel"
+        " (a gap)"
+    )
     assert (
         found.unwitnessed
         == measured.unwitnessed(policy, ran, rules)
@@ -255,6 +260,16 @@ def test_a_refusal_agrees_with_a_refusal_and_a_gap_with_the_no_kernel_rule():
     assert judged(torch, rules, {}, pair, Result("int16")).status == MISMATCH
     # A promotion question whose kernel is missing stands for the type the message names.
     assert judged(torch, rules, {}, pair, Gap("", "int16")).status == MISMATCH
+    # An operation cell the rules mark no-kernel: a gap where torch raised for want of one, a
+    # mismatch where it returned a dtype, the rule's included (a float8 tensor times a 0-d one
+    # raised "mul_cpu_reduced_float" not implemented; measured, torch 2.13.0).
+    e5m2 = Operand("float8_e5m2")
+    mul = Question(OPERATION, (e5m2, e5m2._replace(category="S")), "multiply", "torch.mul")
+    assert judged(torch, rules, {}, mul, Gap("", None)).status == GAP
+    assert judged(torch, rules, {}, mul, Result("float8_e5m2")).status == MISMATCH
+    # Two float8 tensors: torch returned float8_e5m2 (measured), which the rules now give.
+    both = mul._replace(operands=(e5m2, e5m2))
+    assert judged(torch, rules, {}, both, Result("float8_e5m2")).status == AGREE
 
 
 def test_a_file_reads_back_the_cells_it_was_written_from():

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from promote_cli import PromotionError, promote, promote_many
+from promote_cli import PromotionError, api, ops, promote, promote_many
 from promote_cli.frameworks.torch.promotion import DEFAULT_TYPES, TABLE
 
 # "Type promotion" examples of PyTorch's Tensor Attributes page (int_tensor is int32,
@@ -93,3 +93,34 @@ def test_torch_spellings_are_read(run):
     result = run("pair", "uint16", "int8", "--policy", "torch")
     assert result.exit_code == 1
     assert "only with floating types" in result.stdout
+
+
+# Where PyTorch runs a call although its kernel lacks the promoted type, and where it does not
+# (measured, torch 2.13.0, CPU; the operands as verify asks them: tensors of two elements, a
+# Python scalar given no value is 1): float8's mul has no path for one number second; pow
+# returns before its kernel for an exponent of 0 or 1 or a base of 1 (not True); 1j / x is
+# x.reciprocal() * 1j; cumsum copies a 0-d tensor.
+@pytest.mark.parametrize(
+    ("op", "args", "want", "rule"),
+    [
+        ("*", ["float8_e5m2", "float8_e5m2"], "float8_e5m2", ops.SAME.value),
+        ("multiply", ["S(int8)", "float8_e4m3fn"], "float8_e4m3fn", ops.SAME.value),
+        ("*", ["float8_e5m2", "S(int8)"], "float8_e5m2", ops.NO_KERNEL),
+        ("*", ["S(float8_e5m2)", "S(float8_e5m2)"], "float8_e5m2", ops.NO_KERNEL),
+        ("*", ["int", "float8_e5m2"], "float8_e5m2", ops.NO_KERNEL),  # t.__rmul__(1)
+        ("**", ["float8_e5m2", "int"], "float8_e5m2", ops.SAME.value),  # t ** 1 copies
+        ("**", ["float8_e5m2", "int:300"], "float8_e5m2", ops.NO_KERNEL),
+        ("pow", ["uint16", "bool:false"], "uint16", ops.SAME.value),  # t ** False fills
+        ("**", ["int", "S(uint64)"], "uint64", ops.SAME.value),  # 1 ** t fills
+        ("**", ["bool:true", "uint16"], "uint16", ops.NO_KERNEL),  # True is no 1 to pow
+        ("**", ["int:255", "uint16"], "uint16", ops.NO_KERNEL),
+        ("/", ["complex:1e300j", "float16"], "complex32", ops.INT_TO_FLOAT.value),
+        ("divide", ["complex", "S(float16)"], "complex32", ops.INT_TO_FLOAT.value),
+        ("/", ["complex", "S(complex32)"], "complex32", ops.NO_KERNEL),  # no reciprocal
+        ("cumulative_sum", ["S(complex32)"], "complex32", ops.ACCUMULATE.value),
+        ("cumulative_sum", ["float8_e5m2"], "float8_e5m2", ops.NO_KERNEL),
+    ],
+)
+def test_a_kernel_the_promoted_type_lacks_is_reached_or_skipped(op, args, want, rule):
+    out = api.request("torch", operands=args, op=op).outcome()
+    assert (out.result, out.rule) == (want, rule), out

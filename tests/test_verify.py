@@ -665,6 +665,28 @@ def test_verify_names_kernel_gaps_only_when_there_are_some(capsys):
     )
 
 
+def test_verify_names_a_gap_claimed_where_the_kernel_ran(capsys):
+    from collections import Counter
+
+    from promote_cli import api
+    from promote_cli.cli.verify import _print_ops
+    from promote_cli.operands import label
+    from promote_cli.verify.driver import OpMismatch, OpsReport
+
+    # Had torch multiplied a float8 tensor by a 0-d one (it raises "mul_cpu_reduced_float" not
+    # implemented, measured on torch 2.13.0), the line names the gap the rules claim.
+    args = (Operand("float8_e5m2"), Operand("float8_e5m2", ZERO_D))
+    mine = api.request("torch", operands=["float8_e5m2", "S(float8_e5m2)"], op="*").outcome()
+    wrong = OpMismatch({}, "*", args, mine, "float8_e5m2")
+    report = OpsReport(cells=Counter({"*": 1}), mismatches=[wrong], seconds=0.25)
+    nota = frameworks.notation("canonical")
+    _print_ops("torch", report, lambda x: label(x, nota, plain=True), str, lambda o: "")
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "  torch: *(float8_e5m2, S(float8_e5m2)) -> promote says float8_e5m2 (no CPU kernel),"
+        " framework says float8_e5m2"
+    )
+
+
 def test_json_gives_a_framework_refusal_as_an_outcome_with_its_message(run, install):
     # A stand-in NumPy that raises for float16 + int8, where promote says float16.
     said = Refusal("TypeError: no loop for float16 and int8")

@@ -16,6 +16,7 @@ from promote_cli.engine import Policy
 from promote_cli.errors import PromoteError, UsageError, printable
 from promote_cli.notations import display
 from promote_cli.operands import label
+from promote_cli.ops import NO_KERNEL
 from promote_cli.options import format_options
 from promote_cli.verify import driver, function
 from promote_cli.verify.function import FunctionOracle
@@ -349,9 +350,12 @@ def _print_ops(name, ops, op_label, result_label, opts_label) -> None:
         if m.framework is None and m.framework_error:
             theirs += f" ({_short(m.framework_error)})"
         args = ", ".join(op_label(x) for x in m.operands)
+        mine = result_label(m.promote)
+        if m.mine.rule == NO_KERNEL:  # a gap claimed where the framework ran
+            mine += " (no CPU kernel)"
         _say(
             f"  {name}{' ' + opts if opts else ''}: {m.op}({args})"
-            f" -> promote says {result_label(m.promote)}, framework says {theirs}"
+            f" -> promote says {mine}, framework says {theirs}"
         )
 
 

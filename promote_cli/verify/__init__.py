@@ -23,7 +23,7 @@ import operator
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from promote_cli.operands import Operand
+from promote_cli.operands import PYTHON_VALUES, Operand
 from promote_cli.verify.protocol import (
     Cell,
     Gap,
@@ -112,9 +112,6 @@ def operated(operation: str, args: Sequence[Any], dtype_of: Callable[[Any], str]
     rebound = operation in _AUGMENTED and out is not args[0]
     return Result(dtype_of(out), rebound=rebound)
 
-
-# The Python scalar an oracle passes for each Python-scalar operand (P(bool), int, float, complex).
-PYTHON_VALUES = {"bool": True, "int*": 1, "float*": 1.0, "complex*": 1j}
 
 # How a framework tells a missing kernel from a refusal: given the exception's text (``Type:
 # message``, every line) and the question, the gap, or None for a refusal.

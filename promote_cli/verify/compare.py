@@ -12,8 +12,8 @@ The policy is asked through its public answers only: ``Policy.promote`` for a pa
 - ``a op= b`` agrees when the dtype does and the framework rebinds the name exactly where the
   policy says it does (else it updated the array in place).
 - An operation cell the policy marks ``no-kernel`` is a *gap* (neither agreeing nor a mismatch)
-  when the framework raised for want of a kernel, naming no type or the rule's, or gave the
-  rule's dtype; any other answer is a mismatch.
+  when the framework raised for want of a kernel, naming no type or the rule's; any other
+  answer is a mismatch, a dtype most of all (the policy claimed a gap where the kernel runs).
 - A program (``promote expr``'s) agrees when every node does, up to the first that raises.
 - A spelling the framework refuses agrees with a policy that reads it as a type outside its
   universe (``np.dtype("V")`` is no number; promote reads it as nothing NumPy promotes).
@@ -117,8 +117,11 @@ def standing(
             # a missing kernel, unless the framework names a type its rule gave there and
             # that type is not the policy's
             kernel = isinstance(cell, Gap) and cell.dtype in (None, mine.result)
-        if mine.rule == NO_KERNEL and (kernel or theirs == mine.result):
-            return GAP, mine, theirs, error
+        if mine.rule == NO_KERNEL:
+            if kernel:
+                return GAP, mine, theirs, error
+            if theirs is not None:  # a gap claimed where the kernel runs
+                return MISMATCH, mine, theirs, error
         found = AGREE if mine.result == theirs else MISMATCH
         if isinstance(cell, Result) and cell.rebound != (mine.rule == REBINDS):
             found = MISMATCH  # ``a op= b``: rebound where the policy updates in place, or back

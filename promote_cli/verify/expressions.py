@@ -162,10 +162,7 @@ def agrees(step: ex.Step, cell: Cell | None, materialise: Callable[[str], str]) 
         return not computed or (step.operand is None and step.outcome is None)
     if isinstance(cell, Result):
         if step.operand is None:
-            # A missing kernel where the framework ran is no mismatch (as ``verify`` judges a
-            # cell): its kernel may be missing for other operands only (PyTorch multiplies
-            # float8 vectors, not 0-d float8 tensors). The program is not followed further.
-            return step.outcome is not None and step.outcome.rule == "no-kernel"
+            return False  # raising (a refusal, or a gap claimed) where the framework ran
         t = step.operand.dtype
         return (materialise(t) if t.endswith("*") else t) == cell.dtype
     return step.operand is None and step.outcome is not None
@@ -273,7 +270,7 @@ class Judged(Record):
 def judge(policy: Policy, opts: Mapping[str, Any], q: Question, cell: Cell) -> Judged:
     """``promote expr``'s answer to the program ``q`` against the framework's ``cell``, node by
     node (:func:`agrees`), up to the first that differs or a gap promote claims (a missing
-    kernel where the framework may run: the program is not followed further)."""
+    kernel: the program is not followed further; where the framework ran, it differs)."""
     from promote_cli.verify.protocol import encode
 
     if not isinstance(cell, Nodes) or any(isinstance(c, Unobservable) for c in cell.cells):
@@ -292,7 +289,9 @@ def judge(policy: Policy, opts: Mapping[str, Any], q: Question, cell: Cell) -> J
             break  # a node promote does not answer under this policy: nothing to compare
         compared += 1
         if step.outcome is not None and step.outcome.rule == "no-kernel":
-            break
+            if isinstance(c, Result):  # a gap claimed where the kernel runs
+                return Judged(compared, step.node.text, "raises (no-kernel)", str(encode(c)))
+            break  # the gap: the program is not followed further
         if not agrees(step, c, materialise):
             mine = step.operand.dtype if step.operand else "raises"
             if step.operand is None and step.outcome is not None:

@@ -70,7 +70,7 @@ from promote_cli.verify.protocol import (
 )
 
 if TYPE_CHECKING:
-    from promote_cli.engine import Policy
+    from promote_cli.engine import Outcome, Policy
     from promote_cli.framework import Framework
     from promote_cli.ops import Operations
 
@@ -472,25 +472,28 @@ def differences(policy: Policy, measured: Measured, rules: Operations | None) ->
         for opts, q, cell in measured.cells:
             v = judged(policy, rules, opts, q, cell)
             if v.status == MISMATCH:
-                yield _difference(policy, opts, q, cell, v.promote)
+                yield _difference(policy, opts, q, cell, v.mine)
 
 
 def _difference(
-    policy: Policy, opts: Mapping[str, Any], q: Question, cell: Cell, mine: str | None
+    policy: Policy, opts: Mapping[str, Any], q: Question, cell: Cell, mine: Outcome
 ) -> str:
+    from promote_cli.ops import NO_KERNEL
+
+    gives = mine.result or "refused"
+    if mine.rule == NO_KERNEL:
+        gives += " with no CPU kernel (a gap)"
     return (
-        f"{policy.name} {describe(q)} under {dict(opts)}: measured {said(cell)},"
-        f" rules give {mine or 'refused'}"
+        f"{policy.name} {describe(q)} under {dict(opts)}: measured {said(cell)}, rules give {gives}"
     )
 
 
 def unwitnessed(policy: Policy, measured: Measured, rules: Operations) -> list[str]:
     """The missing kernels the rules claim that nothing measured shows: one line per option
     setting, operation and type the kernel would run on (the promoted type) where the rules
-    mark cells no-kernel and the framework, in every one of them, ran and gave a type. Such a
-    cell alone is no mismatch (the framework may reach another kernel for some operands:
-    PyTorch's ``pow`` with a Python int exponent), but a claim no cell witnesses is a wrong
-    rule."""
+    mark cells no-kernel and the framework, in every one of them, ran and gave a type. Each
+    such cell is a mismatch too (``differences``: a gap claimed where the kernel runs); this
+    names the claim itself, which no cell witnesses."""
     return findings(policy, {"operations": measured}, rules).unwitnessed
 
 
@@ -535,11 +538,11 @@ def findings(policy: Policy, files: Mapping[str, Measured], rules: Operations | 
                 if q.kind != OPERATION or rules is None:
                     v = judged(policy, rules, opts, q, cell)
                     if v.status == MISMATCH:
-                        differ.append(_difference(policy, opts, q, cell, v.promote))
+                        differ.append(_difference(policy, opts, q, cell, v.mine))
                     continue
                 mine, promoted = answer(rules, q.operation, q.operands, opts)
                 if status(policy, q, mine, cell) == MISMATCH:
-                    differ.append(_difference(policy, opts, q, cell, mine.result))
+                    differ.append(_difference(policy, opts, q, cell, mine))
                 # A file's cells of one setting share its options (``parse``): spelled once.
                 known = spelled.get(id(opts))
                 if known is None or known[0] is not opts:

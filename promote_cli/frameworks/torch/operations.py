@@ -20,6 +20,9 @@ Missing CPU kernels (NotImplementedError "... not implemented for 'UInt16'") are
 rules: the promotion and the kind are defined (the ``meta`` device answers them), only the CPU
 has no loop. uint16/32/64 have kernels for few functions, the float8 types for almost none,
 complex32 for some; ``promote`` answers the kind's dtype there and marks it ``no-kernel``.
+Some calls take another way for some operands or values, and run there: float8's ``mul``
+unless its second operand is one number, ``pow`` by an exponent of 0 or 1 or of a base of 1,
+``1j / float16_tensor`` (a reciprocal, then ``mul``), ``cumsum`` of a 0-d tensor (notes.md).
 Where a whole kind lacks a kernel (bitwise functions of floats, rounding of complex) the kernel
 is never coming: those are refusals.
 """
@@ -27,7 +30,7 @@ is never coming: those are refusals.
 from __future__ import annotations
 
 from promote_cli.frameworks.torch.promotion import DEFAULT_TYPES, POLICY
-from promote_cli.operands import DIMENSIONED, ZERO_D
+from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D
 from promote_cli.ops import (
     ACCUMULATE,
     ALWAYS_BOOL,
@@ -36,11 +39,14 @@ from promote_cli.ops import (
     IN_PLACE,
     INDEX,
     INT_TO_FLOAT,
+    RUNS,
+    D,
     Maps,
     Operations,
     Operators,
     P,
     Rule,
+    S,
     Updates,
     with_operators,
 )
@@ -66,17 +72,36 @@ _NONE_FC = (*_FLOAT8, "complex32")  # no float8 nor complex32 kernels
 _ALL_GAPS = (*_WIDE_UNSIGNED, *_FLOAT8, "complex32")
 _ARRAYS = frozenset({DIMENSIONED, ZERO_D})  # no Python scalar: "must be Tensor, not int"
 _LEFT_SCALAR = "a Python scalar on the left is the operator's (1 + t): the same dtype"
+# float8's ``mul`` kernel has no path for a second operand of one number ("mul_cpu_reduced_float"
+# not implemented): a 0-d tensor or a Python scalar there (``1 * t`` is ``t.__rmul__(1)``, the
+# scalar second); two tensors, or a 0-d tensor first, run (even a dimensioned tensor of one
+# element second has no kernel: ``promote verify`` asks two elements)
+_ONE_NUMBER_SECOND = frozenset(
+    {(a, b) for a in (DIMENSIONED, ZERO_D, PYTHON) for b in (ZERO_D, PYTHON)}
+    | {(PYTHON, DIMENSIONED)}
+)
+# ``pow`` returns before its kernel for an exponent of 0 (a fill), 1 (a copy) and a base of 1 (a
+# fill), so any type runs there; a bool base is no 1 to it (``Scalar::equal``)
+_POW_SKIPS = {
+    "left": (1, 1.0, 1 + 0j),
+    "right": (0, 1, 0.0, 1.0, 0j, 1 + 0j, False, True),
+}
 
 RULES = {
     "add": Rule("torch.add", no_kernel=_NONE_UF, note=_LEFT_SCALAR),
     "subtract": Rule(
         "torch.sub", refuses_operand=("bool", P("bool")), no_kernel=_NONE_UF, note=_LEFT_SCALAR
     ),
-    "multiply": Rule("torch.mul", no_kernel=_FLOAT8, note=_LEFT_SCALAR),
+    "multiply": Rule(
+        "torch.mul", no_kernel=_FLOAT8, no_kernel_categories=_ONE_NUMBER_SECOND, note=_LEFT_SCALAR
+    ),
     "divide": Rule(
         "torch.true_divide",
         INT_TO_FLOAT,
         no_kernel=_NONE_FC,
+        # ``1j / float16_tensor`` is ``float16_tensor.reciprocal() * 1j``: complex32's ``mul``
+        # runs where its ``div`` has no kernel (a complex32 or float8 tensor's reciprocal has none)
+        cells={(P("complex*"), D("float16")): RUNS, (P("complex*"), S("float16")): RUNS},
         note=_LEFT_SCALAR,
         value=ANY_VALUE,
         value_special="reciprocal",
@@ -100,6 +125,7 @@ RULES = {
     "pow": Rule(
         "torch.pow",
         no_kernel=("bool", *_ALL_GAPS),
+        skips_kernel=_POW_SKIPS,
         note=_LEFT_SCALAR,
         value=ANY_VALUE,
         value_special="exponent",
@@ -152,7 +178,13 @@ RULES = {
     "mean": Rule("torch.mean", refuses=("bool", "int", "uint"), no_kernel=_NONE_FC),
     "max": Rule("torch.amax", refuses=("complex",), no_kernel=_NONE_UF),
     "argmax": Rule("torch.argmax", INDEX, refuses=("bool", "complex"), no_kernel=_NONE_UF),
-    "cumulative_sum": Rule("torch.cumsum", ACCUMULATE, no_kernel=_NONE_FC, note="dim=0"),
+    "cumulative_sum": Rule(
+        "torch.cumsum",
+        ACCUMULATE,
+        no_kernel=_NONE_FC,
+        no_kernel_categories=frozenset({(DIMENSIONED,)}),  # a 0-d tensor is copied, not summed
+        note="dim=0",
+    ),
     "where": Rule("torch.where"),
 }
 
