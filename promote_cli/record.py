@@ -72,9 +72,10 @@ else:
             ns["_fields"] = tuple(own)
             ns["_field_defaults"] = defaults
             ns["__match_args__"] = tuple(own)
-            # What ``__new__`` reads: how many fields must be given, the defaults of the rest
-            # in order, and each field's position.
+            # What ``__new__`` reads: how many fields must be given and how many there are,
+            # the defaults of the rest in order, and each field's position.
             ns["_required"] = first
+            ns["_width"] = len(own)
             ns["_tail"] = tuple(defaults[f] for f in own[first:])
             ns["_index"] = {f: i for i, f in enumerate(own)}
             return super().__new__(mcs, name, bases, ns)
@@ -85,14 +86,17 @@ else:
         __slots__ = ()
         _fields = ()  # (not annotated: an annotation here would be a field)
         _required = 0
+        _width = 0
         _tail = ()
         _field_defaults = {}  # type: ignore[var-annotated]  # noqa: RUF012
         _index = {}  # type: ignore[var-annotated]  # noqa: RUF012
 
         def __new__(cls, *args: Any, **kwargs: Any) -> Any:
             given, required = len(args), cls._required
-            if required <= given <= len(cls._fields):
-                if not kwargs:  # positional: most calls
+            if not kwargs and given == cls._width:  # every field positional: most calls
+                return tuple.__new__(cls, args)
+            if required <= given <= cls._width:
+                if not kwargs:  # positional, the rest at their defaults
                     return tuple.__new__(cls, args + cls._tail[given - required :])
                 # the required fields positional, some defaults by name: ``Outcome(r, k, why,
                 # decided_by=...)``; anything else (an error among them) takes the long way
