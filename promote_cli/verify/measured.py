@@ -400,10 +400,12 @@ def parse(content: str) -> Measured:
             digits = CODES[digit] + digits
         answers[digits] = cell_of(answer)
 
+    unasked = NOT_ASKED * width
+    answers[unasked] = None  # type: ignore[assignment]
+
     def cells_of(rows: Sequence[str]) -> list[Cell | None]:
         flat = "".join(rows)
-        codes = [flat[i : i + width] for i in range(0, len(flat), width)]
-        return [None if c == NOT_ASKED * width else answers[c] for c in codes]
+        return [answers[flat[i : i + width]] for i in range(0, len(flat), width)]
 
     valued = [operand_of(k) for k in doc.get("values", ())]
     out: list[tuple[Mapping[str, Any], Question, Cell]] = []
@@ -435,7 +437,8 @@ def _asked(
     """The questions of one setting's fields, each with its rows of codes."""
     operands = [operand_of(k) for k in setting.get("operands", ())]
     if "pairs" in setting:
-        yield PAIR, [Question(PAIR, (a, b)) for a in operands for b in operands], setting["pairs"]
+        every = [Question(PAIR, (a, b), "", "", "") for a in operands for b in operands]
+        yield PAIR, every, setting["pairs"]
     if "triples" in setting:
         triples = drawn(operands, setting["triples"])
         yield RESULT_TYPE, [Question(RESULT_TYPE, t) for t in triples], setting["result_type"]
@@ -453,10 +456,11 @@ def _asked(
             cases = [(x,) for x in operands]
         else:
             cases = [(a, b) for a in operands for b in operands]
-        yield OPERATION, [Question(OPERATION, c, name, op["function"]) for c in cases], rows
+        function = op["function"]
+        yield OPERATION, [Question(OPERATION, c, name, function, "") for c in cases], rows
         if "values" in op:  # each array with each value, both orders (``cases.with_values``)
             pairs = [p for a in arrays for s in valued for p in ((a, s), (s, a))]
-            questions = [Question(OPERATION, c, name, op["function"]) for c in pairs]
+            questions = [Question(OPERATION, c, name, function, "") for c in pairs]
             yield OPERATION, questions, op["values"]
 
 
