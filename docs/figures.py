@@ -25,16 +25,19 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 VERIFIED = Path(__file__).resolve().parent / "verified.json"
 
 
-def _verified() -> dict:
+def kept() -> dict:
+    """The kept run, as ``benchmarks/verified.py --write`` wrote it."""
     import json
 
-    return json.loads(VERIFIED.read_text(encoding="utf-8"))
+    found: dict = json.loads(VERIFIED.read_text(encoding="utf-8"))
+    return found
 
 
 def last_run(run: dict | None = None) -> str:
-    """The table of a full verify run (default: the kept one): framework version, option
-    settings, pair cells, operation cells and kernel gaps, mismatches, seconds per policy."""
-    run = run if run is not None else _verified()
+    """The table of a verify run (default: the kept one): framework version, option settings,
+    pair cells, operation cells and kernel gaps, mismatches, seconds per policy; and, of a kept
+    run, the policies run again since (``benchmarks/verified.py --write POLICY ...``)."""
+    run = run if run is not None else kept()
     head = ("policy", "framework", "version", "option settings", "pair cells", "operation cells")
     tail = ("kernel gaps", "mismatches", "import", "pairs and beyond", "operations")
     lines = [f"| {' | '.join(head + tail)} |", "| --- " * (len(head) + len(tail)) + "|"]
@@ -67,11 +70,19 @@ def last_run(run: dict | None = None) -> str:
         for p in run["verify"]["policies"]
     )
     note = f" ({run['note']})" if run.get("note") else ""
-    lines += [
-        "",
-        f"{cells:,} pair cells and {op_cells:,} operation cells, {wrong:,} mismatches, in"
-        f" {run['wall_seconds']:,} s wall{note}.",
-    ]
+    lines.append("")
+    for later in run.get("later", ()):  # policies run again since, their entries replaced
+        again = f" ({later['note']})" if later["note"] else ""
+        names = ", ".join(f"`{name}`" for name in later["policies"])
+        lines.append(
+            f"On {later['date']}, {names} verified again, in {later['wall_seconds']:,} s"
+            f" wall{again}: their rows are that run's, the others the full run's."
+        )
+    which = "the full run" if run.get("later") else "the run"
+    lines.append(
+        f"{cells:,} pair cells and {op_cells:,} operation cells, {wrong:,} mismatches; {which}"
+        f" took {run['wall_seconds']:,} s wall{note}."
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -244,7 +255,7 @@ def frameworks() -> str:
         p["policy"]: f"{p['framework']} {p['version']}"
         if p["status"] == "verified"
         else said.get(p["status"], p["status"])
-        for p in _verified()["verify"]["policies"]
+        for p in kept()["verify"]["policies"]
     }
     lines = [
         "| policy | framework | rules from | last verified against |",
@@ -270,7 +281,7 @@ def verified() -> str:
     names += ("expression nodes", "gaps")
     lines = [f"| policy | {' | '.join(names)} | mismatches |", "| --- " * 10 + "|"]
     total: list[int | None] = [0] * 9
-    for p in _verified()["verify"]["policies"]:
+    for p in kept()["verify"]["policies"]:
         if p["status"] not in ("verified", "mismatch"):
             continue
         found = p["operations"] or {}

@@ -80,6 +80,70 @@ def test_the_last_run_is_a_kept_measurement_of_every_policy():
     assert "0 mismatches" in table.splitlines()[-1]
 
 
+def _verified_script():
+    import sys
+
+    sys.path.insert(0, str(DOCS))  # as the script itself puts it, to import figures
+    spec = importlib.util.spec_from_file_location("verified", ROOT / "benchmarks/verified.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _entry(policy: str, seconds: float, mismatches: tuple = ()) -> dict:
+    return {
+        "policy": policy,
+        "status": "mismatch" if mismatches else "verified",
+        "framework": policy,
+        "version": "1.0",
+        "option_settings": 1,
+        "cells": 4,
+        "mismatches": list(mismatches),
+        "operations": {"cells": {"add": 10}, "gaps": {}, "seconds": 1.0},
+        "import_seconds": 0.5,
+        "seconds": seconds,
+    }
+
+
+def _run(wall: int, note: str, *entries: dict) -> dict:
+    ok = all(e["status"] == "verified" for e in entries)
+    return {"wall_seconds": wall, "note": note, "verify": {"ok": ok, "policies": list(entries)}}
+
+
+def test_a_run_of_some_policies_replaces_their_rows_and_says_when():
+    script = _verified_script()
+    kept = _run(2723, "shared", _entry("jax", 55.0), _entry("keras", 96.0), _entry("mlx", 2.0))
+    again = _run(612, "", _entry("keras", 400.0))
+    now = script.updated(kept, again, ["keras"], "2026-11-28")
+    assert [p["policy"] for p in now["verify"]["policies"]] == ["jax", "keras", "mlx"]
+    assert [p["seconds"] for p in now["verify"]["policies"]] == [55.0, 400.0, 2.0]
+    assert now["wall_seconds"] == 2723 and now["verify"]["ok"] is True
+    lines = FIGURES.last_run(now).splitlines()
+    assert lines[-2] == (
+        "On 2026-11-28, `keras` verified again, in 612 s wall: their rows are that run's, the"
+        " others the full run's."
+    )
+    assert lines[-1] == (
+        "12 pair cells and 30 operation cells, 0 mismatches; the full run took 2,723 s wall"
+        " (shared)."
+    )
+
+
+def test_a_run_again_of_a_policy_the_kept_run_lacks_is_refused():
+    script = _verified_script()
+    kept = _run(10, "", _entry("jax", 1.0))
+    with pytest.raises(ValueError, match="no entry for mlx"):
+        script.updated(kept, _run(5, "", _entry("jax", 1.0)), ["mlx"], "2026-11-28")
+
+
+def test_a_mismatch_in_a_run_again_makes_the_kept_run_not_ok():
+    script = _verified_script()
+    kept = _run(10, "", _entry("jax", 1.0), _entry("mlx", 1.0))
+    now = script.updated(kept, _run(5, "", _entry("mlx", 1.0, ("x",))), ["mlx"], "2026-11-28")
+    assert now["verify"]["ok"] is False
+    assert "1 mismatches" in FIGURES.last_run(now).splitlines()[-1]
+
+
 @pytest.mark.parametrize("stale", ["are counted here when the torch", "41,872 cells, 0 mismatches"])
 def test_the_guide_claims_no_stale_cell_counts(stale):
     for page in (DOCS / "guide").glob("*.md"):
