@@ -213,8 +213,8 @@ class Primitives:
     """What ``promote expr`` is checked with (``verify.expressions.run``), as tinygrad code
     runs: each line builds its graph lazily (a node's dtype is the lazy tensor's), and the
     code that uses the results realises them (``.numpy()``, ``.tolist()``): :meth:`realise`
-    realises the program's final value and each name it assigns, together, at the end, on
-    the PYTHON device (use inside ``configured(opts)``). ``Tensor``'s methods are its
+    reads each name the program assigns and its final value with ``.tolist()``, at the end,
+    on the PYTHON device (use inside ``configured(opts)``). ``Tensor``'s methods are its
     functions (``Tensor.add(x, y)``); ``astype`` is ``x.cast(T)`` (a Tensor has no
     ``astype``)."""
 
@@ -257,7 +257,8 @@ class Primitives:
         computed: Sequence[int],
         rebuild: Callable[[], Sequence[Any]],
     ) -> tuple[int, Cell] | None:
-        """Realise ``targets`` (the program's results) together: None when they realise;
+        """Read ``targets`` (the program's results: the names assigned, in order, then its
+        final value) with ``.tolist()``, which realises each: None when they realise;
         else the node that makes the graph fail and its record: the first node ``computed``
         (not a name: an update rewrites its name's tensor) whose own value, in the program
         built afresh (``rebuild``: nothing realised), fails when it is realised alone. A
@@ -277,8 +278,10 @@ class Primitives:
 
     def _failure(self, tensors: Sequence[Any]) -> Cell | None:
         try:
-            self.Tensor.realize(*tensors)
-            for t in tensors:  # read, as code uses them: a weak tensor is computed only then
+            # read, as code that uses them does: .realize() first would differ (a weak tensor
+            # is computed only when read; -square(y / y) of float16 realised then read fails,
+            # "UOp verification failed ... Ops.EXPAND", read alone it does not)
+            for t in tensors:
                 t.tolist()
         except (RuntimeError, TypeError, ValueError, KeyError) as exc:
             said = first_line(f"{type(exc).__name__}: {exc}")
