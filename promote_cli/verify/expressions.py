@@ -53,7 +53,9 @@ NAMES = ("x", "y", "z")
 
 
 class Primitives(Protocol):
-    """What :func:`run` needs of a framework."""
+    """What :func:`run` needs of a framework. A framework of lazy graphs also has
+    ``realise(targets, computed, rebuild)``: the program's results read as code uses them, and
+    the node a failure is at with its record (None: they realise); see tinygrad's oracle."""
 
     refusals: tuple[type[BaseException], ...]  # the exceptions that are its refusals
     gap: Detect  # which of them is a missing kernel
