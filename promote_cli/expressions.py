@@ -33,6 +33,7 @@ from promote_cli.record import Record
 
 if TYPE_CHECKING:
     from promote_cli.framework import Expressions
+    from promote_cli.ops import Operations
 
 # The rule of a node promote does not answer under a policy (a Python literal's value where
 # the policy's operation is not checked against values, a 0-d operand its operation takes as a
@@ -504,6 +505,8 @@ def evaluate(
     values: list[Operand | None] = []
     steps: list[Step] = []
     stopped = False
+    deferred: int | None = None  # the first node refused only when realised (``realised``)
+    when_realised = refuse(ops.REFUSES_TYPE, "")
     for node, d in zip(program.nodes, dims, strict=True):
         category = zero_d if d == 0 else DIMENSIONED
         given = [values[a] for a in node.args]
@@ -567,8 +570,22 @@ def evaluate(
                     f" {kind}'s value yet: bind the literal to a name of its kind"
                     f" ({kind[0]}={kind})",
                 )
-            if outcome.refused or outcome.rule == ops.NO_KERNEL:
+            built = _built(declared, node, outcome, operands, rules, opts)
+            if built is not None and built.refused:  # what it builds raises first (a = a & b)
+                outcome, built = built, None
+            if built is not None:  # refused only when realised: the line goes on
+                if deferred is None:
+                    deferred = len(steps)
+                    when_realised = outcome._replace(
+                        why=f"built lazily, refused when realised: {outcome.why}"
+                    )
+                got = _result(node, operands, built, category, policy, opts)
+                steps.append(Step(node, got, built))
+            elif outcome.refused or outcome.rule == ops.NO_KERNEL:
                 steps.append(Step(node, None, outcome))
+                stopped = True
+            elif _float_inside(declared, node, dims, outcome):
+                steps.append(Step(node, None, refuse(UNANSWERED, declared.float_inside_why)))
                 stopped = True
             else:
                 got = _result(node, operands, outcome, category, policy, opts)
@@ -607,7 +624,52 @@ def evaluate(
             else:
                 steps.append(Step(node, Operand(kept.dtype, category)))
         values.append(steps[-1].operand)
+    stop = next((s for s in steps if s.operand is None and s.outcome is not None), None)
+    if deferred is not None and (stop is None or unanswered(stop)):
+        if stop is not None:  # whether the line after it raises first is not answered
+            when_realised = refuse(
+                UNANSWERED,
+                f"{when_realised.why}, unless the code after it raises first, where promote"
+                " does not answer",
+            )
+        steps[deferred] = Step(steps[deferred].node, None, when_realised)
+        steps[deferred + 1 :] = [Step(s.node, None) for s in steps[deferred + 1 :]]
     return steps
+
+
+def _built(
+    declared: Expressions,
+    node: Node,
+    outcome: Outcome,
+    operands: Sequence[Operand],
+    rules: Operations,
+    opts: Mapping[str, Any],
+) -> Outcome | None:
+    """What ``node`` builds when its refusal ``outcome`` is one the framework makes only when
+    the graph is realised (``Expressions.realised``), else None."""
+    from promote_cli import ops
+
+    if not outcome.refused:
+        return None
+    for operation, decided_by, built in declared.realised:
+        if operation == node.operation and outcome.decided_by == decided_by:
+            if not built:  # the left operand's dtype (1 << t keeps the Python int's)
+                return Outcome(operands[0].dtype, ops.Kind.SAME.value, outcome.why)
+            return ops.answer(rules, built, operands, opts)[0]
+    return None
+
+
+def _float_inside(
+    declared: Expressions, node: Node, dims: Sequence[int | None], outcome: Outcome
+) -> bool:
+    """Whether ``node`` is an operation of two arrays that the framework computes in float
+    inside its lazy graph for a bool or integer answer (``Expressions.float_inside``)."""
+    from promote_cli.dtypes import get
+
+    if node.operation not in declared.float_inside or outcome.result is None:
+        return False
+    arrays = all(dims[a] is not None for a in node.args)
+    return arrays and get(outcome.result).kind in ("bool", "int", "uint")
 
 
 def _lacks(declared: Expressions, node: Node) -> bool:
@@ -648,8 +710,12 @@ def _result(
     from promote_cli import ops
 
     op = ops.VOCABULARY[node.operation]
-    if _declared(policy).weak_tensors and out.result is not None and is_weak(out.result):
+    declared = _declared(policy)
+    if declared.weak_tensors and out.result is not None and is_weak(out.result):
         return Operand(out.result, PYTHON)  # the weak tensor it returns, as its rules name it
+    weak = out.result is not None and is_weak(out.result)
+    if declared.weak_arrays and weak and out.result and op.arity != ops.REDUCTION:
+        return Operand(out.result, category)  # an array of the weak type (tinygrad's weakint)
     if op.arity == ops.BINARY and out.rule == ops.Kind.SAME.value:
         carried = policy.carried(operands[0], operands[-1], out, opts)
         if is_weak(carried.dtype):

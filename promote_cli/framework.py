@@ -73,7 +73,20 @@ class Expressions(Record):
     its operations' rules (measured on arrays of one shape) do not model: a node of one of
     them with a 0-d operand is not answered, saying ``scalar_ops_why``; ``no_literals``: why
     its random programs carry no literal, where its operations take values ("" when they do;
-    its valued operations are checked cell by cell by ``promote verify``)."""
+    its valued operations are checked cell by cell by ``promote verify``); ``weak_arrays``:
+    whether an operation whose rules give a weak type returns an array of that weak type,
+    which later operations promote as the weak type (tinygrad's ``dtypes.weakint`` tensor:
+    ``floor(bool_tensor) + int8_tensor`` is int8), but a reduction, which returns the weak
+    type's default (``(int8_tensor + 1.5).sum()`` is float32); ``float_inside``: the
+    operations of two arrays that compute an integer result in float inside a lazy graph,
+    whose realisation fails or not with the operations around them: a node of one of them
+    whose answer is bool or an integer is not answered, saying ``float_inside_why``;
+    ``realised``: the refusals the framework makes only when its lazy graph is realised, as
+    ``(operation, decided_by, built)``: the operation's refusal decided by its rule's
+    ``decided_by`` (``refuses``, ``special``) builds an array of the dtype ``built`` answers
+    (another operation, or "" for its left operand's dtype), and the line goes on; it raises
+    where the code realises it, after the line is built, at the first such node (a node that
+    raises as it is built raises first)."""
 
     namespaces: tuple[str, ...] = ()
     aliases: tuple[tuple[str, str], ...] = ()
@@ -88,6 +101,10 @@ class Expressions(Record):
     scalar_ops: tuple[str, ...] = ()
     scalar_ops_why: str = ""
     no_literals: str = ""
+    weak_arrays: bool = False
+    float_inside: tuple[str, ...] = ()
+    float_inside_why: str = ""
+    realised: tuple[tuple[str, str, str], ...] = ()
 
 
 # NumPy's names of the array API's functions, which ``jax.numpy`` copies (each one measured

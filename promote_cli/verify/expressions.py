@@ -53,7 +53,9 @@ NAMES = ("x", "y", "z")
 
 
 class Primitives(Protocol):
-    """What :func:`run` needs of a framework."""
+    """What :func:`run` needs of a framework. A framework of lazy graphs also has
+    ``realise(targets, computed, rebuild)``: the program's results read as code uses them, and
+    the node a failure is at with its record (None: they realise); see tinygrad's oracle."""
 
     refusals: tuple[type[BaseException], ...]  # the exceptions that are its refusals
     gap: Detect  # which of them is a missing kernel
@@ -87,7 +89,30 @@ def run(
 ) -> list[Cell | None]:
     """A record per node of ``program`` as the framework computes it (None for a name, a
     literal, and every node after one that raised); ``functions`` names the framework's
-    function for each operation called."""
+    function for each operation called. A framework whose arrays are lazy graphs realised
+    when code uses them (``prims.realise``: tinygrad) is then asked to realise the program's
+    results: a failure there is the record of the node it names, and the nodes after it
+    have none."""
+    cells, values = _built(program, bindings, functions, prims)
+    realise = getattr(prims, "realise", None)
+    if realise is None or any(c is not None and not isinstance(c, Result) for c in cells):
+        return cells  # (a node raised as the line was built: nothing is realised)
+    targets = [values[n.number] for n in program.nodes if n.number == program.final or n.binds]
+    computed = [i for i, c in enumerate(cells) if c is not None]
+    failed = realise(targets, computed, lambda: _built(program, bindings, functions, prims)[1])
+    if failed is None:
+        return cells
+    at, cell = failed
+    return [*cells[:at], cell, *[None] * (len(cells) - at - 1)]
+
+
+def _built(
+    program: ex.Program,
+    bindings: Mapping[str, Operand],
+    functions: Mapping[str, str],
+    prims: Primitives,
+) -> tuple[list[Cell | None], list[Any]]:
+    """The records of :func:`run` as each node is built, and each node's value."""
     dims = ex.dimensions(program, bindings)
     values: list[Any] = []
     cells: list[Cell | None] = []
@@ -126,7 +151,7 @@ def run(
         cells.append(cell)
         values.append(found.get("value"))
         stopped = not isinstance(cell, Result)
-    return cells
+    return cells, values
 
 
 # ``answered`` takes questions; a node's is only passed through to the gap detection.
@@ -164,6 +189,8 @@ def agrees(step: ex.Step, cell: Cell | None, materialise: Callable[[str], str]) 
         if step.operand is None:
             return False  # raising (a refusal, or a gap claimed) where the framework ran
         t = step.operand.dtype
+        if cell.dtype.endswith("*"):  # a weak type as the framework reports it (tinygrad's)
+            return t == cell.dtype
         return (materialise(t) if t.endswith("*") else t) == cell.dtype
     return step.operand is None and step.outcome is not None
 

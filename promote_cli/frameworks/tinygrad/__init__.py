@@ -1,7 +1,7 @@
 """tinygrad: ``least_upper_dtype`` over ``promo_lattice``, a lattice with a tie-break
 (``promotion.py``)."""
 
-from promote_cli.framework import Framework
+from promote_cli.framework import Expressions, Framework
 from promote_cli.notations import Column
 
 FRAMEWORK = Framework(
@@ -54,4 +54,46 @@ float*   weakfloat
     ),
     install="tinygrad",
     in_extra=True,
+    expressions=Expressions(
+        # tinygrad's functions are Tensor's methods (Tensor.add(x, y), x.add(y)); tinygrad
+        # 0.14.0 has none at its top level
+        namespaces=("Tensor",),
+        # each one measured hasattr(Tensor, name), and the array API's name measured absent
+        aliases=(
+            ("sub", "subtract"),
+            ("mul", "multiply"),
+            ("div", "divide"),
+            ("mod", "remainder"),
+            ("eq", "equal"),
+            ("lshift", "bitwise_left_shift"),
+            ("neg", "negative"),
+            ("bitwise_not", "bitwise_invert"),
+            ("cumsum", "cumulative_sum"),
+        ),
+        checked=True,
+        # tinygrad 0.14.0: .T of a 0-d tensor or a row raises IndexError (list index out of
+        # range); x[0] of a matrix is a row; a 0-d tensor's sum accumulates as a matrix's
+        transpose="tinygrad's .T of a tensor that is not a matrix raises IndexError",
+        # floor(bool_tensor) is a weakint tensor, and weakint + int8 is int8; its sum int32
+        weak_arrays=True,
+        # int32_tensor ** int32_tensor computes in float inside the graph and casts to int32:
+        # realised, ~(that) fails ("UOp verification failed ... Ops.XOR dtypes.float"), that +
+        # int32_tensor too, that + 1 does not
+        # float_tensor & int_tensor is built lazily, as float, and refused when its value is
+        # read ("UOp verification failed ... Ops.AND dtypes.float"), int8_tensor & 1.5 (float*)
+        # too, and so is 1 << int32_tensor (int*); a float shift is refused as it is built
+        # ("shift operands must be int"), as is an update that does not fit
+        realised=(
+            *((op, "refuses", "+") for op in ("&", "|", "^")),
+            *((op, "refuses", "+=") for op in ("&=", "|=", "^=")),
+            ("bitwise_and", "refuses", "add"),
+            ("~x", "refuses", "-x"),
+            ("bitwise_invert", "refuses", "negative"),
+            *((op, "special", "") for op in ("<<", ">>", "<<=", ">>=", "bitwise_left_shift")),
+        ),
+        float_inside=("pow", "**", "**="),
+        float_inside_why="tinygrad computes a pow of two integer tensors in float inside its"
+        " graph: whether realising a graph that holds one fails depends on the operations"
+        " around it, which promote does not model",
+    ),
 )

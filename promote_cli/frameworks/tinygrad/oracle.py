@@ -23,11 +23,15 @@ mismatch") and a float shift; an operator the ``Tensor`` lacks raises ``TypeErro
 Python ints raises Python's ``ValueError`` ("negative shift count") or ``MemoryError``, refusals
 for the shifts alone. An operation on two Python scalars is never asked. tinygrad generates its
 kernels, so no kernel is missing for any dtype.
+
+Programs (``Primitives``, for ``promote expr``) are built lazily node by node, then realised at
+the end as code that reads its results does (``Primitives.realise``), on the PYTHON device.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import traceback
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from promote_cli.frameworks.tinygrad import FRAMEWORK as ENTRY
@@ -50,11 +54,14 @@ from promote_cli.verify.protocol import (
     Asks,
     Cell,
     Question,
+    Refusal,
+    Unobservable,
+    first_line,
     in_process,
 )
 
 RUNS = in_process("tinygrad's tensors stay lazy on its PYTHON device: no compiler, no state")
-ASKS = Asks(nary=True, operations=True, operation_values=True)
+ASKS = Asks(nary=True, operations=True, operation_values=True, expressions=True)
 REFUSALS = (RuntimeError,)
 
 # A Python scalar on the left: the reflected operator where the method has no reverse=True.
@@ -195,3 +202,95 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
 
     with Context(DEV="PYTHON"):
         return answered(questions, ask, REFUSALS)
+
+
+# Where the PYTHON device's emulator runs a kernel: what it raises there (an integer pow of two
+# tensors: "memoryview: invalid type for format 'q'") is the emulator's, not tinygrad's graph's.
+_EMULATOR = "ops_python.py"
+
+
+class Primitives:
+    """What ``promote expr`` is checked with (``verify.expressions.run``), as tinygrad code
+    runs: each line builds its graph lazily (a node's dtype is the lazy tensor's), and the
+    code that uses the results realises them (``.numpy()``, ``.tolist()``): :meth:`realise`
+    reads each name the program assigns and its final value with ``.tolist()``, at the end,
+    on the PYTHON device (use inside ``configured(opts)``). ``Tensor``'s methods are its
+    functions (``Tensor.add(x, y)``); ``astype`` is ``x.cast(T)`` (a Tensor has no
+    ``astype``)."""
+
+    value_errors = ("cannot convert float NaN to integer",)
+
+    # IndexError: .T of a tensor that is not a matrix; TypeError: +t (no __pos__); ValueError
+    # and MemoryError: a shift by a Python int tinygrad cannot fold (see ``answer``)
+    refusals = (*REFUSALS, IndexError, TypeError, ValueError, MemoryError)
+
+    def __init__(self, handle: Any, opts: Mapping[str, Any]) -> None:
+        self.Tensor, dtypes, self.Context, _ = handle
+        self.canonical = _canonical(dtypes)
+        nota = ENTRY.declared_in
+        self.dtypes = {t: getattr(dtypes, nota.label(t)) for t in nota.label_map()}
+
+    def configured(self, opts: Mapping[str, Any]) -> Any:
+        return self.Context(DEV="PYTHON")
+
+    @staticmethod
+    def gap(text: str, question: Question) -> None:
+        return None  # tinygrad generates its kernels: none is missing
+
+    def array(self, dtype: str, ndim: int) -> Any:
+        return self.Tensor.ones((2,) * ndim, dtype=self.dtypes[dtype])
+
+    def call(self, function: str, args: Sequence[Any]) -> Any:
+        return getattr(self.Tensor, function.removeprefix("Tensor."))(*args)
+
+    def astype(self, x: Any, dtype: str) -> Any:
+        return x.cast(self.dtypes[dtype])
+
+    def dtype(self, x: Any) -> str:
+        if not isinstance(x, self.Tensor):
+            return python_result(x)
+        return self.canonical[x.dtype]  # the lazy tensor's: decided as the graph is built
+
+    def realise(
+        self,
+        targets: Sequence[Any],
+        computed: Sequence[int],
+        rebuild: Callable[[], Sequence[Any]],
+    ) -> tuple[int, Cell] | None:
+        """Read ``targets`` (the program's results: the names assigned, in order, then its
+        final value) with ``.tolist()``, which realises each: None when they realise;
+        else the node that makes the graph fail and its record: the first node ``computed``
+        (not a name: an update rewrites its name's tensor) whose own value, in the program
+        built afresh (``rebuild``: nothing realised), fails when it is realised alone. A
+        failure in the PYTHON device's emulator, which runs what tinygrad compiled, says
+        nothing of tinygrad's graph: that program is ``Unobservable``."""
+        failure = self._failure([t for t in targets if isinstance(t, self.Tensor)])
+        if failure is None:
+            return None
+        values = rebuild()
+        for at in computed:
+            if isinstance(values[at], self.Tensor):
+                found = self._failure([values[at]])
+                if found is not None:
+                    return at, found
+                values = rebuild()  # realising one value rewrites the graphs built on it
+        return len(values) - 1, failure
+
+    def _failure(self, tensors: Sequence[Any]) -> Cell | None:
+        try:
+            # read, as code that uses them does: .realize() first would differ (a weak tensor
+            # is computed only when read; -square(y / y) of float16 realised then read fails,
+            # "UOp verification failed ... Ops.EXPAND", read alone it does not)
+            for t in tensors:
+                t.tolist()
+        except (RuntimeError, TypeError, ValueError, KeyError) as exc:
+            said = first_line(f"{type(exc).__name__}: {exc}")
+            frames = traceback.extract_tb(exc.__traceback__)
+            if any(f.filename.endswith(_EMULATOR) for f in frames):
+                return Unobservable(f"the PYTHON device's emulator cannot run it: {said}")
+            if isinstance(exc, KeyError) or any(w in said for w in self.value_errors):
+                # a pow by a huge constant (x ** 2**63, x ** 1e300) raises KeyError in
+                # tinygrad's scheduler, a NaN cast to an integer ValueError: the values'
+                return Unobservable(f"the values raise: {said}")
+            return Refusal(f"fails when realised: {said}")
+        return None
