@@ -46,6 +46,9 @@ RUNS = [
     ["diff", "numpy", "mlx", "--op", "reductions", "-f", "table"],
     ["check", "jax"],
     ["check", "torch", "--categories", "-e", "3"],
+    ["expr", "x / 2 + w.sum()", "x=int8", "w=uint8", "-p", "numpy,torch,jax,mlx", "--explain"],
+    # a column not answered: the note saying why is the longest line expr prints
+    ["expr", "y = ~pow(x, w); y + 1", "x=uint32", "w=int32", "-p", "tinygrad,numpy"],
     ["verify", "numpy", "--no-ops"],  # its progress bar (on stderr) too
     ["verify", "ascend"],
     ["graph", "-p", "numpy"],  # not a lattice: one error line
