@@ -10,6 +10,8 @@ verify`` all read the entries, and nothing else lists frameworks.
 
 from __future__ import annotations
 
+from typing import Any
+
 from promote_cli.notations import CANONICAL, Column
 from promote_cli.options import Option
 from promote_cli.record import Record
@@ -47,6 +49,40 @@ class MeasuredApart(Record):
         return f"{self.option}-{self.value}"
 
 
+class Tensors(Record):
+    """The arrays a framework's functions take and return under one setting of its option
+    ``Expressions.tensors_option``, where it has no array type of its own (Keras 3: each
+    backend's tensors). Their operators, reduction methods, ``.astype(T)``, ``.T`` and indexing
+    are the backend's own: answered by ``policy``'s rules under ``options`` (``("x64",
+    False)``) where those are exactly what the tensors do, after the measured facts below; not
+    answered where promote has no rules for them (``operators`` says why).
+
+    ``value``: the option's value (``"jax"``); ``astype``, ``transpose``: why ``x.astype(T)``
+    and ``.T`` raise ("" when they are ``policy``'s); ``methods``: the reduction methods the
+    tensors have (None: ``policy``'s; each other one raises AttributeError); ``absent``: the
+    operators they lack, which raise TypeError whatever the operands (``<<``); ``mixed``: the
+    binary operators that raise for two tensors of different dtypes, ``mixed_why`` why
+    (TensorFlow without NumPy behaviour); ``one_dtype``: whether ``policy``'s rules hold only for
+    operators of tensors of one dtype (no Python scalar); ``operators``: why the operators
+    promote does not answer by ``policy`` are not answered; ``unrun``: the types the framework
+    makes no tensor of there (a name bound to one raises, saying ``unrun_why``; no random
+    program binds one)."""
+
+    value: str
+    policy: str = ""
+    options: tuple[tuple[str, Any], ...] = ()
+    astype: str = ""
+    transpose: str = ""
+    methods: tuple[str, ...] | None = None
+    absent: tuple[str, ...] = ()
+    mixed: tuple[str, ...] = ()
+    mixed_why: str = ""
+    one_dtype: bool = False
+    operators: str = ""
+    unrun: tuple[str, ...] = ()
+    unrun_why: str = ""
+
+
 class Expressions(Record):
     """What ``promote expr`` reads of code written for a framework, and whether it answers it.
 
@@ -73,7 +109,10 @@ class Expressions(Record):
     its operations' rules (measured on arrays of one shape) do not model: a node of one of
     them with a 0-d operand is not answered, saying ``scalar_ops_why``; ``no_literals``: why
     its random programs carry no literal, where its operations take values ("" when they do;
-    its valued operations are checked cell by cell by ``promote verify``)."""
+    its valued operations are checked cell by cell by ``promote verify``); ``tensors_option``,
+    ``tensors``: where the framework has no array type of its own, the option naming whose
+    tensors its functions return (``backend``) and those tensors under each of its values
+    (:class:`Tensors`)."""
 
     namespaces: tuple[str, ...] = ()
     aliases: tuple[tuple[str, str], ...] = ()
@@ -88,6 +127,8 @@ class Expressions(Record):
     scalar_ops: tuple[str, ...] = ()
     scalar_ops_why: str = ""
     no_literals: str = ""
+    tensors_option: str = ""
+    tensors: tuple[Tensors, ...] = ()
 
 
 # NumPy's names of the array API's functions, which ``jax.numpy`` copies (each one measured
