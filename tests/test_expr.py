@@ -140,8 +140,8 @@ def test_an_option_goes_to_each_policy_that_has_it_or_to_the_one_named():
 def test_a_policy_whose_runs_are_not_checked_yet_is_refused():
     with pytest.raises(
         UsageError,
-        match="promote expr answers jax, numpy, torch, tensorflow, array-api, mlx, paddle,"
-        " mindspore",
+        match="promote expr answers jax, numpy, torch, tensorflow, array-api, mlx, keras,"
+        " paddle, mindspore",
     ):
         api.expr_request("x + y", {"x": "int8", "y": "int8"}, ["numpy", "tinygrad"])
 
@@ -565,3 +565,82 @@ def test_paddles_sum_keeps_uint8_its_0d_tensor_does_not_widen_and_int_over_uint_
     assert promote_cli.expr("x[0, 0] + w", bindings, policy="paddle") == "uint8"
     with pytest.raises(PromotionError, match="Paddle promotes two tensors only float"):
         promote_cli.expr("x / w", bindings, policy="paddle")
+
+
+# Keras 3.15.1, run for real on each backend (KERAS_BACKEND, floatx float32): keras.ops return
+# the backend's tensors, whose operators, methods and casts are the backend's own.
+def _keras(code: str, bindings: dict[str, str], backend: str) -> list[expressions.Step]:
+    steps = promote_cli.expr_steps(code, bindings, policy="keras", backend=backend)
+    return [s for s in steps if s.node.kind not in (expressions.NAME, expressions.LITERAL)]
+
+
+@pytest.mark.parametrize("backend", ["jax", "tensorflow", "torch", "numpy", "openvino"])
+def test_keras_ops_add_of_int8_and_a_python_int_is_int8_on_every_backend(backend):
+    assert promote_cli.expr("ops.add(x, 1)", {"x": "int8"}, policy="keras", backend=backend) == (
+        "int8"
+    )
+
+
+@pytest.mark.parametrize(
+    ("backend", "want"),
+    # jax: int8 + 1.5 is a weak float32 array, which float16 wins against; torch and numpy:
+    # a strong float32 tensor and array; tensorflow: a float32 + a float16 tf.Tensor raises
+    # InvalidArgumentError (Keras does not turn on NumPy behaviour).
+    [("jax", "float16"), ("torch", "float32"), ("numpy", "float32"), ("tensorflow", None)],
+)
+def test_an_operator_on_what_keras_ops_returns_is_the_backends_own(backend, want):
+    (add, plus) = _keras("ops.add(x, 1.5) + y", {"x": "int8", "y": "float16"}, backend)
+    assert add.operand is not None
+    assert add.operand.dtype == ("float*" if backend == "jax" else "float32")
+    if want is None:
+        assert plus.operand is None and plus.outcome.rule == "op-refuses-operand"
+        assert "one dtype only (InvalidArgumentError)" in plus.outcome.why
+    else:
+        assert plus.operand is not None and plus.operand.dtype == want
+
+
+def test_keras_on_tensorflow_answers_an_operator_of_one_dtype_and_refuses_two():
+    # tf.Tensor without NumPy behaviour: int8 / int8 is float32 (TensorFlow's truediv),
+    # int8 + int16 raises InvalidArgumentError, x << y raises TypeError (no operator),
+    # x.sum() AttributeError; int8 + 1 converts the int to int8, not modelled: unanswered.
+    bindings = {"x": "int8", "y": "int16"}
+    (divided,) = _keras("x / x", bindings, "tensorflow")
+    assert divided.operand is not None and divided.operand.dtype == "float32"
+    for code in ("x + y", "x << x", "x.sum()", "x.astype(float32)"):
+        (raised,) = _keras(code, bindings, "tensorflow")
+        assert raised.operand is None and not expressions.unanswered(raised), code
+    (plus_one,) = _keras("x + 1", bindings, "tensorflow")
+    assert expressions.unanswered(plus_one)
+
+
+@pytest.mark.parametrize(
+    ("backend", "method", "function"),
+    # x.sum() is the backend's own: jax.Array's int32 (no x64), torch.Tensor's int64, NumPy's
+    # int64; ops.sum(x) is Keras's int32 on each.
+    [("jax", "int32", "int32"), ("torch", "int64", "int32"), ("numpy", "int64", "int32")],
+)
+def test_a_keras_tensors_sum_method_is_the_backends_and_ops_sum_keras(backend, method, function):
+    (own,) = _keras("x.sum()", {"x": "int8"}, backend)
+    (called,) = _keras("ops.sum(x)", {"x": "int8"}, backend)
+    assert (own.operand.dtype, called.operand.dtype) == (method, function)
+
+
+def test_keras_on_torch_has_no_astype_and_no_uint64_tensor():
+    # torch.Tensor has no .astype (AttributeError); keras.ops.ones((2, 2), "uint64") raises
+    # ValueError ("Unsupported dtype for PyTorch: uint64").
+    (cast,) = _keras("x.astype(float32)", {"x": "int8"}, "torch")
+    assert cast.operand is None and "no .astype()" in cast.outcome.why
+    steps = promote_cli.expr_steps("x + x", {"x": "uint64"}, policy="keras", backend="torch")
+    assert steps[0].operand is None and "no tensor of it on torch" in steps[0].outcome.why
+
+
+def test_keras_on_openvino_leaves_its_tensors_operators_unanswered_but_indexes():
+    # OpenVINOKerasTensor: x[0] is int8, x.sum() raises AttributeError; x + y aligns the types
+    # its own way (int8 + uint8 is int16 there), which promote does not model.
+    bindings = {"x": "int8", "y": "uint8"}
+    (row,) = _keras("x[0]", bindings, "openvino")
+    assert row.operand is not None and row.operand.dtype == "int8"
+    (method,) = _keras("x.sum()", bindings, "openvino")
+    assert method.operand is None and not expressions.unanswered(method)
+    (plus,) = _keras("x + y", bindings, "openvino")
+    assert expressions.unanswered(plus)
