@@ -493,13 +493,20 @@ class _Frame(Record):
 
     @classmethod
     def of(cls, policy: Policy, opts: Mapping[str, Any]) -> _Frame:
-        from promote_cli import frameworks
+        zero_d, types, rules, declared = _framed(policy)
+        return cls(policy, opts, rules, zero_d, types, declared)
 
-        operands = policy.operands()
-        zero_d = ZERO_D if any(x.category == ZERO_D for x in operands) else DIMENSIONED
-        types = frozenset(x.dtype for x in operands if x.category != PYTHON)
-        rules = frameworks.operations(policy)
-        return cls(policy, opts, rules, zero_d, types, _declared(policy))
+
+@cache
+def _framed(policy: Policy) -> tuple[str, frozenset[str], Any, Expressions]:
+    """What a frame reads of ``policy`` whatever the options (once a policy: the random
+    programs' offline comparison evaluates thousands)."""
+    from promote_cli import frameworks
+
+    operands = policy.operands()
+    zero_d = ZERO_D if any(x.category == ZERO_D for x in operands) else DIMENSIONED
+    types = frozenset(x.dtype for x in operands if x.category != PYTHON)
+    return zero_d, types, frameworks.operations(policy), _declared(policy)
 
 
 def evaluate(
