@@ -1,5 +1,6 @@
 """Keras 3: ``keras.backend.result_type`` per backend and floatx, and ``keras.ops.add`` on each
-backend for the operations and the chain (``promotion.py``)."""
+backend for the operations and the chain (``promotion.py``); for ``promote expr``, the tensors
+``keras.ops`` return on each backend (``_TENSORS``, measured: ``notes.md``)."""
 
 from promote_cli.framework import NUMPY_SPELLINGS, Expressions, Framework, Tensors
 from promote_cli.options import Option
