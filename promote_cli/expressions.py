@@ -639,6 +639,15 @@ def _tensor_step(
         arrays = {x.dtype for x in given if x is not None and x.category != PYTHON}
         if name in declared.mixed and len(arrays) == 2:
             return Step(node, None, refuse(ops.REFUSES_OPERAND, declared.mixed_why))
+        scalars = [x for x in given if x is not None and x.category == PYTHON]
+        if declared.scalars and len(arrays) == 1 and len(given) == 2 and len(scalars) == 1:
+            made = _scalar_made(name, given, declared)
+            if isinstance(made, Outcome):
+                return Step(node, None, made)
+            values = list(values)
+            for a, x in zip(node.args, made, strict=True):
+                values[a] = x
+            given = list(made)
         one = len(arrays) == 1 and all(x is not None and x.category != PYTHON for x in given)
         if declared.one_dtype and not one:
             return Step(node, None, refuse(UNANSWERED, declared.operators))
@@ -656,6 +665,34 @@ def _tensor_step(
         why = f"{frame.policy.title}'s {frame.rules.outside}"
         return Step(node, None, refuse(UNANSWERED, why))
     return _in(frame, node, values, d, dims, bindings)
+
+
+def _scalar_made(
+    name: str, given: Sequence[Operand | None], declared: Tensors
+) -> list[Operand | None] | Outcome:
+    """A binary operator's Python scalar made a tensor of the other operand's dtype, as the
+    backend's tensors do it (``Tensors.scalars``): the operands then, or the refusal where the
+    scalar is not made one (or not answered, where that was not measured to hold)."""
+    from promote_cli import ops
+
+    (tensor,) = [x for x in given if x is not None and x.category != PYTHON]
+    (scalar,) = [x for x in given if x is not None and x.category == PYTHON]
+    if (name, tensor.dtype) in declared.scalar_unanswered:
+        return refuse(UNANSWERED, declared.operators)
+    kind = scalar.dtype.rstrip("*")
+    fits = tensor.dtype in dict(declared.scalars).get(kind, ())
+    value = scalar.value
+    if fits and type(value) is int:
+        bounds = {t: (lo, hi) for t, lo, hi in declared.int_ranges}
+        lo, hi = bounds.get(tensor.dtype, (value, value + 1))
+        fits = lo <= value < hi
+    if not fits:
+        what = f"{kind} {value!r}" if value is not None else kind
+        return refuse(
+            ops.REFUSES_OPERAND,
+            f"{declared.scalars_why}: the Python {what} is not made one of {ref(tensor.dtype)}",
+        )
+    return [x if x is tensor else tensor for x in given]
 
 
 def _step(

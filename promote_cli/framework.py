@@ -63,7 +63,12 @@ class Tensors(Record):
     operators they lack, which raise TypeError whatever the operands (``<<``); ``mixed``: the
     binary operators that raise for two tensors of different dtypes, ``mixed_why`` why
     (TensorFlow without NumPy behaviour); ``one_dtype``: whether ``policy``'s rules hold only for
-    operators of tensors of one dtype (no Python scalar); ``operators``: why the operators
+    operators of tensors of one dtype; ``scalars``: where a binary operator makes its Python
+    scalar a tensor of the other operand's dtype (TensorFlow), the dtypes each kind of scalar
+    (``bool``, ``int``, ``float``, ``complex``) is made (another raises, ``scalars_why`` says
+    why), ``int_ranges`` the dtypes that take an int only in ``[lo, hi)`` (the others any int),
+    ``scalar_unanswered`` the (operator, dtype) pairs where that was not measured to hold;
+    ``operators``: why the operators
     promote does not answer by ``policy`` are not answered; ``unrun``: the types the framework
     makes no tensor of there (a name bound to one raises, saying ``unrun_why``; no random
     program binds one)."""
@@ -78,6 +83,10 @@ class Tensors(Record):
     mixed: tuple[str, ...] = ()
     mixed_why: str = ""
     one_dtype: bool = False
+    scalars: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    int_ranges: tuple[tuple[str, int, int], ...] = ()
+    scalars_why: str = ""
+    scalar_unanswered: tuple[tuple[str, str], ...] = ()
     operators: str = ""
     unrun: tuple[str, ...] = ()
     unrun_why: str = ""

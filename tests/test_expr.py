@@ -601,16 +601,18 @@ def test_an_operator_on_what_keras_ops_returns_is_the_backends_own(backend, want
 
 def test_keras_on_tensorflow_answers_an_operator_of_one_dtype_and_refuses_two():
     # tf.Tensor without NumPy behaviour: int8 / int8 is float32 (TensorFlow's truediv),
-    # int8 + int16 raises InvalidArgumentError, x << y raises TypeError (no operator),
-    # x.sum() AttributeError; int8 + 1 converts the int to int8, not modelled: unanswered.
+    # int8 + 300 makes 300 an int8 tensor (int8), int8 + int16 raises InvalidArgumentError,
+    # int8 + 1.5 and True + int8 too (the scalar is made a float32 or bool tensor), x << y
+    # raises TypeError (no operator), x.sum() AttributeError; int8 * int16 is not modelled.
     bindings = {"x": "int8", "y": "int16"}
-    (divided,) = _keras("x / x", bindings, "tensorflow")
-    assert divided.operand is not None and divided.operand.dtype == "float32"
-    for code in ("x + y", "x << x", "x.sum()", "x.astype(float32)"):
+    for code, want in (("x / x", "float32"), ("x + 300", "int8"), ("300 - x", "int8")):
+        (answered,) = _keras(code, bindings, "tensorflow")
+        assert answered.operand is not None and answered.operand.dtype == want, code
+    for code in ("x + y", "x + 1.5", "True + x", "x << x", "x.sum()", "x.astype(float32)"):
         (raised,) = _keras(code, bindings, "tensorflow")
         assert raised.operand is None and not expressions.unanswered(raised), code
-    (plus_one,) = _keras("x + 1", bindings, "tensorflow")
-    assert expressions.unanswered(plus_one)
+    (product,) = _keras("x * y", bindings, "tensorflow")
+    assert expressions.unanswered(product)
 
 
 @pytest.mark.parametrize(

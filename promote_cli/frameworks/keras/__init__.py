@@ -11,6 +11,23 @@ FLOATX = ("float32", "float16", "bfloat16")
 # The binary operators of tf.Tensor, which take two tensors of one dtype only: "*" is not among
 # them (a bool tensor's * is logical_and, which takes an int8 one).
 _TF_MIXED = ("+", "-", "/", "//", "%", "**", "@", "&", "|", "^", "==", "!=", "<", "<=", ">", ">=")
+# What tf.Tensor's binary operators make a Python scalar (a tensor of the other operand's
+# dtype), measured with every operator but << >> @ on every type, both sides, 22 values.
+_TF_INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+_TF_FLOATS = ("bfloat16", "float16", "float32", "float64")
+_TF_SCALARS = (
+    ("bool", ("bool", "int32", "int64", "uint64", "float16", "float32", "float64", "complex128")),
+    ("int", (*_TF_INTS, *_TF_FLOATS, "complex64", "complex128")),
+    ("float", (*_TF_FLOATS, "complex64", "complex128")),
+    ("complex", ("complex64", "complex128")),
+)
+# float16, float32, float64 and complex128 take any int; these only an int64's (uint64's)
+_TF_INT_RANGES = (
+    *((t, -(2**63), 2**63) for t in _TF_INTS if t != "uint64"),
+    ("uint64", 0, 2**64),
+    ("bfloat16", -(2**63), 2**63),
+    ("complex64", -(2**63), 2**63),
+)
 _TENSORS = (
     # a jax.Array: Keras does not turn on x64
     Tensors("jax", "jax", (("x64", False),)),
@@ -38,9 +55,14 @@ _TENSORS = (
         mixed_why="tf.Tensor's operators take two tensors of one dtype only"
         " (InvalidArgumentError): Keras does not turn on NumPy behaviour",
         one_dtype=True,
-        operators="tf.Tensor's operators without NumPy behaviour (Keras does not turn it"
-        " on) make a Python scalar a tensor of the other's dtype, which promote does not"
-        " model: call the ops. function",
+        scalars=_TF_SCALARS,
+        int_ranges=_TF_INT_RANGES,
+        scalars_why="tf.Tensor's operators make a Python scalar a tensor of the other"
+        " operand's dtype, or raise (Keras does not turn on NumPy behaviour)",
+        # a bool tensor's * is logical_and, which makes the scalar a bool its own way
+        scalar_unanswered=(("*", "bool"),),
+        operators="tf.Tensor's * of a bool tensor (logical_and) and of two dtypes is not"
+        " modelled: call the ops. function",
         unrun=("float8_e4m3fn", "float8_e5m2"),
         unrun_why="Keras makes no tf.Tensor of it (TypeError)",
     ),
