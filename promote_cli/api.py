@@ -434,12 +434,17 @@ def expr_request(
         raise UsageError("name a policy: -p numpy,torch")
     answered = checked()
     for pol in pols:
-        if pol.name not in answered:
-            raise UsageError(
-                f"promote expr answers {', '.join(answered)} so far: under {pol.name}, the"
-                " arrays an expression passes from node to node are not checked against the"
-                " framework yet (promote op answers each operation)"
-            )
+        if pol.name in answered:
+            continue
+        why = (
+            "the arrays an expression passes from node to node are not checked against the"
+            " framework yet (promote op answers each operation)"
+        )
+        try:
+            frameworks.operations(pol)
+        except PromotionError as exc:  # nothing to answer a node with (OpenVINO, a policy file)
+            why = str(exc)
+        raise UsageError(f"promote expr answers {', '.join(answered)}: under {pol.name}, {why}")
     given = dict(options or {})
     mine: list[dict[str, Any]] = [{} for _ in pols]
     for key, value in given.items():

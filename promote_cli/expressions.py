@@ -26,13 +26,13 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from promote_cli.dtypes import is_weak
-from promote_cli.engine import Outcome, Policy, refuse
+from promote_cli.engine import Outcome, Policy, ref, refuse
 from promote_cli.errors import UsageError
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, Value
 from promote_cli.record import Record
 
 if TYPE_CHECKING:
-    from promote_cli.framework import Expressions
+    from promote_cli.framework import Expressions, Tensors
     from promote_cli.ops import Operations
 
 # The rule of a node promote does not answer under a policy (a Python literal's value where
@@ -479,6 +479,38 @@ class Step(Record):
     node: Node
     operand: Operand | None
     outcome: Outcome | None = None
+    # The refusal the framework makes of this node only when its lazy graph is realised
+    # (``Expressions.realised``): until then it builds ``operand`` and the line goes on.
+    realised: Outcome | None = None
+
+
+class _Frame(Record):
+    """A policy under one option setting, as ``evaluate`` answers a node with it: its rules,
+    its arrays' types, whether it tells 0-d arrays apart, and its ``Expressions``."""
+
+    policy: Policy
+    opts: Mapping[str, Any]
+    rules: Any  # ops.Operations
+    zero_d: str  # ZERO_D where the policy tells 0-d arrays apart, else DIMENSIONED
+    types: frozenset[str]
+    declared: Expressions
+
+    @classmethod
+    def of(cls, policy: Policy, opts: Mapping[str, Any]) -> _Frame:
+        zero_d, types, rules, declared = _framed(policy)
+        return cls(policy, opts, rules, zero_d, types, declared)
+
+
+@cache
+def _framed(policy: Policy) -> tuple[str, frozenset[str], Any, Expressions]:
+    """What a frame reads of ``policy`` whatever the options (once a policy: the random
+    programs' offline comparison evaluates thousands)."""
+    from promote_cli import frameworks
+
+    operands = policy.operands()
+    zero_d = ZERO_D if any(x.category == ZERO_D for x in operands) else DIMENSIONED
+    types = frozenset(x.dtype for x in operands if x.category != PYTHON)
+    return zero_d, types, frameworks.operations(policy), _declared(policy)
 
 
 def evaluate(
@@ -489,152 +521,317 @@ def evaluate(
 ) -> list[Step]:
     """Every node of ``program`` answered under ``policy`` and ``opts``, with the names bound
     to ``bindings`` (``astype``'s dtype read as the program was parsed). Evaluation stops at the
-    first node that raises (its step holds the outcome; the steps after it hold none)."""
-    from promote_cli import frameworks, ops
+    first node that raises (its step holds the outcome; the steps after it hold none).
 
+    Where the policy's framework has no array type of its own (``Expressions.tensors``:
+    Keras), its functions are its own rules, and the operators, methods, ``astype``, ``.T``
+    and indexing of the tensors they return are their backend's (:func:`_tensor_step`)."""
     missing = [n for n in program.reads if n not in bindings]
     if missing:
         raise UsageError(f"{missing[0]} is not bound: give {missing[0]}=TYPE (x=int8, x=S(int8))")
     dims = dimensions(program, bindings)
-    rules = frameworks.operations(policy)
-    # A 0-d array is an operand of its own only where the policy tells them apart.
-    zero_d = ZERO_D if any(x.category == ZERO_D for x in policy.operands()) else DIMENSIONED
-    types = {x.dtype for x in policy.operands() if x.category != PYTHON}
-    declared = _declared(policy)
-    partial = declared.partial_index
+    own = _Frame.of(policy, opts)
+    tensors = _tensors(own)
     values: list[Operand | None] = []
     steps: list[Step] = []
     stopped = False
-    deferred: int | None = None  # the first node refused only when realised (``realised``)
-    when_realised = refuse(ops.REFUSES_TYPE, "")
     for node, d in zip(program.nodes, dims, strict=True):
-        category = zero_d if d == 0 else DIMENSIONED
-        given = [values[a] for a in node.args]
         if stopped:
             steps.append(Step(node, None))
-        elif node.kind == NAME:
-            x = bindings[node.value]
-            made = x if x.category == PYTHON else Operand(policy.made(x.dtype, opts), category)
-            steps.append(Step(node, made))
-        elif node.kind == LITERAL:
-            steps.append(Step(node, _python(node.value)))
-        elif (
-            node.kind == OPERATION
-            and node.operation in declared.keeps_0d
-            and d == 0 == dims[node.args[0]]
-        ):
-            (kept,) = given  # a reduction of a 0-d array that returns it as it is
-            assert kept is not None
-            steps.append(
-                Step(
-                    node,
-                    kept,
-                    Outcome(
-                        kept.dtype, ops.Kind.SAME.value, "a 0-d array's reduction is the array"
-                    ),
-                )
-            )
-        elif node.operation in declared.scalar_ops and 0 in [dims[a] for a in node.args]:
-            # a 0-d operand taken as a scalar, which the policy's rules do not model
-            steps.append(Step(node, None, refuse(UNANSWERED, declared.scalar_ops_why)))
-            stopped = True
-        elif node.kind == OPERATION and _lacks(declared, node):
-            what = f"{policy.title}'s arrays have no .{node.value}() method (AttributeError)"
-            steps.append(Step(node, None, refuse(ops.ABSENT, f"{what}: call its function")))
-            stopped = True
-        elif node.kind == OPERATION:
-            operands = [x for x in given if x is not None]
-            if node.operation == "where":  # the condition picks; the two values promote
-                operands = operands[1:]
-            # A one-operand operation on a weak tensor (TensorFlow's: its rules' Python-scalar
-            # operand) answers as on the array of its dtype, and returns a weak tensor of a
-            # type it computes (not a bool, not an index).
-            weak_in = (
-                declared.weak_tensors
-                and len(operands) == 1
-                and operands[0].category == PYTHON
-                and is_weak(operands[0].dtype)
-            )
-            if weak_in:
-                operands = [Operand(operands[0].dtype.removesuffix("*"), category)]
-            try:
-                outcome, _ = ops.answer(rules, node.operation, operands, opts)
-            except UsageError:
-                if not any(x.value is not None for x in operands):
-                    raise
-                # promote does not answer this node under this policy: the column stops here
-                kind = next(type(x.value).__name__ for x in operands if x.value is not None)
-                outcome = refuse(
-                    UNANSWERED,
-                    f"{policy.name}'s {node.operation} is not checked against a Python"
-                    f" {kind}'s value yet: bind the literal to a name of its kind"
-                    f" ({kind[0]}={kind})",
-                )
-            built = _built(declared, node, outcome, operands, rules, opts)
-            if built is not None and built.refused:  # what it builds raises first (a = a & b)
-                outcome, built = built, None
-            if built is not None:  # refused only when realised: the line goes on
-                if deferred is None:
-                    deferred = len(steps)
-                    when_realised = outcome._replace(
-                        why=f"built lazily, refused when realised: {outcome.why}"
-                    )
-                got = _result(node, operands, built, category, policy, opts)
-                steps.append(Step(node, got, built))
-            elif outcome.refused or outcome.rule == ops.NO_KERNEL:
-                steps.append(Step(node, None, outcome))
-                stopped = True
-            elif _float_inside(declared, node, dims, outcome):
-                steps.append(Step(node, None, refuse(UNANSWERED, declared.float_inside_why)))
-                stopped = True
-            else:
-                got = _result(node, operands, outcome, category, policy, opts)
-                if weak_in and outcome.rule not in (ops.ALWAYS_BOOL.value, ops.INDEX.value):
-                    got = Operand(f"{got.dtype}*", PYTHON)
-                steps.append(Step(node, got, outcome))
-        elif node.kind == ASTYPE:
-            t, source = node.value, given[0]
-            complex_to_real = (
-                source is not None
-                and source.dtype.startswith("complex")
-                and not t.startswith("complex")
-            )
-            if t not in types:
-                outcome = refuse(ops.REFUSES_TYPE, f"{policy.title} has no {t} under these options")
-                steps.append(Step(node, None, outcome))
-                stopped = True
-            elif declared.complex_cast and complex_to_real:
-                steps.append(Step(node, None, refuse(ops.REFUSES_OPERAND, declared.complex_cast)))
-                stopped = True
-            else:
-                steps.append(Step(node, Operand(policy.made(t, opts), category)))
-        elif node.kind == TRANSPOSE and declared.transpose and d != MATRIX:
-            steps.append(Step(node, None, refuse(ops.SHAPE, declared.transpose)))
-            stopped = True
-        elif node.kind == INDEX and partial and d != 0:  # x[0] of a matrix: a row
-            steps.append(Step(node, None, refuse(ops.SHAPE, partial)))
-            stopped = True
-        else:  # TRANSPOSE and INDEX keep the dtype (a weak one too)
-            (kept,) = given
-            assert kept is not None
-            if kept.category == PYTHON and is_weak(kept.dtype):
-                # a weak tensor stays one under .T; TensorFlow's x[0] of one is a strong tensor
-                strong = Operand(kept.dtype.removesuffix("*"), category)
-                steps.append(Step(node, kept if node.kind == TRANSPOSE else strong))
-            else:
-                steps.append(Step(node, Operand(kept.dtype, category)))
+        elif tensors is not None and (node.kind == NAME or _on_tensor(node)):
+            steps.append(_tensor_step(node, values, d, dims, own, tensors, bindings))
+        else:
+            steps.append(_in(own, node, values, d, dims, bindings))
         values.append(steps[-1].operand)
+        stopped = stopped or (steps[-1].operand is None and steps[-1].outcome is not None)
+    return _realised(steps)
+
+
+def _realised(steps: list[Step]) -> list[Step]:
+    """``steps`` as the line runs where a node is refused only when its graph is realised
+    (``Step.realised``): once the line is built, the first such node raises, and the nodes
+    after it give nothing; a node that raises as it is built raises first, and where that
+    node is one promote does not answer, whether it raises first is not answered either."""
+    deferred = next((i for i, s in enumerate(steps) if s.realised is not None), None)
+    if deferred is None:
+        return steps
     stop = next((s for s in steps if s.operand is None and s.outcome is not None), None)
-    if deferred is not None and (stop is None or unanswered(stop)):
-        if stop is not None:  # whether the line after it raises first is not answered
-            when_realised = refuse(
+    if stop is not None and not unanswered(stop):
+        return steps
+    when = steps[deferred].realised
+    assert when is not None
+    if stop is not None:  # whether the line after it raises first is not answered
+        when = refuse(
+            UNANSWERED,
+            f"{when.why}, unless the code after it raises first, where promote does not answer",
+        )
+    return [
+        *steps[:deferred],
+        Step(steps[deferred].node, None, when),
+        *(Step(s.node, None) for s in steps[deferred + 1 :]),
+    ]
+
+
+def _in(
+    frame: _Frame,
+    node: Node,
+    values: Sequence[Operand | None],
+    d: int | None,
+    dims: Sequence[int | None],
+    bindings: Mapping[str, Operand],
+) -> Step:
+    """``node`` answered under ``frame``, its operands as its policy sees them (0-d where it
+    tells them apart)."""
+    given = [_placed(values[a], dims[a], frame.zero_d) for a in node.args]
+    category = frame.zero_d if d == 0 else DIMENSIONED
+    return _step(node, given, d, dims, category, frame, bindings)
+
+
+def _placed(x: Operand | None, d: int | None, zero_d: str) -> Operand | None:
+    if x is None or x.category == PYTHON:
+        return x
+    return x._replace(category=zero_d if d == 0 else DIMENSIONED)
+
+
+class _Backend(Record):
+    """A framework's tensors under one setting (``Expressions.tensors``): the declaration, and
+    the backend's frame where promote answers them by its rules."""
+
+    declared: Tensors
+    frame: _Frame | None
+
+
+def _tensors(frame: _Frame) -> _Backend | None:
+    """Whose tensors ``frame``'s functions return under its setting; None for a framework with
+    arrays of its own."""
+    from promote_cli import frameworks
+
+    declared = frame.declared
+    if not declared.tensors_option:
+        return None
+    value = frame.opts[declared.tensors_option]
+    found = next(t for t in declared.tensors if t.value == value)
+    if not found.policy:
+        return _Backend(found, None)
+    backend = frameworks.get(found.policy)
+    return _Backend(found, _Frame.of(backend, backend.resolve_options(dict(found.options))))
+
+
+def _on_tensor(node: Node) -> bool:
+    """Whether ``node`` is the tensor's own (an operator, a method, ``astype``, ``.T``,
+    indexing), not a function called through the framework's namespace."""
+    from promote_cli import ops
+
+    if node.kind in (ASTYPE, TRANSPOSE, INDEX):
+        return True
+    if node.kind != OPERATION:
+        return False
+    return ops.VOCABULARY[node.operation].syntax != ops.FUNCTION or isinstance(node.value, str)
+
+
+def _tensor_step(
+    node: Node,
+    values: Sequence[Operand | None],
+    d: int | None,
+    dims: Sequence[int | None],
+    own: _Frame,
+    tensors: _Backend,
+    bindings: Mapping[str, Operand],
+) -> Step:
+    """A name, or a tensor's own node, where the framework's functions return the backend's
+    tensors: what was measured of those tensors (a type it makes no tensor of, an attribute or
+    an operator they lack, two dtypes they refuse to mix), else the backend's rules where they
+    hold, else not answered, saying why."""
+    from promote_cli import ops
+
+    declared, frame = tensors.declared, tensors.frame
+    if node.kind == NAME:
+        if bindings[node.value].dtype in declared.unrun:
+            why = f"{ref(bindings[node.value].dtype)}: {declared.unrun_why}"
+            return Step(node, None, refuse(ops.REFUSES_TYPE, why))
+        return _in(own, node, values, d, dims, bindings)  # made as the framework makes it
+    given = [values[a] for a in node.args]
+    if node.kind == ASTYPE and declared.astype:
+        return Step(node, None, refuse(ops.ABSENT, declared.astype))
+    if node.kind == TRANSPOSE and declared.transpose:
+        return Step(node, None, refuse(ops.ABSENT, declared.transpose))
+    method = node.kind == OPERATION and isinstance(node.value, str)
+    if method and declared.methods is not None and node.value not in declared.methods:
+        what = f"the backend's tensors have no .{node.value}() method (AttributeError)"
+        return Step(node, None, refuse(ops.ABSENT, what))
+    if node.kind == OPERATION and not method:
+        op = ops.VOCABULARY[node.operation]
+        name = op.like if op.syntax == ops.AUGMENTED else op.name
+        if name in declared.absent:
+            what = f"the backend's tensors have no {name} operator (TypeError)"
+            return Step(node, None, refuse(ops.ABSENT, what))
+        arrays = {x.dtype for x in given if x is not None and x.category != PYTHON}
+        if name in declared.mixed and len(arrays) == 2:
+            return Step(node, None, refuse(ops.REFUSES_OPERAND, declared.mixed_why))
+        scalars = [x for x in given if x is not None and x.category == PYTHON]
+        if declared.scalars and len(arrays) == 1 and len(given) == 2 and len(scalars) == 1:
+            made = _scalar_made(name, given, declared)
+            if isinstance(made, Outcome):
+                return Step(node, None, made)
+            values = list(values)
+            for a, x in zip(node.args, made, strict=True):
+                values[a] = x
+            given = list(made)
+        one = len(arrays) == 1 and all(x is not None and x.category != PYTHON for x in given)
+        if declared.one_dtype and not one:
+            return Step(node, None, refuse(UNANSWERED, declared.operators))
+    if frame is None:
+        if node.kind == INDEX:  # indexing keeps the dtype on every backend (measured)
+            return _in(own, node, values, d, dims, bindings)
+        return Step(node, None, refuse(UNANSWERED, declared.operators))
+    measured = frame.rules.types
+    if (
+        node.kind == OPERATION
+        and measured is not None
+        and any(x is not None and x.category != PYTHON and x.dtype not in measured for x in given)
+    ):
+        # the backend's rules refuse a type they were not measured on: not its refusal
+        why = f"{frame.policy.title}'s {frame.rules.outside}"
+        return Step(node, None, refuse(UNANSWERED, why))
+    return _in(frame, node, values, d, dims, bindings)
+
+
+def _scalar_made(
+    name: str, given: Sequence[Operand | None], declared: Tensors
+) -> list[Operand | None] | Outcome:
+    """A binary operator's Python scalar made a tensor of the other operand's dtype, as the
+    backend's tensors do it (``Tensors.scalars``): the operands then, or the refusal where the
+    scalar is not made one (or not answered, where that was not measured to hold)."""
+    from promote_cli import ops
+
+    (tensor,) = [x for x in given if x is not None and x.category != PYTHON]
+    (scalar,) = [x for x in given if x is not None and x.category == PYTHON]
+    if (name, tensor.dtype) in declared.scalar_unanswered:
+        return refuse(UNANSWERED, declared.operators)
+    kind = scalar.dtype.rstrip("*")
+    fits = tensor.dtype in dict(declared.scalars).get(kind, ())
+    value = scalar.value
+    if fits and type(value) is int:
+        bounds = {t: (lo, hi) for t, lo, hi in declared.int_ranges}
+        lo, hi = bounds.get(tensor.dtype, (value, value + 1))
+        fits = lo <= value < hi
+    if not fits:
+        what = f"{kind} {value!r}" if value is not None else kind
+        return refuse(
+            ops.REFUSES_OPERAND,
+            f"{declared.scalars_why}: the Python {what} is not made one of {ref(tensor.dtype)}",
+        )
+    return [x if x is tensor else tensor for x in given]
+
+
+def _step(
+    node: Node,
+    given: list[Operand | None],
+    d: int | None,
+    dims: Sequence[int | None],
+    category: str,
+    frame: _Frame,
+    bindings: Mapping[str, Operand],
+) -> Step:
+    """``node`` answered under ``frame``: the operand it gives, or where it raises."""
+    from promote_cli import ops
+
+    policy, opts, declared = frame.policy, frame.opts, frame.declared
+    if node.kind == NAME:
+        x = bindings[node.value]
+        made = x if x.category == PYTHON else Operand(policy.made(x.dtype, opts), category)
+        return Step(node, made)
+    if node.kind == LITERAL:
+        return Step(node, _python(node.value))
+    if (
+        node.kind == OPERATION
+        and node.operation in declared.keeps_0d
+        and d == 0 == dims[node.args[0]]
+    ):
+        (kept,) = given  # a reduction of a 0-d array that returns it as it is
+        assert kept is not None
+        return Step(
+            node,
+            kept,
+            Outcome(kept.dtype, ops.Kind.SAME.value, "a 0-d array's reduction is the array"),
+        )
+    if node.operation in declared.scalar_ops and 0 in [dims[a] for a in node.args]:
+        # a 0-d operand taken as a scalar, which the policy's rules do not model
+        return Step(node, None, refuse(UNANSWERED, declared.scalar_ops_why))
+    if node.kind == OPERATION and _lacks(declared, node):
+        what = f"{policy.title}'s arrays have no .{node.value}() method (AttributeError)"
+        return Step(node, None, refuse(ops.ABSENT, f"{what}: call its function"))
+    if node.kind == OPERATION:
+        operands = [x for x in given if x is not None]
+        if node.operation == "where":  # the condition picks; the two values promote
+            operands = operands[1:]
+        # A one-operand operation on a weak tensor (TensorFlow's: its rules' Python-scalar
+        # operand) answers as on the array of its dtype, and returns a weak tensor of a
+        # type it computes (not a bool, not an index).
+        weak_in = (
+            declared.weak_tensors
+            and len(operands) == 1
+            and operands[0].category == PYTHON
+            and is_weak(operands[0].dtype)
+        )
+        if weak_in:
+            operands = [Operand(operands[0].dtype.removesuffix("*"), category)]
+        try:
+            outcome, _ = ops.answer(frame.rules, node.operation, operands, opts)
+        except UsageError:
+            if not any(x.value is not None for x in operands):
+                raise
+            # promote does not answer this node under this policy: the column stops here
+            kind = next(type(x.value).__name__ for x in operands if x.value is not None)
+            outcome = refuse(
                 UNANSWERED,
-                f"{when_realised.why}, unless the code after it raises first, where promote"
-                " does not answer",
+                f"{policy.name}'s {node.operation} is not checked against a Python"
+                f" {kind}'s value yet: bind the literal to a name of its kind"
+                f" ({kind[0]}={kind})",
             )
-        steps[deferred] = Step(steps[deferred].node, None, when_realised)
-        steps[deferred + 1 :] = [Step(s.node, None) for s in steps[deferred + 1 :]]
-    return steps
+        built = _built(declared, node, outcome, operands, frame.rules, opts)
+        if built is not None and built.refused:  # what it builds raises first (a = a & b)
+            outcome, built = built, None
+        if built is not None:  # refused only when realised: the line goes on
+            later = outcome._replace(why=f"built lazily, refused when realised: {outcome.why}")
+            got = _result(node, operands, built, category, policy, opts)
+            return Step(node, got, built, realised=later)
+        if outcome.refused or outcome.rule == ops.NO_KERNEL:
+            return Step(node, None, outcome)
+        if _float_inside(declared, node, dims, outcome):
+            return Step(node, None, refuse(UNANSWERED, declared.float_inside_why))
+        got = _result(node, operands, outcome, category, policy, opts)
+        if weak_in and outcome.rule not in (ops.ALWAYS_BOOL.value, ops.INDEX.value):
+            got = Operand(f"{got.dtype}*", PYTHON)
+        return Step(node, got, outcome)
+    if node.kind == ASTYPE:
+        t, source = node.value, given[0]
+        complex_to_real = (
+            source is not None
+            and source.dtype.startswith("complex")
+            and not t.startswith("complex")
+        )
+        if t not in frame.types:
+            return Step(
+                node,
+                None,
+                refuse(ops.REFUSES_TYPE, f"{policy.title} has no {t} under these options"),
+            )
+        if declared.complex_cast and complex_to_real:
+            return Step(node, None, refuse(ops.REFUSES_OPERAND, declared.complex_cast))
+        return Step(node, Operand(policy.made(t, opts), category))
+    if node.kind == TRANSPOSE and declared.transpose and d != MATRIX:
+        return Step(node, None, refuse(ops.SHAPE, declared.transpose))
+    if node.kind == INDEX and declared.partial_index and d != 0:  # x[0] of a matrix: a row
+        return Step(node, None, refuse(ops.SHAPE, declared.partial_index))
+    # TRANSPOSE and INDEX keep the dtype (a weak one too)
+    (kept,) = given
+    assert kept is not None
+    if kept.category == PYTHON and is_weak(kept.dtype):
+        # a weak tensor stays one under .T; TensorFlow's x[0] of one is a strong tensor
+        strong = Operand(kept.dtype.removesuffix("*"), category)
+        return Step(node, kept if node.kind == TRANSPOSE else strong)
+    return Step(node, Operand(kept.dtype, category))
 
 
 def _built(

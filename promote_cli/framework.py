@@ -10,6 +10,8 @@ verify`` all read the entries, and nothing else lists frameworks.
 
 from __future__ import annotations
 
+from typing import Any
+
 from promote_cli.notations import CANONICAL, Column
 from promote_cli.options import Option
 from promote_cli.record import Record
@@ -45,6 +47,49 @@ class MeasuredApart(Record):
     @property
     def directory(self) -> str:
         return f"{self.option}-{self.value}"
+
+
+class Tensors(Record):
+    """The arrays a framework's functions take and return under one setting of its option
+    ``Expressions.tensors_option``, where it has no array type of its own (Keras 3: each
+    backend's tensors). Their operators, reduction methods, ``.astype(T)``, ``.T`` and indexing
+    are the backend's own: answered by ``policy``'s rules under ``options`` (``("x64",
+    False)``) where those are exactly what the tensors do, after the measured facts below; not
+    answered where promote has no rules for them (``operators`` says why).
+
+    ``value``: the option's value (``"jax"``); ``astype``, ``transpose``: why ``x.astype(T)``
+    and ``.T`` raise ("" when they are ``policy``'s); ``methods``: the reduction methods the
+    tensors have (None: ``policy``'s; each other one raises AttributeError); ``absent``: the
+    operators they lack, which raise TypeError whatever the operands (``<<``); ``mixed``: the
+    binary operators that raise for two tensors of different dtypes, ``mixed_why`` why
+    (TensorFlow without NumPy behaviour); ``one_dtype``: whether ``policy``'s rules hold only for
+    operators of tensors of one dtype; ``scalars``: where a binary operator makes its Python
+    scalar a tensor of the other operand's dtype (TensorFlow), the dtypes each kind of scalar
+    (``bool``, ``int``, ``float``, ``complex``) is made (another raises, ``scalars_why`` says
+    why), ``int_ranges`` the dtypes that take an int only in ``[lo, hi)`` (the others any int),
+    ``scalar_unanswered`` the (operator, dtype) pairs where that was not measured to hold;
+    ``operators``: why the operators
+    promote does not answer by ``policy`` are not answered; ``unrun``: the types the framework
+    makes no tensor of there (a name bound to one raises, saying ``unrun_why``; no random
+    program binds one)."""
+
+    value: str
+    policy: str = ""
+    options: tuple[tuple[str, Any], ...] = ()
+    astype: str = ""
+    transpose: str = ""
+    methods: tuple[str, ...] | None = None
+    absent: tuple[str, ...] = ()
+    mixed: tuple[str, ...] = ()
+    mixed_why: str = ""
+    one_dtype: bool = False
+    scalars: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    int_ranges: tuple[tuple[str, int, int], ...] = ()
+    scalars_why: str = ""
+    scalar_unanswered: tuple[tuple[str, str], ...] = ()
+    operators: str = ""
+    unrun: tuple[str, ...] = ()
+    unrun_why: str = ""
 
 
 class Expressions(Record):
@@ -86,7 +131,9 @@ class Expressions(Record):
     ``decided_by`` (``refuses``, ``special``) builds an array of the dtype ``built`` answers
     (another operation, or "" for its left operand's dtype), and the line goes on; it raises
     where the code realises it, after the line is built, at the first such node (a node that
-    raises as it is built raises first)."""
+    raises as it is built raises first); ``tensors_option``, ``tensors``: where the
+    framework has no array type of its own, the option naming whose tensors its functions
+    return (``backend``) and those tensors under each of its values (:class:`Tensors`)."""
 
     namespaces: tuple[str, ...] = ()
     aliases: tuple[tuple[str, str], ...] = ()
@@ -105,6 +152,8 @@ class Expressions(Record):
     float_inside: tuple[str, ...] = ()
     float_inside_why: str = ""
     realised: tuple[tuple[str, str, str], ...] = ()
+    tensors_option: str = ""
+    tensors: tuple[Tensors, ...] = ()
 
 
 # NumPy's names of the array API's functions, which ``jax.numpy`` copies (each one measured

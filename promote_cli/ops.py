@@ -489,7 +489,8 @@ def with_operators(rules: Mapping[str, Rule], operators: Operators | None) -> di
             out[op.name] = Rule(
                 None,
                 note="it has no array type of its own: its functions take and return the"
-                " backend's arrays, whose operators are the backend's",
+                " backend's arrays, whose operators are the backend's (promote expr -p keras"
+                " answers them on each backend)",
             )
             continue
         own = operators.rules.get(op.name)

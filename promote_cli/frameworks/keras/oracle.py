@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from promote_cli.dtypes import get as kind_of
@@ -68,7 +69,7 @@ RUNS = in_worker(
     per=("backend",),
     env={"KERAS_BACKEND": "{backend}", "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": ""},
 )
-ASKS = Asks(nary=True, operations=True, operation_values=True)
+ASKS = Asks(nary=True, operations=True, operation_values=True, expressions=True)
 
 _ADD_NO_KERNEL = re.compile(r"\"add_stub\" not implemented for '(\w+)'")
 _ADDS = (CHAIN, VALUE)  # the questions keras.ops.add answers, beside the operation itself
@@ -277,3 +278,65 @@ def _traced(
     if lower and alive:
         lowered(alive)
     return found
+
+
+class Primitives:
+    """What ``promote expr`` is checked with (``verify.expressions.run``): code written for
+    Keras, run on this worker's backend. Names are ``keras.ops.ones`` tensors (the backend's
+    own: a ``tf.Tensor``, a ``jax.Array``, a ``torch.Tensor``, a NumPy array, an
+    ``OpenVINOKerasTensor``), functions are ``keras.ops``'s, and Python's operators, the
+    reduction methods, ``x.astype(T)``, ``.T`` and indexing are the tensor's own, as the
+    program writes them: AttributeError where the tensor lacks one (a refusal). Use inside
+    ``configured(opts)``, which sets ``floatx``. On the tensorflow backend TensorFlow's scalar
+    cache is emptied before every node (each array made and each dtype read), as
+    ``_scalar_cache_clearer`` says why."""
+
+    # The arrays are ones: x - x is a zero divisor, -x a negative exponent (TensorFlow's and
+    # torch's integer kernels raise on them).
+    value_errors = (
+        "Integers to negative integer powers are not allowed",
+        "Integer division by zero",
+        "ZeroDivisionError",
+    )
+
+    def __init__(self, handle: Any, opts: Mapping[str, Any]) -> None:
+        self.keras = handle
+        self.backend = handle.backend.backend()
+        if self.backend != opts["backend"]:
+            raise RuntimeError(f"asked about backend {opts['backend']} in a {self.backend} worker")
+        self.refusals = (*_refusals(handle), AttributeError)
+        self.clear = _scalar_cache_clearer() if self.backend == "tensorflow" else None
+
+    @contextmanager
+    def configured(self, opts: Mapping[str, Any]) -> Iterator[None]:
+        before = self.keras.config.floatx()
+        self.keras.config.set_floatx(opts["floatx"])
+        try:
+            yield
+        finally:
+            self.keras.config.set_floatx(before)
+
+    @staticmethod
+    def gap(text: str, question: Question) -> Gap | None:
+        return missing_kernel(text, question)
+
+    def array(self, dtype: str, ndim: int) -> Any:
+        if self.clear is not None:
+            self.clear()
+        return self.keras.ops.ones((2,) * ndim, dtype=dtype)
+
+    def call(self, function: str, args: Sequence[Any]) -> Any:
+        return getattr(self.keras.ops, function.removeprefix("keras.ops."))(*args)
+
+    def astype(self, x: Any, dtype: str) -> Any:
+        return x.astype(dtype)  # the tensor's own method, where it has one
+
+    def dtype(self, x: Any) -> str:
+        if self.clear is not None:
+            self.clear()
+        dtype = getattr(x, "dtype", None)
+        if dtype is None:  # not a tensor: what promote would have to name
+            return type(x).__name__
+        if self.backend == "torch" and str(dtype) == "torch.complex32":
+            return "complex32"
+        return str(self.keras.backend.standardize_dtype(dtype))

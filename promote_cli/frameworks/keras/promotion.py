@@ -427,6 +427,14 @@ class KerasPolicy(Policy, framework=FRAMEWORK):
                 return Operand(raw, DIMENSIONED)
         return super().carried(a, b, out, opts)
 
+    def made(self, dtype: str, opts: Mapping[str, Any]) -> str:
+        """The tensor ``keras.ops.ones`` makes on the backend: jax's without x64 (float64 is
+        float32), torch's uint16 and uint32 stored as int32 and int64."""
+        backend = opts["backend"]
+        if backend == "jax":
+            return NARROW.get(dtype, dtype)
+        return TORCH_STORES.get(dtype, dtype) if backend == "torch" else dtype
+
     def materialise(self, weak: str, opts: Mapping[str, Any]) -> Materialised:
         """A weakly typed jax array (a chain's intermediate) as its dtype reads: 32-bit."""
         return Materialised(_MATERIALISED[weak], "on the jax backend (no x64)")
