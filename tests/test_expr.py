@@ -679,6 +679,37 @@ def test_keras_on_tensorflow_answers_an_operator_of_one_dtype_and_refuses_two():
     assert expressions.unanswered(product)
 
 
+# Run for real (TensorFlow 2.x under Keras 3.15.1, no NumPy behaviour): every binary operator
+# of an int32 and an int64 tf.Tensor raises; a Python scalar is made a tensor of the other
+# operand's dtype, or raises: per type, ``x + True``, ``x + 2**63``, ``x + 1.5``, ``x - 1``.
+_TF_MEASURED = {
+    "int8": ("raises", "raises", "raises", "int8"),
+    "uint8": ("raises", "raises", "raises", "uint8"),
+    "int32": ("int32", "raises", "raises", "int32"),
+    "int64": ("int64", "raises", "raises", "int64"),
+    "uint64": ("uint64", "uint64", "raises", "uint64"),
+    "float16": ("float16", "float16", "float16", "float16"),
+    "complex64": ("raises", "raises", "complex64", "complex64"),
+}
+
+
+def test_keras_on_tensorflow_mixes_no_two_dtypes_under_any_operator_as_measured():
+    for op in ("+", "-", "/", "//", "%", "**", "&", "|", "^", "==", "!=", "<", "<=", ">", ">="):
+        (raised,) = _keras(f"x {op} y", {"x": "int32", "y": "int64"}, "tensorflow")
+        assert raised.operand is None and not expressions.unanswered(raised), op
+
+
+@pytest.mark.parametrize("dtype", sorted(_TF_MEASURED))
+def test_keras_on_tensorflow_makes_a_python_scalar_the_tensors_dtype_as_measured(dtype):
+    codes = ("x + True", "x + 9223372036854775808", "x + 1.5", "x - 1")
+    found = []
+    for code in codes:
+        (step,) = _keras(code, {"x": dtype}, "tensorflow")
+        assert step.operand is not None or not expressions.unanswered(step), code
+        found.append(step.operand.dtype if step.operand is not None else "raises")
+    assert tuple(found) == _TF_MEASURED[dtype]
+
+
 @pytest.mark.parametrize(
     ("backend", "method", "function"),
     # x.sum() is the backend's own: jax.Array's int32 (no x64), torch.Tensor's int64, NumPy's
