@@ -58,7 +58,11 @@ def run():
 # interpreter shutdown together: once in several full runs here the process died of a fatal
 # signal after the last test had passed and the summary was printed, turning a green run red.
 # So when such a framework is loaded, the session ends with os._exit and pytest's own exit status,
-# after every report is written and flushed; nothing of promote runs at shutdown.
+# after every report is written and flushed; nothing of promote runs at shutdown. A pytest-xdist
+# worker always ends so: its interpreter's teardown frees every measured cell it read and every
+# answer it kept (millions of objects), which took about 5 s of the run's wall time at its end,
+# the controller waiting for it; a worker has no exit handler of pytest's to run (the
+# controller owns the temporary directories).
 _FRAMEWORKS = ("jax", "torch", "tensorflow", "mlx", "openvino")
 _status: list[int] = []
 
@@ -78,7 +82,8 @@ def pytest_sessionfinish(session, exitstatus):
 def pytest_unconfigure(config):
     for where in _PYCACHE:
         shutil.rmtree(where, ignore_errors=True)
-    if _status and any(name in sys.modules for name in _FRAMEWORKS):
+    worker = "PYTEST_XDIST_WORKER" in os.environ
+    if _status and (worker or any(name in sys.modules for name in _FRAMEWORKS)):
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(_status[-1])
