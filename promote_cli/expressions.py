@@ -164,6 +164,10 @@ def parse(code: str) -> Program:
 class _Builder:
     def __init__(self, code: str) -> None:
         self.code = code
+        # A program on one line (every one verify draws) has each node's text at its offsets
+        # into the line's UTF-8 bytes; ``ast.get_source_segment`` splits the whole code into
+        # lines again for every node, which made parsing quadratic in the program's length.
+        self.one_line = None if any(c in code for c in "\r\n\f") else code.encode("utf-8")
         self.nodes: list[Node] = []
         self.bound: dict[str, int] = {}  # a name's current node
         self.reads: list[str] = []
@@ -177,7 +181,10 @@ class _Builder:
         return UsageError(f"line {line}, column {col}: {what}")
 
     def add(self, at: ast.expr | ast.stmt, kind: str, **fields: Any) -> int:
-        text = ast.get_source_segment(self.code, at) or ""
+        if self.one_line is not None and at.end_col_offset is not None:
+            text = self.one_line[at.col_offset : at.end_col_offset].decode("utf-8")
+        else:
+            text = ast.get_source_segment(self.code, at) or ""
         node = Node(
             len(self.nodes),
             kind,

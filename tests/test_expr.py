@@ -31,6 +31,18 @@ def test_nodes_come_in_pythons_evaluation_order():
     assert program.nodes[program.final].text == "sqrt(y) + 1"
 
 
+@pytest.mark.parametrize("between", ["; ", "\n"], ids=["one line", "two lines"])
+def test_a_node_is_named_by_its_source_text_beyond_ascii(between):
+    # Offsets into the line are UTF-8 bytes: a name of two-byte letters before a node must
+    # not shift its text, on one line or on two.
+    program = expressions.parse(f"été = x / 2{between}été * (w + 1)")
+    assert [n.text for n in program.shown()] == [
+        "x / 2",
+        "w + 1",
+        "été * (w + 1)",
+    ]
+
+
 def test_python_arithmetic_between_literals_is_done_first():
     program = expressions.parse("x + (2 ** 8 - 1)")
     literal = program.nodes[program.shown()[0].args[1]]
