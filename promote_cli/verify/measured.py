@@ -409,9 +409,10 @@ def parse(content: str) -> Measured:
 
     valued = [operand_of(k) for k in doc.get("values", ())]
     out: list[tuple[Mapping[str, Any], Question, Cell]] = []
+    made: dict[tuple[Any, ...], list[Question]] = {}
     for setting in doc["settings"]:
         opts = setting["options"]
-        for kind, questions, rows in _asked(setting, valued):
+        for kind, questions, rows in _asked(setting, valued, made):
             found = cells_of(rows)
             if len(found) != len(questions):
                 raise ValueError(f"{kind}: {len(found)} cells for {len(questions)} questions")
@@ -432,35 +433,48 @@ def _program(code: str, bound: str, functions: Mapping[str, str]) -> Question:
 
 
 def _asked(
-    setting: Mapping[str, Any], valued: Sequence[Operand]
+    setting: Mapping[str, Any],
+    valued: Sequence[Operand],
+    made: dict[tuple[Any, ...], list[Question]],
 ) -> Iterator[tuple[str, list[Question], Sequence[str]]]:
-    """The questions of one setting's fields, each with its rows of codes."""
-    operands = [operand_of(k) for k in setting.get("operands", ())]
+    """The questions of one setting's fields, each with its rows of codes. The settings of a
+    file ask the same questions of the same operands, and share them (``made``, the file's
+    questions by what they are made of): Keras's fifteen settings make each question once."""
+    listed = tuple(setting.get("operands", ()))
+    operands = [operand_of(k) for k in listed]
+    arrays = [op for op in operands if op.category == DIMENSIONED]
     if "pairs" in setting:
-        every = [Question(PAIR, (a, b), "", "", "") for a in operands for b in operands]
+        every = made.get((listed, PAIR))
+        if every is None:
+            every = [Question(PAIR, (a, b), "", "", "") for a in operands for b in operands]
+            made[listed, PAIR] = every
         yield PAIR, every, setting["pairs"]
     if "triples" in setting:
         triples = drawn(operands, setting["triples"])
         yield RESULT_TYPE, [Question(RESULT_TYPE, t) for t in triples], setting["result_type"]
         yield CHAIN, [Question(CHAIN, t) for t in triples], setting["chain"]
-        arrays = [op for op in operands if op.category == DIMENSIONED]
-        if not any(op.category == PYTHON for op in operands):
-            arrays = []  # no Python scalars, no values (``cases.with_values``)
-        pairs = [p for a in arrays for s in valued for p in ((a, s), (s, a))]
-        yield VALUE, [Question(VALUE, p) for p in pairs], setting["values"]
-    arrays = [op for op in operands if op.category == DIMENSIONED]
-    for name, op in setting.get("operations", {}).items():
-        rows = op["cells"]
-        cases: list[tuple[Operand, ...]]
-        if len(rows) == 1 and len(operands) > 1:  # a unary operation or a reduction
-            cases = [(x,) for x in operands]
-        else:
-            cases = [(a, b) for a in operands for b in operands]
-        function = op["function"]
-        yield OPERATION, [Question(OPERATION, c, name, function, "") for c in cases], rows
-        if "values" in op:  # each array with each value, both orders (``cases.with_values``)
+        if any(op.category == PYTHON for op in operands):  # else no values (``cases.with_values``)
             pairs = [p for a in arrays for s in valued for p in ((a, s), (s, a))]
-            questions = [Question(OPERATION, c, name, function, "") for c in pairs]
+        else:
+            pairs = []
+        yield VALUE, [Question(VALUE, p) for p in pairs], setting["values"]
+    for name, op in setting.get("operations", {}).items():
+        rows, function = op["cells"], op["function"]
+        one = len(rows) == 1 and len(operands) > 1  # a unary operation or a reduction
+        questions = made.get((listed, OPERATION, name, function, one))
+        if questions is None:
+            cases = (
+                [(x,) for x in operands] if one else [(a, b) for a in operands for b in operands]
+            )
+            questions = [Question(OPERATION, c, name, function, "") for c in cases]
+            made[listed, OPERATION, name, function, one] = questions
+        yield OPERATION, questions, rows
+        if "values" in op:  # each array with each value, both orders (``cases.with_values``)
+            questions = made.get((listed, VALUE, name, function))
+            if questions is None:
+                pairs = [p for a in arrays for s in valued for p in ((a, s), (s, a))]
+                questions = [Question(OPERATION, c, name, function, "") for c in pairs]
+                made[listed, VALUE, name, function] = questions
             yield OPERATION, questions, op["values"]
 
 
