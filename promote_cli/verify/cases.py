@@ -188,12 +188,18 @@ def questions(
     return out
 
 
-def operation_questions(rules: Operations, opts: Mapping[str, Any]) -> list[Batch]:
-    """Every operation's calls under ``opts``, one batch per operation the framework has."""
+def operation_questions(
+    rules: Operations,
+    opts: Mapping[str, Any],
+    cases: Sequence[tuple[str, tuple[tuple[Operand, ...], ...]]] | None = None,
+) -> list[Batch]:
+    """Every operation's calls under ``opts``, one batch per operation the framework has
+    (``cases``: ``operation_cases(rules)``, the same under every setting, when the caller has
+    them)."""
     called = functions(rules, opts)
     return [
-        Batch(OPERATION, [Question(OPERATION, c, name, called[name]) for c in cases], name)
-        for name, cases in operation_cases(rules)
+        Batch(OPERATION, [Question(OPERATION, c, name, called[name]) for c in found], name)
+        for name, found in (operation_cases(rules) if cases is None else cases)
         if name in called
     ]
 
@@ -240,11 +246,12 @@ def plan(
         # How the framework reads a spelling is its current version's, not a setting's.
         out.append((combos[0], spellings(asks)))
     if asks.operations and rules is not None:
+        cases = operation_cases(rules)
         for opts in combos:
             valued = {}
             if asks.operation_values and rules.values:  # just after its own
                 valued = {b.operation: b for b in operation_value_questions(rules, opts)}
-            for batch in operation_questions(rules, opts):
+            for batch in operation_questions(rules, opts, cases):
                 out.append((opts, batch))
                 if batch.operation in valued:
                     out.append((opts, valued[batch.operation]))
