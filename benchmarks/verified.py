@@ -25,6 +25,8 @@ import sys
 import time
 from pathlib import Path
 
+from promote_cli import atomic
+
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 sys.path.insert(0, str(DOCS))
 
@@ -83,7 +85,7 @@ def main() -> int:
         if args.policies:
             today = datetime.date.today().isoformat()
             run = updated(figures.kept(), run, args.policies, today)
-        figures.VERIFIED.write_text(json.dumps(run, indent=1) + "\n", encoding="utf-8")
+        atomic.replace_file(figures.VERIFIED, (json.dumps(run, indent=1) + "\n").encode())
     return done.returncode
 
 

@@ -357,7 +357,9 @@ def main() -> int:
     )
     args = parser.parse_args()
     if args.write_readme:
-        README.write_text(rewrite(README.read_text(encoding="utf-8")), encoding="utf-8")
+        from promote_cli import atomic
+
+        atomic.replace_file(README, rewrite(README.read_text(encoding="utf-8")).encode())
         return 0
     for name, make in FIGURES.items():
         sys.stdout.write(f"<!-- figures:{name} -->\n{make()}<!-- /figures:{name} -->\n")
