@@ -613,11 +613,9 @@ def _tensors(frame: _Frame) -> _Backend | None:
     arrays of its own."""
     from promote_cli import frameworks
 
-    declared = frame.declared
-    if not declared.tensors_option:
+    found = frame.declared.tensors_under(frame.opts)
+    if found is None:
         return None
-    value = frame.opts[declared.tensors_option]
-    found = next(t for t in declared.tensors if t.value == value)
     if not found.policy:
         return _Backend(found, None)
     backend = frameworks.get(found.policy)

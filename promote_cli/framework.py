@@ -10,6 +10,7 @@ verify`` all read the entries, and nothing else lists frameworks.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from promote_cli.notations import CANONICAL, Column
@@ -154,6 +155,14 @@ class Expressions(Record):
     realised: tuple[tuple[str, str, str], ...] = ()
     tensors_option: str = ""
     tensors: tuple[Tensors, ...] = ()
+
+    def tensors_under(self, opts: Mapping[str, Any]) -> Tensors | None:
+        """The tensors the framework's functions return under ``opts`` (None: it has arrays
+        of its own)."""
+        if not self.tensors_option:
+            return None
+        value = opts[self.tensors_option]
+        return next(t for t in self.tensors if t.value == value)
 
 
 # NumPy's names of the array API's functions, which ``jax.numpy`` copies (each one measured

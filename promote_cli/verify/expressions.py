@@ -221,9 +221,9 @@ def questions(
         types = [t for t in types if t in rules.types]
     expressions = frameworks.entry(policy.name).expressions
     unrun = expressions.unrun  # the arrays it cannot make
-    if expressions.tensors_option:  # and those its backend's tensors cannot be under opts
-        value = opts[expressions.tensors_option]
-        unrun += next(t.unrun for t in expressions.tensors if t.value == value)
+    tensors = expressions.tensors_under(opts)
+    if tensors is not None:  # and those its backend's tensors cannot be under opts
+        unrun += tensors.unrun
     types = [t for t in types if t not in unrun]
     zero_d = any(x.category == ZERO_D for x in operands)
     under = {
