@@ -643,6 +643,23 @@ def test_tinygrads_pow_of_two_integer_tensors_is_unanswered_and_a_row_has_no_tra
         promote_cli.expr("x[0].T", {"x": "int8"}, policy="tinygrad")
 
 
+def test_each_value_of_a_tensors_option_declares_one_kind_of_tensor_promote_can_resolve():
+    # Keras: every backend names the tensors keras.ops return there, and the policy (with its
+    # options) that answers their operators is one promote has. A backend added without one
+    # would make promote expr fail on it.
+    declaring = [e for e in frameworks.entries() if e.expressions.tensors_option]
+    assert [e.name for e in declaring] == ["keras"]
+    for entry in declaring:
+        (option,) = [o for o in entry.options if o.name == entry.expressions.tensors_option]
+        assert sorted(t.value for t in entry.expressions.tensors) == sorted(option.choices)
+        for value in option.choices:
+            tensors = entry.expressions.tensors_under({option.name: value})
+            assert tensors is not None and tensors.value == value
+            if tensors.policy:
+                resolved = frameworks.get(tensors.policy).resolve_options(dict(tensors.options))
+                assert dict(tensors.options).items() <= resolved.items(), value
+
+
 # Keras 3.15.1, run for real on each backend (KERAS_BACKEND, floatx float32): keras.ops return
 # the backend's tensors, whose operators, methods and casts are the backend's own.
 def _keras(code: str, bindings: dict[str, str], backend: str) -> list[expressions.Step]:
