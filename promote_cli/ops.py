@@ -538,11 +538,24 @@ class Operations(Record):
     # uint16): every step sees the value, not the value step alone.
     values_promote: tuple[tuple[Any, ...], ...] = ()
 
+    def setting(self, opts: Mapping[str, Any]) -> tuple[Mapping[str, Rule], Maps, bool]:
+        """The rules and the maps under the option setting ``opts``, and whether a Python
+        scalar's value takes part in the promotion there (``values_promote``): the setting
+        looked up once."""
+        by = self.by_setting
+        if by is None:
+            return self.rules, self.maps, False
+        key = by.key(opts)
+        return (
+            by.rules[key] if by.rules else self.rules,
+            by.maps[key] if by.maps else self.maps,
+            key in self.values_promote,
+        )
+
     def promotes_values(self, opts: Mapping[str, Any]) -> bool:
         """Whether a Python scalar's value takes part in the promotion under ``opts``
         (``values_promote``)."""
-        by = self.by_setting
-        return by is not None and by.key(opts) in self.values_promote
+        return self.setting(opts)[2]
 
     def rule(self, name: str) -> Rule:
         return self.rules[operation(name).name]
@@ -554,13 +567,11 @@ class Operations(Record):
 
     def under(self, opts: Mapping[str, Any]) -> Mapping[str, Rule]:
         """The rules under the option setting ``opts``."""
-        by = self.by_setting
-        return by.rules[by.key(opts)] if by is not None and by.rules else self.rules
+        return self.setting(opts)[0]
 
     def maps_under(self, opts: Mapping[str, Any]) -> Maps:
         """The maps under the option setting ``opts``."""
-        by = self.by_setting
-        return by.maps[by.key(opts)] if by is not None and by.maps else self.maps
+        return self.setting(opts)[1]
 
     def pair_of(self, rule: Rule, op: Operation) -> Pair | None:
         """The pair rule ``rule`` names for ``op`` (None: the policy's own promotion)."""
@@ -647,6 +658,11 @@ def _operands_text(operands: Sequence[Operand]) -> str:
     return " and ".join(map(_operand_text, operands))
 
 
+# Where a cell is asked: the operations, the option setting, the operation's rule and the maps
+# under that setting, and the operation (``answer`` looks the setting up once).
+_At = tuple["Operations", Mapping[str, Any], "Rule", "Maps", "Operation"]
+
+
 class _Cell:
     """One answer in the making: what the steps read, and what the earlier ones found."""
 
@@ -655,6 +671,7 @@ class _Cell:
         "b",
         "by",
         "cell",
+        "maps",
         "op",
         "operands",
         "ops",
@@ -670,31 +687,16 @@ class _Cell:
     )
 
     def __init__(
-        self,
-        ops: Operations,
-        rule: Rule,
-        op: Operation,
-        operands: Sequence[Operand],
-        opts: Any,
-        bare: tuple[Operand, ...] | None = None,
-        seen: bool = False,
+        self, at: _At, valued: tuple[Operand, ...], operands: tuple[Operand, ...], values: bool
     ) -> None:
-        self.ops, self.rule, self.op, self.opts = ops, rule, op, opts
-        # The steps see the operands' types (``bare``, when the caller has them); the value
-        # step alone sees a Python scalar's value, but where every step sees it (``seen``:
-        # ``Operations.values_promote``).
-        self.valued = operands = tuple(operands)
-        if seen:
-            operands = self.valued
-        elif bare is not None:
-            operands = bare
-        elif any(x.value is not None for x in operands):
-            operands = tuple(x.typed() for x in operands)
-        self.operands = operands
-        self.values = seen or operands is not self.valued  # a value for the value step
-        self.a, self.b = self.operands[0], self.operands[-1]
+        self.ops, self.opts, self.rule, self.maps, self.op = at
+        # The steps see ``operands``: the types alone (a Python scalar's value is seen by the
+        # value step, in ``valued``), or the values too where every step sees them
+        # (``Operations.values_promote``). ``values``: a value for the value step.
+        self.valued, self.operands, self.values = valued, operands, values
+        self.a, self.b = operands[0], operands[-1]
         self.cell: str | None = None  # the verdict ``Rule.cells`` gives these operands
-        self.pair: PairFunction = ops.policy.promote
+        self.pair: PairFunction = self.ops.policy.promote
         self.promoted: Outcome | None = None
         self.t = ""  # the promoted type
         self.out: str | None = None  # the output, once a step has decided it
@@ -868,7 +870,7 @@ def _override(c: _Cell) -> Outcome | None:
     given = c.rule.overrides.get(c.t)
     if c.out is not None or given is None:
         return None
-    out = _apply(given, c.t, c.ops.maps_under(c.opts)) if isinstance(given, Kind) else given
+    out = _apply(given, c.t, c.maps) if isinstance(given, Kind) else given
     if out is None:
         return _no_result(c)
     c.out, c.by = out, "override"
@@ -882,7 +884,7 @@ def _operandwise(c: _Cell) -> Outcome | None:
         return None
     if PYTHON in (c.a.category, c.b.category):
         return None
-    maps = c.ops.maps_under(c.opts)
+    maps = c.maps
     lifted = [
         Operand(_apply(INT_TO_FLOAT, x.dtype, maps) or x.dtype, x.category) for x in c.operands
     ]
@@ -896,7 +898,7 @@ def _operandwise(c: _Cell) -> Outcome | None:
 def _kind(c: _Cell) -> Outcome | None:
     if c.out is not None:
         return None
-    out = _apply(c.rule.kind, c.t, c.ops.maps_under(c.opts))
+    out = _apply(c.rule.kind, c.t, c.maps)
     if out is None:
         return _no_result(c)
     c.out, c.by = out, "kind"
@@ -987,44 +989,101 @@ def _skips_kernel(c: _Cell) -> bool:
 
 class Step(Record):
     """One step of ``answer``: its name (``Outcome.decided_by``, ``--explain``), what it looks
-    at, and the check itself (the outcome that decides the cell, or None to go on)."""
+    at, the check itself (the outcome that decides the cell, or None to go on), and whether it
+    can decide or change anything for a rule (``applies``: the operations, the rule, the
+    operation, and whether a Python scalar's value is seen); a step that cannot is left out of
+    that rule's walk (``walk_of``), as its check would return None at once."""
 
     name: str
     says: str
     check: Callable[[_Cell], Outcome | None]
+    applies: Callable[[Operations, Rule, Operation, bool], bool] = lambda ops, r, op, v: True
 
 
 # The order in which a rule's fields apply: the first step that returns an outcome decides.
 # ``override``, ``operandwise`` and ``kind`` each may set the output (the first that applies);
 # ``materialise`` and ``no-kernel`` then look at it; a cell no step decided is the output.
 STEPS: tuple[Step, ...] = (
-    Step("absent", "the framework has no such function (Rule.function is None)", _absent),
-    Step("takes", "an operand form the function does not take (Rule.categories)", _takes),
+    Step(
+        "absent",
+        "the framework has no such function (Rule.function is None)",
+        _absent,
+        lambda ops, rule, op, values: rule.function is None,
+    ),
+    Step(
+        "takes",
+        "an operand form the function does not take (Rule.categories)",
+        _takes,
+        lambda ops, rule, op, values: values or takes_one(op) or rule.categories is not None,
+    ),
     Step(
         "reflected",
         "a Python scalar left of an operator the array does not reflect (Operators.unreflected)",
         _reflected,
+        lambda ops, rule, op, values: op.syntax != FUNCTION and ops.operators is not None,
     ),
-    Step("outside", "a type no operation takes (Operations.types)", _outside),
+    Step(
+        "outside",
+        "a type no operation takes (Operations.types)",
+        _outside,
+        lambda ops, rule, op, values: ops.types is not None,
+    ),
     Step(
         "refuses-operand",
         "an operand the function refuses (Rule.refuses_operand)",
         _refuses_operand,
+        lambda ops, rule, op, values: bool(rule.refuses_operand),
     ),
-    Step("cells", "a cell refused for its operands themselves (Rule.cells)", _cells),
-    Step("special", "a case of the framework's own, before promoting (Rule.special)", _special),
+    Step(
+        "cells",
+        "a cell refused for its operands themselves (Rule.cells)",
+        _cells,
+        lambda ops, rule, op, values: bool(rule.cells),
+    ),
+    Step(
+        "special",
+        "a case of the framework's own, before promoting (Rule.special)",
+        _special,
+        lambda ops, rule, op, values: bool(rule.special),
+    ),
     Step("promote", "the promotion (the policy's, or Rule.pair): its refusal", _promote),
-    Step("same-dtype", "two arrays of different dtypes, where nothing promotes", _same_dtype),
-    Step("refuses", "a promoted type the function refuses (Rule.refuses)", _refuses),
+    Step(
+        "same-dtype",
+        "two arrays of different dtypes, where nothing promotes",
+        _same_dtype,
+        lambda ops, rule, op, values: rule.same_dtype,
+    ),
+    Step(
+        "refuses",
+        "a promoted type the function refuses (Rule.refuses)",
+        _refuses,
+        lambda ops, rule, op, values: bool(rule.refuses),
+    ),
     Step(
         "value",
         "a Python scalar's value the operation refuses (Rule.value_special, Rule.value)",
         _value,
+        lambda ops, rule, op, values: values,
     ),
-    Step("override", "a promoted type whose output is not its kind's (Rule.overrides)", _override),
-    Step("operandwise", "each operand lifted to its float, then promoted", _operandwise),
+    Step(
+        "override",
+        "a promoted type whose output is not its kind's (Rule.overrides)",
+        _override,
+        lambda ops, rule, op, values: bool(rule.overrides),
+    ),
+    Step(
+        "operandwise",
+        "each operand lifted to its float, then promoted",
+        _operandwise,
+        lambda ops, rule, op, values: rule.operandwise and rule.kind == INT_TO_FLOAT,
+    ),
     Step("kind", "the operation's kind applied to the promoted type (Rule.kind, Maps)", _kind),
-    Step("materialise", "a weak result returned as the array it becomes", _materialise),
+    Step(
+        "materialise",
+        "a weak result returned as the array it becomes",
+        _materialise,
+        lambda ops, rule, op, values: rule.materialise,
+    ),
     Step("no-kernel", "the dtype rule's answer, but no CPU kernel runs it: a gap", _no_kernel),
 )
 # Not a step of the walk: ``a op= b`` lands the operator's outcome on ``a`` (``_update``).
@@ -1052,37 +1111,47 @@ def answer(
             f"{' (the two values; the condition is a bool array)' if op.arity == WHERE else ''},"
             f" not {len(operands)}"
         )
+    rules, maps, values_promote = ops.setting(opts)
+    rule = rules[op.name]
+    at = (ops, opts, rule, maps, op)  # where the cell is: what every step of its walk reads
+    given = tuple(operands)
     # one operand or two (checked above): the first and the last are all of them
-    valued = operands[0].value is not None or operands[-1].value is not None
-    if valued and ops.promotes_values(opts):
-        out, promoted = _walk(ops, op, operands, opts, seen=True)
-    elif valued:
-        out, promoted = _walk_valued(ops, op, operands, opts)
+    if given[0].value is None and given[-1].value is None:
+        out, promoted = _walk(at, given, given, False)
+    elif values_promote:  # every step sees the values
+        out, promoted = _walk(at, given, given, True)
     else:
-        out, promoted = _walk(ops, op, operands, opts)
+        out, promoted = _walk_valued(at, given)
     if op.syntax == AUGMENTED:
-        out = _update(ops, op, operands, out, ops.under(opts)[op.name])
+        out = _update(ops, op, operands, out, rule)
     return out, promoted
 
 
 def _walk(
-    ops: Operations,
-    op: Operation,
-    operands: Sequence[Operand],
-    opts: Mapping[str, Any],
-    seen: bool = False,
+    at: _At, valued: tuple[Operand, ...], operands: tuple[Operand, ...], values: bool
 ) -> tuple[Outcome, Outcome | None]:
-    """``STEPS`` in order on one cell: the first that decides it, else the output found
-    (every step seeing a Python scalar's value when ``seen``)."""
-    cell = _Cell(ops, ops.under(opts)[op.name], op, operands, opts, seen=seen)
-    for name, _, check in STEPS:
+    """The steps of the rule's walk (``walk_of``) in order on one cell (``operands``, their
+    values in ``valued``; ``values``: a value for the value step): the first that decides
+    it, else the output found."""
+    ops, opts, rule, _, op = at
+    cell = _Cell(at, valued, operands, values)
+    for name, _, check, _ in walk_of(ops, rule, op, values):
         decided = check(cell)
         if decided is not None:
             return decided._replace(decided_by=name), cell.promoted
-    result = Outcome(cell.out, cell.rule.kind.value, cell.why, decided_by=cell.by)
-    if cell.out is not None and is_weak(cell.out):
-        result = result._replace(materialised=ops.policy.materialise(cell.out, opts))
-    return result, cell.promoted
+    out = cell.out
+    materialised = ops.policy.materialise(out, opts) if out is not None and is_weak(out) else None
+    return Outcome(out, rule.kind.value, cell.why, None, materialised, (), cell.by), cell.promoted
+
+
+def walk_of(ops: Operations, rule: Rule, op: Operation, values: bool) -> tuple[Step, ...]:
+    """The steps of ``STEPS`` that ``rule`` walks for ``op``: those that can decide or change
+    a cell of it (``Step.applies``), in their order. Kept while ``remembering`` runs (the
+    operations and the rule are kept with it, so their ids name them alone)."""
+    return remembered_as(
+        ("walk of", id(ops), id(rule), op.name, values),
+        lambda: (ops, rule, tuple(s for s in STEPS if s.applies(ops, rule, op, values))),
+    )[2]
 
 
 @cache
@@ -1094,22 +1163,21 @@ def _before_value(steps: tuple[Step, ...]) -> tuple[frozenset[str], Step]:
     return frozenset(s.name for s in steps[:at]), steps[at]
 
 
-def _walk_valued(
-    ops: Operations, op: Operation, operands: Sequence[Operand], opts: Mapping[str, Any]
-) -> tuple[Outcome, Outcome | None]:
+def _walk_valued(at: _At, valued: tuple[Operand, ...]) -> tuple[Outcome, Outcome | None]:
     """``_walk`` on a cell with a Python scalar's value, which only the value step sees: the
     walk of its types (kept while ``remembering`` runs, so the cells of one type and many
     values walk once), then the value step where that walk went past it."""
-    rule = ops.under(opts)[op.name]
+    ops, opts, rule, _, op = at
+    bare = tuple(x.typed() for x in valued)
     if rule.skips_kernel:  # the value decides whether a kernel is reached: walked with it
-        return _walk(ops, op, operands, opts)
-    bare = tuple(x.typed() for x in operands)
-    cell = _Cell(ops, rule, op, operands, opts, bare)
-    if cell.rule.function is not None:  # else refused by the first step, ``absent``
+        return _walk(at, valued, bare, True)
+    cell = _Cell(at, valued, bare, True)
+    if rule.function is not None:  # else refused by the first step, ``absent``
         _values_taken(cell)  # the second step's first check, ``takes``
     # ``ops`` is kept in the answer: alive as long as the memory is, its id names it alone.
     _, out, promoted = remembered_as(
-        ("walk", id(ops), op, bare, *opts.items()), lambda: (ops, *_walk(ops, op, bare, opts))
+        ("walk", id(ops), op, bare, *opts.items()),
+        lambda: (ops, *_walk(at, bare, bare, False)),
     )
     blind, value = _before_value(STEPS)
     by = out.decided_by

@@ -191,7 +191,8 @@ def test_explain_names_the_frameworks_own_function_that_decided():
     assert "promotion (np.result_type): bf16 x f16 -> refused (numpy)" in pair.output
 
 
-def test_answer_walks_the_steps_in_their_declared_order(monkeypatch):
+def _recorded_walks(monkeypatch) -> list[str]:
+    """The names of the steps ``answer`` runs, in the order it runs them, from now on."""
     walked: list[str] = []
 
     def recording(step: ops.Step) -> ops.Step:
@@ -201,19 +202,60 @@ def test_answer_walks_the_steps_in_their_declared_order(monkeypatch):
 
         return step._replace(check=check)
 
-    names = [s.name for s in ops.STEPS]
     monkeypatch.setattr(ops, "STEPS", tuple(recording(s) for s in ops.STEPS))
+    return walked
+
+
+def test_answer_walks_the_steps_in_their_declared_order(monkeypatch):
+    names = [s.name for s in ops.STEPS]
+    walked = _recorded_walks(monkeypatch)
     for step, (policy, op, args, opts, _, _) in DECIDED_BY.items():
         walked.clear()
         api.request(policy, operands=args, op=op, options=opts).outcome()
-        # A step that sets the output lets the later ones look at it (materialise, no-kernel);
-        # any other that decides ends the walk. A cell with a Python scalar's value walks its
-        # types (once for all its values), then the value step, which alone sees the value.
-        sets_output = step in ("override", "operandwise", "kind")
+        # A step that sets the output lets the later ones look at it (no-kernel last); any
+        # other that decides ends the walk. A cell with a Python scalar's value walks its types
+        # (once for all its values), then the value step, which alone sees the value.
         if step == "value":
-            assert walked == [*names, "value"]
-        else:
-            assert walked == (names if sets_output else names[: names.index(step) + 1]), step
+            assert walked[-1] == "value" and "value" not in walked[:-1], walked
+            walked.pop()
+        assert walked == sorted(set(walked), key=names.index), (step, walked)
+        sets_output = step in ("override", "operandwise", "kind")
+        assert walked[-1] == ("no-kernel" if sets_output or step == "value" else step), walked
+        assert step in walked or step == "value"
+
+
+def test_a_rule_walks_only_the_steps_that_can_decide_its_cells(monkeypatch):
+    walked = _recorded_walks(monkeypatch)
+
+    def walk(policy: str, op: str, *args: str) -> list[str]:
+        walked.clear()
+        api.request(policy, operands=list(args), op=op).outcome()
+        return list(walked)
+
+    # torch.add declares no special, override or refusal of its own: it is promoted, its kind
+    # applied, and its missing kernels looked at; torch's 1- to 7-bit types are refused first
+    # (outside), and an operator's reflection is not asked of a function.
+    assert walk("torch", "add", "uint16", "uint16") == ["outside", "promote", "kind", "no-kernel"]
+    # np.square declares an override (bool -> int8); a one-operand operation checks that its
+    # operand is an array (takes).
+    assert walk("numpy", "square", "bool") == [
+        "takes",
+        "outside",
+        "promote",
+        "override",
+        "kind",
+        "no-kernel",
+    ]
+    # torch's true division declares measured cells (a complex scalar and float16 runs).
+    assert walk("torch", "divide", "int32", "int32") == [
+        "outside",
+        "cells",
+        "promote",
+        "kind",
+        "no-kernel",
+    ]
+    # An operator asks whether a Python scalar on its left is reflected.
+    assert walk("numpy", "+", "int", "uint8")[0] == "reflected"
 
 
 def test_the_declared_order_decides_where_two_steps_apply(monkeypatch):
