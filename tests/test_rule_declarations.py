@@ -17,8 +17,9 @@ from click.testing import CliRunner
 import promote_cli
 from promote_cli import api, frameworks, ops
 from promote_cli.cli import cli
-from promote_cli.errors import PromotionError
-from promote_cli.operands import Operand
+from promote_cli.engine import remembering
+from promote_cli.errors import PromotionError, UsageError
+from promote_cli.operands import PYTHON, Operand
 from promote_cli.verify import driver
 
 FRAMEWORKS_DIR = Path(promote_cli.__file__).parent / "frameworks"
@@ -256,6 +257,50 @@ def test_a_rule_walks_only_the_steps_that_can_decide_its_cells(monkeypatch):
     ]
     # An operator asks whether a Python scalar on its left is reflected.
     assert walk("numpy", "+", "int", "uint8")[0] == "reflected"
+
+
+def _asked_of_every_walk() -> Iterator[tuple[ops.Operations, str, tuple[Operand, ...], dict]]:
+    """Cells of every framework's operations: each operation on a spread of its policy's
+    operands (a type no operation takes among them where there is one, each Python scalar,
+    and a value where the operations take one), the operations taking the framework's option
+    settings in turn."""
+    for name in frameworks.names():
+        try:
+            rules = frameworks.operations(frameworks.get(name))
+        except PromotionError:
+            continue
+        every = rules.policy.operands()
+        arrays = [x for x in every if x.category != PYTHON]
+        outside = [x for x in arrays if rules.types is not None and x.dtype not in rules.types]
+        spread = [*arrays[:: max(1, len(arrays) // 3)][:3], *outside[:1]]
+        spread += [x for x in every if x.category == PYTHON]
+        if rules.values:
+            spread.append(Operand("int*", PYTHON, 300))
+        settings = list(driver.settings(rules.policy))
+        for i, op in enumerate(ops.VOCABULARY.values()):
+            opts = settings[i % len(settings)]
+            for a in spread:
+                for b in [None] if ops.takes_one(op) else spread:
+                    yield rules, op.name, (a,) if b is None else (a, b), opts
+
+
+def test_a_rule_s_walk_answers_every_cell_as_the_walk_of_every_step(monkeypatch):
+    # A step a rule's walk leaves out (Step.applies) must be one whose check returns None for
+    # every cell of that rule: asked with every step walked, each cell answers the same.
+    def asked() -> list[str]:
+        out = []
+        with remembering():
+            for rules, name, operands, opts in _asked_of_every_walk():
+                try:
+                    out.append(repr(ops.answer(rules, name, operands, opts)[0]))
+                except UsageError as exc:
+                    out.append(f"UsageError: {exc}")
+        return out
+
+    planned = asked()
+    monkeypatch.setattr(ops, "walk_of", lambda rules, rule, op, values: ops.STEPS)
+    assert asked() == planned
+    assert len(planned) > 30_000
 
 
 def test_the_declared_order_decides_where_two_steps_apply(monkeypatch):
