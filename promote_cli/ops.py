@@ -552,11 +552,6 @@ class Operations(Record):
             key in self.values_promote,
         )
 
-    def promotes_values(self, opts: Mapping[str, Any]) -> bool:
-        """Whether a Python scalar's value takes part in the promotion under ``opts``
-        (``values_promote``)."""
-        return self.setting(opts)[2]
-
     def rule(self, name: str) -> Rule:
         return self.rules[operation(name).name]
 
