@@ -49,6 +49,12 @@ int64  s8
     options=(
         Option("x64", "bool", True, "64-bit mode (jax_enable_x64); false narrows results to 32"),
         Option("strict", "bool", False, "jax_numpy_dtype_promotion='strict': no implicit mixing"),
+        Option(
+            "jit",
+            "bool",
+            False,
+            "inside jax.jit: a 0-d integer array is traced, so ** promotes (false: eager)",
+        ),
     ),
     install="jax",
     in_extra=True,
