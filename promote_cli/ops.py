@@ -1363,8 +1363,12 @@ class Asked(Record):
         return self.answer((a,) if takes_one(op) else (a, b), opts, op)[0]
 
     def operands(self) -> tuple[Operand, ...]:
-        """The operands a table of these operations asks about by default."""
-        return operands_of(self.rules, self.operations[0])
+        """The operands a table of these operations asks about by default (0-d arrays where
+        one of them tells them apart: ``Operations.zero_d``)."""
+        found = operands_of(self.rules, self.operations[0])
+        if any(self.rules.takes_zero_d(op) for op in self.operations):
+            return found
+        return tuple(x for x in found if x.category != ZERO_D)
 
 
 def row_matrix(

@@ -98,9 +98,12 @@ def test_option_values_try_both_booleans_every_choice_and_every_dtype():
 
 def test_settings_are_the_product_of_the_options_and_pinning_holds_one_fixed():
     jax = frameworks.get("jax")
-    assert len(driver.settings(jax)) == 4
-    pinned = driver.settings(jax, {"x64": False})
-    assert pinned == [{"x64": False, "strict": False}, {"x64": False, "strict": True}]
+    assert len(driver.settings(jax)) == 8
+    pinned = driver.settings(jax, {"x64": False, "jit": False})
+    assert pinned == [
+        {"x64": False, "strict": False, "jit": False},
+        {"x64": False, "strict": True, "jit": False},
+    ]
 
 
 # --- the driver and the command, with fake oracles ------------------------------------------
@@ -140,10 +143,10 @@ def test_a_wrong_cell_is_reported_in_the_policy_notation_and_exits_1(run, instal
 def test_a_framework_refusal_where_promote_answers_is_a_mismatch(run, install):
     # JAX's seed table: u1 x i1 (uint8 x int8) = i2 (int16). Options are printed in the line.
     install("jax", fake_oracle("jax", wrong={(Operand("uint8"), Operand("int8")): "refused"}))
-    result = run("verify", "jax", "-O", "x64=true", "-O", "strict=false")
+    result = run("verify", "jax", "-O", "x64=true", "-O", "strict=false", "-O", "jit=false")
     assert result.exit_code == 1
     assert (
-        "  jax x64=true, strict=false: u1 (uint8) x i1 (int8) -> promote says i2 (int16),"
+        "  jax x64=true, strict=false, jit=false: u1 (uint8) x i1 (int8) -> promote says i2 (int16),"
         " framework says refused (ValueError: no promotion path)\n"
     ) in result.stdout
 
