@@ -106,6 +106,16 @@ def refuse(rule: str, reason: str, unsafe_result: str | None = None) -> Outcome:
     return Outcome(None, rule, reason, unsafe_result)
 
 
+# The rule of an answer promote declines to give: a question it does not model exactly (a
+# refusal to the user, saying why; verify and the offline comparison count it as declined,
+# never as agreeing or differing).
+DECLINED = "declined"
+
+
+def decline(reason: str) -> Outcome:
+    return Outcome(None, DECLINED, f"not modelled: {reason}")
+
+
 class Policy:
     """A framework's promotion rules. Subclasses declare the class attributes and ``decide``;
     ``decide`` must be pure (options are arguments, never globals). A built-in policy names its

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from promote_cli.engine import Outcome
+from promote_cli.engine import DECLINED, Outcome
 from promote_cli.ops import NO_KERNEL, REBINDS, answer
 from promote_cli.record import Record
 from promote_cli.verify.protocol import (
@@ -109,6 +109,8 @@ def standing(
     assert not isinstance(cell, Nodes), "a program is judged by judged()"
     if isinstance(cell, Unobservable):
         return SKIPPED, mine, None, cell.message
+    if mine.rule == DECLINED:  # a question promote does not answer is not compared
+        return SKIPPED, mine, None, mine.why
     if q.kind == OPERATION:
         if isinstance(cell, Result):
             theirs, error, kernel = cell.dtype, "", False

@@ -232,7 +232,7 @@ def verify(
         framework_name(frameworks.entry(name)) if registered else name
     )
     report = Report(name, NOT_INSTALLED, framework=framework, python=python or "")
-    combos = settings(policy, pinned)
+    combos = settings(policy, pinned, installed_releases(policy, python))
     if registered:
         report.measured = measured_version(frameworks.entry(name), combos)
     rules = None
@@ -280,6 +280,24 @@ def verify(
     )
     report.status = MISMATCH if wrong else VERIFIED
     return report
+
+
+def installed_releases(policy: Policy, python: str | None = None) -> dict[str, str]:
+    """Each release option of ``policy`` (NumPy's ``ml_dtypes``) mapped to the measured release
+    of its package installed where the oracle runs (``python``'s environment, or this one);
+    an option whose package is absent there, or at a release not measured, is left out."""
+    from promote_cli.options import release_of
+    from promote_cli.verify.workers import package_version
+
+    found = {}
+    for option in policy.options:
+        if option.kind != "release":
+            continue
+        version = package_version(option.package, python)
+        release = release_of(version, option.choices) if version else None
+        if release is not None:
+            found[option.name] = release
+    return found
 
 
 def measured_version(entry: Framework, combos: Sequence[Mapping[str, Any]]) -> str:

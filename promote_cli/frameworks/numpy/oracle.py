@@ -203,19 +203,32 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             " 1.24-1.26's): ask one with --python"
         )
         return [Unobservable(why) for _ in questions]
-    if opts.get("ml_dtypes") and not _has_ml_dtypes():
-        # Another environment (``verify --python``) without ml_dtypes: that setting cannot be
-        # asked there, and is said to be so, not compared.
-        return [Unobservable("ml_dtypes is not installed in this environment") for _ in questions]
+    other = _other_ml_dtypes(opts.get("ml_dtypes"))
+    if other:
+        # Another environment (``verify --python``) without ml_dtypes, or with another release
+        # than the setting asks: that setting cannot be asked there, and is said to be so.
+        return [Unobservable(other) for _ in questions]
     with _promotion_state(np, opts), warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")  # overflow to inf in a cast is not a refusal
         return answered(questions, ask, REFUSALS)
 
 
-def _has_ml_dtypes() -> bool:
-    from importlib.util import find_spec
+def _other_ml_dtypes(asked: Any) -> str:
+    """Why the ml_dtypes release ``asked`` (a release, ``0.7``, or False) cannot be asked
+    here: it is not installed, or another release is; "" when it can."""
+    from importlib import metadata
 
-    return find_spec("ml_dtypes") is not None
+    from promote_cli.options import release_of
+
+    if not asked:
+        return ""
+    try:
+        found = metadata.version("ml_dtypes")
+    except metadata.PackageNotFoundError:
+        return "ml_dtypes is not installed in this environment"
+    if release_of(found, (asked,)) is None:
+        return f"ml_dtypes {found} is installed here, not {asked}"
+    return ""
 
 
 @contextmanager

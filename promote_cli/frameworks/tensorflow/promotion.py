@@ -137,7 +137,7 @@ _READ_WEAK = frozenset(t for t in DEFAULT_TYPES if t.endswith("*"))
 # WeakTensor does not exist there) and the Python scalars' values, as NumPy answers it with
 # ml_dtypes imported (TensorFlow's bfloat16 is ml_dtypes'): the numpy policy's setting.
 LEGACY = "legacy"
-_AS_NUMPY = {"ml_dtypes": True}
+_AS_NUMPY = {"ml_dtypes": "0.6"}
 _AS_OBJECT = {"string": "object"}  # a string tensor's NumPy dtype
 # mode=legacy: the Python ints the operator converts to a tensor of each dtype (the promoted
 # one, which a Python int never changes but bool's, int64): int64's range, uint64's own, and
@@ -243,12 +243,15 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
         promote before it (``np.result_type(uint16, string, bfloat16)`` raises; with the string
         first it does not)."""
         from promote_cli.frameworks.numpy.promotion import POLICY as NUMPY
-        from promote_cli.frameworks.numpy.promotion import promote_sequence
+        from promote_cli.frameworks.numpy.promotion import promote_sequence, release
 
         if any(op.dtype == "string" for op in operands):
             # np.result_type takes the dtypes first, then the Python scalars
             ordered = sorted(operands, key=lambda op: op.category == PYTHON)
-            found = promote_sequence([_AS_OBJECT.get(o.dtype, o.dtype) for o in ordered])
+            found = promote_sequence(
+                [_AS_OBJECT.get(o.dtype, o.dtype) for o in ordered],
+                release(_AS_NUMPY["ml_dtypes"]),
+            )
             if isinstance(found, str):
                 return refuse(
                     LEGACY,
