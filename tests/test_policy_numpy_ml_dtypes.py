@@ -98,7 +98,7 @@ def test_numpy_with_ml_dtypes_0_7_answers_as_numpy_does(run, args, stdout):
     ("args", "reason"),
     [
         (["uint4", "int:300", "--chain"], "Python integer 300 out of bounds for uint8"),
-        (["int4", "int:2147483648", "--chain"], "Python integer 2147483648 out of bounds for int16"),
+        (["int4", "int:2147483648", "--chain"], "integer 2147483648 out of bounds for int16"),
         # Three operands with an ml_dtypes 0.7 type: declined, not guessed.
         (["int4", "float16", "int"], "not modelled: np.result_type of three or more operands"),
     ],

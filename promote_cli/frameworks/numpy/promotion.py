@@ -64,7 +64,6 @@ from promote_cli.dtypes import get, is_weak
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, decline, ref, refuse
 from promote_cli.frameworks.numpy import FRAMEWORK, ML_RELEASES
 from promote_cli.halftable import REFUSED, TablePolicy, mirror
-from promote_cli.record import Record
 from promote_cli.operands import (
     DIMENSIONED,
     NUMPY_SCALAR,
@@ -73,6 +72,7 @@ from promote_cli.operands import (
     Operand,
     int_value,
 )
+from promote_cli.record import Record
 
 # numpy.promote_types in NumPy's type codes; row i lists columns 0..i.
 _LOWER_HALF = """
@@ -277,9 +277,7 @@ def _reduce(dts: list[str | None], length: int, ml: MlRelease | None) -> str | N
     return _reduce(dts, length - half, ml)
 
 
-def promote_sequence(
-    dtypes: Sequence[str], ml: MlRelease | None = None
-) -> tuple[str, str] | str:
+def promote_sequence(dtypes: Sequence[str], ml: MlRelease | None = None) -> tuple[str, str] | str:
     """``PyArray_PromoteDTypeSequence``: the common DType of all ``dtypes`` (abstract ones
     included) and the main DType that decided, or the DType that could not be promoted;
     ``ml``: the release of ml_dtypes imported, if any."""
@@ -397,13 +395,16 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
         if len(operands) == 2:
             return self.decide(operands[0], operands[1], opts)
         ml = _ml(opts)
-        if ml is not None and ml.ml_dtypes not in _SEQUENCE_MODELLED:
-            if any(op.dtype in ML_TYPES for op in operands):
-                return decline(
-                    f"np.result_type of three or more operands with an ml_dtypes {ml.ml_dtypes}"
-                    " type (its DTypes take part in NumPy's sequence in a way promote has not"
-                    " derived; pairs and chains are modelled)"
-                )
+        if (
+            ml is not None
+            and ml.ml_dtypes not in _SEQUENCE_MODELLED
+            and any(op.dtype in ML_TYPES for op in operands)
+        ):
+            return decline(
+                f"np.result_type of three or more operands with an ml_dtypes {ml.ml_dtypes}"
+                " type (its DTypes take part in NumPy's sequence in a way promote has not"
+                " derived; pairs and chains are modelled)"
+            )
         # np.result_type passes the dtypes first, then the Python scalars (which it has made
         # arrays): the sequence's order decides which DType leads.
         ordered = sorted(operands, key=lambda op: op.category == PYTHON)
