@@ -336,7 +336,7 @@ def _disagreements(
     return compared, wrong
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("numpy")
 def test_random_programs_give_what_numpy_gives_node_by_node():
     np = pytest.importorskip("numpy")
     from promote_cli.frameworks.numpy.oracle import Primitives
@@ -348,7 +348,7 @@ def test_random_programs_give_what_numpy_gives_node_by_node():
     assert wrong == [], f"{len(wrong)} programs differ:\n" + "\n".join(wrong[:20])
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("torch")
 def test_random_programs_give_what_pytorch_gives_node_by_node():
     torch = pytest.importorskip("torch", reason="PyTorch is not installed (the conformance extra)")
     from promote_cli.frameworks.torch.oracle import Primitives
@@ -360,7 +360,7 @@ def test_random_programs_give_what_pytorch_gives_node_by_node():
     assert wrong == [], f"{len(wrong)} programs differ:\n" + "\n".join(wrong[:20])
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("jax")
 @pytest.mark.parametrize("x64", [True, False])
 def test_random_programs_give_what_jax_gives_node_by_node(x64):
     pytest.importorskip("jax", reason="JAX is not installed (the conformance extra)")
@@ -376,7 +376,7 @@ def test_random_programs_give_what_jax_gives_node_by_node(x64):
     assert wrong == [], f"{len(wrong)} programs differ:\n" + "\n".join(wrong[:20])
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("mlx")
 def test_random_programs_give_what_mlx_gives_node_by_node():
     pytest.importorskip("mlx.core", reason="MLX is not installed (the conformance extra)")
     from promote_cli.frameworks.mlx import oracle
@@ -388,7 +388,7 @@ def test_random_programs_give_what_mlx_gives_node_by_node():
     assert wrong == [], f"{len(wrong)} programs differ:\n" + "\n".join(wrong[:20])
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("array-api")
 def test_random_programs_give_what_array_api_strict_gives_node_by_node():
     pytest.importorskip("array_api_strict", reason="array-api-strict is not installed")
     from promote_cli.frameworks.array_api import oracle

@@ -119,7 +119,8 @@ def test_every_missing_kernel_a_rule_declares_marks_a_measured_cell(name):
     assert found(name).unreached == []
 
 
-# Settings measured apart, on another version (NumPy's promotion=legacy on NumPy 1.26.4).
+# Settings measured apart, on another version (NumPy's promotion=legacy on NumPy 1.26.4, and its
+# ml_dtypes=0.6 with ml_dtypes 0.6.0).
 APART = [(e.name, a) for e in frameworks.entries() for a in e.measured_apart]
 APART_IDS = [f"{name}-{a.directory}" for name, a in APART]
 
@@ -131,12 +132,19 @@ def apart_files(name: str, directory: str) -> dict[str, measured.Measured]:
     return {f: m for f, m in found.items() if m is not None}
 
 
-def test_numpys_legacy_promotion_is_measured_apart_on_numpy_1_26():
+def test_numpys_legacy_promotion_and_ml_dtypes_0_6_are_measured_apart():
     assert [(name, a.option, a.value, a.version) for name, a in APART] == [
-        ("numpy", "promotion", "legacy", "1.26.4")
+        ("numpy", "promotion", "legacy", "1.26.4"),
+        ("numpy", "ml_dtypes", "0.6", "2.4.6"),
     ]
     # Pairs, triples and values, and the operations: spellings are the current version's.
     assert sorted(apart_files("numpy", "promotion-legacy")) == ["nary", "operations", "pairs"]
+    assert sorted(apart_files("numpy", "ml_dtypes-0.6")) == ["nary", "operations", "pairs"]
+    # each with the release of ml_dtypes its answers are NumPy's with
+    assert {m.version for m in apart_files("numpy", "ml_dtypes-0.6").values()} == {
+        "2.4.6 (ml_dtypes 0.6.0)"
+    }
+    assert {m.version for m in files("numpy").values()} == {"2.4.6 (ml_dtypes 0.7.0)"}
 
 
 @pytest.mark.parametrize(("name", "apart"), APART, ids=APART_IDS)

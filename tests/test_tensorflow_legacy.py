@@ -155,7 +155,7 @@ print(json.dumps([encode(c) for c in oracle.answer(handle, {"mode": "legacy"}, q
 """
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("tensorflow")
 def test_tensorflow_oracle_in_legacy_mode():
     pytest.importorskip("tensorflow", reason="TensorFlow is not installed")
     done = subprocess.run(

@@ -358,7 +358,7 @@ def ask(policy: str, a: Operand, b: Operand, **opts) -> str:
     return pair(policy, a, b, **opts)
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("torch")
 def test_torch_oracle_asks_torch():
     pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch==2.13.0)")
     d, s, p = Operand, (lambda t: Operand(t, ZERO_D)), (lambda t: Operand(t, PYTHON))
@@ -389,7 +389,7 @@ def test_torch_result_type_on_1d_tensors_is_promote_types():
             assert ask("torch", Operand(a), Operand(b)) == str(torch.result_type(ta, tb))[6:]
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("array-api")
 def test_array_api_oracle_asks_array_api_strict():
     pytest.importorskip("array_api_strict", reason="array-api-strict is not installed")
     d, p = Operand, (lambda t: Operand(t, PYTHON))
@@ -535,7 +535,7 @@ def test_policy_matches_the_installed_framework(run, policy, module, flags):
 
 
 @pytest.mark.slow
-@pytest.mark.conformance
+@pytest.mark.conformance("numpy")
 def test_verify_runs_as_a_real_process():
     pytest.importorskip("numpy")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
