@@ -120,7 +120,7 @@ def test_every_missing_kernel_a_rule_declares_marks_a_measured_cell(name):
 
 
 # Settings measured apart, on another version (NumPy's promotion=legacy on NumPy 1.26.4, and its
-# ml_dtypes=0.6 with ml_dtypes 0.6.0).
+# ml_dtypes=0.5 and 0.6 with ml_dtypes 0.5.4 and 0.6.0).
 APART = [(e.name, a) for e in frameworks.entries() for a in e.measured_apart]
 APART_IDS = [f"{name}-{a.directory}" for name, a in APART]
 
@@ -135,15 +135,16 @@ def apart_files(name: str, directory: str) -> dict[str, measured.Measured]:
 def test_numpys_legacy_promotion_and_ml_dtypes_0_6_are_measured_apart():
     assert [(name, a.option, a.value, a.version) for name, a in APART] == [
         ("numpy", "promotion", "legacy", "1.26.4"),
+        ("numpy", "ml_dtypes", "0.5", "2.4.6"),
         ("numpy", "ml_dtypes", "0.6", "2.4.6"),
     ]
     # Pairs, triples and values, and the operations: spellings are the current version's.
     assert sorted(apart_files("numpy", "promotion-legacy")) == ["nary", "operations", "pairs"]
-    assert sorted(apart_files("numpy", "ml_dtypes-0.6")) == ["nary", "operations", "pairs"]
     # each with the release of ml_dtypes its answers are NumPy's with
-    assert {m.version for m in apart_files("numpy", "ml_dtypes-0.6").values()} == {
-        "2.4.6 (ml_dtypes 0.6.0)"
-    }
+    for release, version in (("0.5", "0.5.4"), ("0.6", "0.6.0")):
+        found = apart_files("numpy", f"ml_dtypes-{release}")
+        assert sorted(found) == ["nary", "operations", "pairs"]
+        assert {m.version for m in found.values()} == {f"2.4.6 (ml_dtypes {version})"}
     assert {m.version for m in files("numpy").values()} == {"2.4.6 (ml_dtypes 0.7.0)"}
 
 

@@ -111,7 +111,8 @@ def test_numpy_with_ml_dtypes_0_7_refuses_only_a_value_or_declines(run, args, re
 
 
 @pytest.mark.parametrize(
-    ("value", "release"), [("true", "0.7"), ("0.7.0", "0.7"), ("0.6", "0.6"), ("yes", "0.7")]
+    ("value", "release"),
+    [("true", "0.7"), ("0.7.0", "0.7"), ("0.6", "0.6"), ("yes", "0.7"), ("0.5.1", "0.5")],
 )
 def test_the_option_names_a_measured_release_and_true_is_the_newest(run, value, release):
     result = run("pair", "uint8", "int4", "-p", "numpy", "-O", f"ml_dtypes={value}", "--explain")
@@ -119,11 +120,11 @@ def test_the_option_names_a_measured_release_and_true_is_the_newest(run, value, 
 
 
 def test_an_ml_dtypes_release_not_measured_is_one_line_naming_the_measured_ones(run):
-    result = run("pair", "uint8", "int4", "-p", "numpy", "-O", "ml_dtypes=0.5")
+    result = run("pair", "uint8", "int4", "-p", "numpy", "-O", "ml_dtypes=0.4")
     assert result.exit_code == 2
     assert result.output.strip().splitlines()[-1] == (
         "promote: error: option ml_dtypes takes false, true (the newest measured, 0.7) or a"
-        " measured ml_dtypes release (0.6, 0.7), not '0.5'"
+        " measured ml_dtypes release (0.5, 0.6, 0.7), not '0.4'"
     )
 
 
@@ -175,8 +176,18 @@ def test_each_measured_release_has_its_tables_and_type_numbers():
         assert data["ml_dtypes"].startswith(release + ".")
         # each release registers its types in its own order: bfloat16 first in both
         assert data["numbers"]["bfloat16"] == 256
-    numbers = [
-        json.loads((HERE / f"ml_dtypes-{r}.json").read_text(encoding="utf-8"))["numbers"]
+    numbers = {
+        r: json.loads((HERE / f"ml_dtypes-{r}.json").read_text(encoding="utf-8"))["numbers"]
         for r in ML_RELEASES
-    ]
-    assert numbers[0]["int4"] == 272 and numbers[1]["int4"] == 273
+    }
+    assert [numbers[r]["int4"] for r in ("0.5", "0.6", "0.7")] == [270, 272, 273]
+    # 0.6 added int1, uint1 and complex32
+    assert len(numbers["0.5"]) == 16 and len(numbers["0.6"]) == len(numbers["0.7"]) == 19
+
+
+def test_ml_dtypes_0_5_lacks_the_types_0_6_added(run):
+    result = run("pair", "int1", "int8", "-p", "numpy", "-O", "ml_dtypes=0.5")
+    assert (result.exit_code, result.stdout) == (1, "refused: ml_dtypes 0.5.4 has no int1 type\n")
+    # its pairs are 0.6's where both have the types: np.promote_types(uint8, int4) raises
+    result = run("pair", "uint8", "int4", "-p", "numpy", "-O", "ml_dtypes=0.5")
+    assert result.exit_code == 1 and "could not be promoted by int4" in result.stdout

@@ -310,6 +310,12 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
     cell_reason = "numpy.promote_types"
     option_types: ClassVar[Mapping[str, tuple[str, ...]]] = {"ml_dtypes": ML_TYPES}
 
+    def universe_for(self, opts: Mapping[str, Any] | None) -> tuple[str, ...]:
+        """NumPy's types, and those of the release of ml_dtypes imported (0.5 has no int1,
+        uint1 or complex32)."""
+        ml = _ml(opts)
+        return self.universe if ml is None else (*self.universe, *ml.numbers)
+
     def operands(self, opts: Mapping[str, Any] | None = None) -> tuple[Operand, ...]:
         """Under NEP 50 (``weak``) the dtypes as arrays and the Python scalars: a 0-d array
         and a NumPy scalar are arrays of their dtype there. Under ``legacy`` each builtin type
@@ -347,6 +353,9 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
         return ""
 
     def normalise(self, op: Operand, opts: Mapping[str, Any] | None = None) -> Operand | Outcome:
+        ml = _ml(opts)
+        if ml is not None and op.dtype in ML_TYPES and op.dtype not in ml.numbers:
+            return refuse("unsupported", f"ml_dtypes {ml.ml_dtypes} has no {ref(op.dtype)} type")
         found = super().normalise(op, opts)
         if isinstance(found, Outcome):
             return found
@@ -518,7 +527,7 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
 
 # The ml_dtypes releases whose types take part in NumPy's n-ary sequence as ``promote_sequence``
 # models it (legacy user DTypes), checked against every measured triple.
-_SEQUENCE_MODELLED = frozenset({"0.6.0"})
+_SEQUENCE_MODELLED = frozenset({"0.5.4", "0.6.0"})
 # The ml_dtypes releases whose floats take any Python int (``bfloat16_array + 2**63`` is
 # bfloat16; under 0.6.0 it raises TypeError "expected number, got int"), measured.
 _FLOATS_TAKE_ANY_INT = frozenset({"0.7.0"})
