@@ -83,6 +83,23 @@ def release_of(version: str, releases: Sequence[str]) -> str | None:
     return found if found in releases else None
 
 
+def not_installed_release(package: str, asked: Any) -> str:
+    """Why a setting of the release option of ``package`` (its value ``asked``: a release such
+    as ``0.7``, or False) cannot be asked of the framework here: ``package`` is not installed,
+    or another release of it is; "" when it can (an oracle then answers Unobservable)."""
+    from importlib import metadata
+
+    if not asked:
+        return ""
+    try:
+        found = metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return f"{package} is not installed in this environment"
+    if release_of(found, (asked,)) is None:
+        return f"{package} {found} is installed here, not {asked}"
+    return ""
+
+
 def format_options(options: Sequence[Option], opts: Mapping[str, Any], nota: Notation) -> str:
     """``x64=true, strict=false`` for the options in ``opts``, dtypes in ``nota``."""
     return ", ".join(f"{o.name}={o.text(opts[o.name], nota)}" for o in options if o.name in opts)

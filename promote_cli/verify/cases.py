@@ -90,7 +90,7 @@ def settings(
         if o.name in pinned:
             return (pinned[o.name],)
         if o.name in installed:
-            return (o.default, installed[o.name])
+            return tuple(dict.fromkeys((o.default, installed[o.name])))
         return tuple(v for v in option_values(o) if (o.name, v) not in apart)
 
     axes = [axis(o) for o in policy.options]

@@ -28,6 +28,7 @@ from promote_cli.frameworks.numpy.legacy import crashes, object_int, value_of
 from promote_cli.frameworks.numpy.promotion import ML_TYPES
 from promote_cli.frameworks.numpy.spellings import NUMPY_CODES, NUMPY_NAMES
 from promote_cli.operands import NUMPY_SCALAR, PYTHON, ZERO_D, Operand
+from promote_cli.options import not_installed_release
 from promote_cli.verify import (
     Refused,
     answered,
@@ -203,7 +204,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             " 1.24-1.26's): ask one with --python"
         )
         return [Unobservable(why) for _ in questions]
-    other = _other_ml_dtypes(opts.get("ml_dtypes"))
+    other = not_installed_release("ml_dtypes", opts.get("ml_dtypes"))
     if other:
         # Another environment (``verify --python``) without ml_dtypes, or with another release
         # than the setting asks: that setting cannot be asked there, and is said to be so.
@@ -211,24 +212,6 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
     with _promotion_state(np, opts), warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")  # overflow to inf in a cast is not a refusal
         return answered(questions, ask, REFUSALS)
-
-
-def _other_ml_dtypes(asked: Any) -> str:
-    """Why the ml_dtypes release ``asked`` (a release, ``0.7``, or False) cannot be asked
-    here: it is not installed, or another release is; "" when it can."""
-    from importlib import metadata
-
-    from promote_cli.options import release_of
-
-    if not asked:
-        return ""
-    try:
-        found = metadata.version("ml_dtypes")
-    except metadata.PackageNotFoundError:
-        return "ml_dtypes is not installed in this environment"
-    if release_of(found, (asked,)) is None:
-        return f"ml_dtypes {found} is installed here, not {asked}"
-    return ""
 
 
 @contextmanager

@@ -135,9 +135,10 @@ _READ_WEAK = frozenset(t for t in DEFAULT_TYPES if t.endswith("*"))
 
 # mode=legacy: TF-NumPy's promotion before the new one, ``np.result_type`` of the dtypes (a
 # WeakTensor does not exist there) and the Python scalars' values, as NumPy answers it with
-# ml_dtypes imported (TensorFlow's bfloat16 is ml_dtypes'): the numpy policy's setting.
+# the installed release of ml_dtypes imported (TensorFlow's bfloat16 is ml_dtypes'): the numpy
+# policy's setting, which the option ``ml_dtypes`` names.
 LEGACY = "legacy"
-_AS_NUMPY = {"ml_dtypes": "0.6"}
+_NEWEST = FRAMEWORK.options[-1].choices[-1]
 _AS_OBJECT = {"string": "object"}  # a string tensor's NumPy dtype
 # mode=legacy: the Python ints the operator converts to a tensor of each dtype (the promoted
 # one, which a Python int never changes but bool's, int64): int64's range, uint64's own, and
@@ -223,7 +224,7 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         if opts["mode"] == LEGACY:
-            return self.legacy_join([a, b])
+            return self.legacy_join([a, b], opts)
         return super().decide(a, b, opts)
 
     def result_type(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
@@ -234,9 +235,16 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
         normalised = self._all_normalised(operands, opts)
         if isinstance(normalised, Outcome):
             return normalised
-        return self.legacy_join(normalised)
+        return self.legacy_join(normalised, opts)
 
-    def legacy_join(self, operands: Sequence[Operand]) -> Outcome:
+    def excluded(self, opts: Mapping[str, Any]) -> str:
+        """The release of ml_dtypes counts only in legacy mode (np.result_type): in the others
+        only its default is a setting of its own."""
+        if opts.get("mode") != LEGACY and opts.get("ml_dtypes", _NEWEST) != _NEWEST:
+            return "ml_dtypes counts only under mode=legacy"
+        return ""
+
+    def legacy_join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
         """mode=legacy's promotion: ``np.result_type`` (the numpy policy with ml_dtypes), and
         a string is NumPy's object, which TensorFlow reads back as a string: object with
         anything is object, unless NumPy's sequence promotion meets two others that do not
@@ -245,12 +253,13 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
         from promote_cli.frameworks.numpy.promotion import POLICY as NUMPY
         from promote_cli.frameworks.numpy.promotion import promote_sequence, release
 
+        as_numpy = {"ml_dtypes": opts.get("ml_dtypes", _NEWEST)}
         if any(op.dtype == "string" for op in operands):
             # np.result_type takes the dtypes first, then the Python scalars
             ordered = sorted(operands, key=lambda op: op.category == PYTHON)
             found = promote_sequence(
                 [_AS_OBJECT.get(o.dtype, o.dtype) for o in ordered],
-                release(_AS_NUMPY["ml_dtypes"]),
+                release(as_numpy["ml_dtypes"]),
             )
             if isinstance(found, str):
                 return refuse(
@@ -265,7 +274,7 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
                 " TensorFlow reads back as string",
             )
         strong = [op if op.category == PYTHON else Operand(op.dtype) for op in operands]
-        out = NUMPY.join(strong, _AS_NUMPY)
+        out = NUMPY.join(strong, as_numpy)
         return out._replace(
             rule=LEGACY, why=f"dtype_conversion_mode='legacy' calls np.result_type: {out.why}"
         )
