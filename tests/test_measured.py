@@ -137,6 +137,7 @@ def test_numpys_legacy_promotion_and_ml_dtypes_0_6_are_measured_apart():
         ("numpy", "promotion", "legacy", "1.26.4"),
         ("numpy", "ml_dtypes", "0.5", "2.4.6"),
         ("numpy", "ml_dtypes", "0.6", "2.4.6"),
+        ("tensorflow", "ml_dtypes", "0.6", "2.21.0"),
     ]
     # Pairs, triples and values, and the operations: spellings are the current version's.
     assert sorted(apart_files("numpy", "promotion-legacy")) == ["nary", "operations", "pairs"]
@@ -146,6 +147,9 @@ def test_numpys_legacy_promotion_and_ml_dtypes_0_6_are_measured_apart():
         assert sorted(found) == ["nary", "operations", "pairs"]
         assert {m.version for m in found.values()} == {f"2.4.6 (ml_dtypes {version})"}
     assert {m.version for m in files("numpy").values()} == {"2.4.6 (ml_dtypes 0.7.0)"}
+    assert {m.version for m in apart_files("tensorflow", "ml_dtypes-0.6").values()} == {
+        "2.21.0 (ml_dtypes 0.6.0)"
+    }
 
 
 @pytest.mark.parametrize(("name", "apart"), APART, ids=APART_IDS)

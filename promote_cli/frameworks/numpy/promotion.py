@@ -277,6 +277,20 @@ def _reduce(dts: list[str | None], length: int, ml: MlRelease | None) -> str | N
     return _reduce(dts, length - half, ml)
 
 
+def declines_sequence(ml: MlRelease | None, dtypes: Sequence[str]) -> Outcome | None:
+    """The refusal of an n-ary sequence promote has not derived (three or more DTypes with a
+    type of an ml_dtypes release whose DTypes it does not model), or None."""
+    if ml is None or ml.ml_dtypes in _SEQUENCE_MODELLED or len(dtypes) < 3:
+        return None
+    if not any(t in ML_TYPES for t in dtypes):
+        return None
+    return decline(
+        f"np.result_type of three or more operands with an ml_dtypes {ml.ml_dtypes} type (its"
+        " DTypes take part in NumPy's sequence in a way promote has not derived; pairs and"
+        " chains are modelled)"
+    )
+
+
 def promote_sequence(dtypes: Sequence[str], ml: MlRelease | None = None) -> tuple[str, str] | str:
     """``PyArray_PromoteDTypeSequence``: the common DType of all ``dtypes`` (abstract ones
     included) and the main DType that decided, or the DType that could not be promoted;
@@ -404,16 +418,9 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
         if len(operands) == 2:
             return self.decide(operands[0], operands[1], opts)
         ml = _ml(opts)
-        if (
-            ml is not None
-            and ml.ml_dtypes not in _SEQUENCE_MODELLED
-            and any(op.dtype in ML_TYPES for op in operands)
-        ):
-            return decline(
-                f"np.result_type of three or more operands with an ml_dtypes {ml.ml_dtypes}"
-                " type (its DTypes take part in NumPy's sequence in a way promote has not"
-                " derived; pairs and chains are modelled)"
-            )
+        declined = declines_sequence(ml, [op.dtype for op in operands])
+        if declined is not None:
+            return declined
         # np.result_type passes the dtypes first, then the Python scalars (which it has made
         # arrays): the sequence's order decides which DType leads.
         ordered = sorted(operands, key=lambda op: op.category == PYTHON)

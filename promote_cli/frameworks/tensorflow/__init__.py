@@ -65,7 +65,8 @@ complex128*  c128*
             "release",
             "0.7",
             "the release of ml_dtypes installed beside TensorFlow (its bfloat16 is ml_dtypes'):"
-            " under mode=legacy np.result_type answers as that release makes NumPy answer",
+            " np.result_type, which tnp's arithmetic and mode=legacy call, answers as that"
+            " release makes NumPy answer",
             choices=("0.6", "0.7"),
             package="ml_dtypes",
         ),

@@ -163,12 +163,11 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
     tf, flexible_dtypes, ops_module, weak_tensor = handle
     from tensorflow.python import pywrap_tfe
 
-    if opts["mode"] == "legacy":
-        # np.result_type answers as the installed ml_dtypes makes NumPy answer: a setting of
-        # another release cannot be asked here, and is said to be so
-        other = not_installed_release("ml_dtypes", opts.get("ml_dtypes"))
-        if other:
-            return [Unobservable(other) for _ in questions]
+    # np.result_type (tnp's arithmetic, legacy mode) answers as the installed ml_dtypes makes
+    # NumPy answer: a setting of another release cannot be asked here, and is said to be so
+    other = not_installed_release("ml_dtypes", opts.get("ml_dtypes"))
+    if other:
+        return [Unobservable(other) for _ in questions]
 
     def tf_dtype(name: str) -> Any:
         try:

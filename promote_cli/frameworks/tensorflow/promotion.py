@@ -58,7 +58,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, ClassVar
 
-from promote_cli.engine import Materialised, Outcome, ref, refuse
+from promote_cli.engine import DECLINED, Materialised, Outcome, ref, refuse
 from promote_cli.frameworks.tensorflow import FRAMEWORK
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
 from promote_cli.operands import PYTHON, Operand, int_value
@@ -237,13 +237,6 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
             return normalised
         return self.legacy_join(normalised, opts)
 
-    def excluded(self, opts: Mapping[str, Any]) -> str:
-        """The release of ml_dtypes counts only in legacy mode (np.result_type): in the others
-        only its default is a setting of its own."""
-        if opts.get("mode") != LEGACY and opts.get("ml_dtypes", _NEWEST) != _NEWEST:
-            return "ml_dtypes counts only under mode=legacy"
-        return ""
-
     def legacy_join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
         """mode=legacy's promotion: ``np.result_type`` (the numpy policy with ml_dtypes), and
         a string is NumPy's object, which TensorFlow reads back as a string: object with
@@ -251,16 +244,22 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
         promote before it (``np.result_type(uint16, string, bfloat16)`` raises; with the string
         first it does not)."""
         from promote_cli.frameworks.numpy.promotion import POLICY as NUMPY
-        from promote_cli.frameworks.numpy.promotion import promote_sequence, release
+        from promote_cli.frameworks.numpy.promotion import (
+            declines_sequence,
+            promote_sequence,
+            release,
+        )
 
         as_numpy = {"ml_dtypes": opts.get("ml_dtypes", _NEWEST)}
         if any(op.dtype == "string" for op in operands):
             # np.result_type takes the dtypes first, then the Python scalars
             ordered = sorted(operands, key=lambda op: op.category == PYTHON)
-            found = promote_sequence(
-                [_AS_OBJECT.get(o.dtype, o.dtype) for o in ordered],
-                release(as_numpy["ml_dtypes"]),
-            )
+            dtypes = [_AS_OBJECT.get(o.dtype, o.dtype) for o in ordered]
+            ml = release(as_numpy["ml_dtypes"])
+            declined = declines_sequence(ml, dtypes)
+            if declined is not None:
+                return declined
+            found = promote_sequence(dtypes, ml)
             if isinstance(found, str):
                 return refuse(
                     LEGACY,
@@ -275,6 +274,8 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
             )
         strong = [op if op.category == PYTHON else Operand(op.dtype) for op in operands]
         out = NUMPY.join(strong, as_numpy)
+        if out.rule == DECLINED:
+            return out
         return out._replace(
             rule=LEGACY, why=f"dtype_conversion_mode='legacy' calls np.result_type: {out.why}"
         )
