@@ -353,7 +353,7 @@ def _print_summary(
     if report.measured and not report.other_version:
         _say(
             f"  {name} versions: {report.framework} {report.version} answered; promote's"
-            f" {name} rules were measured on {report.measured}"
+            f" {name} rules were measured on {summary.measured_on(report)}"
         )
     per_kind = ", ".join(
         f"{a.mismatches:,} of {_count(a.cells, *_KINDS[a.question])}" for a in summary.asked(report)
