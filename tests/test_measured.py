@@ -359,9 +359,9 @@ def test_a_drift_test_of_another_version_skips_naming_both_and_sees_a_changed_an
     fake = stand_in("numpy", wrong={asked.operands: "complex128"})
     version, drifted = asked_again("numpy", fake)
     assert other_version("numpy", version) == (
-        "measured on numpy 2.4.6 (ml_dtypes 0.6.0); installed: numpy 9.9"
+        "measured on numpy 2.4.6 (ml_dtypes 0.7.0); installed: numpy 9.9"
     )
-    assert other_version("numpy", "2.4.6 (ml_dtypes 0.6.0)") is None
+    assert other_version("numpy", "2.4.6 (ml_dtypes 0.7.0)") is None
     assert (
         drifted[0] == f"{measured.describe(asked)}: measured {measured.said(cell)}, now complex128"
     )

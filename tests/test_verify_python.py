@@ -66,11 +66,14 @@ def test_another_version_is_said_in_one_line_and_the_differing_cells_still_liste
     )
 
 
-def test_a_version_is_compared_by_its_first_word():
+def test_a_version_is_compared_by_its_release_and_the_ml_dtypes_release_it_names():
     def report(version: str, measured: str) -> driver.Report:
         return driver.Report("numpy", driver.VERIFIED, version=version, measured=measured)
 
     assert not report("2.4.6 (ml_dtypes 0.6.0)", "2.4.6").other_version
+    assert not report("2.4.6 (ml_dtypes 0.6.0)", "2.4.6 (ml_dtypes 0.6.0)").other_version
+    assert report("2.4.6 (ml_dtypes 0.7.0)", "2.4.6 (ml_dtypes 0.6.0)").other_version
+    assert not report("2.13.0+cpu", "2.13.0").other_version  # a local build's label
     assert report("1.26.4", "2.4.6").other_version
     assert not report("1.26.4", "").other_version  # a policy file: nothing measured
 

@@ -312,7 +312,7 @@ def _print(report: driver.Report, pol: Policy | None, require: bool, limit: int 
     if report.other_version:
         where = f" ({report.python})" if report.python else ""
         _say(
-            f"  {name}: {report.framework} {report.version.split()[0]}{where} is not"
+            f"  {name}: {report.framework} {report.version}{where} is not"
             f" {report.measured}, the version promote's {name} rules were measured on;"
             " the cells that differ are listed"
         )
@@ -353,7 +353,7 @@ def _print_summary(
     if report.measured and not report.other_version:
         _say(
             f"  {name} versions: {report.framework} {report.version} answered; promote's"
-            f" {name} rules were measured on {summary.measured_on(report)}"
+            f" {name} rules were measured on {report.measured}"
         )
     per_kind = ", ".join(
         f"{a.mismatches:,} of {_count(a.cells, *_KINDS[a.question])}" for a in summary.asked(report)

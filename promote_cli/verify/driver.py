@@ -147,10 +147,15 @@ class Report:
 
     @property
     def other_version(self) -> bool:
-        """Whether the framework asked is not the version the rules were measured on (a
-        version's first word: NumPy's names ml_dtypes' after it)."""
-        found = self.version.split()[:1]
-        return bool(self.measured and found) and found[0] != self.measured
+        """Whether the framework asked is not the version the rules were measured on: its
+        release (a local build's label aside: torch 2.13.0+cpu is 2.13.0), and what follows it
+        where both name more (NumPy's release of ml_dtypes)."""
+        found, wanted = self.version.split(maxsplit=1), self.measured.split(maxsplit=1)
+        if not (found and wanted):
+            return False
+        if found[0].split("+")[0] != wanted[0]:
+            return True
+        return len(found) == len(wanted) == 2 and found[1] != wanted[1]
 
 
 def oracle(policy: str, python: str | None = None) -> Oracle | None:
@@ -301,13 +306,23 @@ def installed_releases(policy: Policy, python: str | None = None) -> dict[str, s
 
 
 def measured_version(entry: Framework, combos: Sequence[Mapping[str, Any]]) -> str:
-    """The version ``entry``'s rules were measured on under the option settings ``combos``:
-    its entry's, or that of the settings measured apart when every setting asked is one
-    (NumPy's ``promotion=legacy``: 1.26.4)."""
-    for apart in entry.measured_apart:
-        if combos and all(c.get(apart.option) == apart.value for c in combos):
-            return apart.version
-    return entry.version
+    """The version ``entry``'s rules were measured on under the option settings ``combos``, as
+    its measurement files name it (``2.4.6 (ml_dtypes 0.6.0)``: NumPy's names the release of
+    ml_dtypes too): that of the set measured apart one of the settings selects (NumPy's
+    ``promotion=legacy``: 1.26.4; ``ml_dtypes=0.6``), else the entry's own set's."""
+    import json
+
+    from promote_cli.verify import measured
+
+    apart = next(
+        (a for a in entry.measured_apart if any(c.get(a.option) == a.value for c in combos)),
+        None,
+    )
+    wanted = apart.version if apart is not None else entry.version
+    found = measured.text(entry, "pairs", apart.directory if apart is not None else "")
+    said = json.loads(found).get("version") if found else None
+    # the file's, when it is of the version the entry names (its first word)
+    return said if isinstance(said, str) and said.split()[:1] == [wanted] else wanted
 
 
 def _hint(policy: Policy) -> str:

@@ -10,7 +10,6 @@ and prints nothing.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from promote_cli.record import Record
@@ -111,32 +110,6 @@ def asked(report: Report) -> list[Asked]:
     return [Asked(k, cells[k], wrong[k]) for k in KINDS if cells[k] or wrong[k]]
 
 
-def measured_on(report: Report) -> str:
-    """The version promote's rules for ``report``'s policy were measured on, as its oracle
-    names a version (``2.4.6 (ml_dtypes 0.6.0)``: NumPy's names ml_dtypes' too), so that it
-    reads against the version that answered: the version its measurements (``pairs.json``, of
-    the set measured apart when the settings asked were) record, else the entry's
-    (``report.measured``; "" for a policy file)."""
-    from promote_cli import frameworks
-    from promote_cli.verify import measured
-
-    if not report.measured or report.policy not in frameworks.names():
-        return report.measured
-    entry = frameworks.entry(report.policy)
-    apart = next((a.directory for a in entry.measured_apart if a.version == report.measured), "")
-    found = measured.text(entry, "pairs", apart)
-    if found is None:
-        return report.measured
-    try:
-        said = json.loads(found).get("version")
-    except ValueError:
-        return report.measured
-    # the file's, when it is of the version the entry names (its first word)
-    if isinstance(said, str) and said.split()[:1] == [report.measured]:
-        return said
-    return report.measured
-
-
 def count(reports: Sequence[Report]) -> int:
     """The mismatches of every report together."""
     return sum(len(mismatches(r)) for r in reports)
@@ -152,5 +125,4 @@ __all__ = [
     "causes",
     "count",
     "kind",
-    "measured_on",
 ]
