@@ -230,11 +230,11 @@ def _operand(given: DTypeLike, nota: Notation) -> Operand:
     """``given`` as an operand: a spelling read in ``nota``, or a framework's dtype object.
 
     Dtype objects are recognised by the package their class, or a class it derives from, comes
-    from and the name they carry, never by importing the framework (asking ``import torch`` of a user who passed a NumPy
-    dtype would cost seconds): a NumPy dtype or an ml_dtypes dtype has ``.name``
-    (``float16``, ``bfloat16``); a scalar type of NumPy, ml_dtypes or ``jax.numpy`` is a class
-    named after its dtype; ``torch.float16`` prints as ``torch.float16``; TensorFlow's
-    ``tf.float16`` has ``.name``."""
+    from and the name they carry, never by importing the framework (asking ``import torch`` of
+    a user who passed a NumPy dtype would cost seconds): a NumPy dtype, an ml_dtypes one
+    included, has ``.name`` (``float16``, ``bfloat16``); a scalar type of NumPy, ml_dtypes or
+    ``jax.numpy`` is a class named after its dtype; ``torch.float16`` prints as
+    ``torch.float16``; TensorFlow's ``tf.float16`` has ``.name``."""
     if isinstance(given, Operand):
         return given
     if isinstance(given, str):
