@@ -926,8 +926,11 @@ def _result(
         carried = policy.carried(operands[0], operands[-1], out, opts)
         if is_weak(carried.dtype):
             return Operand(carried.dtype, category)
-    if out.result is not None and weak and out.materialised is None and any(
-        x.dtype == out.result for x in operands
+    if (
+        out.result is not None
+        and weak
+        and out.materialised is None
+        and any(x.dtype == out.result for x in operands)
     ):
         # it keeps its weakly typed array's type, flag and all (JAX's integer_pow: the weak
         # array ``maximum(y, 1j)`` to the power -3 is weak complex)
