@@ -848,7 +848,8 @@ def _value(c: _Cell) -> Outcome | None:
             if value is not None and not -(2**63) <= value < 2**63:
                 return refuse(
                     "value",
-                    f"{rule.function} takes a Python int as an int64 (a C long), which {value}"
+                    f"{rule.function} takes a Python int as an int64 (a C long), which"
+                    f" {value_text(value)}"
                     f" does not fit: {policy.title} raises",
                 )
     if rule.value_special:
