@@ -67,9 +67,7 @@ RULES = {
     "add": Rule("np.add"),
     "subtract": Rule("np.subtract", refuses=("bool",)),
     "multiply": Rule("np.multiply"),
-    "divide": Rule(
-        "np.divide", INT_TO_DEFAULT, value=ANY_VALUE, value_special="float_converted"
-    ),
+    "divide": Rule("np.divide", INT_TO_DEFAULT, value=ANY_VALUE, value_special="float_converted"),
     "floor_divide": Rule("np.floor_divide", refuses=("complex",), overrides=_INT8),
     "remainder": Rule("np.remainder", refuses=("complex",), overrides=_INT8),
     "pow": Rule("np.pow", overrides=_INT8, value_special="negative_power"),
