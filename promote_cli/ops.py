@@ -800,9 +800,10 @@ def _promote(c: _Cell) -> Outcome | None:
     found = c.ops.pair_of(c.rule, c.op)
     if found is not None:
         # the framework's own pair takes the policy's operands only (Policy.promote refuses
-        # the rest itself): a type or category outside it is refused as promote refuses it
+        # the rest itself): a type or category outside it is refused as promote refuses it (a
+        # weakly typed array, which Keras's expressions meet on JAX, is the pair's to answer)
         for x in (c.a, c.b):
-            outside = c.ops.policy.normalise(x, c.opts)
+            outside = None if is_weak(x.dtype) else c.ops.policy.normalise(x, c.opts)
             if isinstance(outside, Outcome):
                 return outside
         c.pair = found.promote
