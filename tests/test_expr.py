@@ -63,6 +63,7 @@ def test_python_arithmetic_between_literals_is_done_first():
         ("x = 1\ny[0] = x", "line 2, column 1", "assign to one name"),
         ("for i in x: pass", "line 1, column 1", "a for statement is not modelled"),
         ("x + 'a'", "line 1, column 5", "str literals are not modelled"),
+        ("x @= y", "line 1, column 1", "the update @= is not modelled (write x = x @ y)"),
         ("1 / 0", "line 1, column 1", "Python raises ZeroDivisionError"),
         ("x.astype(foo)", "line 1, column 10", "unknown dtype 'foo'"),
         ("x + (2 ** 4096) ** 4096", "line 1, column 6", "a Python int this large"),
@@ -205,6 +206,29 @@ def test_the_table_marks_the_first_node_where_the_policies_part(run):
         "  w.sum()          uint64   int64",
         "  x / y + w.sum()  float64  float32",
         "> the policies part at x / y: numpy float64, torch float32",
+    ]
+
+
+@pytest.mark.parametrize("x64", ["true", "false"])
+def test_a_weakly_typed_arrays_integer_power_keeps_it_weak_as_jax_does(run, x64):
+    # jnp.maximum(jnp.ones(3, jnp.int16), 1j) ** -3 is complex128 with weak_type=True under
+    # x64 (complex64 without), as jnp.maximum(...) itself is: lax.integer_pow keeps the flag
+    code = "(maximum(y, 1j) ** -3)"
+    done = run("expr", code, "y=int16", "-p", "jax", "-O", f"x64={x64}")
+    assert done.exit_code == 0, done.output
+    assert [line.split()[-1] for line in done.stdout.splitlines()[1:]] == ["complex*"] * 2
+    # (y + 1.0) ** 2 is float64 with weak_type=True: weak all the way
+    done = run("expr", "(y + 1.0) ** 2 + 1", "y=int8", "-p", "jax", "-O", f"x64={x64}")
+    assert [line.split()[-1] for line in done.stdout.splitlines()[1:]] == ["float*"] * 3
+
+
+@pytest.mark.parametrize("code", ["y", "1", "z = y; z"])
+def test_code_that_applies_no_operation_prints_its_header_and_says_so(run, code):
+    done = run("expr", code, "y=int16", "-p", "jax,numpy")
+    assert done.exit_code == 0, done.output
+    assert done.stdout.splitlines() == [
+        "  code  jax  numpy",
+        "no node computes: the code names a value and applies no operation to it",
     ]
 
 

@@ -49,9 +49,13 @@ Python scalar values (``int:300``): NumPy 2 raises in the operation when a Pytho
 fit the integer dtype it is converted to, the result of the array and the scalar (``uint8 +
 300``: "Python integer 300 out of bounds for uint8"; ``bool`` arrays give int64), and any int
 outside [-2**63, 2**63) raises "Python int too large to convert to C long" there (uint64
-accepts up to 2**64 - 1); float results never raise (inf with a warning).
-``np.result_type(uint8, 300)`` itself never looks at the value (it says uint8): a valued
-operand asks about the operation, so promote refuses in both questions, with NumPy's reason.
+accepts up to 2**64 - 1). A float or complex result converts the int to a C double: beyond
+float64's range it raises "OverflowError: int too large to convert to float" (``float64 + 2 *
+int(max float64)``, in NEP 50's own tests; float16 and float32 too), within it an overflow
+gives inf with a warning; a long double takes any int Python writes in decimal (4,300 digits at
+most; ValueError beyond). ``np.result_type(uint8, 300)`` itself never looks at the value (it
+says uint8): a valued operand asks about the operation, so promote refuses in both questions,
+with NumPy's reason.
 """
 
 from __future__ import annotations
@@ -510,8 +514,10 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
                 # an unsigned one), which raises outside its range, and ml_dtypes wraps it
                 # (``int4_array + 300`` is int4 -4; measured)
                 result = "uint8" if get(result).kind == "uint" else "int16"
-        if result is None or not get(result).is_integer:
+        if result is None:
             return None
+        if not get(result).is_integer:
+            return _as_float(value, result)
         bits = get(result).bits or 0
         low, high = (
             (0, 2**bits - 1)
@@ -564,6 +570,35 @@ def _long_scalar_add(a: Operand, b: Operand) -> Outcome | None:
                 f"NumPy 1.26 raises TypeError: unsupported operand type(s) for +: a NumPy"
                 f" {scalar.dtype} scalar and the Python int {value}, which int64 does not hold",
             )
+    return None
+
+
+# Python's default limit on the digits of an int it writes in decimal (``sys.int_info``).
+_STR_DIGITS = 4300
+
+
+def _as_float(value: int, result: str) -> Outcome | None:
+    """NumPy 2 converts a Python int that meets a float or complex ``result`` to a C double
+    (Python's ``float(value)``), and to a long double through its decimal text, which Python
+    writes for at most 4,300 digits (measured on NumPy 2.4.6)."""
+    if result == "longdouble":
+        if abs(value) < 10**_STR_DIGITS:
+            return None
+        return refuse(
+            "value",
+            f"NumPy raises ValueError: Exceeds the limit ({_STR_DIGITS} digits) for integer"
+            f" string conversion (it makes the Python int a {ref(result)} through its decimal"
+            " text)",
+        )
+    try:
+        float(value)
+    except OverflowError:
+        return refuse(
+            "value",
+            f"NumPy raises OverflowError: int too large to convert to float (a Python int"
+            f" beyond float64's range meets {ref(result)}; np.result_type, which never looks"
+            f" at values, would say {ref(result)})",
+        )
     return None
 
 
