@@ -152,7 +152,7 @@ def _headline(d: Drift, require: bool) -> str:
     where = f" ({d.python})" if d.python else ""
     asked = f"{d.policy}: {d.framework} {d.installed}{where}"
     if d.status == AS_MEASURED:
-        return f"{asked}: as measured ({d.cells:,} cells)"
+        return f"{asked}: as measured"
     against = f"measured on {d.against}"
     if d.status == HOLDS:
         return f"{asked}, {against}: all {d.cells:,} measured cells answer as measured"

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from promote_cli.record import Record
 from promote_cli.verify.cases import Batch
-from promote_cli.verify.measured import FILES, Measured, describe, read, record, said
+from promote_cli.verify.measured import FILES, Measured, describe, read, record, said, text
 from promote_cli.verify.protocol import (
     CHAIN,
     EXPRESSION,
@@ -141,20 +141,27 @@ class Drift:
 # --- the measured sets ---------------------------------------------------------------------
 
 
-def sets(entry: Framework) -> list[tuple[str, dict[str, Measured]]]:
+def sets(entry: Framework) -> list[tuple[str, dict[str, str]]]:
     """Each set of ``entry``'s measurement files that exists: the entry's own first (``""``),
-    then each set measured apart (its directory), with its files by name."""
+    then each set measured apart (its directory), with the version each of its files names
+    (read from its head alone: parsing the cells of a large set takes seconds)."""
     out = []
     for apart in ["", *(a.directory for a in entry.measured_apart)]:
-        files = {f: m for f in FILES if (m := read(entry, f, apart)) is not None}
-        if files:
-            out.append((apart, files))
+        found = {f: text(entry, f, apart) for f in FILES}
+        named = {f: json.loads(t)["version"] for f, t in found.items() if t is not None}
+        if named:
+            out.append((apart, named))
     return out
 
 
-def versions(files: Mapping[str, Measured]) -> tuple[str, ...]:
+def files(entry: Framework, apart: str) -> dict[str, Measured]:
+    """The measurement files of one set, parsed, by name (``FILES``' order)."""
+    return {f: m for f in FILES if (m := read(entry, f, apart)) is not None}
+
+
+def versions(named: Mapping[str, str]) -> tuple[str, ...]:
     """The versions a set's files name (one, unless a file was measured on another)."""
-    return tuple(dict.fromkeys(m.version for m in files.values()))
+    return tuple(dict.fromkeys(named.values()))
 
 
 def batches(files: Mapping[str, Measured]) -> list[tuple[Mapping[str, Any], Batch, list[Cell]]]:
@@ -196,20 +203,20 @@ def drift(
     if not found:
         out.note = f"nothing measured (promote measure {policy.name})"
         return out
-    out.measured = tuple(dict.fromkeys(v for _, files in found for v in versions(files)))
-    first = found[0][1][next(iter(found[0][1]))].cells[0]
+    out.measured = tuple(dict.fromkeys(v for _, named in found for v in versions(named)))
+    apart, named = found[0]  # the entry's own set: the version promote models
+    smallest = read(entry, next(iter(named)), apart)  # pairs: parsed in a moment
+    assert smallest is not None, "a file whose head was just read"
+    first = smallest.cells[0]
     with opened(orc) as handle:
         # One question first: a worker oracle knows its version once a worker has started.
         answered_by(orc, handle, first[0], [first[1]])
         out.installed = orc.version(handle)
-        same = [files for _, files in found if versions(files) == (out.installed,)]
-        if same:
+        if any(versions(named) == (out.installed,) for _, named in found):
             out.status, out.against = AS_MEASURED, out.installed
-            out.cells = sum(len(m.cells) for m in same[0].values())
             return out
-        files = found[0][1]  # the entry's own set: the version promote models
-        out.against = " / ".join(versions(files))
-        asked = batches(files)
+        out.against = " / ".join(versions(named))
+        asked = batches(files(entry, apart))
         plan = [(opts, batch) for opts, batch, _ in asked]
         live = asking(orc, handle, plan, progress, answered_by)
         changes: list[Change] = []
@@ -218,7 +225,7 @@ def drift(
             changes.extend(
                 _change(policy, rules, opts, q, was, cell)
                 for q, was, cell in zip(batch.questions, recorded, now, strict=True)
-                if _same(was, cell) is False
+                if not _same(was, cell)
             )
     out.groups = grouped(changes)
     out.status = DRIFTED if changes else HOLDS
