@@ -252,3 +252,15 @@ def test_the_installed_framework_at_its_measured_version_is_as_measured(run):
     if found.installed not in drift.versions(named):
         pytest.skip(f"{name} {found.installed} is not the measured {drift.versions(named)}")
     assert found.status == drift.AS_MEASURED and found.groups == []
+
+
+@pytest.mark.conformance
+def test_another_interpreter_is_asked_in_a_worker_and_named(run):
+    pytest.importorskip("mlx.core", reason="mlx is not installed")
+    done = run("drift", "mlx", "--python", sys.executable)
+    installed = drift.versions(drift.sets(frameworks.entry("mlx"))[0][1])[0]
+    first = done.stdout.splitlines()[0]
+    if "as measured" not in first:
+        pytest.skip(f"mlx here is not the measured {installed}: {first}")
+    assert done.exit_code == 0, done.output
+    assert first == f"mlx: mlx {installed} ({sys.executable}): as measured"
