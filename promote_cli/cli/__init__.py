@@ -33,6 +33,7 @@ COMMANDS = {
     "tables": ("promote_cli.cli.tables", "Regenerate (or --check) the tables/ documentation set."),
     "verify": ("promote_cli.cli.verify", "Prove policies against the installed frameworks."),
     "measure": ("promote_cli.cli.measure", "Write the installed frameworks' answers down."),
+    "drift": ("promote_cli.cli.drift", "Whether installed frameworks answer as measured."),
     "diff": ("promote_cli.cli.diff", "Show the cells where two policies disagree."),
     "graph": ("promote_cli.cli.graph", "Draw a lattice policy's Hasse diagram (dot/svg/mermaid)."),
     "convert": ("promote_cli.cli.convert", "Convert two .npy files to their promoted dtype."),
