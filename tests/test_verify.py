@@ -888,3 +888,16 @@ def test_operations_are_grouped_by_the_rule_and_the_step_that_decided(capsys):
         "    1 program: promote expr's answer at a node",
         "      'x / y' x=int8 y=int8: at 'x / y' promote says f4, framework says f8",
     ]  # the examples are every mismatch: no list repeats them, whatever the limit
+
+
+def test_a_question_promote_declines_is_counted_as_declined_never_compared(run, install):
+    # NumPy's np.result_type of three operands with an ml_dtypes 0.7 type is not modelled:
+    # whatever the framework answers there, promote declines, and nothing is compared.
+    install("numpy", fake_oracle("numpy", asks=Asks(nary=True)))
+    result = run("verify", "numpy", "-O", "ml_dtypes=0.7", "--no-ops", "--json")
+    report = json.loads(result.stdout)["policies"][0]
+    assert report["status"] == "verified" and report["mismatches"] == []
+    assert report["declined"] > 0 and report["unobservable"] == 0
+    # and said on the framework's line
+    said = run("verify", "numpy", "-O", "ml_dtypes=0.7", "--no-ops").stdout.splitlines()[0]
+    assert f"{report['declined']:,} declined (not modelled)" in said

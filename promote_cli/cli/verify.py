@@ -482,6 +482,8 @@ def _beyond(report: driver.Report) -> str:
         parts.append(f"{report.spellings:,} spellings")
     if report.skipped:
         parts.append(f"{report.skipped:,} unobservable")
+    if report.declined:
+        parts.append(f"{report.declined:,} declined (not modelled)")
     return "".join(f", {p}" for p in parts)
 
 
@@ -505,6 +507,7 @@ def _as_json(report: driver.Report, pol: Policy | None, require: bool) -> dict[s
         "values": report.values,
         "spellings": report.spellings,
         "unobservable": report.skipped,
+        "declined": report.declined,
         "option_settings": report.settings,
         "seconds": round(report.seconds, 3),
         "import_seconds": round(report.import_seconds, 3),

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from promote_cli import frameworks
-from promote_cli.engine import Outcome, Policy, remembering
+from promote_cli.engine import DECLINED, Outcome, Policy, remembering
 from promote_cli.errors import PromotionError, UsageError
 from promote_cli.framework import Framework
 from promote_cli.operands import Operand
@@ -139,6 +139,7 @@ class Report:
     mismatches: list[Mismatch] = field(default_factory=list)
     triples: int = 0  # random triples, each asked both n-ary questions
     skipped: int = 0  # questions the framework cannot show an answer to (Unobservable)
+    declined: int = 0  # questions promote declines to answer (not modelled), never compared
     spellings: int = 0
     values: int = 0
     ops: OpsReport | None = None  # the operations, when asked for
@@ -351,6 +352,15 @@ def _record_program(
         )
 
 
+def _skipped(report: Report, v: Verdict) -> None:
+    """A question not compared: one promote declines to answer, or one the framework cannot
+    show an answer to."""
+    if v.mine.rule == DECLINED:
+        report.declined += 1
+    else:
+        report.skipped += 1
+
+
 def _record(report: Report, opts: Mapping[str, Any], q: Question, v: Verdict) -> None:
     """One verdict into the report."""
     if q.kind == OPERATION:
@@ -361,7 +371,7 @@ def _record(report: Report, opts: Mapping[str, Any], q: Question, v: Verdict) ->
         if v.status == GAP:
             ops.gaps[q.operation] += 1
         elif v.status == SKIPPED:
-            report.skipped += 1
+            _skipped(report, v)
         elif v.status == DIFFERS:
             ops.mismatches.append(
                 OpMismatch(opts, q.operation, q.operands, v.mine, v.framework, v.error)
@@ -374,7 +384,7 @@ def _record(report: Report, opts: Mapping[str, Any], q: Question, v: Verdict) ->
     elif q.kind == SPELLING:
         report.spellings += 1
     if v.status == SKIPPED:
-        report.skipped += 1
+        _skipped(report, v)
         return
     if q.kind == VALUE:
         report.values += 1
