@@ -106,6 +106,12 @@ def refuse(rule: str, reason: str, unsafe_result: str | None = None) -> Outcome:
     return Outcome(None, rule, reason, unsafe_result)
 
 
+# A refusal of promote's own (``Outcome.rule``): the framework answers the question, but by a
+# rule promote does not model (MindSpore's Mul with a 0-d tensor), so promote says so rather
+# than answer another question; ``promote verify`` counts the cell as declined, not compared.
+DECLINED = "declined"
+
+
 class Policy:
     """A framework's promotion rules. Subclasses declare the class attributes and ``decide``;
     ``decide`` must be pure (options are arguments, never globals). A built-in policy names its

@@ -313,6 +313,9 @@ def _print_ops(name, ops, op_label, result_label, opts_label) -> None:
         if ops.total_gaps
         else ""
     )
+    declined = sum(ops.declined.values())
+    if declined:
+        gaps += f", {declined:,} declined (promote does not model them)"
     valued = sum(ops.values.values())
     with_values = f" ({valued:,} with a Python scalar's value)" if valued else ""
     _say(
@@ -371,6 +374,8 @@ def _beyond(report: driver.Report) -> str:
         parts.append(f"{report.spellings:,} spellings")
     if report.skipped:
         parts.append(f"{report.skipped:,} unobservable")
+    if report.declined:
+        parts.append(f"{report.declined:,} declined")
     return "".join(f", {p}" for p in parts)
 
 
@@ -394,6 +399,7 @@ def _as_json(report: driver.Report, pol: Policy | None, require: bool) -> dict[s
         "values": report.values,
         "spellings": report.spellings,
         "unobservable": report.skipped,
+        "declined": report.declined,
         "option_settings": report.settings,
         "seconds": round(report.seconds, 3),
         "import_seconds": round(report.import_seconds, 3),
@@ -427,6 +433,7 @@ def _ops_json(ops: driver.OpsReport, pol: Policy | None) -> dict[str, Any]:
         "cells": dict(ops.cells),
         "values": dict(ops.values),
         "gaps": dict(ops.gaps),
+        "declined": dict(ops.declined),
         "absent": list(ops.absent),
         "seconds": round(ops.seconds, 3),
         "note": ops.note or None,
