@@ -130,6 +130,9 @@ class Policy:
     universe: tuple[str, ...]  # canonical names the policy promotes
     default_types: ClassVar[tuple[str, ...]]  # the default table, in the policy's order
     known_unsupported: ClassVar[Mapping[str, str]] = {}  # type -> why the framework refuses it
+    # type -> why promote declines it (DECLINED): the framework has arrays of it and answers
+    # some questions about them, by rules promote does not model (Paddle's uint32)
+    declined_types: ClassVar[Mapping[str, str]] = {}
     options: ClassVar[tuple[Option, ...]] = ()
     # A bool option -> the types it adds to the universe when true (NumPy's ml_dtypes).
     option_types: ClassVar[Mapping[str, tuple[str, ...]]] = {}
@@ -247,6 +250,8 @@ class Policy:
             )
         if op.category == ZERO_D and ZERO_D not in self.categories:
             op = Operand(op.dtype, DIMENSIONED)
+        if op.category != PYTHON and op.dtype in self.declined_types:
+            return refuse(DECLINED, self.declined_types[op.dtype])
         if op.category != PYTHON and op.dtype not in universe:
             why = self.known_unsupported.get(op.dtype) or self.missing_reason(op.dtype)
             return refuse("unsupported", why)

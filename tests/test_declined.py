@@ -125,3 +125,17 @@ def test_tensorflow_an_int_over_int32_in_mode_all_stays_refused():
 def test_tensorflow_chain_declines_a_negative_int_with_uint64():
     out = api.request("tensorflow", operands=["int:-1", "uint64"], chain=True).outcome()
     assert out.refused and out.rule == DECLINED
+
+
+# Paddle 3.3.1: paddle.ones([2], paddle.uint32) raises (no full kernel), but
+# paddle.cast(paddle.ones([2], "int32"), paddle.uint32) is a uint32 tensor: +x is uint32 (the
+# tensor itself), -x, ~x, abs(x), x + x and x + 1 raise RuntimeError; the same for uint16 and
+# uint64. promote does not model those types: every question about them is declined.
+@pytest.mark.parametrize("t", ["uint16", "uint32", "uint64"])
+def test_paddle_declines_its_unsigned_types_it_does_not_model(t):
+    for op, operands in (("+x", [t]), ("-x", [t]), ("+", [t, t]), ("+", [t, "int"])):
+        out = outcome("paddle", op, *operands)
+        assert out.refused and out.rule == DECLINED
+        assert "+x returns the tensor" in out.why
+    with pytest.raises(PromotionError, match="promote does not model"):
+        promote_cli.promote(t, "int8", policy="paddle")
