@@ -3,8 +3,9 @@
 Measured on MindSpore 2.10.0 in PyNative mode on the CPU (``launch_blocking``, each call
 synchronised) over every operand of the mindspore policy: tensors ``ops.ones((2,), t)`` of its
 15 dtypes, and the Python ``True``, ``1``, ``1.0``, ``1j`` on either side of a binary function and
-as either value of ``where`` (0-d tensors are not special in MindSpore, nor a category of the
-policy); 6,211 cells, checked by ``promote verify``.
+as either value of ``where``; and 0-d tensors ``ops.ones((), t)`` since ``Mul`` and ``Div``
+take them as scalars (declined: ``pairs.mul_promotion``); 6,211 cells, checked by ``promote
+verify``.
 
 The functions are ``mindspore.ops``', the namespace whose ``ops.add`` the mindspore policy is.
 ``mindspore.mint``, the torch-like namespace a user porting from torch would reach for, is
