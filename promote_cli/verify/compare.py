@@ -113,8 +113,9 @@ def standing(
     if isinstance(cell, Unobservable):
         return SKIPPED, mine, None, cell.message
     if mine.rule == DECLINED:
-        theirs = cell.dtype if isinstance(cell, Result) else None
-        return DECLINES, mine, theirs, "" if theirs else cell.message
+        if isinstance(cell, Result):
+            return DECLINES, mine, cell.dtype, ""
+        return DECLINES, mine, None, cell.message
     if q.kind == OPERATION:
         if isinstance(cell, Result):
             theirs, error, kernel = cell.dtype, "", False
