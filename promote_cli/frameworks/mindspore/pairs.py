@@ -51,6 +51,26 @@ def mul_promotion(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
     return POLICY.promote(a, b, opts)
 
 
+def remainder_promotion(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """``remainder`` is ``x - floor_divide(x, y) * y``: its ``Mul`` takes a 0-d tensor as a
+    scalar too (measured: ``remainder(S(uint16), bool)`` is refused where add gives uint16,
+    ``remainder(S(complex64), int8)`` finds no kernel), which promote declines."""
+    if ZERO_D in (a.category, b.category) and not crashes(a, b):
+        return refuse(
+            DECLINED,
+            "remainder multiplies by y: " + _ZERO_D_DECLINED.format(a=ref("uint8"), b=ref("int64")),
+        )
+    return POLICY.promote(a, b, opts)
+
+
+def runs_halves(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+    """``t <= u`` (``Tensor.__le__``) runs where a 0-d float16 tensor meets a bfloat16 one,
+    which crashes ``ops.add`` (measured: ``S(float16) <= bfloat16`` is bool)."""
+    if crashes(a, b):
+        return POLICY.lookup(a.dtype, b.dtype)
+    return POLICY.promote(a, b, opts)
+
+
 def as_given(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
     """Comparisons promote as add does; where MindSpore does not convert (uint8 and uint16, a
     uint16 tensor and a Python int), they take the operands as they are (``unconverted``)."""
@@ -85,6 +105,8 @@ def greater_reflected(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcom
 
 PAIRS: Mapping[str, Pair] = {
     "mul_promotion": Pair(mul_promotion, "Mul's and Div's promotion"),
+    "remainder_promotion": Pair(remainder_promotion, "add's, a 0-d tensor declined"),
+    "runs_halves": Pair(runs_halves, "add's, where a 0-d half tensor does not crash"),
     "as_given": Pair(as_given, "add's promotion where MindSpore converts"),
     "tensor_type": Pair(tensor_type, "the tensor's type"),
     "less_reflected": Pair(less_reflected, "as_given; a Python scalar on the left: add's"),
