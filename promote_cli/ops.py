@@ -353,7 +353,7 @@ class Rule(Record):
     no_kernel_categories: frozenset[tuple[str, ...]] | None = None
     no_kernel_operand: tuple[str, ...] = ()  # no-kernel: array operand types with no kernel
     # no-kernel: promoted types whose kernel takes two arrays of that very type only (no cast
-    # is inserted to reach it): any other operands promoting to one are a gap
+    # is inserted to reach it, 0-d or not): any other operands promoting to one are a gap
     no_kernel_mixed: tuple[str, ...] = ()
     # no-kernel: promotions, by the rule that made them (``Outcome.rule`` of the pair), that
     # reach no kernel (MindSpore's comparisons of two types it does not convert)
@@ -934,7 +934,7 @@ def _no_kernel(c: _Cell) -> Outcome | None:
     rule, a, b, t = c.rule, c.a, c.b, c.t
     if _scalar_kernel(c) or c.cell == RUNS or _skips_kernel(c):
         return None
-    alone = a.category == b.category == DIMENSIONED and a.dtype == b.dtype == t
+    alone = PYTHON not in (a.category, b.category) and a.dtype == b.dtype == t
     by_operands = (
         c.cell == NO_KERNEL
         or (t in rule.no_kernel_mixed and not alone)

@@ -444,6 +444,9 @@ def _print_ops(name: str, ops: driver.OpsReport) -> None:
         if ops.total_gaps
         else ""
     )
+    declined = sum(ops.declined.values())
+    if declined:
+        gaps += f", {declined:,} declined (promote does not model them)"
     valued = sum(ops.values.values())
     with_values = f" ({valued:,} with a Python scalar's value)" if valued else ""
     _say(
@@ -548,6 +551,7 @@ def _ops_json(ops: driver.OpsReport, pol: Policy | None) -> dict[str, Any]:
         "cells": dict(ops.cells),
         "values": dict(ops.values),
         "gaps": dict(ops.gaps),
+        "declined": dict(ops.declined),
         "absent": list(ops.absent),
         "seconds": round(ops.seconds, 3),
         "note": ops.note or None,

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from promote_cli import frameworks
-from promote_cli.engine import DECLINED, Outcome, Policy, remembering
+from promote_cli.engine import Outcome, Policy, remembering
 from promote_cli.errors import PromotionError, UsageError
 from promote_cli.framework import Framework
 from promote_cli.operands import Operand
@@ -25,7 +25,7 @@ from promote_cli.verify import extra_install
 from promote_cli.verify.cases import absent, plan
 from promote_cli.verify.cases import option_values as option_values
 from promote_cli.verify.cases import settings as settings
-from promote_cli.verify.compare import GAP, SKIPPED, Verdict, judged
+from promote_cli.verify.compare import DECLINES, GAP, SKIPPED, Verdict, judged
 from promote_cli.verify.compare import MISMATCH as DIFFERS
 from promote_cli.verify.expressions import answered_by
 from promote_cli.verify.protocol import (
@@ -106,6 +106,7 @@ class OpsReport:
     cells: Counter = field(default_factory=Counter)  # op -> cells compared (without values)
     values: Counter = field(default_factory=Counter)  # op -> cells with a valued Python scalar
     gaps: Counter = field(default_factory=Counter)  # op -> no-kernel cells
+    declined: Counter = field(default_factory=Counter)  # op -> cells the policy declines
     absent: tuple[str, ...] = ()  # operations the framework lacks
     mismatches: list[OpMismatch] = field(default_factory=list)
     seconds: float = 0.0
@@ -139,7 +140,7 @@ class Report:
     mismatches: list[Mismatch] = field(default_factory=list)
     triples: int = 0  # random triples, each asked both n-ary questions
     skipped: int = 0  # questions the framework cannot show an answer to (Unobservable)
-    declined: int = 0  # questions promote declines to answer (not modelled), never compared
+    declined: int = 0  # questions the policy declines (``engine.DECLINED``), not compared
     spellings: int = 0
     values: int = 0
     ops: OpsReport | None = None  # the operations, when asked for
@@ -352,15 +353,6 @@ def _record_program(
         )
 
 
-def _skipped(report: Report, v: Verdict) -> None:
-    """A question not compared: one promote declines to answer, or one the framework cannot
-    show an answer to."""
-    if v.mine.rule == DECLINED:
-        report.declined += 1
-    else:
-        report.skipped += 1
-
-
 def _record(report: Report, opts: Mapping[str, Any], q: Question, v: Verdict) -> None:
     """One verdict into the report."""
     if q.kind == OPERATION:
@@ -370,8 +362,10 @@ def _record(report: Report, opts: Mapping[str, Any], q: Question, v: Verdict) ->
         (ops.values if valued else ops.cells)[q.operation] += 1
         if v.status == GAP:
             ops.gaps[q.operation] += 1
+        elif v.status == DECLINES:
+            ops.declined[q.operation] += 1
         elif v.status == SKIPPED:
-            _skipped(report, v)
+            report.skipped += 1
         elif v.status == DIFFERS:
             ops.mismatches.append(
                 OpMismatch(opts, q.operation, q.operands, v.mine, v.framework, v.error)
@@ -384,7 +378,10 @@ def _record(report: Report, opts: Mapping[str, Any], q: Question, v: Verdict) ->
     elif q.kind == SPELLING:
         report.spellings += 1
     if v.status == SKIPPED:
-        _skipped(report, v)
+        report.skipped += 1
+        return
+    if v.status == DECLINES:
+        report.declined += 1
         return
     if q.kind == VALUE:
         report.values += 1

@@ -26,10 +26,14 @@ to EagerTensor of dtype uint8") for uint8, uint16, uint32, int8, int16, bfloat16
 complex64 tensors, although ``result_type`` answers the tensor's dtype, and ``AddV2`` does not
 admit bool (its op definition's ``T`` excludes it, so no device has a kernel: a refusal, not a
 missing kernel), so bool + bool raises. And a negative Python int with a uint64 tensor raises
-("OverflowError: can't convert negative int to unsigned"), in either order and either mode, as
-a fresh process shows it. (Within one process TensorFlow caches the tensors it makes of Python
-scalars, and a later call can then answer uint64 where the first raised; the oracle empties
-that cache before each call, so it measures what a program sees the first time.)
+("OverflowError: can't convert negative int to unsigned"), in either order and every mode, the
+first time in a process (so does an int from 2**64 up where it is converted to uint64: in
+legacy mode, and in the comparisons of every mode); but TensorFlow caches the tensors it
+makes of Python scalars, and the same call made again answers uint64 (a comparison bool), from
+a stale cache entry (measured on 2.21: ``u64 + -1`` then ``u64 + -1`` again is uint64
+``[0, 0]``, ``u64 * -300`` again ``[2**64 - 1, ...]``). Which one a program sees depends on
+what ran before: promote declines the question (``engine.DECLINED``), in every operation and
+operator (the oracle empties that cache before each call, and measures the first time).
 
 Option ``mode``: ``all`` (default) allows every cell; ``safe`` refuses the cells TensorFlow marks
 ALL, the promotions it calls risky (precision loss or bit-widening, ``i32 x f32``,
@@ -293,11 +297,7 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
                 and tensor.dtype == "uint64"
                 and (int_value(scalar) or 0) < 0
             ):
-                return refuse(
-                    "operator",
-                    f"TensorFlow raises OverflowError: can't convert negative int to unsigned"
-                    f" ({scalar.value} with a {ref('uint64')} tensor)",
-                )
+                return unsigned_unconverted(int_value(scalar) or 0)
         out = self.promote(a, b, opts)
         if out.result == "bool":
             return refuse(
@@ -359,12 +359,25 @@ def _legacy_int_refused(value: int, against: str | None) -> Outcome | None:
     if bounds is None or bounds[0] <= value < bounds[1]:
         return None
     if promoted == "uint64":
-        why = "can't convert negative int to unsigned" if value < 0 else "int too big to convert"
-        return refuse("value", f"TensorFlow raises OverflowError: {why} ({value})")
+        return unsigned_unconverted(value)
     return refuse(
         "value",
         f"TensorFlow raises ValueError: Can't convert Python sequence with out-of-range integer"
         f" to Tensor ({value} to {ref(promoted)}, through int64)",
+    )
+
+
+def unsigned_unconverted(value: int) -> Outcome:
+    """A Python int outside [0, 2**64) converted to a uint64 tensor's dtype, in any operation:
+    declined, as its answer depends on what the process did before (see the module's
+    docstring; measured with -1, -300 and 2**64 in every mode)."""
+    why = "can't convert negative int to unsigned" if value < 0 else "int too big to convert"
+    return refuse(
+        DECLINED,
+        f"TensorFlow raises OverflowError: {why} ({value} with"
+        f" a {ref('uint64')} tensor) the first time in a process, but the same call made again"
+        f" answers {ref('uint64')} ({ref('bool')} for a comparison) from its scalar cache, with"
+        " a wrong value: which one a program sees depends on what ran before",
     )
 
 
