@@ -746,7 +746,9 @@ def test_mismatches_are_summarised_by_the_rule_of_promote_s_answer_with_examples
     ]
     # The two lines between: the version asked is not the one measured, and the stand-in
     # calls no operations.
-    assert lines[1].startswith("  numpy: numpy 9.9 is not 2.4.6, the version promote's numpy")
+    assert lines[1].startswith(
+        "  numpy: numpy 9.9 is not 2.4.6 (ml_dtypes 0.7.0), the version promote's numpy"
+    )
     assert lines[2].startswith("  numpy operations: not verified (")
 
 

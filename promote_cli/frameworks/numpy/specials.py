@@ -12,7 +12,7 @@ from typing import Any
 from promote_cli.dtypes import get
 from promote_cli.engine import Outcome, refuse
 from promote_cli.frameworks.numpy import legacy
-from promote_cli.frameworks.numpy.promotion import ML_NUMBER, POLICY, legacy_loop
+from promote_cli.frameworks.numpy.promotion import ML_TYPES, POLICY, legacy_loop
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand, int_value
 from promote_cli.ops import SpecialFunction
 
@@ -56,7 +56,7 @@ def _converted(
     type is left to ``+``'s measured conversions."""
     a, b = operands
     for scalar, other in ((a, b), (b, a)):
-        if scalar.category != PYTHON or other.category == PYTHON or other.dtype in ML_NUMBER:
+        if scalar.category != PYTHON or other.category == PYTHON or other.dtype in ML_TYPES:
             continue
         against = loop(other.dtype)
         checked = None if against is None else POLICY.check_value(scalar, against, opts)
