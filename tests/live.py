@@ -36,10 +36,12 @@ def asks(name: str) -> tuple[str, ...]:
 
 def unmeasured(names: Iterable[str]) -> str:
     """Why a live comparison with ``names`` cannot be trusted: the first of them (or of the
-    frameworks they compute with) installed at another version than measured ("" when none)."""
+    frameworks they compute with) installed at another version than measured, or beside
+    another release of a package its measurements depend on ("" when none)."""
     for name in names:
         for asked in asks(name):
-            found, wanted = installed(asked), frameworks.entry(asked).version
+            entry = frameworks.entry(asked)
+            found, wanted = installed(asked), entry.version
             # a local build's label is no other release (torch 2.13.0+cpu is 2.13.0)
             if found and wanted and found.split("+")[0] != wanted:
                 return (
@@ -47,4 +49,18 @@ def unmeasured(names: Iterable[str]) -> str:
                     f" {wanted} (pip install -c constraints.txt ... pins it; promote drift"
                     f" {asked} lists what changed)"
                 )
+            for package, version in entry.measured_with if found else ():
+                beside = _version(package)
+                if beside and beside != version:
+                    return (
+                        f"{package} {beside} is installed; promote's {asked} rules were measured"
+                        f" with {package} {version} (pip install -c constraints.txt ... pins it)"
+                    )
     return ""
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return ""

@@ -35,10 +35,39 @@ def test_constraints_pin_every_framework_at_the_version_its_rules_were_measured_
     assert pinned["jaxlib"] == pinned["jax"] and pinned["mlx-cpu"] == pinned["mlx"]
 
 
-def test_constraints_pin_the_newest_ml_dtypes_release_the_numpy_policy_models():
+def test_constraints_pin_the_ml_dtypes_every_framework_was_measured_with():
+    # Keras's measurements were taken with ml_dtypes 0.6.0; NumPy's and TensorFlow's with each
+    # release their option names, 0.6 among them: so CI asks every framework live with it.
+    pinned = pins()["ml-dtypes"]
+    for entry in frameworks.entries():
+        for package, version in entry.measured_with:
+            assert pinned == version if package == "ml_dtypes" else pins()[package] == version
     tables = frameworks.entry("numpy").package.replace(".", "/")
-    newest = json.loads((ROOT / tables / f"ml_dtypes-{ML_RELEASES[-1]}.json").read_text("utf-8"))
-    assert pins()["ml-dtypes"] == newest["ml_dtypes"]
+    measured = {
+        json.loads((ROOT / tables / f"ml_dtypes-{r}.json").read_text("utf-8"))["ml_dtypes"]
+        for r in ML_RELEASES
+    }
+    assert pinned in measured
+
+
+def test_keras_live_tests_skip_beside_another_ml_dtypes_than_measured_with(monkeypatch):
+    real = metadata.version
+
+    def version(dist: str) -> str:
+        return (
+            "0.7.0"
+            if dist == "ml_dtypes"
+            else frameworks.entry("keras").version
+            if (dist == "keras")
+            else real(dist)
+        )
+
+    monkeypatch.setattr(metadata, "version", version)
+    monkeypatch.setattr(live, "asks", lambda name: (name,))
+    assert live.unmeasured(["keras"]) == (
+        "ml_dtypes 0.7.0 is installed; promote's keras rules were measured with ml_dtypes 0.6.0"
+        " (pip install -c constraints.txt ... pins it)"
+    )
 
 
 def test_a_live_test_skips_naming_both_versions_when_a_framework_is_not_the_one_measured(
@@ -59,6 +88,8 @@ def test_keras_live_tests_also_need_its_backends_at_their_measured_versions(monk
     def version(dist: str) -> str:
         if dist == "jax":
             return "0.11.0"
+        if dist == "ml_dtypes":
+            return "0.6.0"
         if dist == "keras":
             return frameworks.entry("keras").version
         return real(dist)
