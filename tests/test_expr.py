@@ -142,10 +142,10 @@ def test_an_option_goes_to_each_policy_that_has_it_or_to_the_one_named():
         "x + y", {"x": "bfloat16", "y": "float16"}, ["numpy", "torch"], {"ml_dtypes": "true"}
     )
     numpy, torch = q.answers()
-    assert [c.title for c in q.columns] == ["numpy ml_dtypes=true", "torch"]
+    assert [c.title for c in q.columns] == ["numpy ml_dtypes=0.7", "torch"]
     assert (numpy[-1].operand, torch[-1].operand.dtype) == (None, "float32")
     q = api.expr_request("x", {"x": "uint8"}, ["torch", "numpy"], {"numpy:ml_dtypes": "1"})
-    assert [c.title for c in q.columns] == ["torch", "numpy ml_dtypes=true"]
+    assert [c.title for c in q.columns] == ["torch", "numpy ml_dtypes=0.7"]
     with pytest.raises(UsageError, match="none of torch, numpy has no option 'backend'"):
         api.expr_request("x", {"x": "uint8"}, ["torch", "numpy"], {"backend": "torch"})
 

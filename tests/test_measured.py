@@ -214,7 +214,7 @@ def test_a_flipped_rule_cell_fails_the_comparison(monkeypatch):
     assert found == [
         "numpy int8 x uint8 under {'ml_dtypes': False, 'promotion': 'weak'}: measured int16,"
         " rules give int32",
-        "numpy int8 x uint8 under {'ml_dtypes': True, 'promotion': 'weak'}: measured int16,"
+        "numpy int8 x uint8 under {'ml_dtypes': '0.7', 'promotion': 'weak'}: measured int16,"
         " rules give int32",
     ]
     # The one pass the tests above assert on names the same cells (both orders of the pair).
@@ -225,8 +225,9 @@ def test_a_flipped_rule_cell_fails_the_comparison(monkeypatch):
 
 
 def test_a_missing_kernel_no_cell_shows_or_no_cell_reaches_is_named():
-    # MindSpore has no CPU kernel for add of bools: its three bool cells raised, and the four
-    # with a Python bool's value (True and False, on either side) too (measured).
+    # MindSpore has no CPU kernel for add of bools: its eight bool cells (a bool tensor, 0-d or
+    # not, with a bool tensor or a Python bool) raised, and the four with a Python bool's value
+    # (True and False, beside a dimensioned tensor, on either side) too (measured).
     policy, rules = frameworks.get("mindspore"), rules_of("mindspore")
     # add's cells alone: the other operations' no-kernel entries are not this test's.
     every = files("mindspore")["operations"]
@@ -235,16 +236,16 @@ def test_a_missing_kernel_no_cell_shows_or_no_cell_reaches_is_named():
     def add_of_bools(q: Question) -> bool:
         return q.operation == "add" and all(x.dtype == "bool" for x in q.operands)
 
-    assert [c for _, q, c in ops.cells if add_of_bools(q)] == [Gap("", None)] * 7
+    assert [c for _, q, c in ops.cells if add_of_bools(q)] == [Gap("", None)] * 12
     assert measured.findings(policy, {"operations": ops}, rules) == ([], [], [])
-    # Had they run, giving bool: seven mismatches (a gap claimed where the kernel runs), and a
+    # Had they run, giving bool: twelve mismatches (a gap claimed where the kernel runs), and a
     # missing kernel the rules claim and no cell shows.
     ran = ops._replace(
         cells=[(o, q, Result("bool") if add_of_bools(q) else c) for o, q, c in ops.cells]
     )
     found = measured.findings(policy, {"operations": ran}, rules)
     assert found.differences == list(measured.differences(policy, ran, rules))
-    assert len(found.differences) == 7
+    assert len(found.differences) == 12
     assert found.differences[0] == (
         "mindspore add(bool, bool) under {}: measured bool, rules give bool with no CPU kernel"
         " (a gap)"
@@ -446,7 +447,7 @@ def test_a_framework_that_answers_otherwise_is_named_cell_by_cell(run, tmp_path,
         f"numpy divide(int8, uint8) under {{'ml_dtypes': {flag}, 'promotion': 'weak'}}:"
         " measured float32,"
         " rules give float64"
-        for flag in (False, True)
+        for flag in (False, "'0.7'")
     ]
 
 

@@ -69,7 +69,9 @@ EXAMPLES = [
     ("jax", "pow", ["float", "int8"], {}, "float64"),  # a scalar base is made strong
     ("jax", "divide", ["int8", "float"], {}, "float*"),  # weak stays weak
     ("tensorflow", "add", ["int32", "float16"], {}, "float64"),  # tnp uses np.result_type
-    ("tensorflow", "add", ["bfloat16", "float"], {}, "float64"),  # ml_dtypes' bfloat16
+    # ml_dtypes' bfloat16: np.result_type(bfloat16, 1.0) as each release makes NumPy answer
+    ("tensorflow", "add", ["bfloat16", "float"], {"ml_dtypes": "0.6"}, "float64"),
+    ("tensorflow", "add", ["bfloat16", "float"], {"ml_dtypes": "0.7"}, "bfloat16"),
     ("tensorflow", "where", ["int", "float"], {}, "float32"),  # weak results come out strong
     ("tensorflow", "cumulative_sum", ["uint64"], {}, "float32"),
     ("array-api", "matmul", ["int8", "float32"], {}, "float32"),  # NumPy's rule, not the API's

@@ -313,16 +313,17 @@ def measured_version(entry: Framework, combos: Sequence[Mapping[str, Any]]) -> s
     ml_dtypes too): that of the set measured apart one of the settings selects (NumPy's
     ``promotion=legacy``: 1.26.4; ``ml_dtypes=0.6``), else the entry's own set's."""
     import json
-
-    from promote_cli.verify import measured
+    from importlib import resources
 
     apart = next(
         (a for a in entry.measured_apart if any(c.get(a.option) == a.value for c in combos)),
         None,
     )
     wanted = apart.version if apart is not None else entry.version
-    found = measured.text(entry, "pairs", apart.directory if apart is not None else "")
-    said = json.loads(found).get("version") if found else None
+    # the pairs file's head (verify.measured reads them whole, and imports this module)
+    where = resources.files(entry.package).joinpath("measured")
+    pairs = (where.joinpath(apart.directory) if apart is not None else where).joinpath("pairs.json")
+    said = json.loads(pairs.read_text("utf-8")).get("version") if pairs.is_file() else None
     # the file's, when it is of the version the entry names (its first word)
     return said if isinstance(said, str) and said.split()[:1] == [wanted] else wanted
 
