@@ -13,6 +13,7 @@ import sys
 
 import pytest
 
+from promote_cli import frameworks
 from promote_cli.verify import driver
 
 
@@ -114,3 +115,34 @@ def test_python_is_for_a_framework_not_for_your_own_oracle(run):
     result = run("verify", "numpy", "--oracle", "mod:fn", "--python", sys.executable)
     assert result.exit_code == 2
     assert "--python asks a framework's oracle; --oracle runs your own function" in result.stderr
+
+
+def test_the_installed_release_of_a_package_is_read_in_the_environment_asked(tmp_path):
+    from importlib import metadata
+
+    from promote_cli.verify.workers import package_version
+
+    here = metadata.version("click")
+    assert package_version("click") == package_version("click", sys.executable) == here
+    assert package_version("no-such-distribution", sys.executable) == ""
+    # an interpreter that prints something else than a version is not believed
+    liar = tmp_path / "python"
+    liar.write_text("#!/bin/sh\necho '0.7.0; rm -rf /'\n")
+    liar.chmod(0o755)
+    assert package_version("ml_dtypes", str(liar)) == ""
+
+
+def test_verify_asks_the_ml_dtypes_release_installed_where_the_oracle_runs():
+    from promote_cli.verify.cases import settings
+
+    numpy = frameworks.get("numpy")
+    # with 0.6 installed: off and 0.6 (measured apart), never 0.7's setting
+    assert settings(numpy, None, {"ml_dtypes": "0.6"}) == [
+        {"ml_dtypes": False, "promotion": "weak"},
+        {"ml_dtypes": "0.6", "promotion": "weak"},
+    ]
+    # a release not measured (or none installed): the entry's own set, 0.6 and 0.5 apart
+    assert settings(numpy) == [
+        {"ml_dtypes": False, "promotion": "weak"},
+        {"ml_dtypes": "0.7", "promotion": "weak"},
+    ]
