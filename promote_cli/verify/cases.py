@@ -89,8 +89,8 @@ def settings(
     def axis(o: Option) -> tuple[Any, ...]:
         if o.name in pinned:
             return (pinned[o.name],)
-        if o.name in installed:
-            return tuple(dict.fromkeys((o.default, installed[o.name])))
+        if o.name in installed:  # off (where off is a setting) and the installed release
+            return (False, installed[o.name]) if o.default is False else (installed[o.name],)
         return tuple(v for v in option_values(o) if (o.name, v) not in apart)
 
     axes = [axis(o) for o in policy.options]
