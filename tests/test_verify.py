@@ -627,12 +627,18 @@ def test_tensorflow_logs_nothing_between_the_report_lines():
         timeout=600,  # with the operators: 100 s on a quiet machine, 280 s on a busy 2-core one
     )
     assert proc.returncode == 0, proc.stdout
-    lines = proc.stdout.splitlines()
-    assert len(lines) == 4, proc.stdout
-    assert lines[0].startswith("tensorflow: tensorflow-cpu ") and lines[3].startswith("1 of 1 ")
-    assert lines[1].startswith("  tensorflow operations: ")
-    assert lines[2].startswith("  tensorflow expressions: ")  # its random programs
+    heads = ["tensorflow: tensorflow-cpu ", "  tensorflow operations: "]
+    from importlib import metadata
 
+    if metadata.version("ml_dtypes").startswith("0.7."):
+        # Its random programs are asked only under the release its programs were measured
+        # with; under ml_dtypes 0.6 TensorFlow is asked as measured apart (no programs).
+        heads.append("  tensorflow expressions: ")
+    heads.append("1 of 1 policies verified: ")
+    lines = proc.stdout.splitlines()
+    assert len(lines) == len(heads), proc.stdout
+    for line, head in zip(lines, heads, strict=True):
+        assert line.startswith(head), proc.stdout
 
 @pytest.mark.skipif(
     importlib.util.find_spec("openvino") is None, reason="OpenVINO is not installed"
