@@ -229,12 +229,12 @@ def resolve(name: str) -> Policy:
 def _operand(given: DTypeLike, nota: Notation) -> Operand:
     """``given`` as an operand: a spelling read in ``nota``, or a framework's dtype object.
 
-    Dtype objects are recognised by the module their type comes from and the name they carry,
-    never by importing the framework (asking ``import torch`` of a user who passed a NumPy
-    dtype would cost seconds): a NumPy dtype or an ml_dtypes dtype has ``.name``
-    (``float16``, ``bfloat16``); a scalar type of NumPy, ml_dtypes or ``jax.numpy`` is a class
-    named after its dtype; ``torch.float16`` prints as ``torch.float16``; TensorFlow's
-    ``tf.float16`` has ``.name``."""
+    Dtype objects are recognised by the package their class, or a class it derives from, comes
+    from and the name they carry, never by importing the framework (asking ``import torch`` of
+    a user who passed a NumPy dtype would cost seconds): a NumPy dtype, an ml_dtypes one
+    included, has ``.name`` (``float16``, ``bfloat16``); a scalar type of NumPy, ml_dtypes or
+    ``jax.numpy`` is a class named after its dtype; ``torch.float16`` prints as
+    ``torch.float16``; TensorFlow's ``tf.float16`` has ``.name``."""
     if isinstance(given, Operand):
         return given
     if isinstance(given, str):
@@ -264,7 +264,9 @@ def _operand(given: DTypeLike, nota: Notation) -> Operand:
     try:
         return Operand.of(read_dtype(name, frameworks.notation("canonical")))
     except UsageError:
-        raise UsageError(f"{given!r} is a dtype promote does not know ({name})") from None
+        raise UsageError(
+            f"{given!r} is a dtype promote does not know ({name}{_made_by(given)})"
+        ) from None
 
 
 def _dtype_name(given: Any) -> str | None:
@@ -274,10 +276,13 @@ def _dtype_name(given: Any) -> str | None:
 
     is_class = isinstance(given, type)
     owner = given if is_class else type(given)
-    root = str(getattr(owner, "__module__", "")).partition(".")[0]
+    # The packages of its class and of the classes it derives from: an object is read by what
+    # it is, whoever made its class. np.dtype(ml_dtypes.bfloat16) is a numpy.dtype whose class
+    # NumPy made (numpy.dtype[bfloat16]) up to ml_dtypes 0.6, and ml_dtypes made from 0.7.
+    roots = {str(getattr(c, "__module__", "")).partition(".")[0] for c in _bases(owner)}
     for entry in frameworks.entries():
         for way in entry.dtype_objects:
-            if way.module != root or is_class != (way.how == CLASS_NAMED):
+            if way.module not in roots or is_class != (way.how == CLASS_NAMED):
                 continue
             if way.how == CLASS_NAMED:
                 return given.__name__
@@ -285,9 +290,28 @@ def _dtype_name(given: Any) -> str | None:
                 name = getattr(given, "name", None)
                 if isinstance(name, str):
                     return name
-            if way.how == PRINTED and str(given).startswith(f"{root}."):
+            if way.how == PRINTED and str(given).startswith(f"{way.module}."):
                 return str(given)
     return None
+
+
+def _made_by(given: Any) -> str:
+    """``, from ml_dtypes 0.7.0``: the package and version of the scalar type a dtype object
+    stands for (a NumPy dtype's ``.type``), when it says one (a type newer than promote's
+    catalogue: ml_dtypes 0.7's float8_e5m3fnu). The package is imported already."""
+    import sys
+
+    scalar = getattr(given, "type", None)
+    scalar = scalar if isinstance(scalar, type) else given if isinstance(given, type) else None
+    package = str(getattr(scalar, "__module__", "")).partition(".")[0]
+    version = getattr(sys.modules.get(package), "__version__", None)
+    return f", from {package} {version}" if isinstance(version, str) else ""
+
+
+def _bases(owner: Any) -> tuple[Any, ...]:
+    """``owner`` and the classes it derives from (itself alone when it has no MRO to read)."""
+    mro = getattr(owner, "__mro__", None)
+    return tuple(mro) if isinstance(mro, tuple) else (owner,)
 
 
 def neighbour(policy: Policy, given: str | None) -> Policy | None:

@@ -106,6 +106,17 @@ def refuse(rule: str, reason: str, unsafe_result: str | None = None) -> Outcome:
     return Outcome(None, rule, reason, unsafe_result)
 
 
+# A refusal of promote's own (``Outcome.rule``): the framework answers the question, but by a
+# rule promote does not model (MindSpore's Mul with a 0-d tensor, np.result_type of three
+# operands with an ml_dtypes 0.7 type), so promote says so rather than answer another question;
+# ``promote verify`` and the offline comparison count the cell as declined, never compared.
+DECLINED = "declined"
+
+
+def decline(reason: str) -> Outcome:
+    return Outcome(None, DECLINED, f"not modelled: {reason}")
+
+
 class Policy:
     """A framework's promotion rules. Subclasses declare the class attributes and ``decide``;
     ``decide`` must be pure (options are arguments, never globals). A built-in policy names its
@@ -124,6 +135,9 @@ class Policy:
     universe: tuple[str, ...]  # canonical names the policy promotes
     default_types: ClassVar[tuple[str, ...]]  # the default table, in the policy's order
     known_unsupported: ClassVar[Mapping[str, str]] = {}  # type -> why the framework refuses it
+    # type -> why promote declines it (DECLINED): the framework has arrays of it and answers
+    # some questions about them, by rules promote does not model (Paddle's uint32)
+    declined_types: ClassVar[Mapping[str, str]] = {}
     options: ClassVar[tuple[Option, ...]] = ()
     # A bool option -> the types it adds to the universe when true (NumPy's ml_dtypes).
     option_types: ClassVar[Mapping[str, tuple[str, ...]]] = {}
@@ -241,6 +255,8 @@ class Policy:
             )
         if op.category == ZERO_D and ZERO_D not in self.categories:
             op = Operand(op.dtype, DIMENSIONED)
+        if op.category != PYTHON and op.dtype in self.declined_types:
+            return refuse(DECLINED, self.declined_types[op.dtype])
         if op.category != PYTHON and op.dtype not in universe:
             why = self.known_unsupported.get(op.dtype) or self.missing_reason(op.dtype)
             return refuse("unsupported", why)

@@ -210,9 +210,13 @@ class _Builder:
         elif isinstance(s, ast.AugAssign):
             if not isinstance(s.target, ast.Name):
                 raise self.fail(s, "an augmented assignment to one name (x += ...)")
+            from promote_cli import ops
+
             symbol = _BINARY.get(type(s.op))
             if symbol is None:  # (every augmented operator has a binary one)
                 raise self.fail(s, f"the operator {type(s.op).__name__} is not modelled")
+            if f"{symbol}=" not in ops.VOCABULARY:  # @=: NumPy refuses it unless a is square
+                raise self.fail(s, f"the update {symbol}= is not modelled (write x = x {symbol} y)")
             left = self.name(s.target)
             right = self.expression(s.value)
             at = self.add(s, OPERATION, operation=symbol + "=", args=(left, right))
@@ -922,6 +926,15 @@ def _result(
         carried = policy.carried(operands[0], operands[-1], out, opts)
         if is_weak(carried.dtype):
             return Operand(carried.dtype, category)
+    if (
+        out.result is not None
+        and weak
+        and out.materialised is None
+        and any(x.dtype == out.result for x in operands)
+    ):
+        # it keeps its weakly typed array's type, flag and all (JAX's integer_pow: the weak
+        # array ``maximum(y, 1j)`` to the power -3 is weak complex)
+        return Operand(out.result, category)
     t = out.materialised.dtype if out.materialised is not None else out.result
     assert t is not None and not is_weak(t)
     return Operand(t, category)
@@ -1001,6 +1014,8 @@ def notes(question: Question, answers: Sequence[Sequence[Step]]) -> list[str]:
     policies part (or that they agree)."""
     from promote_cli import frameworks
 
+    if not question.program.shown():  # a name or a literal alone: no operation runs
+        return ["no node computes: the code names a value and applies no operation to it"]
     nota = frameworks.notation("canonical")
     out = []
     for column, a in zip(question.columns, answers, strict=True):

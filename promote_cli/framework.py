@@ -198,6 +198,9 @@ class Framework(Record):
     oracle: str = ""  # why it has no oracle ("" when it has one: ``oracle.py``)
     operations: str = ""  # why it declares no operations ("" when it does: ``operations.py``)
     measured_apart: tuple[MeasuredApart, ...] = ()  # settings measured on another version
+    # Other packages whose release the measurements depend on, (distribution, version), where
+    # no option names it: Keras's NumPy backend converts with ml_dtypes (its bfloat16).
+    measured_with: tuple[tuple[str, str], ...] = ()
     expressions: Expressions = Expressions()  # what ``promote expr`` reads of its code
 
     @property

@@ -91,13 +91,47 @@ def python_value(kind: str, text: str) -> Value:
                 return literal.lower() == "true"
             raise ValueError
         if kind == "int":
-            return int(literal.replace("_", ""), 0)
+            return _int(literal.replace("_", ""))
         return float(literal) if kind == "float" else complex(literal)
     except ValueError:
         raise UsageError(
             f"{kind}:{text} is not a Python {kind} literal (e.g. int:300, int:-1, float:1e300,"
             " complex:1e300j, bool:true)"
         ) from None
+
+
+# Python reads and writes at most 4,300 decimal digits of an int at once (its default
+# ``sys.get_int_max_str_digits``, 640 at the least); longer ones go through in pieces.
+_PIECE = 600
+
+
+def _int(literal: str) -> int:
+    """``int(literal, 0)``, and a decimal literal of any length (Python refuses one beyond its
+    int-to-str limit; a framework takes the int all the same)."""
+    try:
+        return int(literal, 0)
+    except ValueError:
+        digits = literal[1:] if literal[:1] in ("+", "-") else literal
+        if not (digits.isascii() and digits.isdigit() and digits[0] != "0"):
+            raise
+    head = len(digits) % _PIECE or _PIECE
+    value = int(digits[:head])
+    for at in range(head, len(digits), _PIECE):
+        value = value * 10**_PIECE + int(digits[at : at + _PIECE])
+    return -value if literal.startswith("-") else value
+
+
+def _decimal(value: int) -> str:
+    """``str(value)``, for an int of any length (see ``_int``)."""
+    try:
+        return str(value)
+    except ValueError:
+        pieces, rest = [], abs(value)
+        while rest:
+            rest, low = divmod(rest, 10**_PIECE)
+            pieces.append(low)
+    head, *tail = reversed(pieces)
+    return ("-" if value < 0 else "") + str(head) + "".join(f"{p:0{_PIECE}d}" for p in tail)
 
 
 def valued(value: Value) -> Operand:
@@ -190,7 +224,7 @@ def value_text(value: Value) -> str:
         return "true" if value else "false"
     if isinstance(value, complex):
         return repr(value).strip("()")
-    return repr(value)
+    return _decimal(value) if isinstance(value, int) else repr(value)
 
 
 def int_value(op: Operand) -> int | None:

@@ -51,6 +51,7 @@ from promote_cli.engine import Matrix, Outcome, Policy, ref, refuse, remembered,
 from promote_cli.errors import UsageError, did_you_mean
 from promote_cli.operands import (
     DIMENSIONED,
+    NUMPY_SCALAR,
     PYTHON,
     PYTHON_VALUES,
     ZERO_D,
@@ -352,7 +353,7 @@ class Rule(Record):
     no_kernel_categories: frozenset[tuple[str, ...]] | None = None
     no_kernel_operand: tuple[str, ...] = ()  # no-kernel: array operand types with no kernel
     # no-kernel: promoted types whose kernel takes two arrays of that very type only (no cast
-    # is inserted to reach it): any other operands promoting to one are a gap
+    # is inserted to reach it, 0-d or not): any other operands promoting to one are a gap
     no_kernel_mixed: tuple[str, ...] = ()
     # no-kernel: promotions, by the rule that made them (``Outcome.rule`` of the pair), that
     # reach no kernel (MindSpore's comparisons of two types it does not convert)
@@ -618,7 +619,12 @@ def _registry(module: str, attribute: str) -> Mapping[str, Any]:
     return registry
 
 
-_CATEGORY_TEXT = {DIMENSIONED: "an array", ZERO_D: "a 0-d array", PYTHON: "a Python scalar"}
+_CATEGORY_TEXT = {
+    DIMENSIONED: "an array",
+    ZERO_D: "a 0-d array",
+    PYTHON: "a Python scalar",
+    NUMPY_SCALAR: "a NumPy scalar",
+}
 
 
 def _apply(kind: Kind, t: str, maps: Maps) -> str | None:
@@ -805,6 +811,13 @@ def _special(c: _Cell) -> Outcome | None:
 def _promote(c: _Cell) -> Outcome | None:
     found = c.ops.pair_of(c.rule, c.op)
     if found is not None:
+        # the framework's own pair takes the policy's operands only (Policy.promote refuses
+        # the rest itself): a type or category outside it is refused as promote refuses it (a
+        # weakly typed array, which Keras's expressions meet on JAX, is the pair's to answer)
+        for x in (c.a, c.b):
+            outside = None if is_weak(x.dtype) else c.ops.policy.normalise(x, c.opts)
+            if isinstance(outside, Outcome):
+                return outside
         c.pair = found.promote
         c.promoted = remembered(c.pair, c.a, c.b, c.opts)
     else:  # Policy.promote, which keeps its own answers
@@ -848,7 +861,8 @@ def _value(c: _Cell) -> Outcome | None:
             if value is not None and not -(2**63) <= value < 2**63:
                 return refuse(
                     "value",
-                    f"{rule.function} takes a Python int as an int64 (a C long), which {value}"
+                    f"{rule.function} takes a Python int as an int64 (a C long), which"
+                    f" {value_text(value)}"
                     f" does not fit: {policy.title} raises",
                 )
     if rule.value_special:
@@ -932,7 +946,7 @@ def _no_kernel(c: _Cell) -> Outcome | None:
     rule, a, b, t = c.rule, c.a, c.b, c.t
     if _scalar_kernel(c) or c.cell == RUNS or _skips_kernel(c):
         return None
-    alone = a.category == b.category == DIMENSIONED and a.dtype == b.dtype == t
+    alone = PYTHON not in (a.category, b.category) and a.dtype == b.dtype == t
     by_operands = (
         c.cell == NO_KERNEL
         or (t in rule.no_kernel_mixed and not alone)

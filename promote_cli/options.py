@@ -14,14 +14,18 @@ _FALSE = {"false", "0", "no", "off"}
 
 
 class Option(Record):
-    """A policy option: ``kind`` is ``bool``, ``choice`` or ``dtype`` (read in the policy's
-    notation; ``choices`` then holds the allowed canonical names)."""
+    """A policy option: ``kind`` is ``bool``, ``choice``, ``dtype`` (read in the policy's
+    notation; ``choices`` then holds the allowed canonical names) or ``release``: off (False)
+    or one measured release of the package ``package`` (``choices``, oldest first, as
+    ``major.minor``); ``true`` is the newest, ``0.6.0`` reads as ``0.6`` (NumPy's
+    ``ml_dtypes``: what NumPy answers once that release of ml_dtypes is imported)."""
 
     name: str
     kind: str
     default: Any
     help: str
     choices: tuple[str, ...] = ()
+    package: str = ""  # a release option's package (its distribution name)
 
     def parse(self, value: Any, nota: Notation | None) -> Any:
         """``value`` as this option holds it; a dtype is read in ``nota`` (None: only a
@@ -33,6 +37,8 @@ class Option(Record):
             if text in _TRUE | _FALSE:
                 return text in _TRUE
             raise UsageError(f"option {self.name} takes true or false, not {value!r}")
+        if self.kind == "release":
+            return self._release(value)
         if self.kind == "choice":
             if value in self.choices:
                 return value
@@ -44,11 +50,54 @@ class Option(Record):
             raise UsageError(f"option {self.name} cannot be {value!r} ({canonical})")
         return canonical
 
+    def _release(self, value: Any) -> Any:
+        """A release option's value: False, or the measured release ``value`` names."""
+        text = str(value).strip().lower()
+        if value is False or text in _FALSE:
+            return False
+        if value is True or text in _TRUE:
+            return self.choices[-1]
+        found = release_of(text, self.choices)
+        if found is None:
+            raise UsageError(
+                f"option {self.name} takes false, true (the newest measured, {self.choices[-1]})"
+                f" or a measured {self.package} release ({', '.join(self.choices)}), not {value!r}"
+            )
+        return found
+
     def text(self, value: Any, nota: Notation) -> str:
-        """``value`` as ``-O`` reads it back: ``true``/``false``, a dtype in ``nota``."""
-        if self.kind == "bool":
+        """``value`` as ``-O`` reads it back: ``true``/``false``, a release, a dtype in
+        ``nota``."""
+        if self.kind in ("bool", "release") and isinstance(value, bool):
             return "true" if value else "false"
         return nota.label(value) if self.kind == "dtype" else str(value)
+
+
+def release_of(version: str, releases: Sequence[str]) -> str | None:
+    """The release of ``releases`` (``major.minor``) that ``version`` (``0.7.0``, ``0.7``,
+    ``0.7.0rc1``) is, or None."""
+    parts = version.strip().split(".")
+    found = ".".join(parts[:2])
+    if len(parts) > 2 and not parts[2][:1].isdigit():
+        return None
+    return found if found in releases else None
+
+
+def not_installed_release(package: str, asked: Any) -> str:
+    """Why a setting of the release option of ``package`` (its value ``asked``: a release such
+    as ``0.7``, or False) cannot be asked of the framework here: ``package`` is not installed,
+    or another release of it is; "" when it can (an oracle then answers Unobservable)."""
+    from importlib import metadata
+
+    if not asked:
+        return ""
+    try:
+        found = metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return f"{package} is not installed in this environment"
+    if release_of(found, (asked,)) is None:
+        return f"{package} {found} is installed here, not {asked}"
+    return ""
 
 
 def format_options(options: Sequence[Option], opts: Mapping[str, Any], nota: Notation) -> str:

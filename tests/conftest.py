@@ -183,6 +183,26 @@ def pytest_collection_modifyitems(session, config, items):
         _start_site_build()
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test that compares promote with a live framework skips, saying why, when that
+    framework is installed at another version than its rules were measured on (``live.py``)."""
+    marker = item.get_closest_marker("conformance")
+    if marker is None:
+        return
+    import live
+
+    from promote_cli import frameworks
+
+    names = list(marker.args)
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None:
+        known = frameworks.names()
+        names += [v for v in callspec.params.values() if isinstance(v, str) and v in known]
+    why = live.unmeasured(names)
+    if why:
+        pytest.skip(why)
+
+
 @pytest.fixture(scope="session")
 def site() -> Path:
     """The built site's directory (html/), built once per run (see above)."""

@@ -11,6 +11,8 @@ import textwrap
 import pytest
 
 import promote_cli
+from promote_cli import api
+from promote_cli.dtypes import CATALOGUE
 from promote_cli.errors import UsageError
 
 np = pytest.importorskip("numpy")
@@ -29,6 +31,51 @@ def test_ml_dtypes_types_and_dtypes():
     assert promote_cli.promote(ml_dtypes.bfloat16, np.float16, policy="jax") == "float32"
     assert promote_cli.promote(np.dtype(ml_dtypes.bfloat16), np.int8, policy="jax") == "bfloat16"
     assert promote_cli.promote(ml_dtypes.int4, ml_dtypes.int4, policy="jax") == "int4"
+
+
+# The catalogue's ml_dtypes types the installed ml_dtypes has (0.5.4 lacks int1, uint1 and
+# complex32).
+_ML_TYPES = sorted(
+    name
+    for name, entry in CATALOGUE.items()
+    if entry.numpy and isinstance(getattr(ml_dtypes, name, None), type)
+)
+
+
+@pytest.mark.parametrize("name", _ML_TYPES)
+def test_every_ml_dtypes_object_is_read_by_its_name(name):
+    # Up to ml_dtypes 0.6 NumPy makes the class of np.dtype(ml_dtypes.bfloat16)
+    # (numpy.dtype[bfloat16]); from 0.7 ml_dtypes does (ml_dtypes.bfloat16): both are numpy.dtype.
+    scalar = getattr(ml_dtypes, name)
+    for given in (scalar, np.dtype(scalar), np.zeros(2, scalar).dtype):
+        req = api.request("numpy", options={"ml_dtypes": True}, operands=[given])
+        assert req.operands is not None and req.operands[0].dtype == name, given
+
+
+def test_ml_dtypes_dtypes_promote_under_the_numpy_policy():
+    # NumPy 2.4.6 with ml_dtypes 0.6.0 and 0.7.0 alike: np.result_type(int4, int8) is int8,
+    # np.result_type(bfloat16, float32) float32, np.result_type(float8_e4m3fn, float32) float32.
+    def numpy(a, b):
+        return promote_cli.promote(a, b, policy="numpy", ml_dtypes=True)
+
+    assert numpy(np.dtype(ml_dtypes.int4), np.int8) == "int8"
+    assert numpy(np.dtype(ml_dtypes.bfloat16), np.dtype(np.float32)) == "float32"
+    assert numpy(np.zeros(3, ml_dtypes.float8_e4m3fn).dtype, np.float32) == "float32"
+    assert numpy(ml_dtypes.bfloat16, np.dtype(ml_dtypes.bfloat16)) == "bfloat16"
+
+
+@pytest.mark.parametrize("name", ["bcomplex32", "float8_e5m3fnu"])
+def test_an_ml_dtypes_type_promote_has_never_seen_is_one_line_naming_it(name):
+    # bcomplex32 came in ml_dtypes 0.6, float8_e5m3fnu in 0.7; the catalogue has neither.
+    if not hasattr(ml_dtypes, name):
+        pytest.skip(f"ml_dtypes {ml_dtypes.__version__} has no {name}")
+    scalar = getattr(ml_dtypes, name)
+    for given in (scalar, np.dtype(scalar)):
+        with pytest.raises(UsageError) as caught:
+            promote_cli.promote(given, np.float32, policy="numpy", ml_dtypes=True)
+        message = str(caught.value)
+        assert "\n" not in message
+        assert f"does not know ({name}, from ml_dtypes {ml_dtypes.__version__})" in message
 
 
 def test_python_types_are_python_scalars():
@@ -78,7 +125,7 @@ def test_an_array_is_told_to_pass_its_dtype():
 
 
 def test_a_numpy_dtype_promote_does_not_know_names_it():
-    with pytest.raises(UsageError, match=r"does not know \(void16\)"):
+    with pytest.raises(UsageError, match=r"does not know \(void16, from numpy "):
         promote_cli.promote(np.dtype("V2"), np.float32, policy="numpy")
 
 

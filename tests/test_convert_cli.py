@@ -245,9 +245,11 @@ def test_uint1_written_and_unregistered_cast_refused(run, tmp_path):
     ok = run("convert", f"{u1}:u1", f"{v1}:u1", "--policy", "openvino")
     assert ok.exit_code == 0, ok.stderr
     assert np.load(tmp_path / "u1.promoted.npy").tolist() == [0, 1, 1]
-    # OpenVINO gives u1 x i4 -> i4 (unsafe), but ml_dtypes has no uint1 -> int4 cast
+    # OpenVINO gives u1 x i4 -> i4 (unsafe); ml_dtypes 0.6.0 has no uint1 -> int4 cast, 0.7.0
+    # has: convert refuses exactly when astype raises.
     i4 = save(tmp_path / "i4.npy", np.array([-3, 2], ml_dtypes.int4))
-    refused = run(
+    (tmp_path / "out").mkdir()
+    done = run(
         "convert",
         f"{u1}:u1",
         f"{i4}:i4",
@@ -256,10 +258,17 @@ def test_uint1_written_and_unregistered_cast_refused(run, tmp_path):
         "-O",
         "promote_unsafe=true",
         "-o",
-        tmp_path / "nowhere",
+        tmp_path / "out",
     )
-    assert refused.exit_code == 1
-    assert "cannot cast uint1 to int4" in refused.stderr
+    try:
+        expected = np.array([0, 1, 1], ml_dtypes.uint1).astype(ml_dtypes.int4)
+    except TypeError:
+        assert done.exit_code == 1
+        assert "cannot cast uint1 to int4" in done.stderr
+        assert files(tmp_path / "out") == set()
+    else:
+        assert done.exit_code == 0, done.stderr
+        assert np.load(tmp_path / "out" / "u1.npy").tobytes() == expected.tobytes()
 
 
 def test_explicit_dtype_that_no_npy_can_hold(run, tmp_path):
@@ -398,6 +407,67 @@ def test_convert_in_a_real_process_refuses_to_replace_its_output(tmp_path):
     again = subprocess.run(cmd, env=_env(), capture_output=True, text=True)
     assert again.returncode == 2
     assert again.stderr.count("\n") == 1 and "exists" in again.stderr
+
+
+# promote convert in a fresh process, saying on stderr whether ml_dtypes was imported: the
+# in-process tests cannot tell, this module imports it.
+_CONVERT_TELLING_IMPORTS = (
+    "import sys\n"
+    "from promote_cli.cli import main\n"
+    "try:\n    main(sys.argv[1:])\nexcept SystemExit as exc:\n    code = exc.code\n"
+    "print('ml_dtypes imported:', 'ml_dtypes' in sys.modules, file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
+
+
+def _convert_in_a_fresh_process(*args) -> tuple[subprocess.CompletedProcess, bool]:
+    done = subprocess.run(
+        [sys.executable, "-c", _CONVERT_TELLING_IMPORTS, "convert", *map(str, args)],
+        env=_env(),
+        capture_output=True,
+        text=True,
+    )
+    *errors, told = done.stderr.splitlines()
+    assert told in ("ml_dtypes imported: True", "ml_dtypes imported: False"), done.stderr
+    assert done.returncode == 0, errors
+    return done, told.endswith("True")
+
+
+def test_a_float16_to_float32_convert_never_imports_ml_dtypes(tmp_path):
+    # Importing ml_dtypes 0.7 costs about 0.55 s of CPU: NumPy's own types never need it.
+    a = save(tmp_path / "a.npy", np.linspace(-3, 3, 24, dtype=np.float16).reshape(4, 6))
+    b = save(tmp_path / "b.npy", np.arange(5, dtype=np.float32))
+    _, imported = _convert_in_a_fresh_process(a, b, "--check-values")
+    assert not imported
+    # JAX's table: f2 x f4 -> f4
+    assert np.load(tmp_path / "a.promoted.npy").tobytes() == np.load(a).astype(np.float32).tobytes()
+    i = save(tmp_path / "i.npy", np.arange(-3, 3, dtype=np.int8))
+    u = save(tmp_path / "u.npy", np.arange(6, dtype=np.uint8))
+    _, imported = _convert_in_a_fresh_process(i, u, "-p", "numpy", "-O", "ml_dtypes=true")
+    assert not imported
+    assert np.load(tmp_path / "u.promoted.npy").tolist() == list(range(6))  # NumPy: int16
+    assert np.load(tmp_path / "u.promoted.npy").dtype == np.int16
+
+
+def test_a_bfloat16_file_still_converts_exactly_in_a_fresh_process(tmp_path):
+    values = np.array([1.5, -2, 3.140625, 1e30, -0.0, np.inf, 2**-130], ml_dtypes.bfloat16)
+    raw = save(tmp_path / "raw.npy", values)  # np.save writes a raw descr, |V2 or <V2
+    i = save(tmp_path / "i.npy", np.arange(7, dtype=np.int8))
+    # JAX's table: bf16 x i1 -> bf16, written with the descr 'bfloat16'
+    (tmp_path / "out").mkdir()
+    (tmp_path / "again").mkdir()
+    _, imported = _convert_in_a_fresh_process(f"{raw}:bf16", i, "-o", tmp_path / "out")
+    assert imported
+    named = tmp_path / "out" / "raw.npy"
+    assert descr_of(named) == "bfloat16"
+    assert np.load(named).tobytes() == values.tobytes()
+    # A header that names the type: read without being told, and bf16 x f2 -> f4
+    f = save(tmp_path / "f.npy", np.zeros(7, np.float16))
+    _, imported = _convert_in_a_fresh_process(named, f, "-o", tmp_path / "again")
+    assert imported
+    out = np.load(tmp_path / "again" / "raw.npy")
+    assert out.dtype == np.float32
+    assert out.tobytes() == values.astype(np.float32).tobytes()
 
 
 _ANSI = __import__("re").compile(r"\x1b\[[0-9;]*m")

@@ -105,3 +105,15 @@ def test_measure_says_the_framework_failed_writes_nothing_and_exits_1(
         " answering: killed by SIGSEGV\n"
     )
     assert not into.exists()
+
+
+def test_drift_says_the_framework_failed_in_one_line_and_exits_1(run, oracle_that, monkeypatch):
+    orc = oracle_that("segfault")
+    monkeypatch.setattr(driver, "oracle", lambda name, python=None: orc)
+    done = run("drift", "numpy")
+    assert done.exit_code == 1
+    assert done.stdout.splitlines() == [
+        "numpy: the framework failed, not promote: failing_oracle_segfault, answering: killed"
+        " by SIGSEGV",
+        "1 framework: 1 failed",
+    ]

@@ -587,3 +587,74 @@ def test_fuzz_command_lines(argv):
     if argv[0] in ("convert", "tables", "verify") or "-o" in argv or "--check" in argv:
         return
     assert_told(invoke(*argv))
+
+
+# --- promote expr's programs, and op and pair with extreme values ---------------------------
+
+_EXPR_POLICIES = "jax,numpy,torch,tensorflow,array-api,mlx,keras,tinygrad,paddle,mindspore"
+_EXPR_TYPES = ["bool", "uint8", "int16", "int64", "uint64", "float16", "bfloat16", "float32",
+               "complex64", "S(int8)", "S(float32)", "S(uint8)"]  # fmt: skip
+_EXPR_LITERALS = ["1", "-3", "0", "300", "2**70", "1.5", "1j", "True", "1e300", "-0.5"]
+_EXPR_BINARY = ["+", "-", "*", "/", "//", "%", "**", "&", "|", "<<", "==", "<", "@"]
+_EXPR_CALLS = ["maximum", "minimum", "atan2", "pow"]
+_EXPR_UNARY = ["abs", "sqrt", "sign", "real", "isnan", "negative", "-", "~"]
+_EXPR_AFTER = [".sum()", ".T", "[0]", ".max()", ".astype(float32)"]
+
+programs = st.recursive(
+    st.sampled_from(["x", "y", *_EXPR_LITERALS]),
+    lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from(_EXPR_BINARY), inner).map(lambda t: f"({' '.join(t)})"),
+        st.tuples(st.sampled_from(_EXPR_CALLS), inner, inner).map(
+            lambda t: f"{t[0]}({t[1]}, {t[2]})"
+        ),
+        st.tuples(st.sampled_from(_EXPR_UNARY), inner).map(
+            lambda t: f"{t[0]}({t[1]})" if t[0].isalpha() else f"{t[0]}{t[1]}"
+        ),
+        st.tuples(inner, st.sampled_from(_EXPR_AFTER)).map(lambda t: f"({t[0]}){t[1]}"),
+    ),
+    max_leaves=6,
+)
+
+
+@fuzz(60)
+@given(
+    code=programs,
+    update=st.one_of(st.none(), st.tuples(st.sampled_from(_EXPR_BINARY), programs)),
+    x=st.sampled_from(_EXPR_TYPES),
+    y=st.sampled_from(_EXPR_TYPES),
+    options=st.sampled_from([[], ["-O", "jax:x64=false"], ["-O", "numpy:promotion=legacy"]]),
+)
+def test_fuzz_expr_programs(code, update, x, y, options):
+    # Each program under ten policies: a table, refusals, or one usage line; never exit 3
+    # ((maximum(y, 1j) ** -3) under JAX was an AssertionError, a bare name a TypeError).
+    if update is not None:
+        code = f"x {update[0]}= {update[1]}; {code}"
+    assert_told(invoke("expr", code, f"x={x}", f"y={y}", "-p", _EXPR_POLICIES, *options))
+
+
+_HUGE = "9" * 4301  # beyond the digits Python writes at once
+_VALUES = ["int:300", "int:-1", f"int:{2 * 2**1023}", f"int:-{_HUGE}", f"int:{_HUGE}",
+           "int:0x" + "f" * 300, "float:1e308", "complex:1e300j", "bool:true"]  # fmt: skip
+_OPERANDS = ["bool", "uint8", "int8", "uint64", "float16", "bfloat16", "float64", "complex64",
+             "longdouble", "S(int8)", "N(float64)", "N(longdouble)=1e300", "int",
+             "float"]  # fmt: skip
+_POLICIES = ["jax", "numpy", "torch", "tensorflow", "array-api", "mlx", "keras", "tinygrad",
+             "paddle", "mindspore", "openvino", "ascend"]  # fmt: skip
+
+
+@fuzz(150)
+@given(
+    verb=st.sampled_from(["pair", "op"]),
+    name=st.sampled_from(["add", "/", "**", "pow", "equal", "<", "atan2", "matmul", "+=", "<<"]),
+    a=st.sampled_from(_OPERANDS + _VALUES),
+    b=st.sampled_from(_OPERANDS + _VALUES),
+    policy=st.sampled_from(_POLICIES),
+    legacy=st.booleans(),
+)
+def test_fuzz_op_and_pair_with_extreme_values(verb, name, a, b, policy, legacy):
+    # Ints beyond float64 and beyond Python's 4,300 digits, NumPy scalars, types a policy
+    # lacks: an answer, a refusal or one usage line under every policy; never exit 3.
+    args = [verb, *([name] if verb == "op" else []), a, b, "-p", policy, "--explain"]
+    if legacy and policy == "numpy":
+        args += ["-O", "promotion=legacy"]
+    assert_told(invoke(*args))

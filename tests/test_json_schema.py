@@ -63,6 +63,7 @@ COMMANDS = {
     "diff-format": ["diff", "jax", "numpy", "-t", "b1,u1,i1,f2,f4,bf", "-f", "json"],
     "policies": ["policies", "--json"],
     "verify": ["verify", "ascend", "--json"],
+    "drift": ["drift", "ascend", "--json"],
     "check": ["check", "torch", "-t", "int32,bfloat16,S(int8),int", "--json"],
     # Its associative examples are refused on one side: each result is an outcome.
     "check-refused": ["check", "jax", "-t", "i1,u8,float4_e2m1fn", "--json"],
@@ -121,7 +122,7 @@ def test_every_command_that_prints_json_takes_json(run):
     from promote_cli.cli import COMMANDS as ALL
 
     printing = {"pair", "op", "ops", "policies", "table", "diff", "check", "verify", "convert"}
-    printing |= {"expr"}
+    printing |= {"expr", "drift"}
     for name in ALL:
         helped = run(name, "--help").stdout
         assert ("--json" in helped) == (name in printing), name

@@ -119,7 +119,8 @@ def test_every_missing_kernel_a_rule_declares_marks_a_measured_cell(name):
     assert found(name).unreached == []
 
 
-# Settings measured apart, on another version (NumPy's promotion=legacy on NumPy 1.26.4).
+# Settings measured apart, on another version (NumPy's promotion=legacy on NumPy 1.26.4, and its
+# ml_dtypes=0.5 and 0.6 with ml_dtypes 0.5.4 and 0.6.0).
 APART = [(e.name, a) for e in frameworks.entries() for a in e.measured_apart]
 APART_IDS = [f"{name}-{a.directory}" for name, a in APART]
 
@@ -131,12 +132,24 @@ def apart_files(name: str, directory: str) -> dict[str, measured.Measured]:
     return {f: m for f, m in found.items() if m is not None}
 
 
-def test_numpys_legacy_promotion_is_measured_apart_on_numpy_1_26():
+def test_numpys_legacy_promotion_and_ml_dtypes_0_6_are_measured_apart():
     assert [(name, a.option, a.value, a.version) for name, a in APART] == [
-        ("numpy", "promotion", "legacy", "1.26.4")
+        ("numpy", "promotion", "legacy", "1.26.4"),
+        ("numpy", "ml_dtypes", "0.5", "2.4.6"),
+        ("numpy", "ml_dtypes", "0.6", "2.4.6"),
+        ("tensorflow", "ml_dtypes", "0.6", "2.21.0"),
     ]
     # Pairs, triples and values, and the operations: spellings are the current version's.
     assert sorted(apart_files("numpy", "promotion-legacy")) == ["nary", "operations", "pairs"]
+    # each with the release of ml_dtypes its answers are NumPy's with
+    for release, version in (("0.5", "0.5.4"), ("0.6", "0.6.0")):
+        found = apart_files("numpy", f"ml_dtypes-{release}")
+        assert sorted(found) == ["nary", "operations", "pairs"]
+        assert {m.version for m in found.values()} == {f"2.4.6 (ml_dtypes {version})"}
+    assert {m.version for m in files("numpy").values()} == {"2.4.6 (ml_dtypes 0.7.0)"}
+    assert {m.version for m in apart_files("tensorflow", "ml_dtypes-0.6").values()} == {
+        "2.21.0 (ml_dtypes 0.6.0)"
+    }
 
 
 @pytest.mark.parametrize(("name", "apart"), APART, ids=APART_IDS)
@@ -201,7 +214,7 @@ def test_a_flipped_rule_cell_fails_the_comparison(monkeypatch):
     assert found == [
         "numpy int8 x uint8 under {'ml_dtypes': False, 'promotion': 'weak'}: measured int16,"
         " rules give int32",
-        "numpy int8 x uint8 under {'ml_dtypes': True, 'promotion': 'weak'}: measured int16,"
+        "numpy int8 x uint8 under {'ml_dtypes': '0.7', 'promotion': 'weak'}: measured int16,"
         " rules give int32",
     ]
     # The one pass the tests above assert on names the same cells (both orders of the pair).
@@ -212,8 +225,9 @@ def test_a_flipped_rule_cell_fails_the_comparison(monkeypatch):
 
 
 def test_a_missing_kernel_no_cell_shows_or_no_cell_reaches_is_named():
-    # MindSpore has no CPU kernel for add of bools: its three bool cells raised, and the four
-    # with a Python bool's value (True and False, on either side) too (measured).
+    # MindSpore has no CPU kernel for add of bools: its eight bool cells (a bool tensor, 0-d or
+    # not, with a bool tensor or a Python bool) raised, and the four with a Python bool's value
+    # (True and False, beside a dimensioned tensor, on either side) too (measured).
     policy, rules = frameworks.get("mindspore"), rules_of("mindspore")
     # add's cells alone: the other operations' no-kernel entries are not this test's.
     every = files("mindspore")["operations"]
@@ -222,16 +236,16 @@ def test_a_missing_kernel_no_cell_shows_or_no_cell_reaches_is_named():
     def add_of_bools(q: Question) -> bool:
         return q.operation == "add" and all(x.dtype == "bool" for x in q.operands)
 
-    assert [c for _, q, c in ops.cells if add_of_bools(q)] == [Gap("", None)] * 7
+    assert [c for _, q, c in ops.cells if add_of_bools(q)] == [Gap("", None)] * 12
     assert measured.findings(policy, {"operations": ops}, rules) == ([], [], [])
-    # Had they run, giving bool: seven mismatches (a gap claimed where the kernel runs), and a
+    # Had they run, giving bool: twelve mismatches (a gap claimed where the kernel runs), and a
     # missing kernel the rules claim and no cell shows.
     ran = ops._replace(
         cells=[(o, q, Result("bool") if add_of_bools(q) else c) for o, q, c in ops.cells]
     )
     found = measured.findings(policy, {"operations": ran}, rules)
     assert found.differences == list(measured.differences(policy, ran, rules))
-    assert len(found.differences) == 7
+    assert len(found.differences) == 12
     assert found.differences[0] == (
         "mindspore add(bool, bool) under {}: measured bool, rules give bool with no CPU kernel"
         " (a gap)"
@@ -346,9 +360,9 @@ def test_a_drift_test_of_another_version_skips_naming_both_and_sees_a_changed_an
     fake = stand_in("numpy", wrong={asked.operands: "complex128"})
     version, drifted = asked_again("numpy", fake)
     assert other_version("numpy", version) == (
-        "measured on numpy 2.4.6 (ml_dtypes 0.6.0); installed: numpy 9.9"
+        "measured on numpy 2.4.6 (ml_dtypes 0.7.0); installed: numpy 9.9"
     )
-    assert other_version("numpy", "2.4.6 (ml_dtypes 0.6.0)") is None
+    assert other_version("numpy", "2.4.6 (ml_dtypes 0.7.0)") is None
     assert (
         drifted[0] == f"{measured.describe(asked)}: measured {measured.said(cell)}, now complex128"
     )
@@ -433,7 +447,7 @@ def test_a_framework_that_answers_otherwise_is_named_cell_by_cell(run, tmp_path,
         f"numpy divide(int8, uint8) under {{'ml_dtypes': {flag}, 'promotion': 'weak'}}:"
         " measured float32,"
         " rules give float64"
-        for flag in (False, True)
+        for flag in (False, "'0.7'")
     ]
 
 

@@ -98,13 +98,15 @@ def test_np_save_of_ml_dtypes_is_raw_and_needs_a_dtype(tmp_path, name):
 
 def test_np_save_descrs_of_float8_e5m2_and_complex32_are_not_numpy_dtypes(tmp_path):
     # The forms np.save writes that numpy's own reader rejects; promote keeps their width.
-    for name, descr in [("float8_e5m2", "<f1"), ("complex32", "<W4")]:
+    # complex32 is <W4 with ml_dtypes 0.6.0, <c4 with 0.7.0.
+    for name, descrs in [("float8_e5m2", ("<f1",)), ("complex32", ("<W4", "<c4"))]:
         path = tmp_path / f"{name}.npy"
         np.save(path, np.zeros(2, getattr(ml_dtypes, name)))
         with pytest.raises(ValueError):
             np.load(path)
         h = npy.read_header(path)
-        assert (h.descr, h.dtype, h.itemsize) == (descr, None, np.dtype(name).itemsize)
+        assert h.descr in descrs
+        assert (h.dtype, h.itemsize) == (None, np.dtype(name).itemsize)
 
 
 @pytest.mark.parametrize("version", [1, 2])
@@ -374,12 +376,20 @@ def test_name_descr_needs_ml_dtypes_imported(tmp_path):
     assert imported.stdout.strip() == "bfloat16"
 
 
-def test_unregistered_cast_is_refused():
-    # ml_dtypes registers no int4 -> float8_e8m0fnu cast: astype itself raises.
-    with pytest.raises(TypeError):
-        np.zeros(1, ml_dtypes.int4).astype(ml_dtypes.float8_e8m0fnu)
-    with pytest.raises(PromotionError, match="cannot cast int4 to float8_e8m0fnu"):
-        npy.check_cast(np.dtype(ml_dtypes.int4), np.dtype(ml_dtypes.float8_e8m0fnu))
+@pytest.mark.parametrize(
+    ("source", "target"), [("int4", "float8_e8m0fnu"), ("uint4", "int2"), ("int4", "bfloat16")]
+)
+def test_a_cast_is_refused_exactly_when_ml_dtypes_registers_none(source, target):
+    # ml_dtypes 0.5.4 and 0.6.0 register no int4 -> float8_e8m0fnu or uint4 -> int2 cast
+    # (astype itself raises TypeError); 0.7.0 registers every cast between its types.
+    a, b = np.dtype(getattr(ml_dtypes, source)), np.dtype(getattr(ml_dtypes, target))
+    try:
+        np.zeros(1, a).astype(b)
+    except TypeError:
+        with pytest.raises(PromotionError, match=f"cannot cast {source} to {target}"):
+            npy.check_cast(a, b)
+    else:
+        npy.check_cast(a, b)
 
 
 # --- value checks ----------------------------------------------------------------------------
@@ -593,19 +603,21 @@ def test_value_changes_are_counted_across_chunk_boundaries(tmp_path):
 
 
 def test_a_type_missing_from_an_older_ml_dtypes_is_refused_naming_it(monkeypatch):
-    monkeypatch.setattr(numpy_dtypes, "_ML_DTYPES", numpy_dtypes._ML_DTYPES - {"complex32"})
-    monkeypatch.setattr(np, "dtype", _no_complex32(np.dtype))
-    with pytest.raises(PromotionError, match="complex32 needs a newer ml_dtypes"):
+    # ml_dtypes 0.5.4 has no complex32 (it came in 0.6.0): that ml_dtypes, as far as it matters.
+    monkeypatch.delattr(ml_dtypes, "complex32")
+    monkeypatch.setattr(ml_dtypes, "__version__", "0.5.4")
+    with pytest.raises(PromotionError, match=r"complex32 needs a newer ml_dtypes than .* 0\.5\.4"):
         npy.numpy_dtype("complex32")
 
 
-def _no_complex32(real):
-    def dtype(spec, *args, **kwargs):
-        if spec == "complex32":
-            raise TypeError("data type 'complex32' not understood")
-        return real(spec, *args, **kwargs)
-
-    return dtype
+def test_the_types_held_through_ml_dtypes_are_every_type_numpy_lacks():
+    # Every catalogue type NumPy holds is NumPy's own (np.dtype reads its name with nothing
+    # else imported) or one ml_dtypes makes: asking for it imports ml_dtypes.
+    assert set(ML_TYPES) <= numpy_dtypes.ML_DTYPES
+    held = {n for n, e in CATALOGUE.items() if e.numpy}
+    for name in held - numpy_dtypes.ML_DTYPES:
+        assert np.dtype(name).type.__module__ == "numpy", name
+    assert {"bfloat16", "int4", "float8_e4m3fn", "complex32"} <= numpy_dtypes.ML_DTYPES
 
 
 # --- the convert orchestration ---------------------------------------------------------------

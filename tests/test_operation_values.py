@@ -6,6 +6,8 @@ valued cell is also compared with the checked-in measurements by ``tests/test_me
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from promote_cli import promote
@@ -192,3 +194,90 @@ def test_a_value_jax_takes_gives_its_type(run, args, want):
     done = run("op", *args)
     assert done.exit_code == 0, done.output
     assert done.output.strip() == want
+
+
+# --- NumPy 2: a Python int beyond float64's range, and beyond Python's 4,300 digits ----------
+
+# 2 * int(max float64), the int of NumPy's own test (test_nep50_promotions.py); the smallest
+# int Python's float() refuses (2**1024 - 2**970, halfway to 2**1024, rounds to it); and ints
+# of 4,300 and 4,301 decimal digits (Python writes at most 4,300 at once).
+TWICE_MAX = 2 * int(sys.float_info.max)
+FLOOR = 2**1024 - 2**970
+DIGITS_4300 = "9" * 4300
+DIGITS_4301 = "9" * 4301
+OVERFLOW = "NumPy raises OverflowError: int too large to convert to float"
+LIMIT = "NumPy raises ValueError: Exceeds the limit (4300 digits)"
+
+
+@pytest.mark.parametrize(
+    ("args", "want"),
+    [
+        # np.float64(1) + 2 * int(max float64): OverflowError "int too large to convert to
+        # float" (promote answered float64); the same for every float and complex dtype
+        (("+", "N(float64)", f"int:{TWICE_MAX}"), OVERFLOW),
+        (("add", "complex128", f"int:{TWICE_MAX}"), OVERFLOW),
+        (("*", "float16", f"int:{FLOOR}"), OVERFLOW),
+        (("-", f"int:-{FLOOR}", "float32"), OVERFLOW),
+        (("+", "clongdouble", f"int:{TWICE_MAX}"), OVERFLOW),
+        # np.ones(2, np.longdouble) + int('9' * 4301): ValueError (the int goes through str)
+        (("+", "longdouble", f"int:{DIGITS_4301}"), LIMIT),
+        # np.divide and np.arctan2 convert the int to a double beside any array; the
+        # comparisons beside a float or complex array
+        (("divide", "int8", f"int:{FLOOR}"), OVERFLOW),
+        (("/", "bool", f"int:{TWICE_MAX}"), OVERFLOW),
+        (("atan2", f"int:{FLOOR}", "uint64"), OVERFLOW),
+        (("==", "float16", f"int:{TWICE_MAX}"), OVERFLOW),
+        (("less", f"int:{FLOOR}", "complex64"), OVERFLOW),
+        # beside an integer array: "Python int too large to convert to C long", as before
+        (("+", "int8", f"int:{DIGITS_4301}"), "NumPy raises OverflowError: Python int too large"),
+    ],
+)
+def test_numpy_2_refuses_an_int_a_double_cannot_hold_where_it_converts_one(run, args, want):
+    done = run("op", *args, "-p", "numpy")
+    assert done.exit_code == 1, done.output
+    assert done.output.startswith(f"refused: {want}")
+
+
+@pytest.mark.parametrize(
+    ("args", "want"),
+    [
+        # the largest int float() rounds to max float64: float64, no error
+        (("+", "float64", f"int:{FLOOR - 1}"), "float64"),
+        # a long double takes any int of at most 4,300 digits (float128 on x86-64)
+        (("+", "longdouble", f"int:{TWICE_MAX}"), "longdouble"),
+        (("*", f"int:-{DIGITS_4300}", "longdouble"), "longdouble"),
+        # a comparison beside an integer array takes any int: all False
+        (("==", "uint64", f"int:{TWICE_MAX}"), "bool"),
+        (("divide", "int64", f"int:{FLOOR - 1}"), "float64"),
+    ],
+)
+def test_numpy_2_takes_an_int_a_double_holds_or_that_it_does_not_convert(run, args, want):
+    done = run("op", *args, "-p", "numpy")
+    assert done.exit_code == 0, done.output
+    assert done.output.strip() == want
+
+
+def test_np_result_type_answers_two_python_scalars_of_any_size(run):
+    # np.result_type(int('9' * 4301), 1.0) is float64: it never looks at the values
+    done = run("pair", f"int:{DIGITS_4301}", "float", "-p", "numpy")
+    assert (done.exit_code, done.output.strip()) == (0, "float64")
+    # ... while Python's own int + float refuses it: OverflowError
+    done = run("pair", "float64", f"int:{DIGITS_4301}", "float:1.0", "--chain", "-p", "numpy")
+    assert done.exit_code == 1
+
+
+@pytest.mark.parametrize("policy", ["jax", "torch", "tensorflow", "mlx", "keras", "paddle"])
+def test_an_int_of_any_length_is_read_printed_and_refused_in_one_line(run, policy):
+    # Python reads and writes at most 4,300 digits at once; promote reads the literal, and a
+    # framework's reason quotes it whole (each refuses an int this large)
+    done = run("op", "**", "int64", f"int:-{DIGITS_4301}", "-p", policy, "--json")
+    assert done.exit_code == 1, done.output
+    assert f'"label": "int:-{DIGITS_4301}"' in done.output
+    assert "internal error" not in done.output
+    assert sys.get_int_max_str_digits() == 4300  # lifted while the command ran, restored
+
+
+def test_the_python_api_reads_an_int_literal_of_any_length():
+    # under the caller's own limit: the literal is read in pieces, NumPy's reason quotes none
+    with pytest.raises(PromotionError, match="int too large to convert to float"):
+        promote("float64", f"int:{DIGITS_4301}", policy="numpy", op="add")

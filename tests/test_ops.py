@@ -69,7 +69,9 @@ EXAMPLES = [
     ("jax", "pow", ["float", "int8"], {}, "float64"),  # a scalar base is made strong
     ("jax", "divide", ["int8", "float"], {}, "float*"),  # weak stays weak
     ("tensorflow", "add", ["int32", "float16"], {}, "float64"),  # tnp uses np.result_type
-    ("tensorflow", "add", ["bfloat16", "float"], {}, "float64"),  # ml_dtypes' bfloat16
+    # ml_dtypes' bfloat16: np.result_type(bfloat16, 1.0) as each release makes NumPy answer
+    ("tensorflow", "add", ["bfloat16", "float"], {"ml_dtypes": "0.6"}, "float64"),
+    ("tensorflow", "add", ["bfloat16", "float"], {"ml_dtypes": "0.7"}, "bfloat16"),
     ("tensorflow", "where", ["int", "float"], {}, "float32"),  # weak results come out strong
     ("tensorflow", "cumulative_sum", ["uint64"], {}, "float32"),
     ("array-api", "matmul", ["int8", "float32"], {}, "float32"),  # NumPy's rule, not the API's
@@ -286,3 +288,24 @@ def test_numpy_operations_on_ml_dtypes_types_are_refused_as_unmeasured(run):
     assert run("op", "+", "int8", "float16", "-p", "numpy", "-O", "ml_dtypes=true").stdout == (
         "float16\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        # a NumPy scalar where the function takes arrays only (np.matmul(np.float64(1), 3):
+        # ValueError, not enough dimensions), and where the framework has none at all
+        (("matmul", "N(float64)", "int:3", "-p", "numpy"), "np.matmul does not take a NumPy"),
+        (("maximum", "N(float64)", "int", "-p", "torch"), "torch.maximum does not take a NumPy"),
+        # a type the policy does not have, before Keras's own pair function sees it
+        (("add", "longdouble", "float32", "-p", "keras"), "Keras 3 has no longdouble type"),
+        (
+            ("floor_divide", "longdouble", "int:3", "-p", "keras", "-O", "backend=torch"),
+            "Keras 3 has no longdouble type",
+        ),
+    ],
+)
+def test_an_operand_outside_the_function_or_the_policy_is_refused_in_words(run, args, says):
+    done = run("op", *args)
+    assert done.exit_code == 1, done.output
+    assert done.output.startswith(f"refused: {says}")

@@ -228,7 +228,7 @@ def _installed(*modules):
         pytest.skip(f"not installed: {', '.join(missing)}")
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("keras")
 def test_the_oracle_calls_every_operation_on_the_numpy_backend_without_a_mismatch():
     _installed("keras")
     from promote_cli.verify import driver
@@ -246,7 +246,7 @@ def test_torchs_float8_multiply_is_a_gap_only_with_a_scalar_second():
     assert (scalar.result, scalar.rule) == ("float8_e4m3fn", ops.NO_KERNEL)
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("keras")
 def test_the_oracle_traces_every_operation_on_the_jax_backend_without_a_mismatch():
     _installed("keras", "jax")
     from promote_cli.verify import driver

@@ -297,6 +297,7 @@ def test_verify_against_mindspore_has_no_mismatch():
     pytest.importorskip("mindspore", reason="mindspore is not installed")
     report = driver.verify(frameworks.get("mindspore"), operations=True).ops
     assert report.mismatches == []
-    # 6,211 function cells and 9,360 operator cells (the shifts absent), and 32,250 cells of
-    # every binary function and operator with a Python scalar's value
-    assert (report.total, report.total_gaps) == (47821, 4489)
+    # every function and operator (the shifts absent) on dimensioned and 0-d tensors and Python
+    # scalars, with and without a Python scalar's value: 83,176 cells, 8,055 of them without a
+    # CPU kernel (MindSpore 2.10.0, run here)
+    assert (report.total, report.total_gaps) == (83176, 8055)

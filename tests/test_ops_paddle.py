@@ -212,7 +212,7 @@ def test_paddle_refuses_these_values_in_its_words(op, args, says):
 # --- against the installed framework --------------------------------------------------------
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("paddle")
 def test_paddle_oracle_calls_the_functions_in_its_worker():
     # find_spec, not importorskip: importing Paddle here would crash a process holding TensorFlow.
     if importlib.util.find_spec("paddle") is None:
@@ -229,7 +229,7 @@ def test_paddle_oracle_calls_the_functions_in_its_worker():
     assert call("+x", "bool") == "refused"
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("paddle")
 def test_paddle_oracle_sees_a_plus_equals_b_rebind_the_name():
     if importlib.util.find_spec("paddle") is None:
         pytest.skip("paddle is not installed (pip install paddlepaddle)")
@@ -238,7 +238,7 @@ def test_paddle_oracle_sees_a_plus_equals_b_rebind_the_name():
     assert ask("paddle", [asked]) == [Result("float32", rebound=True)]
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("paddle")
 def test_paddle_oracle_refuses_a_hanging_power_and_paddles_systemerror():
     if importlib.util.find_spec("paddle") is None:
         pytest.skip("paddle is not installed (pip install paddlepaddle)")
@@ -264,7 +264,7 @@ def test_paddle_oracle_refuses_a_hanging_power_and_paddles_systemerror():
     assert taken == Result("uint8")
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("paddle")
 def test_every_paddle_operation_matches_the_installed_framework():
     # find_spec, not importorskip: importing Paddle here would crash a process holding TensorFlow.
     if importlib.util.find_spec("paddle") is None:

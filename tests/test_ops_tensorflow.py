@@ -119,7 +119,7 @@ print(json.dumps([encode(c) for c in oracle.answer(handle, {"mode": "all"}, ques
 """
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("tensorflow")
 def test_tensorflow_oracle_applies_pythons_operators_to_tensors():
     pytest.importorskip("tensorflow", reason="TensorFlow is not installed")
     done = subprocess.run(

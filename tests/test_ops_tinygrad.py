@@ -125,7 +125,7 @@ def test_tinygrad_weak_results_say_what_they_become():
 # --- against the installed framework --------------------------------------------------------
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("tinygrad")
 def test_tinygrad_oracle_calls_the_methods():
     pytest.importorskip("tinygrad", reason="tinygrad is not installed (pip install tinygrad)")
     call = operation_caller("tinygrad")
@@ -144,7 +144,7 @@ def test_tinygrad_oracle_calls_the_methods():
     assert call("%=", "bool", "bool") == "float32"
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("tinygrad")
 def test_tinygrad_augmented_assignment_updates_in_place_but_modulo():
     pytest.importorskip("tinygrad", reason="tinygrad is not installed (pip install tinygrad)")
     rules = frameworks.operations(frameworks.get("tinygrad"))
@@ -157,7 +157,7 @@ def test_tinygrad_augmented_assignment_updates_in_place_but_modulo():
     assert (modulo.dtype, modulo.rebound) == ("int16", True)  # a = a % b
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("tinygrad")
 def test_every_tinygrad_operation_matches_the_installed_framework():
     if importlib.util.find_spec("tinygrad") is None:
         pytest.skip("tinygrad is not installed (the conformance extra)")

@@ -145,7 +145,7 @@ HEAVY += ("mlx", "keras", "tinygrad", "paddle", "mindspore")
         (["pair", "int32", "int64", "-p", "paddle"], "refused: Paddle"),
         (["pair", "bool", "uint16", "-p", "mindspore"], "uint16"),
         (
-            ["pair", "bfloat16", "float", "-p", "numpy", "-O", "ml_dtypes=true", "--chain"],
+            ["pair", "bfloat16", "float", "-p", "numpy", "-O", "ml_dtypes=0.6", "--chain"],
             "float32",
         ),
         (["--help"], "Usage: promote"),

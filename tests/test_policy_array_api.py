@@ -133,7 +133,7 @@ def test_types_the_standard_does_not_have_are_refused_saying_so():
         promote("float16", "float32", policy="array-api")
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("array-api")
 def test_zero_dim_arrays_agree_with_array_api_strict_in_every_cell():
     # verify's grid (test_verify) has no 0-d operands, since the policy declares no 0-d
     # category; ask the same oracle with them added, so S(t) == D(t) is the framework's word.

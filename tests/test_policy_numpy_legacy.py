@@ -69,6 +69,34 @@ def test_legacy_values_as_numpy_1_26_casts_them(operands, legacy):
     assert frameworks.get("numpy").promote(*map(_read, operands), LEGACY).result == legacy
 
 
+# NumPy 1.26.4, measured (np.result_type(np.ones(3, a), s) and np.ones(3, a) + s agree on
+# each): a 0-d array or NumPy scalar counts as np.min_scalar_type of the value its dtype holds.
+@pytest.mark.parametrize(
+    ("array", "scalar", "legacy"),
+    [
+        # a long double that float64 holds counts as float64, not longdouble
+        ("float16", "N(longdouble)=1e300", "float64"),
+        ("float32", "S(longdouble)=1e300", "float64"),
+        ("float16", "N(longdouble)=3.5e38", "float64"),
+        ("float64", "S(longdouble)=-1e300", "float64"),
+        ("float64", "N(longdouble)=1.7e308", "longdouble"),  # (-1.7e308, 1.7e308) is open
+        ("float32", "N(clongdouble)=1e300", "complex128"),
+        # the value as its dtype holds it: np.float32(3.5e38) is inf, np.int8(300) is 44
+        ("float16", "N(float32)=3.5e38", "float16"),
+        ("float16", "S(float32)=3.4028235e38", "float32"),  # float32's largest, finite
+        ("int8", "N(int8)=300", "int8"),
+        ("int8", "S(uint8)=-1", "int16"),  # 255
+        ("int8", "N(int16)=70000", "int16"),  # 4464
+    ],
+)
+def test_a_held_value_counts_as_its_dtype_holds_it(array, scalar, legacy):
+    numpy = frameworks.get("numpy")
+    ops = [_read(array), _read(scalar)]
+    assert numpy.promote(*ops, LEGACY).result == legacy
+    assert numpy.chain(ops, _opts(LEGACY)).result == legacy
+    assert numpy.chain(ops[::-1], _opts(LEGACY)).result == legacy
+
+
 def test_a_python_int_numpy_1_makes_an_object_array_is_refused_under_legacy():
     out = frameworks.get("numpy").promote(_read("int8"), _read("int:18446744073709551616"), LEGACY)
     assert out.result is None

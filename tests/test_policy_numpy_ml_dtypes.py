@@ -1,8 +1,8 @@
 """The numpy policy's ``ml_dtypes`` option: NumPy as it answers once ml_dtypes is imported.
 
-Expected values are NumPy 2.4 with ml_dtypes 0.6 (measured in /work/research/nary10/ml_dtypes.md
-and by ``promote verify numpy``): ``np.result_type`` refuses many pairs that real ``a + b``
-answers, and ``a + b`` depends on the order of its operands.
+Expected values are NumPy 2.4.6's with ml_dtypes 0.6.0 and 0.7.0, each run for real (``promote
+verify numpy`` in an environment with each): ``np.result_type`` refuses many pairs that real
+``a + b`` answers, and ``a + b`` depends on the order of its operands; 0.7 changed both.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ import pytest
 from promote_cli import frameworks
 from promote_cli.operands import Operand
 
-TABLES = Path(frameworks.__file__).parent / "numpy" / "ml_dtypes.json"
+HERE = Path(frameworks.__file__).parent / "numpy"
 
-ML = ("-p", "numpy", "-O", "ml_dtypes=true")
+ML = ("-p", "numpy", "-O", "ml_dtypes=0.6")
+ML7 = ("-p", "numpy", "-O", "ml_dtypes=0.7")
 
 
 @pytest.mark.parametrize(
@@ -67,6 +68,66 @@ def test_numpy_with_ml_dtypes_refuses_with_numpys_reason(run, args, reason):
     assert result.stdout.startswith("refused: ") and reason in result.stdout
 
 
+@pytest.mark.parametrize(
+    ("args", "stdout"),
+    [
+        # np.promote_types(uint8, ml_dtypes.int4) is int16 with 0.7 (refused with 0.6).
+        (["uint8", "int4"], "int16\n"),
+        (["int2", "uint8"], "int16\n"),
+        # A Python float keeps an ml_dtypes float (float64 with 0.6) ...
+        (["float8_e4m3fn", "float"], "float8_e4m3fn\n"),
+        # ... and a Python int an ml_dtypes int, in result_type and in a + b.
+        (["int4", "int"], "int4\n"),
+        (["int4", "int", "--chain"], "int4\n"),
+        # np.promote_types(bfloat16, float16) is float32 (refused with 0.6).
+        (["bfloat16", "float16"], "float32\n"),
+        # float16 + complex32 is complex32 (complex64 with 0.6).
+        (["float16", "complex32", "--chain"], "complex32\n"),
+        # NumPy converts the int for a signed ml_dtypes int to int16 and wraps it: 300 fits.
+        (["int4", "int:300", "--chain"], "int4\n"),
+        # Any Python int converts to an ml_dtypes float (TypeError with 0.6).
+        (["bfloat16", "int:9223372036854775808", "--chain"], "bfloat16\n"),
+    ],
+)
+def test_numpy_with_ml_dtypes_0_7_answers_as_numpy_does(run, args, stdout):
+    result = run("pair", *args, *ML7)
+    assert (result.exit_code, result.stdout) == (0, stdout)
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["uint4", "int:300", "--chain"], "Python integer 300 out of bounds for uint8"),
+        (["int4", "int:2147483648", "--chain"], "integer 2147483648 out of bounds for int16"),
+        # Three operands with an ml_dtypes 0.7 type: declined, not guessed.
+        (["int4", "float16", "int"], "not modelled: np.result_type of three or more operands"),
+    ],
+)
+def test_numpy_with_ml_dtypes_0_7_refuses_only_a_value_or_declines(run, args, reason):
+    # With 0.7 np.result_type answers every pair (0.6 refused 354 of the 1,121 measured).
+    result = run("pair", *args, *ML7)
+    assert result.exit_code == 1
+    assert result.stdout.startswith("refused: ") and reason in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("value", "release"),
+    [("true", "0.7"), ("0.7.0", "0.7"), ("0.6", "0.6"), ("yes", "0.7"), ("0.5.1", "0.5")],
+)
+def test_the_option_names_a_measured_release_and_true_is_the_newest(run, value, release):
+    result = run("pair", "uint8", "int4", "-p", "numpy", "-O", f"ml_dtypes={value}", "--explain")
+    assert f"ml_dtypes={release}" in result.output
+
+
+def test_an_ml_dtypes_release_not_measured_is_one_line_naming_the_measured_ones(run):
+    result = run("pair", "uint8", "int4", "-p", "numpy", "-O", "ml_dtypes=0.4")
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines()[-1] == (
+        "promote: error: option ml_dtypes takes false, true (the newest measured, 0.7) or a"
+        " measured ml_dtypes release (0.5, 0.6, 0.7), not '0.4'"
+    )
+
+
 def test_without_the_option_numpy_has_no_ml_dtypes_types(run):
     result = run("pair", "bfloat16", "float32", "-p", "numpy")
     assert result.exit_code == 1
@@ -75,7 +136,7 @@ def test_without_the_option_numpy_has_no_ml_dtypes_types(run):
 
 def test_the_option_adds_the_19_ml_dtypes_types_to_the_operands():
     numpy = frameworks.get("numpy")
-    plain, with_ml = numpy.operands(), numpy.operands({"ml_dtypes": True})
+    plain, with_ml = numpy.operands(), numpy.operands({"ml_dtypes": "0.7"})
     assert len(plain) == 20 and len(with_ml) == 39
     assert Operand("bfloat16") in with_ml and Operand("int4") in with_ml
     assert Operand("bfloat16") not in plain
@@ -91,7 +152,9 @@ def test_the_ml_dtypes_tables_are_what_the_numpy_they_were_taken_from_answers():
 
     from promote_cli.frameworks.numpy import ml_gen
 
-    checked_in = TABLES.read_text(encoding="utf-8")
+    if not ml_gen.FILE.exists():
+        pytest.skip(f"ml_dtypes {ml_dtypes.__version__} is not a measured release")
+    checked_in = ml_gen.FILE.read_text(encoding="utf-8")
     taken = json.loads(checked_in)
     if (taken["numpy"], taken["ml_dtypes"]) != (np.__version__, ml_dtypes.__version__):
         pytest.skip(
@@ -99,10 +162,32 @@ def test_the_ml_dtypes_tables_are_what_the_numpy_they_were_taken_from_answers():
             f" {taken['ml_dtypes']}; installed: NumPy {np.__version__}, ml_dtypes"
             f" {ml_dtypes.__version__}"
         )
-    from promote_cli.frameworks.numpy.promotion import ML_NUMBER
-
-    assert ml_gen.numbers() == ML_NUMBER  # the legacy type numbers ml_dtypes registered
     assert ml_gen.render() == checked_in, (
-        "promote_cli/frameworks/numpy/ml_dtypes.json is not what this NumPy answers:"
+        f"{ml_gen.FILE.name} is not what this NumPy answers:"
         " python -m promote_cli.frameworks.numpy.ml_gen"
     )
+
+
+def test_each_measured_release_has_its_tables_and_type_numbers():
+    from promote_cli.frameworks.numpy import ML_RELEASES
+
+    for release in ML_RELEASES:
+        data = json.loads((HERE / f"ml_dtypes-{release}.json").read_text(encoding="utf-8"))
+        assert data["ml_dtypes"].startswith(release + ".")
+        # each release registers its types in its own order: bfloat16 first in both
+        assert data["numbers"]["bfloat16"] == 256
+    numbers = {
+        r: json.loads((HERE / f"ml_dtypes-{r}.json").read_text(encoding="utf-8"))["numbers"]
+        for r in ML_RELEASES
+    }
+    assert [numbers[r]["int4"] for r in ("0.5", "0.6", "0.7")] == [270, 272, 273]
+    # 0.6 added int1, uint1 and complex32
+    assert len(numbers["0.5"]) == 16 and len(numbers["0.6"]) == len(numbers["0.7"]) == 19
+
+
+def test_ml_dtypes_0_5_lacks_the_types_0_6_added(run):
+    result = run("pair", "int1", "int8", "-p", "numpy", "-O", "ml_dtypes=0.5")
+    assert (result.exit_code, result.stdout) == (1, "refused: ml_dtypes 0.5.4 has no int1 type\n")
+    # its pairs are 0.6's where both have the types: np.promote_types(uint8, int4) raises
+    result = run("pair", "uint8", "int4", "-p", "numpy", "-O", "ml_dtypes=0.5")
+    assert result.exit_code == 1 and "could not be promoted by int4" in result.stdout

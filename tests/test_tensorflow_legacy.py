@@ -16,7 +16,10 @@ from oracles import ROOT
 import promote_cli
 from promote_cli import PromotionError, ops
 
-LEGACY = {"mode": "legacy"}
+# The facts below are TensorFlow 2.21's with ml_dtypes 0.6.0 beside it (measured there, the
+# set measured/ml_dtypes-0.6); 0.7's differ where bfloat16 meets another type (LEGACY_07).
+LEGACY = {"mode": "legacy", "ml_dtypes": "0.6"}
+LEGACY_07 = {"mode": "legacy", "ml_dtypes": "0.7"}
 
 # (operands, what tnp.result_type gives in legacy mode): np.result_type, NEP 50 with NumPy 2.
 PAIRS = [
@@ -43,6 +46,27 @@ def test_legacy_refuses_what_np_result_type_refuses():
     # DTypePromotionError: bfloat16 could not be promoted by int32
     with pytest.raises(PromotionError, match=r"np\.result_type"):
         promote_cli.promote("bfloat16", "int32", policy="tensorflow", **LEGACY)
+
+
+@pytest.mark.parametrize(
+    ("operands", "want"),
+    [
+        # measured with TensorFlow 2.21.0 and ml_dtypes 0.7.0 (verify -O mode=legacy)
+        (["bfloat16", "int32"], "float64"),
+        (["uint16", "bfloat16"], "float32"),
+        (["bfloat16", "float16"], "float32"),
+        (["bfloat16", "float"], "bfloat16"),  # a Python float keeps bfloat16 now (float64)
+    ],
+)
+def test_legacy_mode_answers_as_numpy_with_ml_dtypes_0_7_where_bfloat16_meets_another(
+    operands, want
+):
+    assert promote_cli.promote(*operands, policy="tensorflow", **LEGACY_07) == want
+
+
+def test_legacy_mode_declines_three_operands_with_bfloat16_under_ml_dtypes_0_7():
+    with pytest.raises(PromotionError, match="not modelled"):
+        promote_cli.promote_many(["uint16", "bfloat16", "int8"], policy="tensorflow", **LEGACY_07)
 
 
 def test_legacy_mode_has_no_weak_tensors():
@@ -127,7 +151,9 @@ def test_legacy_operation_refusals_say_which_rule(op, args, rule):
 
 
 def test_diff_of_default_and_legacy_modes(run):
-    done = run("diff", "tensorflow", "tensorflow", "-O", "right:mode=legacy")
+    done = run(
+        "diff", "tensorflow", "tensorflow", "-O", "right:mode=legacy", "-O", "right:ml_dtypes=0.6"
+    )
     assert done.stdout.splitlines()[-1] == (
         "tensorflow (left) vs tensorflow (right): 255 of 441 cells differ (21 types)"
     )
@@ -155,7 +181,7 @@ print(json.dumps([encode(c) for c in oracle.answer(handle, {"mode": "legacy"}, q
 """
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("tensorflow")
 def test_tensorflow_oracle_in_legacy_mode():
     pytest.importorskip("tensorflow", reason="TensorFlow is not installed")
     done = subprocess.run(

@@ -145,3 +145,26 @@ def test_piped_output_keeps_each_record_on_one_line():
     assert refusal.count("\n") == 1 and "(promote_unsafe=true would give f32)" in refusal
     grid = _piped("diff", "numpy", "torch", "--op", "divide", "-f", "table").splitlines()
     assert not grid[0].startswith("columns") and len(grid[0].split()) == 14
+
+
+def test_verify_s_summary_and_listed_cells_fit(tmp_path):
+    """A run that mismatches: its summary, its examples, its listed cells and the line saying
+    how many were left out all fit, a long cell broken across lines."""
+    (tmp_path / "tab.toml").write_text(
+        'name = "tab"\ntypes = ["bool", "int8", "float16"]\n[table]\nbool = ["bool"]\n'
+        'int8 = ["int8", "int8"]\nfloat16 = ["float16", "float16", "float16"]\n',
+        encoding="utf-8",
+    )
+    # A framework that says complex128 whatever it is asked: nine cells wrong, one rule.
+    (tmp_path / "wrongly.py").write_text(
+        "def says(a, b):\n    return 'complex128'\n", encoding="utf-8"
+    )
+    args = ["verify", "./tab.toml", "--oracle", "wrongly:says", "--limit", "2"]
+    code, shown, _ = run_on_a_terminal(args, columns=WIDTH, stderr_too=True, cwd=tmp_path)
+    assert code == 1, shown
+    assert _too_wide(shown) == []
+    said = " ".join(" ".join(_shown(shown)).split())
+    assert "tab mismatches by promote's rule (1 cause, up to 3 examples each):" in said
+    assert "9 pairs: promote's rule table" in said
+    assert "tab: 7 more mismatching cells not listed (--limit all lists every one;" in said
+    assert said.endswith("1 of 1 policy has mismatches: 9 pair cells compared, 9 mismatches")

@@ -104,7 +104,7 @@ def test_measured_programs_read_back_as_the_questions_verify_asks():
     assert all(isinstance(c, Nodes) for _, _, c in found.cells)
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("numpy")
 def test_numpys_programs_run_now_agree_with_promote_node_by_node():
     np = pytest.importorskip("numpy")
     numpy = frameworks.get("numpy")

@@ -13,6 +13,7 @@ import sys
 
 import pytest
 
+from promote_cli import frameworks
 from promote_cli.verify import driver
 
 
@@ -34,7 +35,8 @@ def test_numpy_is_asked_in_a_worker_under_the_interpreter_given(run):
     assert entry["status"] == "verified"
     assert entry["python"] == os.path.abspath(sys.executable)
     assert entry["version"].startswith("2.")
-    assert entry["measured_version"] == "2.4.6"
+    # the set ml_dtypes=false is in, the entry's own: measured with ml_dtypes 0.7.0 beside
+    assert entry["measured_version"] == "2.4.6 (ml_dtypes 0.7.0)"
     # NumPy's 16 dtypes and 4 Python scalars, every ordered pair.
     assert entry["cells"] == 400
     assert entry["mismatches"] == []
@@ -66,11 +68,14 @@ def test_another_version_is_said_in_one_line_and_the_differing_cells_still_liste
     )
 
 
-def test_a_version_is_compared_by_its_first_word():
+def test_a_version_is_compared_by_its_release_and_the_ml_dtypes_release_it_names():
     def report(version: str, measured: str) -> driver.Report:
         return driver.Report("numpy", driver.VERIFIED, version=version, measured=measured)
 
     assert not report("2.4.6 (ml_dtypes 0.6.0)", "2.4.6").other_version
+    assert not report("2.4.6 (ml_dtypes 0.6.0)", "2.4.6 (ml_dtypes 0.6.0)").other_version
+    assert report("2.4.6 (ml_dtypes 0.7.0)", "2.4.6 (ml_dtypes 0.6.0)").other_version
+    assert not report("2.13.0+cpu", "2.13.0").other_version  # a local build's label
     assert report("1.26.4", "2.4.6").other_version
     assert not report("1.26.4", "").other_version  # a policy file: nothing measured
 
@@ -110,3 +115,34 @@ def test_python_is_for_a_framework_not_for_your_own_oracle(run):
     result = run("verify", "numpy", "--oracle", "mod:fn", "--python", sys.executable)
     assert result.exit_code == 2
     assert "--python asks a framework's oracle; --oracle runs your own function" in result.stderr
+
+
+def test_the_installed_release_of_a_package_is_read_in_the_environment_asked(tmp_path):
+    from importlib import metadata
+
+    from promote_cli.verify.workers import package_version
+
+    here = metadata.version("click")
+    assert package_version("click") == package_version("click", sys.executable) == here
+    assert package_version("no-such-distribution", sys.executable) == ""
+    # an interpreter that prints something else than a version is not believed
+    liar = tmp_path / "python"
+    liar.write_text("#!/bin/sh\necho '0.7.0; rm -rf /'\n")
+    liar.chmod(0o755)
+    assert package_version("ml_dtypes", str(liar)) == ""
+
+
+def test_verify_asks_the_ml_dtypes_release_installed_where_the_oracle_runs():
+    from promote_cli.verify.cases import settings
+
+    numpy = frameworks.get("numpy")
+    # with 0.6 installed: off and 0.6 (measured apart), never 0.7's setting
+    assert settings(numpy, None, {"ml_dtypes": "0.6"}) == [
+        {"ml_dtypes": False, "promotion": "weak"},
+        {"ml_dtypes": "0.6", "promotion": "weak"},
+    ]
+    # a release not measured (or none installed): the entry's own set, 0.6 and 0.5 apart
+    assert settings(numpy) == [
+        {"ml_dtypes": False, "promotion": "weak"},
+        {"ml_dtypes": "0.7", "promotion": "weak"},
+    ]

@@ -93,7 +93,7 @@ def test_an_n_ary_weak_result_is_materialised_too():
     assert tf.outcome().materialised == Materialised("int32")
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("jax")
 @pytest.mark.parametrize("x64", [True, False])
 def test_jax_materialises_weak_results_as_its_policy_says(x64):
     pytest.importorskip("jax", reason="jax is not installed (the conformance extra)")
@@ -115,7 +115,7 @@ def test_jax_materialises_weak_results_as_its_policy_says(x64):
         jax.config.update("jax_enable_x64", before)
 
 
-@pytest.mark.conformance
+@pytest.mark.conformance("tensorflow")
 def test_tensorflow_materialises_weak_results_as_its_policy_says():
     pytest.importorskip("tensorflow", reason="tensorflow is not installed (the conformance extra)")
     from tensorflow.python.framework import flexible_dtypes, ops

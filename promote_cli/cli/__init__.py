@@ -33,6 +33,7 @@ COMMANDS = {
     "tables": ("promote_cli.cli.tables", "Regenerate (or --check) the tables/ documentation set."),
     "verify": ("promote_cli.cli.verify", "Prove policies against the installed frameworks."),
     "measure": ("promote_cli.cli.measure", "Write the installed frameworks' answers down."),
+    "drift": ("promote_cli.cli.drift", "Whether installed frameworks answer as measured."),
     "diff": ("promote_cli.cli.diff", "Show the cells where two policies disagree."),
     "graph": ("promote_cli.cli.graph", "Draw a lattice policy's Hasse diagram (dot/svg/mermaid)."),
     "convert": ("promote_cli.cli.convert", "Convert two .npy files to their promoted dtype."),
@@ -73,11 +74,38 @@ class _Parser(_ClickParser):
             super()._process_opts(arg, state)
 
 
+# The commands that read a Python scalar's value (int:300) and run no framework: each quotes
+# the value in a refusal's reason, as the framework's message does, and Python writes an int of
+# more than 4,300 digits only with its limit lifted (``_long_ints``).
+_QUOTE_VALUES = frozenset({"pair", "op", "expr", "table", "diff"})
+
+
+@contextlib.contextmanager
+def _long_ints() -> Any:
+    """Python's limit on the decimal digits of an int it reads or writes, lifted while the
+    command runs and then restored: the limit keeps a server from quadratic conversions of
+    what a stranger sent; a command line is bounded (about 128 KiB an argument). The
+    commands that run a framework (``verify``, ``measure``) keep it: NumPy writes an int it
+    makes a long double in decimal, and raises at the limit, as a user's program would."""
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(before)
+
+
 class Command(click.Command):
     """Every promote command: click's, with its ``-h/--help`` option made without gettext and
     its arguments parsed by ``_Parser`` (both above)."""
 
     _help: click.Option | None = None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        if self.name not in _QUOTE_VALUES:
+            return super().invoke(ctx)
+        with _long_ints():
+            return super().invoke(ctx)
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
         names = self.get_help_option_names(ctx)

@@ -1,7 +1,8 @@
 """``promote convert``: promote a pair of .npy files on disk to their common dtype.
 
 Parse the arguments, ask ``promote_cli.npy`` (the policy question, the checks, the streaming
-writes), report. NumPy, ml_dtypes and rich are imported only when this command runs.
+writes), report. NumPy and rich are imported only when this command runs, ml_dtypes only when
+an input or the result is one of its types.
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ def _table(
     rows = expr.rows(question, answers)
     titles = [c.title for c in question.columns]
     widths = [
-        max(fit.cells(t), *(fit.cells(r.cells[k]) for r in rows)) for k, t in enumerate(titles)
+        max([fit.cells(t), *(fit.cells(r.cells[k]) for r in rows)]) for k, t in enumerate(titles)
     ]
     code_width = max([fit.cells("code"), *(fit.cells(r.code) for r in rows)])
     fixed = 2 + sum(w + 2 for w in widths)  # the marker and each column with its gap

@@ -18,9 +18,13 @@ from promote_cli.notations import display
 from promote_cli.operands import label
 from promote_cli.ops import NO_KERNEL
 from promote_cli.options import format_options
-from promote_cli.verify import driver, function
+from promote_cli.verify import driver, function, summary
 from promote_cli.verify.function import FunctionOracle
 from promote_cli.verify.protocol import Oracle
+
+# The mismatching cells listed per policy unless --limit says otherwise: with the summary
+# above them, a screenful.
+LIMIT = 20
 
 
 @click.command("verify", cls=Command)
@@ -57,18 +61,31 @@ from promote_cli.verify.protocol import Oracle
     " PATH (a project's venv, an older NumPy); nothing of promote needs installing there.",
 )
 @click.option(
+    "--limit",
+    callback=lambda ctx, param, value: _limit(value),
+    default=str(LIMIT),
+    show_default=True,
+    metavar="N|all",
+    help="List at most N mismatching cells per policy after its summary ('all': every one;"
+    " --json always has every one).",
+)
+@click.option(
     "--ops/--no-ops",
     "operations",
     default=True,
     show_default=True,
     help="Also call every operation (promote ops) on tiny arrays and compare its dtype.",
 )
-def command(names, option_values, as_json, require, oracle, timeout, python, operations) -> int:
+def command(
+    names, option_values, as_json, require, oracle, timeout, python, limit, operations
+) -> int:
     """Prove policies against the installed frameworks (default: every policy).
 
     Every cell a policy can answer (each option setting, each operand category, every pair of
-    its types) is asked of the framework itself. Prints the framework version, the cells
-    compared and each mismatch; exits 1 on any mismatch. A framework that is not installed is
+    its types) is asked of the framework itself. Prints the framework version and the cells
+    compared; on a mismatch, a summary (the mismatches per kind of question, and grouped by
+    the rule of promote's answer, with examples), then the first --limit cells; exits 1 on
+    any mismatch. A framework that is not installed is
     skipped (exit 0) unless --require is given. -O pins an option instead of trying all values.
     --python PATH asks the framework installed for that interpreter instead, and says so when
     its version is not the one the rules were measured on.
@@ -86,21 +103,44 @@ def command(names, option_values, as_json, require, oracle, timeout, python, ope
         click.echo(schema.dumps(_verify_json(not failed, require, body)), nl=False)
     else:
         for report in reports:
-            _print(report, pols.get(report.policy), require)
-        checked = [r for r in reports if r.status in (driver.VERIFIED, driver.MISMATCH)]
-        wrong = sum(len(r.mismatches) for r in checked)
-        wrong += sum(len(r.ops.mismatches) for r in checked if r.ops)
-        op_cells = sum(r.ops.total for r in checked if r.ops)
-        gaps = sum(r.ops.total_gaps for r in checked if r.ops)
-        ops_text = f" and {op_cells:,} operation cells ({gaps:,} kernel gaps)" if op_cells else ""
-        broke = sum(r.status == driver.FRAMEWORK_FAILED for r in reports)
-        broke_text = f", {broke} framework{'s' if broke > 1 else ''} failed" if broke else ""
-        _say(
-            f"{len(checked)} of {len(reports)} policies verified:"
-            f" {sum(r.cells for r in checked):,} pair cells{ops_text} compared,"
-            f" {_count(wrong, 'mismatch', 'mismatches')}{broke_text}"
-        )
+            _print(report, pols.get(report.policy), require, limit)
+        _say(_closing(reports))
     return EXIT_DIFFERENT if failed else EXIT_OK
+
+
+def _limit(value: str) -> int | None:
+    """``--limit``: a number of cells (0: none, the summary alone), or ``all`` (None)."""
+    if value.strip().lower() == "all":
+        return None
+    try:
+        n = int(value)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise click.BadParameter(f"{value!r} is neither a number of cells (0 or more) nor 'all'")
+    return n
+
+
+def _closing(reports: list[driver.Report]) -> str:
+    """The last line: what was compared, and "verified" only when nothing mismatches."""
+    checked = [r for r in reports if r.status in (driver.VERIFIED, driver.MISMATCH)]
+    differ = [r for r in reports if r.status == driver.MISMATCH]
+    agree = len(checked) - len(differ)
+    op_cells = sum(r.ops.total for r in checked if r.ops)
+    gaps = sum(r.ops.total_gaps for r in checked if r.ops)
+    ops_text = f" and {op_cells:,} operation cells ({gaps:,} kernel gaps)" if op_cells else ""
+    broke = sum(r.status == driver.FRAMEWORK_FAILED for r in reports)
+    broke_text = f", {broke} framework{'s' if broke > 1 else ''} failed" if broke else ""
+    compared = (
+        f"{sum(r.cells for r in checked):,} pair cells{ops_text} compared,"
+        f" {_count(summary.count(checked), 'mismatch', 'mismatches')}{broke_text}"
+    )
+    if not differ:
+        return f"{len(checked)} of {len(reports)} policies verified: {compared}"
+    policies = "policy" if len(reports) == 1 else "policies"
+    has = "has" if len(differ) == 1 else "have"
+    agreeing = f"; {agree} agree{'s' if agree == 1 else ''} on every cell" if agree else ""
+    return f"{len(differ)} of {len(reports)} {policies} {has} mismatches: {compared}{agreeing}"
 
 
 def _reports(
@@ -246,7 +286,10 @@ def _say(line: str) -> None:
     click.echo("\n".join(fit.wrap(line, fit.terminal_width(sys.stdout), hang=4)))
 
 
-def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
+def _print(report: driver.Report, pol: Policy | None, require: bool, limit: int | None) -> None:
+    """One policy's report: its line, its operations' and programs' lines; on a mismatch the
+    summary (``_print_summary``), then at most ``limit`` mismatching cells (None: all), unless
+    the summary's examples already show every one."""
     name = report.policy
     if report.status == driver.NOT_INSTALLED:
         tail = "; --require was given" if require else ", skipped"
@@ -258,11 +301,8 @@ def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
     if report.status == driver.FRAMEWORK_FAILED:
         _say(f"{name}: the framework failed, not promote: {report.note}")
         return
-    verdict = (
-        "all agree"
-        if report.status == driver.VERIFIED
-        else _count(len(report.mismatches), "mismatch", "mismatches")
-    )
+    wrong = summary.mismatches(report)
+    verdict = _count(len(wrong), "mismatch", "mismatches") if wrong else "all agree"
     settings = f" ({report.settings} option settings)" if report.settings > 1 else ""
     _say(
         f"{name}: {report.framework} {report.version}, {report.cells:,} cells{settings}"
@@ -272,34 +312,125 @@ def _print(report: driver.Report, pol: Policy | None, require: bool) -> None:
     if report.other_version:
         where = f" ({report.python})" if report.python else ""
         _say(
-            f"  {name}: {report.framework} {report.version.split()[0]}{where} is not"
+            f"  {name}: {report.framework} {report.version}{where} is not"
             f" {report.measured}, the version promote's {name} rules were measured on;"
             " the cells that differ are listed"
         )
-    assert pol is not None, "a policy whose framework answered is a registered one or a file"
-    op_label, result_label, opts_label = _labels(pol)
     if report.ops is not None:
-        _print_ops(name, report.ops, op_label, result_label, opts_label)
-    for m in report.mismatches:
-        opts = opts_label(m.options)
-        theirs = result_label(m.framework)
-        if m.framework is None and m.framework_error:
-            theirs += f" ({_short(m.framework_error)})"
-        if m.question == driver.SPELLING:
-            asked = f"spelling {m.a.dtype!r}"
-        else:
-            joiner = " x " if m.question in (driver.PAIR, driver.RESULT_TYPE) else " + "
-            asked = joiner.join(op_label(op) for op in m.operands)
-            if m.question != driver.PAIR:
-                asked = f"{m.question} {asked}"
+        _print_ops(name, report.ops)
+    if not wrong:
+        return
+    assert pol is not None, "a policy whose framework answered is a registered one or a file"
+    cell = _cells(pol)
+    groups = summary.causes(report)
+    _print_summary(report, groups, cell)
+    if all(g.cells == len(g.examples) for g in groups):
+        return  # the examples are every mismatch: no list to repeat them
+    shown = wrong if limit is None else wrong[:limit]
+    if shown:
+        _say(f"  {name} mismatching cells, in the order asked ({len(shown):,} of {len(wrong):,}):")
+    for m in shown:
+        opts, text = cell(m)
+        _say(f"  {name}{' ' + opts if opts else ''}: {text}")
+    if len(shown) < len(wrong):
+        left = len(wrong) - len(shown)
         _say(
-            f"  {name}{' ' + opts if opts else ''}: {asked}"
-            f" -> promote says {result_label(m.promote)}, framework says {theirs}"
+            f"  {name}: {left:,}{' more' if shown else ''} mismatching"
+            f" cell{'s' if left > 1 else ''} not listed (--limit all lists every one;"
+            " --json gives each)"
         )
 
 
-def _print_ops(name, ops, op_label, result_label, opts_label) -> None:
-    """One line for the operations, then one per mismatch."""
+def _print_summary(
+    report: driver.Report,
+    groups: list[summary.Cause],
+    cell: Callable[[Any], tuple[str, str]],
+) -> None:
+    """What mismatches, in a few lines: the versions, the cells and mismatches per kind of
+    question, and the mismatches grouped by the rule of promote's answer, the largest group
+    first, with its first examples."""
+    name = report.policy
+    if report.measured and not report.other_version:
+        _say(
+            f"  {name} versions: {report.framework} {report.version} answered; promote's"
+            f" {name} rules were measured on {report.measured}"
+        )
+    per_kind = ", ".join(
+        f"{a.mismatches:,} of {_count(a.cells, *_KINDS[a.question])}" for a in summary.asked(report)
+    )
+    _say(f"  {name} mismatches: {per_kind}")
+    _say(
+        f"  {name} mismatches by promote's rule ({_count(len(groups), 'cause', 'causes')},"
+        f" up to {summary.EXAMPLES} examples each):"
+    )
+    for group in groups:
+        one, many = _KINDS[group.question]
+        by = (
+            "promote expr's answer at a node"
+            if group.question == driver.EXPRESSION
+            else f"promote's rule {group.rule}"
+        )
+        step = f", step {group.step}" if group.step and group.step != group.rule else ""
+        _say(f"    {_count(group.cells, one, many)}: {by}{step}")
+        for m in group.examples:
+            opts, text = cell(m)
+            _say(f"      {opts + ': ' if opts else ''}{text}")
+
+
+# Each kind of question as the summary counts it (one, many).
+_KINDS = {
+    driver.PAIR: ("pair", "pairs"),
+    driver.RESULT_TYPE: ("triple's result_type", "triples' result_type"),
+    driver.CHAIN: ("triple's chain", "triples' chain"),
+    driver.VALUE: ("value", "values"),
+    driver.SPELLING: ("spelling", "spellings"),
+    driver.OPERATION: ("operation cell", "operation cells"),
+    driver.EXPRESSION: ("program", "programs"),
+}
+
+
+def _cells(pol: Policy) -> Callable[[Any], tuple[str, str]]:
+    """How a mismatching cell reads, in the policy's notation: its options, and what was asked
+    with both answers (``int8 x uint8 -> promote says int16, framework says int32``)."""
+    op_label, result_label, opts_label = _labels(pol)
+
+    def theirs(result: str | None, error: str) -> str:
+        said = result_label(result)
+        return f"{said} ({_short(error)})" if result is None and error else said
+
+    def cell(m: Any) -> tuple[str, str]:
+        opts = opts_label(m.options)
+        if isinstance(m, driver.ExprMismatch):
+            bound = " ".join(f"{n}={op_label(x)}" for n, x in zip("xyz", m.bindings, strict=False))
+            return opts, (
+                f"{m.code!r} {bound}: at {m.node!r} promote says {m.promote},"
+                f" framework says {m.framework}"
+            )
+        if isinstance(m, driver.OpMismatch):
+            asked = f"{m.op}({', '.join(op_label(x) for x in m.operands)})"
+            mine = result_label(m.promote)
+            if m.mine.rule == NO_KERNEL:  # a gap claimed where the framework ran
+                mine += " (no CPU kernel)"
+        else:
+            mine = result_label(m.promote)
+            if m.question == driver.SPELLING:
+                asked = f"spelling {m.a.dtype!r}"
+            else:
+                joiner = " x " if m.question in (driver.PAIR, driver.RESULT_TYPE) else " + "
+                asked = joiner.join(op_label(op) for op in m.operands)
+                if m.question != driver.PAIR:
+                    asked = f"{m.question} {asked}"
+        return opts, (
+            f"{asked} -> promote says {mine}, framework says"
+            f" {theirs(m.framework, m.framework_error)}"
+        )
+
+    return cell
+
+
+def _print_ops(name: str, ops: driver.OpsReport) -> None:
+    """The operations' line and the random programs' (their mismatches are listed with the
+    policy's)."""
     if ops.note:
         _say(f"  {name} operations: not verified ({ops.note})")
         return
@@ -313,6 +444,9 @@ def _print_ops(name, ops, op_label, result_label, opts_label) -> None:
         if ops.total_gaps
         else ""
     )
+    declined = sum(ops.declined.values())
+    if declined:
+        gaps += f", {declined:,} declined (promote does not model them)"
     valued = sum(ops.values.values())
     with_values = f" ({valued:,} with a Python scalar's value)" if valued else ""
     _say(
@@ -337,26 +471,6 @@ def _print_ops(name, ops, op_label, result_label, opts_label) -> None:
                 else _count(len(differ), "program differs", "programs differ")
             )
         )
-        for e in differ:
-            opts = opts_label(e.options)
-            bound = " ".join(f"{n}={op_label(x)}" for n, x in zip("xyz", e.bindings, strict=False))
-            _say(
-                f"  {name}{' ' + opts if opts else ''}: {e.code!r} {bound}: at {e.node!r}"
-                f" promote says {e.promote}, framework says {e.framework}"
-            )
-    for m in ops.mismatches:
-        opts = opts_label(m.options)
-        theirs = result_label(m.framework)
-        if m.framework is None and m.framework_error:
-            theirs += f" ({_short(m.framework_error)})"
-        args = ", ".join(op_label(x) for x in m.operands)
-        mine = result_label(m.promote)
-        if m.mine.rule == NO_KERNEL:  # a gap claimed where the framework ran
-            mine += " (no CPU kernel)"
-        _say(
-            f"  {name}{' ' + opts if opts else ''}: {m.op}({args})"
-            f" -> promote says {mine}, framework says {theirs}"
-        )
 
 
 def _beyond(report: driver.Report) -> str:
@@ -371,6 +485,8 @@ def _beyond(report: driver.Report) -> str:
         parts.append(f"{report.spellings:,} spellings")
     if report.skipped:
         parts.append(f"{report.skipped:,} unobservable")
+    if report.declined:
+        parts.append(f"{report.declined:,} declined (not modelled)")
     return "".join(f", {p}" for p in parts)
 
 
@@ -394,6 +510,7 @@ def _as_json(report: driver.Report, pol: Policy | None, require: bool) -> dict[s
         "values": report.values,
         "spellings": report.spellings,
         "unobservable": report.skipped,
+        "declined": report.declined,
         "option_settings": report.settings,
         "seconds": round(report.seconds, 3),
         "import_seconds": round(report.import_seconds, 3),
@@ -402,6 +519,13 @@ def _as_json(report: driver.Report, pol: Policy | None, require: bool) -> dict[s
         "note": report.note or None,
         "mismatches": [],
         "operations": None if report.ops is None else _ops_json(report.ops, pol),
+        # the summary the text prints: per kind of question, and per cause (every mismatch
+        # is in "mismatches", the operations' and the programs' in "operations")
+        "asked": [a._asdict() for a in summary.asked(report)],
+        "causes": [
+            {"question": c.question, "rule": c.rule, "step": c.step or None, "count": c.cells}
+            for c in summary.causes(report)
+        ],
     }
     if report.mismatches:
         assert pol is not None
@@ -427,6 +551,7 @@ def _ops_json(ops: driver.OpsReport, pol: Policy | None) -> dict[str, Any]:
         "cells": dict(ops.cells),
         "values": dict(ops.values),
         "gaps": dict(ops.gaps),
+        "declined": dict(ops.declined),
         "absent": list(ops.absent),
         "seconds": round(ops.seconds, 3),
         "note": ops.note or None,

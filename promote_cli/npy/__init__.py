@@ -17,8 +17,9 @@ only when every output of the run is complete: an interruption never leaves a pa
 a final name, and a refused or failed run writes nothing.
 
 The names below are the package's public face (what ``promote convert``, the tests and the
-benchmark use). Every module imports NumPy and ml_dtypes at the top: this package is imported
-only by ``promote convert``.
+benchmark use). Every module imports NumPy at the top: this package is imported only by
+``promote convert``. ml_dtypes is imported only when an input, a named type or the result is one
+of its types (``numpy_dtypes.load_ml_dtypes``): its import costs more than a small conversion.
 """
 
 from promote_cli.npy.changes import CHANGE_KINDS, CHANGE_LABELS, Changes, count_changes

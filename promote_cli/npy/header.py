@@ -29,7 +29,12 @@ import numpy as np
 from numpy.lib import format as npformat
 
 from promote_cli.errors import BadInputError, PromoteError, PromotionError, UsageError
-from promote_cli.npy.numpy_dtypes import canonical_name, header_descr, numpy_dtype
+from promote_cli.npy.numpy_dtypes import (
+    canonical_name,
+    header_descr,
+    load_ml_dtypes,
+    numpy_dtype,
+)
 
 # numpy.lib.format's own cap on the header text; a longer header is refused before it is read.
 MAX_HEADER_SIZE = 10_000
@@ -258,12 +263,9 @@ def _without_long_suffixes(text: str) -> str:
 def _data_type(path: Path, descr: object) -> tuple[str, np.dtype | None, int]:
     """The header's descr (written back in its canonical form), the dtype its data is read as
     (None for raw bytes, whose type the user names) and the width of an item."""
-    try:
-        dtype = npformat.descr_to_dtype(descr)  # type: ignore[arg-type]  # NumPy judges it
-    except (TypeError, ValueError):
+    dtype = _numpy_reading(path, descr)
+    if dtype is None:
         return _raw_descr(path, descr)
-    except Exception as exc:  # NumPy's parser also lets RecursionError, MemoryError ... through
-        raise bad(path, f"header is not a valid .npy header ({type(exc).__name__})") from None
     if dtype.hasobject:
         raise bad(path, "holds Python objects (pickled data); promote never unpickles")
     if dtype.names is not None or dtype.subdtype is not None:
@@ -275,8 +277,37 @@ def _data_type(path: Path, descr: object) -> tuple[str, np.dtype | None, int]:
     try:
         canonical_name(dtype)
     except UsageError:
+        if dtype.type.__module__ != "numpy":  # ml_dtypes 0.7's float8_e5m3fnu, bcomplex32 ...
+            raise bad(
+                path, f"has dtype {dtype} ({dtype.type.__module__}), which promote does not know"
+            ) from None
         raise bad(path, f"has dtype {dtype} ({dtype.descr[0][1]}), which is not numeric") from None
     return header_descr(dtype), dtype, dtype.itemsize
+
+
+def _numpy_reading(path: Path, descr: object) -> np.dtype | None:
+    """The dtype NumPy reads ``descr`` as, or None when it reads none. A name NumPy alone does
+    not know (``'bfloat16'``, as promote writes an output of an ml_dtypes type) is read again
+    with ml_dtypes imported, which registers its types' names: only such a file pays for it."""
+    try:
+        return _descr_to_dtype(path, descr)
+    except (TypeError, ValueError):
+        if not (isinstance(descr, str) and descr.isidentifier()):
+            return None
+    load_ml_dtypes()
+    try:
+        return _descr_to_dtype(path, descr)
+    except (TypeError, ValueError):
+        return None
+
+
+def _descr_to_dtype(path: Path, descr: object) -> np.dtype:
+    try:
+        return npformat.descr_to_dtype(descr)  # type: ignore[arg-type]  # NumPy judges it
+    except (TypeError, ValueError):
+        raise
+    except Exception as exc:  # NumPy's parser also lets RecursionError, MemoryError ... through
+        raise bad(path, f"header is not a valid .npy header ({type(exc).__name__})") from None
 
 
 def _raw_descr(path: Path, descr: object) -> tuple[str, None, int]:

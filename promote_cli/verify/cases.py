@@ -73,18 +73,28 @@ def option_values(opt: Option) -> tuple[Any, ...]:
     return (opt.default, *(c for c in opt.choices if c != opt.default))
 
 
-def settings(policy: Policy, pinned: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+def settings(
+    policy: Policy,
+    pinned: Mapping[str, Any] | None = None,
+    installed: Mapping[str, str] | None = None,
+) -> list[dict[str, Any]]:
     """Every option combination, with ``pinned`` (already parsed) options held fixed; a value
     measured apart (``Framework.measured_apart``: NumPy's ``promotion=legacy``) only when
-    pinned, and no combination the policy excludes (``Policy.excluded``)."""
+    pinned, and no combination the policy excludes (``Policy.excluded``). ``installed`` maps
+    a release option (NumPy's ``ml_dtypes``) to the release the framework asked has: that
+    option is then off or that release, measured apart or not."""
     pinned = pinned or {}
+    installed = installed or {}
     apart = {(a.option, a.value) for a in measured_apart(policy)}
-    axes = [
-        (pinned[o.name],)
-        if o.name in pinned
-        else tuple(v for v in option_values(o) if (o.name, v) not in apart)
-        for o in policy.options
-    ]
+
+    def axis(o: Option) -> tuple[Any, ...]:
+        if o.name in pinned:
+            return (pinned[o.name],)
+        if o.name in installed:  # off (where off is a setting) and the installed release
+            return (False, installed[o.name]) if o.default is False else (installed[o.name],)
+        return tuple(v for v in option_values(o) if (o.name, v) not in apart)
+
+    axes = [axis(o) for o in policy.options]
     combos = [
         {o.name: v for o, v in zip(policy.options, combo, strict=True)}
         for combo in itertools.product(*axes)

@@ -6,6 +6,8 @@ The policy is asked through its public answers only: ``Policy.promote`` for a pa
 ``ops.answer`` for an operation, and its notation's reader for a spelling.
 
 - Two refusals agree, whatever their reasons; a refusal and a result do not.
+- A question promote declines (``engine.DECLINED``: the framework answers by a rule promote
+  does not model) is *declined*, neither agreeing nor a mismatch, whatever the framework did.
 - A kernel gap in a promotion question stands for the dtype its message names (Keras's
   ``add`` of two bools on TensorFlow: the rule gave bool, the kernel is missing); one that names
   none cannot show the answer, and neither can an ``Unobservable`` record: not compared.
@@ -24,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from promote_cli.engine import Outcome
+from promote_cli.engine import DECLINED, Outcome
 from promote_cli.ops import NO_KERNEL, REBINDS, answer
 from promote_cli.record import Record
 from promote_cli.verify.protocol import (
@@ -49,10 +51,11 @@ if TYPE_CHECKING:
     from promote_cli.ops import Operations
 
 AGREE, GAP, SKIPPED, MISMATCH = "agree", "gap", "skipped", "mismatch"
+DECLINES = "declined"  # the policy declines the question (``engine.DECLINED``)
 
 
 class Verdict(Record):
-    status: str  # AGREE, GAP, SKIPPED or MISMATCH
+    status: str  # AGREE, GAP, SKIPPED, DECLINES or MISMATCH
     mine: Outcome  # the policy's outcome
     framework: str | None  # the framework's result (None: it raised)
     error: str = ""  # what the framework said when it raised
@@ -109,6 +112,10 @@ def standing(
     assert not isinstance(cell, Nodes), "a program is judged by judged()"
     if isinstance(cell, Unobservable):
         return SKIPPED, mine, None, cell.message
+    if mine.rule == DECLINED:
+        if isinstance(cell, Result):
+            return DECLINES, mine, cell.dtype, ""
+        return DECLINES, mine, None, cell.message
     if q.kind == OPERATION:
         if isinstance(cell, Result):
             theirs, error, kernel = cell.dtype, "", False

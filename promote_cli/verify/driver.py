@@ -25,7 +25,7 @@ from promote_cli.verify import extra_install
 from promote_cli.verify.cases import absent, plan
 from promote_cli.verify.cases import option_values as option_values
 from promote_cli.verify.cases import settings as settings
-from promote_cli.verify.compare import GAP, SKIPPED, Verdict, judged
+from promote_cli.verify.compare import DECLINES, GAP, SKIPPED, Verdict, judged
 from promote_cli.verify.compare import MISMATCH as DIFFERS
 from promote_cli.verify.expressions import answered_by
 from promote_cli.verify.protocol import (
@@ -106,6 +106,7 @@ class OpsReport:
     cells: Counter = field(default_factory=Counter)  # op -> cells compared (without values)
     values: Counter = field(default_factory=Counter)  # op -> cells with a valued Python scalar
     gaps: Counter = field(default_factory=Counter)  # op -> no-kernel cells
+    declined: Counter = field(default_factory=Counter)  # op -> cells the policy declines
     absent: tuple[str, ...] = ()  # operations the framework lacks
     mismatches: list[OpMismatch] = field(default_factory=list)
     seconds: float = 0.0
@@ -139,6 +140,7 @@ class Report:
     mismatches: list[Mismatch] = field(default_factory=list)
     triples: int = 0  # random triples, each asked both n-ary questions
     skipped: int = 0  # questions the framework cannot show an answer to (Unobservable)
+    declined: int = 0  # questions the policy declines (``engine.DECLINED``), not compared
     spellings: int = 0
     values: int = 0
     ops: OpsReport | None = None  # the operations, when asked for
@@ -147,10 +149,15 @@ class Report:
 
     @property
     def other_version(self) -> bool:
-        """Whether the framework asked is not the version the rules were measured on (a
-        version's first word: NumPy's names ml_dtypes' after it)."""
-        found = self.version.split()[:1]
-        return bool(self.measured and found) and found[0] != self.measured
+        """Whether the framework asked is not the version the rules were measured on: its
+        release (a local build's label aside: torch 2.13.0+cpu is 2.13.0), and what follows it
+        where both name more (NumPy's release of ml_dtypes)."""
+        found, wanted = self.version.split(maxsplit=1), self.measured.split(maxsplit=1)
+        if not (found and wanted):
+            return False
+        if found[0].split("+")[0] != wanted[0]:
+            return True
+        return len(found) == len(wanted) == 2 and found[1] != wanted[1]
 
 
 def oracle(policy: str, python: str | None = None) -> Oracle | None:
@@ -232,7 +239,7 @@ def verify(
         framework_name(frameworks.entry(name)) if registered else name
     )
     report = Report(name, NOT_INSTALLED, framework=framework, python=python or "")
-    combos = settings(policy, pinned)
+    combos = settings(policy, pinned, installed_releases(policy, python))
     if registered:
         report.measured = measured_version(frameworks.entry(name), combos)
     rules = None
@@ -282,14 +289,43 @@ def verify(
     return report
 
 
+def installed_releases(policy: Policy, python: str | None = None) -> dict[str, str]:
+    """Each release option of ``policy`` (NumPy's ``ml_dtypes``) mapped to the measured release
+    of its package installed where the oracle runs (``python``'s environment, or this one);
+    an option whose package is absent there, or at a release not measured, is left out."""
+    from promote_cli.options import release_of
+    from promote_cli.verify.workers import package_version
+
+    found = {}
+    for option in policy.options:
+        if option.kind != "release":
+            continue
+        version = package_version(option.package, python)
+        release = release_of(version, option.choices) if version else None
+        if release is not None:
+            found[option.name] = release
+    return found
+
+
 def measured_version(entry: Framework, combos: Sequence[Mapping[str, Any]]) -> str:
-    """The version ``entry``'s rules were measured on under the option settings ``combos``:
-    its entry's, or that of the settings measured apart when every setting asked is one
-    (NumPy's ``promotion=legacy``: 1.26.4)."""
-    for apart in entry.measured_apart:
-        if combos and all(c.get(apart.option) == apart.value for c in combos):
-            return apart.version
-    return entry.version
+    """The version ``entry``'s rules were measured on under the option settings ``combos``, as
+    its measurement files name it (``2.4.6 (ml_dtypes 0.6.0)``: NumPy's names the release of
+    ml_dtypes too): that of the set measured apart one of the settings selects (NumPy's
+    ``promotion=legacy``: 1.26.4; ``ml_dtypes=0.6``), else the entry's own set's."""
+    import json
+    from importlib import resources
+
+    apart = next(
+        (a for a in entry.measured_apart if any(c.get(a.option) == a.value for c in combos)),
+        None,
+    )
+    wanted = apart.version if apart is not None else entry.version
+    # the pairs file's head (verify.measured reads them whole, and imports this module)
+    where = resources.files(entry.package).joinpath("measured")
+    pairs = (where.joinpath(apart.directory) if apart is not None else where).joinpath("pairs.json")
+    said = json.loads(pairs.read_text("utf-8")).get("version") if pairs.is_file() else None
+    # the file's, when it is of the version the entry names (its first word)
+    return said if isinstance(said, str) and said.split()[:1] == [wanted] else wanted
 
 
 def _hint(policy: Policy) -> str:
@@ -327,6 +363,8 @@ def _record(report: Report, opts: Mapping[str, Any], q: Question, v: Verdict) ->
         (ops.values if valued else ops.cells)[q.operation] += 1
         if v.status == GAP:
             ops.gaps[q.operation] += 1
+        elif v.status == DECLINES:
+            ops.declined[q.operation] += 1
         elif v.status == SKIPPED:
             report.skipped += 1
         elif v.status == DIFFERS:
@@ -342,6 +380,9 @@ def _record(report: Report, opts: Mapping[str, Any], q: Question, v: Verdict) ->
         report.spellings += 1
     if v.status == SKIPPED:
         report.skipped += 1
+        return
+    if v.status == DECLINES:
+        report.declined += 1
         return
     if q.kind == VALUE:
         report.values += 1

@@ -154,6 +154,37 @@ def interpreter(path: str) -> str:
     return given
 
 
+def package_version(package: str, python: str | None = None) -> str:
+    """The installed version of the distribution ``package`` in this environment, or in that of
+    ``python`` (an interpreter ``interpreter`` checked; asked once, its answer bounded and
+    checked); "" when it is not installed or the interpreter does not say."""
+    from importlib import metadata
+
+    if python is None:
+        try:
+            return metadata.version(package)
+        except metadata.PackageNotFoundError:
+            return ""
+    ask = (
+        "import importlib.metadata as m\n"
+        f"try: print(m.version({package!r}))\n"
+        "except m.PackageNotFoundError: print()"
+    )
+    try:
+        said = subprocess.run(
+            [python, "-c", ask],
+            capture_output=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        ).stdout[:100]
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    words = said.decode("ascii", "replace").split()
+    version = words[0] if len(words) == 1 else ""
+    return version if all(c.isalnum() or c in ".+-_" for c in version) else ""
+
+
 class WorkerOracle:
     """The ``Oracle`` protocol around an oracle module that runs in worker processes; under
     ``python`` (an interpreter ``interpreter`` checked), another environment's."""

@@ -3,8 +3,10 @@
 Measured on MindSpore 2.10.0 in PyNative mode on the CPU (``launch_blocking``, each call
 synchronised) over every operand of the mindspore policy: tensors ``ops.ones((2,), t)`` of its
 15 dtypes, and the Python ``True``, ``1``, ``1.0``, ``1j`` on either side of a binary function and
-as either value of ``where`` (0-d tensors are not special in MindSpore, nor a category of the
-policy); 6,211 cells, checked by ``promote verify``.
+as either value of ``where``; and 0-d tensors ``ops.ones((), t)`` since ``Mul`` and ``Div``
+take them as scalars (declined: ``pairs.mul_promotion``, and ``remainder``, which multiplies);
+125,382 cells in all (pairs, triples, values, operations, programs), checked by ``promote
+verify``.
 
 The functions are ``mindspore.ops``', the namespace whose ``ops.add`` the mindspore policy is.
 ``mindspore.mint``, the torch-like namespace a user porting from torch would reach for, is
@@ -58,6 +60,8 @@ measurements. ``a += b`` rebinds: ``__iadd__`` & co return a new tensor.
 
 from __future__ import annotations
 
+import itertools
+
 from promote_cli.frameworks.mindspore.promotion import POLICY, TYPES
 from promote_cli.operands import DIMENSIONED
 from promote_cli.ops import (
@@ -71,6 +75,7 @@ from promote_cli.ops import (
     NO_KERNEL,
     REBINDS,
     REFUSES_OPERAND,
+    RUNS,
     Cell,
     D,
     Maps,
@@ -78,9 +83,22 @@ from promote_cli.ops import (
     Operators,
     P,
     Rule,
+    S,
     Updates,
     with_operators,
 )
+
+
+def _with_0d(cells: dict[Cell, str]) -> dict[Cell, str]:
+    """``cells`` and the same cells with any of their tensors 0-d (measured alike)."""
+    out = dict(cells)
+    for key, verdict in cells.items():
+        for forms in itertools.product(
+            *((x, S(x.dtype)) if x.category == "D" else (x,) for x in key)
+        ):
+            out.setdefault(tuple(forms), verdict)
+    return out
+
 
 MAPS = Maps(
     inexact={"bool": "float32", "int": "float32", "uint": "float32"},
@@ -110,7 +128,10 @@ _MUL_CELLS: dict[Cell, str] = {
 }
 # ops.equal(1, t), ops.less(1, t): "Failed calling Equal" (t == 1 works).
 _SCALAR_FIRST: dict[Cell, str] = {
-    (P(s), D(t)): REFUSES_OPERAND for s in (*_SCALARS, "complex*") for t in TYPES
+    (P(s), array(t)): REFUSES_OPERAND
+    for s in (*_SCALARS, "complex*")
+    for t in TYPES
+    for array in (D, S)
 }
 # The types a complex type promotes with (the rest are refused: uint16, uint32, uint64).
 _WITH_COMPLEX = (
@@ -154,6 +175,7 @@ RULES = {
     "floor_divide": Rule("ops.floor_divide"),
     "remainder": Rule(
         "ops.remainder",
+        pair="remainder_promotion",
         cells={
             # its Mul does not convert bool to uint16/32/64; its Sub refuses bool
             **dict.fromkeys(
@@ -262,18 +284,32 @@ RULES = {
     "prod": Rule("ops.prod", ACCUMULATE, no_kernel=("bfloat16",)),
     "mean": Rule("ops.mean", refuses=("bool",), no_kernel=("bfloat16",)),
     "max": Rule("ops.amax", no_kernel=("bool", "bfloat16", "complex")),
-    "argmax": Rule("ops.argmax", INDEX, no_kernel=("bfloat16", "complex")),
-    "cumulative_sum": Rule("ops.cumsum", refuses=("bool",), no_kernel=("bfloat16",), note="axis=0"),
+    # argmax of a 0-d tensor returns 0 without a kernel: bfloat16 and complex run (measured)
+    "argmax": Rule(
+        "ops.argmax",
+        INDEX,
+        no_kernel=("bfloat16", "complex"),
+        cells={(S(t),): RUNS for t in ("bfloat16", "complex64", "complex128")},
+    ),
+    "cumulative_sum": Rule(
+        "ops.cumsum",
+        refuses=("bool",),
+        no_kernel=("bfloat16",),
+        categories=frozenset({DIMENSIONED}),  # a 0-d tensor has no axis 0: refused (measured)
+        note="axis=0",
+    ),
     "where": Rule("ops.where", no_kernel=("bfloat16",)),
 }
 
 # The operators of mindspore.Tensor, where they are not their mindspore.ops function's (each
 # measured): Tensor methods call primitives of their own, and a Python scalar on the left calls
 # the tensor's reflected method (``1 < t`` is ``t > 1``), or none.
-_LONE_MIXED: dict[Cell, str] = {
-    **{(D(u), D(t)): NO_KERNEL for u in LONE_UNSIGNED for t in TYPES if t != u},
-    **{(D(t), D(u)): NO_KERNEL for u in LONE_UNSIGNED for t in TYPES if t != u},
-}
+_LONE_MIXED: dict[Cell, str] = _with_0d(
+    {
+        **{(D(u), D(t)): NO_KERNEL for u in LONE_UNSIGNED for t in TYPES if t != u},
+        **{(D(t), D(u)): NO_KERNEL for u in LONE_UNSIGNED for t in TYPES if t != u},
+    }
+)
 # Mul's and Div's complex kernels take two tensors of that very type: two tensors of other types
 # reach none (``Rule.no_kernel_mixed``, here cell by cell, as an operator's Python scalar can).
 _MIXED_COMPLEX: dict[Cell, str] = {
@@ -300,12 +336,14 @@ _OPERATORS = {
     # uint64 and bfloat16 kernels ops.sub lacks; ``1 - t`` (__rsub__) is ops.sub's.
     "-": Rule(
         "mindspore.Tensor.__sub__",
-        cells={
-            (P("bool"), D("bool")): REFUSES_OPERAND,
-            (P("bool"), D("uint32")): NO_KERNEL,
-            (P("bool"), D("uint64")): NO_KERNEL,
-            **{(P(s), D("bfloat16")): NO_KERNEL for s in _SCALARS},
-        },
+        cells=_with_0d(
+            {
+                (P("bool"), D("bool")): REFUSES_OPERAND,
+                (P("bool"), D("uint32")): NO_KERNEL,
+                (P("bool"), D("uint64")): NO_KERNEL,
+                **{(P(s), D("bfloat16")): NO_KERNEL for s in _SCALARS},
+            }
+        ),
     ),
     # a -= b (Tensor.__isub__) is ops.sub's rule, bool refused and its kernels missing.
     "-=": RULES["subtract"]._replace(function="mindspore.Tensor.__isub__"),
@@ -383,7 +421,7 @@ _OPERATORS = {
     # t <= u, t > u, t >= u promote as add does (refused where add refuses), with no bfloat16
     # or complex kernel; 1 > t is t < 1 (__lt__ reflected), ops.less's: a uint16/32/64 tensor
     # with a Python scalar reaches no kernel.
-    "<=": _ORDERED._replace(function="mindspore.Tensor.__le__"),
+    "<=": _ORDERED._replace(function="mindspore.Tensor.__le__", pair="runs_halves"),
     ">": _ORDERED._replace(
         function="mindspore.Tensor.__gt__",
         pair="greater_reflected",
@@ -403,8 +441,11 @@ OPERATORS = Operators("mindspore.Tensor", Updates(REBINDS), rules=_OPERATORS)
 # whatever it meets, even where ``ops.add`` would refuse the types alone (``ops.mul(uint16_t,
 # 2**63)``), and one inside is not looked at (``uint8_t * 300`` is uint8, wrapped). The shift
 # alone reads it as int64 or uint64 (``shift_value``, specials.py).
+# A cell measured on 1-d tensors holds for 0-d ones too (``_with_0d``; measured).
 _VALUED = {
-    name: rule if rule.value_special else rule._replace(value=INT64_VALUE)
+    name: (rule if rule.value_special else rule._replace(value=INT64_VALUE))._replace(
+        cells=_with_0d(dict(rule.cells))
+    )
     for name, rule in with_operators(RULES, OPERATORS).items()
 }
 

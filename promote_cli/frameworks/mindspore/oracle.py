@@ -45,7 +45,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promote_cli.frameworks.mindspore.promotion import TYPES  # the types its oracle is asked about
-from promote_cli.operands import PYTHON, Operand
+from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.verify import (
     answered,
     chained,
@@ -66,6 +66,7 @@ from promote_cli.verify.protocol import (
     Question,
     Refusal,
     Result,
+    Unobservable,
     first_line,
     in_worker,
     said,
@@ -135,7 +136,9 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         return next(n for n, d in dtypes.items() if d == found)
 
     def value(op: Operand, fill: Any) -> Any:
-        return python_value(op) if op.category == PYTHON else fill((2,), dtypes[op.dtype])
+        if op.category == PYTHON:
+            return python_value(op)
+        return fill(() if op.category == ZERO_D else (2,), dtypes[op.dtype])
 
     def tensor(x: Any) -> Any:
         return x if isinstance(x, ms.Tensor) else ms.Tensor(x)
@@ -206,6 +209,11 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             return missing_kernel(text, q) or Refusal(first_line(exc))
 
     def ask(q: Question) -> str | Cell:
+        if _ends_the_process(q.operands):
+            return Unobservable(
+                "not asked: MindSpore 2.10.0 ends the process (SIGSEGV) where a 0-d float16 or"
+                " bfloat16 tensor meets a dimensioned tensor of the other"
+            )
         if q.kind in (PAIR, RESULT_TYPE):
             return folded(q.operands)
         if q.kind in (CHAIN, VALUE):
@@ -215,6 +223,19 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         raise ValueError(f"MindSpore's oracle is not asked {q.kind}")
 
     return answered(questions, ask, REFUSALS, missing_kernel)
+
+
+def _ends_the_process(operands: Sequence[Operand]) -> bool:
+    """Whether a 0-d float16 (bfloat16) tensor and a dimensioned bfloat16 (float16) one are
+    among ``operands``, in any order: MindSpore 2.10.0 dies of SIGSEGV in most such calls
+    (``promotion.crashes``), which would end the worker. A 0-d tensor of either type comes
+    only from a 0-d operand of it (a Python float makes float32)."""
+    zero_d = {x.dtype for x in operands if x.category == ZERO_D}
+    arrays = {x.dtype for x in operands if x.category not in (ZERO_D, PYTHON)}
+    return any(t in zero_d and u in arrays for t, u in _HALF_PAIRS)
+
+
+_HALF_PAIRS = (("float16", "bfloat16"), ("bfloat16", "float16"))
 
 
 def _again(call: Any, q: Question) -> None:

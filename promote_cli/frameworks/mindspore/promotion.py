@@ -1,18 +1,21 @@
 """MindSpore: ``mindspore.ops.add`` in PyNative mode on CPU, a table plus Python-scalar rules.
 
 Source: MindSpore 2.10.0, measured: every pair of the 15 dtypes a CPU tensor can have, as
-tensors and with Python scalars. Two tensors follow the Ascend aclnn deduction table (the
-``ascend`` policy) with one difference, stored below in the seed's order and spelling; a refusal
-is MindSpore's ``TypeError: Type implicit conversion between UInt8 and UInt16 is not supported``.
+dimensioned and 0-d tensors and with Python scalars. Two tensors follow the Ascend aclnn
+deduction table (the ``ascend`` policy) with one difference, stored below in the seed's order
+and spelling; a refusal is MindSpore's ``TypeError: Type implicit conversion between UInt8 and
+UInt16 is not supported``.
 
-Operands: 0-d tensors are not special. A Python ``bool`` keeps the tensor's type; a Python int
-keeps it too, except that a bool tensor becomes int64; a Python float keeps a floating or
-complex type and turns bool and integer tensors into float32. uint16, uint32 and uint64 accept
-only a Python ``bool`` (a Python int is an int64 tensor to them, a float a float32 one:
-refused). ``ops.add`` takes no Python complex. Two Python scalars make a tensor too:
-int64 from bools and ints, float32 with a float, bool from two bools. An n-ary promotion is a
-left fold of ``ops.add``. A Python int is converted to a C++ ``long`` first: one outside int64
-is refused whatever it meets; inside it, no value is looked at (``uint8 + 300`` wraps).
+Operands: 0-d tensors are not special to ``ops.add`` (``D(uint8) + S(int64)`` is int64, as two
+dimensioned tensors; ``Mul`` and ``Div`` differ, see ``pairs.py``). A Python ``bool`` keeps the
+tensor's type; a Python int keeps it too, except that a bool tensor becomes int64; a Python
+float keeps a floating or complex type and turns bool and integer tensors into float32. uint16,
+uint32 and uint64 accept only a Python ``bool`` (a Python int is an int64 tensor to them, a
+float a float32 one: refused). ``ops.add`` takes no Python complex. Two Python scalars make a
+tensor too: int64 from bools and ints, float32 with a float, bool from two bools. An n-ary
+promotion is a left fold of ``ops.add``. A Python int is converted to a C++ ``long`` first: one
+outside int64 is refused whatever it meets; inside it, no value is looked at (``uint8 + 300``
+wraps).
 
 Missing CPU kernels are not promotion rules: ``ops.add`` has no bool kernel on CPU ("For
 primitive[Add], the input argument[x] must be a type of {...}") where the ``+`` operator answers
@@ -20,6 +23,12 @@ bool, so bool x bool is bool here; float8_e4m3fn and float8_e5m2 exist as dtypes
 tensor of them can be made (``Zeros``/``Cast`` unsupported), so they are refused as types.
 ``mindspore.numpy.result_type`` has rules of its own (NumPy-like: uint8 x uint16 = uint16, a
 Python int is a strong int32) that no operation applies; this policy does not follow it.
+
+A 0-d float16 tensor on the left of a dimensioned bfloat16 one (or 0-d bfloat16 and float16)
+ends the process: MindSpore 2.10.0 dies of SIGSEGV in ``ops.add`` and every other binary
+function and operator measured (``ops.mul``, ``ops.div``, ``*`` and ``/`` of a dimensioned
+float16 tensor and a 0-d bfloat16 one too).
+Refused (``crash``): there is no type to give.
 
 Where it departs from Ascend (its neighbour): bool x uint16/uint32/uint64 is the unsigned type
 (Ascend: ×), there is no complex32, and Python scalars are operands (Ascend has none).
@@ -31,11 +40,11 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from promote_cli.dtypes import get as dtype
-from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, ref, refuse
+from promote_cli.engine import IDEMPOTENT, Outcome, ref, refuse
 from promote_cli.frameworks.ascend import FRAMEWORK as ASCEND
 from promote_cli.frameworks.mindspore import FRAMEWORK
 from promote_cli.halftable import TablePolicy, mirror
-from promote_cli.operands import PYTHON, Operand, int_value
+from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, int_value
 
 # The Ascend table without complex32, bool x u16/u32/u64 filled in; row i lists columns 0..i.
 _LOWER_HALF = """
@@ -76,6 +85,20 @@ TYPES = (
 # The unsigned types MindSpore promotes with nothing but themselves and bool.
 _LONE_UNSIGNED = frozenset({"uint16", "uint32", "uint64"})
 _NO_CPU_TENSOR = "MindSpore has {t} but cannot make a CPU tensor of it (Zeros/Cast unsupported)"
+CRASH = "crash"  # Outcome.rule: the call ends the process
+_CRASH = (
+    "MindSpore 2.10.0 ends the process (SIGSEGV) when a 0-d {a} tensor meets a dimensioned"
+    " {b} tensor (measured)"
+)
+_HALVES = frozenset({"float16", "bfloat16"})
+
+
+def crashes(a: Operand, b: Operand) -> bool:
+    """Whether a 0-d float16 (bfloat16) tensor on the left meets a dimensioned bfloat16
+    (float16) one: MindSpore 2.10.0 ends the process (SIGSEGV), measured in ``ops.add``,
+    ``sub``, ``mul``, ``div``, ``remainder``, ``floor_divide``, ``pow``, ``equal``,
+    ``maximum`` and their operators."""
+    return a.category == ZERO_D and b.category == DIMENSIONED and {a.dtype, b.dtype} == _HALVES
 
 
 class MindSporePolicy(TablePolicy, framework=FRAMEWORK):
@@ -87,14 +110,17 @@ class MindSporePolicy(TablePolicy, framework=FRAMEWORK):
         "float8_e4m3fn": _NO_CPU_TENSOR.format(t="float8_e4m3fn"),
         "float8_e5m2": _NO_CPU_TENSOR.format(t="float8_e5m2"),
     }
-    categories = frozenset({"D", PYTHON})
-    properties = frozenset({SYMMETRIC, IDEMPOTENT})
+    categories = frozenset({"D", ZERO_D, PYTHON})
+    # Not symmetric: ``S(float16) + D(bfloat16)`` crashes, ``D(bfloat16) + S(float16)`` runs.
+    properties = frozenset({IDEMPOTENT})
     cell_reason = "the aclnn deduction table's cell, as MindSpore's add applies it"
     crossed_reason = (
         "MindSpore does not convert between {a} and {b} implicitly (× in the aclnn table)"
     )
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        if crashes(a, b):
+            return refuse(CRASH, _CRASH.format(a=ref(a.dtype), b=ref(b.dtype)))
         if a.category == b.category == PYTHON:
             return _two_scalars(a.dtype, b.dtype)
         if b.category == PYTHON:

@@ -13,6 +13,11 @@ from promote_cli.frameworks.numpy.spellings import numpy_reading
 from promote_cli.notations import Column
 from promote_cli.options import Option
 
+# The releases of ml_dtypes measured with NumPy 2.4.6 (``ml_dtypes-<release>.json``; 0.5 is
+# 0.5.4, the last of the 0.5 series), oldest first; ``-O ml_dtypes=true`` is the newest. The
+# older ones are measured apart (``measured/ml_dtypes-0.5``, ``measured/ml_dtypes-0.6``).
+ML_RELEASES = ("0.5", "0.6", "0.7")
+
 FRAMEWORK = Framework(
     name="numpy",
     title="NumPy",
@@ -56,10 +61,13 @@ clongdouble  G
     options=(
         Option(
             "ml_dtypes",
-            "bool",
+            "release",
             False,
-            "answer as NumPy does once ml_dtypes is imported: its types (bfloat16, float8_*,"
-            " int4 ...) join the universe, as measured (NumPy 2.4.6, ml_dtypes 0.6.0)",
+            "answer as NumPy does once this release of ml_dtypes is imported: its types"
+            " (bfloat16, float8_*, int4 ...) join the universe, as measured with NumPy 2.4.6"
+            " (true: the newest, 0.7)",
+            choices=ML_RELEASES,
+            package="ml_dtypes",
         ),
         Option(
             "promotion",
@@ -73,8 +81,12 @@ clongdouble  G
     # NumPy 2 has no legacy promotion: that setting is measured on NumPy 1.26.4 (verify and
     # measure it with -O promotion=legacy --python <an environment with numpy 1.26>).
     # nep50.py measures the diff of the two promotions in NumPy 1.26's three states.
+    # ml_dtypes 0.5's and 0.6's answers are measured apart too, on NumPy 2.4.6 with ml_dtypes
+    # 0.5.4 and 0.6.0 (the entry's own set has 0.7's): verify asks the installed release.
     measured_apart=(
         MeasuredApart(option="promotion", value="legacy", version="1.26.4", states="nep50"),
+        MeasuredApart(option="ml_dtypes", value="0.5", version="2.4.6"),
+        MeasuredApart(option="ml_dtypes", value="0.6", version="2.4.6"),
     ),
     install="numpy",
     expressions=Expressions(namespaces=("np", "numpy"), aliases=NUMPY_SPELLINGS, checked=True),

@@ -13,7 +13,9 @@ kind, signed and unsigned integers one), each scalar stands for ``np.min_scalar_
 value: the smallest unsigned type for a non-negative integer (marked "small" when it also fits
 the signed type of that size, which then meets a signed type as that signed type), the
 smallest signed one for a negative integer, float16 for a float within (-65000, 65000) or not
-finite, float32 within (-3.4e38, 3.4e38), complex64 when both parts are within float32's range.
+finite, float32 within (-3.4e38, 3.4e38), float64 (for a long double) within (-1.7e308,
+1.7e308), complex64 when both parts are within float32's range, complex128 (for a complex long
+double) when both are within float64's.
 Then the types are folded left (the scalars first, in order, then the dtypes), and the
 "small" mark survives the dtypes' part of the fold (``uint32, S(int16), int8`` is int32).
 Otherwise every operand keeps its own dtype and they promote as NumPy 2 promotes them (no
@@ -28,6 +30,8 @@ number type).
 
 from __future__ import annotations
 
+import math
+import struct
 from collections.abc import Callable, Sequence
 
 from promote_cli.dtypes import get
@@ -75,9 +79,11 @@ class ObjectArray(ValueError):
 
 
 def value_of(op: Operand) -> Value:
-    """The value an operand holds: its own, else 1 (True for bool)."""
+    """The value an operand holds: its own, else 1 (True for bool). A 0-d array or NumPy
+    scalar holds its value as its dtype does (``cast``: ``np.float32(3.5e38)`` is inf and
+    ``np.int8(300)`` 44 in NumPy 1.26, so each counts as float16 and uint8 would)."""
     if op.value is not None:
-        return op.value
+        return op.value if op.category == PYTHON else cast(op.value, op.dtype)
     if op.category == PYTHON:
         return _DEFAULT[op.dtype]
     kind = get(op.dtype).kind
@@ -141,6 +147,8 @@ def min_scalar(dtype: str, value: Value) -> tuple[str, bool]:
             return "float16", False
         if dtype != "float32" and -3.4e38 < f < 3.4e38:
             return "float32", False
+        if dtype == "longdouble" and -1.7e308 < f < 1.7e308:
+            return "float64", False
         return dtype, False
     c = complex(value)
     if dtype == "complex64":
@@ -241,7 +249,8 @@ def split(operands: Sequence[Operand]) -> tuple[list[Operand], list[Operand]]:
 
 
 def cast(value: Value, dtype: str) -> Value:
-    """``value`` as a NumPy scalar of ``dtype`` holds it: integers wrap, bool is truth."""
+    """``value`` as a NumPy scalar of ``dtype`` holds it: integers wrap, bool is truth, a
+    float16 or float32 (a complex64's parts) is rounded to its precision, inf beyond it."""
     t = get(dtype)
     if t.kind == "bool":
         return bool(value)
@@ -252,8 +261,25 @@ def cast(value: Value, dtype: str) -> Value:
             return v % 2**bits
         return (v + 2 ** (bits - 1)) % 2**bits - 2 ** (bits - 1)
     if t.kind == "float":
-        return float(value.real if isinstance(value, complex) else value)
-    return complex(value)
+        return _rounded(float(value.real if isinstance(value, complex) else value), dtype)
+    c, part = complex(value), {"complex64": "float32"}.get(dtype, "float64")
+    return complex(_rounded(c.real, part), _rounded(c.imag, part))
+
+
+# The struct codes of the floats narrower than a Python float.
+_PACKED = {"float16": "e", "float32": "f"}
+
+
+def _rounded(f: float, dtype: str) -> float:
+    """``f`` rounded to ``dtype``'s precision as C's conversion rounds it (to nearest, ties to
+    even), inf beyond its range (struct raises where the rounded value overflows)."""
+    code = _PACKED.get(dtype)
+    if code is None:
+        return f
+    try:
+        return float(struct.unpack(code, struct.pack(code, f))[0])
+    except OverflowError:
+        return math.copysign(math.inf, f)
 
 
 def added(a: Operand, b: Operand, dtype: str) -> Value:

@@ -7,14 +7,16 @@ what real ``a + b`` gives (the ufunc's loop search, which differs from ``result_
 depends on the order of the operands). So the policy's rules for them are two tables, taken
 from NumPy over every ordered pair of operands with an ml_dtypes type (NumPy's own dtypes, the
 ml_dtypes ones and the Python scalars ``True``, ``1``, ``1.0``, ``1j``) and kept as the policy's
-data, ``ml_dtypes.json`` beside it, with the versions they were taken from: ``promote pair``
-answers without importing NumPy. Like any rule they are checked against the numpy
-measurements (``measured/``) by the offline tests, and the measurements against the installed
-NumPy by the drift test; the ml_dtypes types' legacy type numbers stay in ``promotion.py``
-(``ML_NUMBER``), which this checks.
+data, ``ml_dtypes-<release>.json`` beside it (one file per release of ml_dtypes: each release
+registers its types in another order, so their legacy type numbers, kept there too, and many
+answers differ), with the versions they were taken from: ``promote pair`` answers without
+importing NumPy. Like any rule they are checked against the numpy measurements (``measured/``)
+by the offline tests, and against the installed NumPy by a test.
 
-Rewrite the tables with ``python -m promote_cli.frameworks.numpy.ml_gen`` (``python -m
-promote_cli.regenerate`` runs it with every other generator).
+Write the installed release's tables with ``python -m promote_cli.frameworks.numpy.ml_gen``
+(``python -m promote_cli.regenerate`` runs it with every other generator); an older release's
+from an environment that has it, ``/path/to/python -m promote_cli.frameworks.numpy.ml_gen``
+with this checkout on its ``PYTHONPATH``.
 """
 
 from __future__ import annotations
@@ -35,13 +37,15 @@ from promote_cli import atomic
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.halftable import REFUSED
 
-FILE = Path(__file__).resolve().parent / "ml_dtypes.json"
+HERE = Path(__file__).resolve().parent
 
 # How an operand is keyed in the measured tables: a dtype by its name, a Python scalar as
 # promote's weak name, a Python bool as P(bool).
 PYTHON_SCALARS = {"P(bool)": True, "int*": 1, "float*": 1.0, "complex*": 1j}
 
 ML_TYPES = tuple(t.name for t in CATALOGUE.values() if t.numpy and hasattr(ml_dtypes, t.name))
+RELEASE = ".".join(ml_dtypes.__version__.split(".")[:2])
+FILE = HERE / f"ml_dtypes-{RELEASE}.json"
 BUILTIN = tuple(
     t.name for t in CATALOGUE.values() if t.numpy and t.name not in ML_TYPES and hasattr(np, t.name)
 )
@@ -97,18 +101,19 @@ def numbers() -> dict[str, int]:
 
 
 def render() -> str:
-    """The tables' file: the versions, then ``np.result_type(a, b)`` and ``a + b`` on arrays of
-    shape (2,) (a Python scalar as itself), one pair a line."""
-    tables = {
+    """The tables' file: the versions, the type numbers, then ``np.result_type(a, b)`` and
+    ``a + b`` on arrays of shape (2,) (a Python scalar as itself), one pair a line."""
+    tables: dict[str, Any] = {
         "numpy": np.__version__,
         "ml_dtypes": ml_dtypes.__version__,
+        "numbers": numbers(),
         "result_type": _measure(np.result_type, _dtype_or_value),
         "add": _measure(lambda a, b: a + b, _array_or_value),
     }
     lines = ["{"]
     for i, (key, value) in enumerate(tables.items()):
         comma = "," if i < len(tables) - 1 else ""
-        if isinstance(value, str):
+        if isinstance(value, (str, dict)):
             lines.append(f"  {json.dumps(key)}: {json.dumps(value)}{comma}")
             continue
         lines.append(f"  {json.dumps(key)}: [")
@@ -119,17 +124,19 @@ def render() -> str:
 
 
 def main() -> int:
-    from promote_cli.frameworks.numpy.promotion import ML_NUMBER
+    from promote_cli.frameworks.numpy import ML_RELEASES
+    from promote_cli.frameworks.numpy.promotion import ML_TYPES as MODELLED
 
-    if numbers() != dict(ML_NUMBER):
+    if RELEASE not in ML_RELEASES or not set(ML_TYPES) <= set(MODELLED):
         print(
-            f"ml_dtypes' type numbers are now {numbers()}; update ML_NUMBER in"
-            " promote_cli/frameworks/numpy/promotion.py",
+            f"ml_dtypes {ml_dtypes.__version__} is not a release the numpy policy models"
+            f" ({', '.join(ML_RELEASES)}); add it to ML_RELEASES in"
+            " promote_cli/frameworks/numpy/__init__.py",
             file=sys.stderr,
         )
         return 1
     text = render()
-    if FILE.read_text(encoding="utf-8") != text:
+    if not FILE.exists() or FILE.read_text(encoding="utf-8") != text:
         atomic.replace_file(FILE, text.encode())
         print(f"wrote {FILE}")
     else:

@@ -28,6 +28,7 @@ from promote_cli.frameworks.numpy.legacy import crashes, object_int, value_of
 from promote_cli.frameworks.numpy.promotion import ML_TYPES
 from promote_cli.frameworks.numpy.spellings import NUMPY_CODES, NUMPY_NAMES
 from promote_cli.operands import NUMPY_SCALAR, PYTHON, ZERO_D, Operand
+from promote_cli.options import not_installed_release
 from promote_cli.verify import (
     Refused,
     answered,
@@ -203,19 +204,14 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             " 1.24-1.26's): ask one with --python"
         )
         return [Unobservable(why) for _ in questions]
-    if opts.get("ml_dtypes") and not _has_ml_dtypes():
-        # Another environment (``verify --python``) without ml_dtypes: that setting cannot be
-        # asked there, and is said to be so, not compared.
-        return [Unobservable("ml_dtypes is not installed in this environment") for _ in questions]
+    other = not_installed_release("ml_dtypes", opts.get("ml_dtypes"))
+    if other:
+        # Another environment (``verify --python``) without ml_dtypes, or with another release
+        # than the setting asks: that setting cannot be asked there, and is said to be so.
+        return [Unobservable(other) for _ in questions]
     with _promotion_state(np, opts), warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")  # overflow to inf in a cast is not a refusal
         return answered(questions, ask, REFUSALS)
-
-
-def _has_ml_dtypes() -> bool:
-    from importlib.util import find_spec
-
-    return find_spec("ml_dtypes") is not None
 
 
 @contextmanager

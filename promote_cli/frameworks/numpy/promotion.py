@@ -49,9 +49,13 @@ Python scalar values (``int:300``): NumPy 2 raises in the operation when a Pytho
 fit the integer dtype it is converted to, the result of the array and the scalar (``uint8 +
 300``: "Python integer 300 out of bounds for uint8"; ``bool`` arrays give int64), and any int
 outside [-2**63, 2**63) raises "Python int too large to convert to C long" there (uint64
-accepts up to 2**64 - 1); float results never raise (inf with a warning).
-``np.result_type(uint8, 300)`` itself never looks at the value (it says uint8): a valued
-operand asks about the operation, so promote refuses in both questions, with NumPy's reason.
+accepts up to 2**64 - 1). A float or complex result converts the int to a C double: beyond
+float64's range it raises "OverflowError: int too large to convert to float" (``float64 + 2 *
+int(max float64)``, in NEP 50's own tests; float16 and float32 too), within it an overflow
+gives inf with a warning; a long double takes any int Python writes in decimal (4,300 digits at
+most; ValueError beyond). ``np.result_type(uint8, 300)`` itself never looks at the value (it
+says uint8): a valued operand asks about the operation, so promote refuses in both questions,
+with NumPy's reason.
 """
 
 from __future__ import annotations
@@ -61,8 +65,8 @@ from functools import cache
 from typing import Any, ClassVar
 
 from promote_cli.dtypes import get, is_weak
-from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, ref, refuse
-from promote_cli.frameworks.numpy import FRAMEWORK
+from promote_cli.engine import IDEMPOTENT, SYMMETRIC, TOTAL, Outcome, decline, ref, refuse
+from promote_cli.frameworks.numpy import FRAMEWORK, ML_RELEASES
 from promote_cli.halftable import REFUSED, TablePolicy, mirror
 from promote_cli.operands import (
     DIMENSIONED,
@@ -72,6 +76,7 @@ from promote_cli.operands import (
     Operand,
     int_value,
 )
+from promote_cli.record import Record
 
 # numpy.promote_types in NumPy's type codes; row i lists columns 0..i.
 _LOWER_HALF = """
@@ -129,52 +134,53 @@ TYPE_NUMBER = {
 # The abstract DTypes of Python int, float and complex (a Python bool is the bool DType).
 _ABSTRACT = {"int*": "int", "float*": "float", "complex*": "complex"}
 
-# The ml_dtypes types, legacy *user* DTypes numbered from 256 (so above every builtin one), in
-# the order ml_dtypes registers them (``ml_gen`` checks these against the installed one).
-ML_NUMBER = {
-    "int1": 268,
-    "int2": 270,
-    "int4": 272,
-    "uint1": 269,
-    "uint2": 271,
-    "uint4": 273,
-    "float4_e2m1fn": 266,
-    "float6_e2m3fn": 264,
-    "float6_e3m2fn": 265,
-    "float8_e3m4": 257,
-    "float8_e4m3": 258,
-    "float8_e4m3fn": 260,
-    "float8_e4m3fnuz": 261,
-    "float8_e4m3b11fnuz": 259,
-    "float8_e5m2": 262,
-    "float8_e5m2fnuz": 263,
-    "float8_e8m0fnu": 267,
-    "bfloat16": 256,
-    "complex32": 275,
-}
-ML_TYPES = tuple(ML_NUMBER)
-# NumPy's answers about them (``ml_dtypes.json``): np.result_type of a pair, and a + b.
+# The ml_dtypes types: legacy *user* DTypes numbered from 256 (so above every builtin one) in
+# the order the imported release of ml_dtypes registers them, which each release changes.
+ML_TYPES = (
+    *("int1", "int2", "int4", "uint1", "uint2", "uint4"),
+    *("float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn", "float8_e3m4", "float8_e4m3"),
+    *("float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2"),
+    *("float8_e5m2fnuz", "float8_e8m0fnu", "bfloat16", "complex32"),
+)
+# NumPy's answers about them (``ml_dtypes-<release>.json``): np.result_type of a pair, a + b.
 _TABLES = {"RESULT_TYPE": "result_type", "ADD": "add"}
 
 
+class MlRelease(Record):
+    """What NumPy answers once one release of ml_dtypes is imported, as measured: the
+    versions measured, its types' legacy type numbers and the two tables of pairs."""
+
+    numpy: str
+    ml_dtypes: str
+    numbers: Mapping[str, int]
+    tables: Mapping[str, Mapping[tuple[str, str], tuple[str | None, str]]]
+
+
 @cache
-def _ml_data() -> dict[str, Any]:
-    """``ml_dtypes.json``, read on first use (never at start-up)."""
+def release(name: str) -> MlRelease:
+    """``ml_dtypes-<name>.json`` (``name`` a measured release, ``0.7``), read on first use
+    (never at start-up)."""
     import json
     from importlib import resources
 
-    return json.loads(resources.files(__package__).joinpath("ml_dtypes.json").read_text("utf-8"))
+    text = resources.files(__package__).joinpath(f"ml_dtypes-{name}.json").read_text("utf-8")
+    data = json.loads(text)
+    tables = {}
+    for table, key in _TABLES.items():
+        cells: dict[tuple[str, str], tuple[str | None, str]] = {}
+        for line in data[key]:
+            a, b, rest = line.split(" ", 2)
+            cells[a, b] = (None, rest[2:]) if rest.startswith(REFUSED) else (rest, "")
+        tables[table] = cells
+    return MlRelease(data["numpy"], data["ml_dtypes"], data["numbers"], tables)
 
 
-@cache
-def _measured(table: str) -> dict[tuple[str, str], tuple[str | None, str]]:
-    """One table of ``ml_dtypes.json``, read on first use: (result, NumPy's reason)."""
-    cells: dict[tuple[str, str], tuple[str | None, str]] = {}
-    for line in _ml_data()[_TABLES[table]]:
-        a, b, rest = line.split(" ", 2)
-        refused = rest.startswith(REFUSED)
-        cells[a, b] = (None, rest[2:]) if refused else (rest, "")
-    return cells
+def _ml(opts: Mapping[str, Any] | None) -> MlRelease | None:
+    """The ml_dtypes release ``opts`` import (None: ml_dtypes is not imported)."""
+    found = (opts or {}).get("ml_dtypes")
+    if not found:
+        return None
+    return release(found if isinstance(found, str) else ML_RELEASES[-1])
 
 
 def _key(op: Operand) -> str:
@@ -182,9 +188,9 @@ def _key(op: Operand) -> str:
     return "P(bool)" if op.category == PYTHON and op.dtype == "bool" else op.dtype
 
 
-def _ml_cell(table: str, a: str, b: str) -> Outcome:
+def _ml_cell(ml: MlRelease, table: str, a: str, b: str) -> Outcome:
     """The measured answer for keys ``a``, ``b`` (one an ml_dtypes type) as an outcome."""
-    result, reason = _measured(table)[a, b]
+    result, reason = ml.tables[table][a, b]
     asked, how = (
         ("np.result_type(a, b)", "the casts ml_dtypes registers as safe")
         if table == "RESULT_TYPE"
@@ -192,8 +198,7 @@ def _ml_cell(table: str, a: str, b: str) -> Outcome:
     )
     if result is None:
         return refuse("ml_dtypes", f"with ml_dtypes imported, {asked} raises {reason}")
-    data = _ml_data()
-    measured = f"NumPy {data['numpy']}, ml_dtypes {data['ml_dtypes']}"
+    measured = f"NumPy {ml.numpy}, ml_dtypes {ml.ml_dtypes}"
     why = f"with ml_dtypes imported, {asked} gives {ref(result)} ({how}; measured: {measured})"
     return Outcome(result, "ml_dtypes", why)
 
@@ -201,27 +206,29 @@ def _ml_cell(table: str, a: str, b: str) -> Outcome:
 _OBJECT_NUMBER = 17  # NPY_OBJECT
 
 
-def _common(cls: str, other: str) -> str | None:
+def _common(cls: str, other: str, ml: MlRelease | None) -> str | None:
     """``cls.__common_dtype__(other)`` for builtin and abstract DTypes; None for NotImplemented.
     A builtin type defers to a higher type number (``default_builtin_common_dtype``); the
     abstract ones answer as ``abstractdtypes.c`` does. ``object`` (type number 17, outside
     the universe; TensorFlow's legacy mode reads a string tensor as it) knows every DType; of
     the others only float16 (23) and ml_dtypes' types know it."""
     if "object" in (cls, other):
-        higher = cls in ML_NUMBER or TYPE_NUMBER.get(cls, 0) > _OBJECT_NUMBER
+        higher = cls in ML_TYPES or TYPE_NUMBER.get(cls, 0) > _OBJECT_NUMBER
         return "object" if cls == "object" or higher else None
-    if cls in ML_NUMBER:
+    if cls in ML_TYPES:
+        assert ml is not None  # an ml_dtypes type is an operand only once it is imported
         # legacy_userdtype_common_dtype_function: defer to a Python scalar's abstract DType
         # and to a higher type number; else the answer ml_dtypes' safe casts give.
-        if other in _ABSTRACT or ML_NUMBER[cls] < ML_NUMBER.get(other, 0):
+        if other in _ABSTRACT or ml.numbers[cls] < ml.numbers.get(other, 0):
             return None
-        return _measured("RESULT_TYPE")[cls, other][0]
-    if other in ML_NUMBER:
+        return ml.tables["RESULT_TYPE"][cls, other][0]
+    if other in ML_TYPES:
+        assert ml is not None
         if cls in TYPE_NUMBER:  # a builtin DType defers to a higher type number
             return None
         # An abstract DType tries a small type of its kind, then the default (its fallback
         # for legacy user DTypes): the measured np.result_type of the pair.
-        return _measured("RESULT_TYPE")[other, cls][0]
+        return ml.tables["RESULT_TYPE"][other, cls][0]
     if cls in TYPE_NUMBER:
         if other in TYPE_NUMBER:
             return None if TYPE_NUMBER[other] > TYPE_NUMBER[cls] else TABLE.cells[cls, other]
@@ -248,15 +255,15 @@ def _with_python(strong: str, kind: str) -> str | None:
     return _COMPLEX_OF.get(strong)
 
 
-def _common_dtype(a: str, b: str) -> str | None:
+def _common_dtype(a: str, b: str, ml: MlRelease | None) -> str | None:
     """``PyArray_CommonDType``: ask ``a``, then ``b``; None when neither knows."""
     if a == b:
         return a
-    out = _common(a, b)
-    return out if out is not None else _common(b, a)
+    out = _common(a, b, ml)
+    return out if out is not None else _common(b, a, ml)
 
 
-def _reduce(dts: list[str | None], length: int) -> str | None:
+def _reduce(dts: list[str | None], length: int, ml: MlRelease | None) -> str | None:
     """``reduce_dtypes_to_most_knowledgeable``: pairs from both ends; the more knowledgeable
     of each pair moves to the front, a fully known one is dropped."""
     half = length // 2
@@ -264,31 +271,46 @@ def _reduce(dts: list[str | None], length: int) -> str | None:
     for low in range(half):
         high = length - 1 - low
         same = dts[high] == dts[low]
-        result = dts[low] if same else _common(dts[low], dts[high])  # type: ignore[arg-type]
+        result = dts[low] if same else _common(dts[low], dts[high], ml)  # type: ignore[arg-type]
         if result is None:
             dts[low], dts[high] = dts[high], dts[low]
         elif result == dts[low]:
             dts[high] = None
     if length == 2:
         return result
-    return _reduce(dts, length - half)
+    return _reduce(dts, length - half, ml)
 
 
-def promote_sequence(dtypes: Sequence[str]) -> tuple[str, str] | str:
+def declines_sequence(ml: MlRelease | None, dtypes: Sequence[str]) -> Outcome | None:
+    """The refusal of an n-ary sequence promote has not derived (three or more DTypes with a
+    type of an ml_dtypes release whose DTypes it does not model), or None."""
+    if ml is None or ml.ml_dtypes in _SEQUENCE_MODELLED or len(dtypes) < 3:
+        return None
+    if not any(t in ML_TYPES for t in dtypes):
+        return None
+    return decline(
+        f"np.result_type of three or more operands with an ml_dtypes {ml.ml_dtypes} type (its"
+        " DTypes take part in NumPy's sequence in a way promote has not derived; pairs and"
+        " chains are modelled)"
+    )
+
+
+def promote_sequence(dtypes: Sequence[str], ml: MlRelease | None = None) -> tuple[str, str] | str:
     """``PyArray_PromoteDTypeSequence``: the common DType of all ``dtypes`` (abstract ones
-    included) and the main DType that decided, or the DType that could not be promoted."""
+    included) and the main DType that decided, or the DType that could not be promoted;
+    ``ml``: the release of ml_dtypes imported, if any."""
     dts: list[str | None] = list(dtypes)
-    result = _reduce(dts, len(dts))
+    result = _reduce(dts, len(dts), ml)
     main = dts[0]
     assert main is not None
     start = 1 if result is None else 2
     for other in dts[start:]:
         if other is None:
             continue
-        promoted = _common(main, other)
+        promoted = _common(main, other, ml)
         if promoted is None:
             return other
-        result = promoted if result is None else _common_dtype(result, promoted)
+        result = promoted if result is None else _common_dtype(result, promoted, ml)
         if result is None:
             return other
     return (result or main, main)
@@ -306,6 +328,12 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
     cell_reason = "numpy.promote_types"
     option_types: ClassVar[Mapping[str, tuple[str, ...]]] = {"ml_dtypes": ML_TYPES}
 
+    def universe_for(self, opts: Mapping[str, Any] | None) -> tuple[str, ...]:
+        """NumPy's types, and those of the release of ml_dtypes imported (0.5 has no int1,
+        uint1 or complex32)."""
+        ml = _ml(opts)
+        return self.universe if ml is None else (*self.universe, *ml.numbers)
+
     def operands(self, opts: Mapping[str, Any] | None = None) -> tuple[Operand, ...]:
         """Under NEP 50 (``weak``) the dtypes as arrays and the Python scalars: a 0-d array
         and a NumPy scalar are arrays of their dtype there. Under ``legacy`` each builtin type
@@ -313,7 +341,7 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
         every = super().operands(opts)
         if not _legacy(opts):
             return tuple(op for op in every if op.category in (DIMENSIONED, PYTHON))
-        builtin = [op for op in every if op.dtype not in ML_NUMBER]
+        builtin = [op for op in every if op.dtype not in ML_TYPES]
         arrays = [op for op in builtin if op.category != PYTHON]
         scalars = [Operand(op.dtype, NUMPY_SCALAR) for op in arrays if op.category == ZERO_D]
         return (*arrays, *scalars, *(op for op in builtin if op.category == PYTHON))
@@ -343,10 +371,13 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
         return ""
 
     def normalise(self, op: Operand, opts: Mapping[str, Any] | None = None) -> Operand | Outcome:
+        ml = _ml(opts)
+        if ml is not None and op.dtype in ML_TYPES and op.dtype not in ml.numbers:
+            return refuse("unsupported", f"ml_dtypes {ml.ml_dtypes} has no {ref(op.dtype)} type")
         found = super().normalise(op, opts)
         if isinstance(found, Outcome):
             return found
-        if found.dtype in ML_NUMBER and _legacy(opts):
+        if found.dtype in ML_TYPES and _legacy(opts):
             return refuse("legacy", _NOT_MEASURED)
         if found.category in (DIMENSIONED, PYTHON):
             return found
@@ -357,8 +388,9 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         if _legacy(opts):
             return _legacy_outcome([a, b])
-        if a.dtype in ML_NUMBER or b.dtype in ML_NUMBER:
-            return _ml_cell("RESULT_TYPE", _key(a), _key(b))
+        ml = _ml(opts)
+        if ml is not None and (a.dtype in ML_TYPES or b.dtype in ML_TYPES):
+            return _ml_cell(ml, "RESULT_TYPE", _key(a), _key(b))
         weak_a, weak_b = is_weak(a.dtype), is_weak(b.dtype)
         if not (weak_a or weak_b):
             return self.lookup(a.dtype, b.dtype)
@@ -389,10 +421,14 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
             return _legacy_outcome(operands)
         if len(operands) == 2:
             return self.decide(operands[0], operands[1], opts)
+        ml = _ml(opts)
+        declined = declines_sequence(ml, [op.dtype for op in operands])
+        if declined is not None:
+            return declined
         # np.result_type passes the dtypes first, then the Python scalars (which it has made
         # arrays): the sequence's order decides which DType leads.
         ordered = sorted(operands, key=lambda op: op.category == PYTHON)
-        found = promote_sequence([op.dtype for op in ordered])
+        found = promote_sequence([op.dtype for op in ordered], ml)
         if isinstance(found, str):
             return refuse(
                 "sequence",
@@ -410,8 +446,9 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
     def operate(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         """``a + b``: with an ml_dtypes type, the ufunc's loop search as measured (it differs
         from np.result_type and depends on the order); else ``promote``."""
-        if a.dtype in ML_NUMBER or b.dtype in ML_NUMBER:
-            return _ml_cell("ADD", _key(a), _key(b))
+        ml = _ml(opts)
+        if ml is not None and (a.dtype in ML_TYPES or b.dtype in ML_TYPES):
+            return _ml_cell(ml, "ADD", _key(a), _key(b))
         if (
             a.category == PYTHON
             and a.dtype == "complex*"
@@ -458,20 +495,29 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
         if value is None or against is None:
             return None
         python_int = Operand("int*", PYTHON)
-        if against in ML_NUMBER:
+        if against in ML_TYPES:
             result = self.operate(Operand(against), python_int, opts).result
         else:
             result = self.decide(Operand(against), python_int, opts).result
-        if result is not None and against in ML_NUMBER and not get(result).is_integer:
-            if -(2**63) <= value < 2**63:
-                return None
-            return refuse(
-                "value",
-                f"ml_dtypes raises TypeError: expected number, got int (a Python int outside"
-                f" the C long range meets {ref(against)})",
-            )
-        if result is None or not get(result).is_integer:
+        ml = _ml(opts)
+        if result is not None and ml is not None and against in ML_TYPES:
+            if not get(result).is_integer:
+                if -(2**63) <= value < 2**63 or ml.ml_dtypes in _FLOATS_TAKE_ANY_INT:
+                    return None
+                return refuse(
+                    "value",
+                    f"ml_dtypes raises TypeError: expected number, got int (a Python int outside"
+                    f" the C long range meets {ref(against)})",
+                )
+            if result in ML_TYPES:
+                # ml_dtypes 0.7's integers: NumPy converts the Python int to int16 (uint8 for
+                # an unsigned one), which raises outside its range, and ml_dtypes wraps it
+                # (``int4_array + 300`` is int4 -4; measured)
+                result = "uint8" if get(result).kind == "uint" else "int16"
+        if result is None:
             return None
+        if not get(result).is_integer:
+            return _as_float(value, result)
         bits = get(result).bits or 0
         low, high = (
             (0, 2**bits - 1)
@@ -491,6 +537,13 @@ class NumpyPolicy(TablePolicy, framework=FRAMEWORK):
             f" would say {ref(result)})",
         )
 
+
+# The ml_dtypes releases whose types take part in NumPy's n-ary sequence as ``promote_sequence``
+# models it (legacy user DTypes), checked against every measured triple.
+_SEQUENCE_MODELLED = frozenset({"0.5.4", "0.6.0"})
+# The ml_dtypes releases whose floats take any Python int (``bfloat16_array + 2**63`` is
+# bfloat16; under 0.6.0 it raises TypeError "expected number, got int"), measured.
+_FLOATS_TAKE_ANY_INT = frozenset({"0.7.0"})
 
 _NOT_MEASURED = "not measured under promotion=legacy (NumPy 1.26.4 without ml_dtypes)"
 
@@ -517,6 +570,35 @@ def _long_scalar_add(a: Operand, b: Operand) -> Outcome | None:
                 f"NumPy 1.26 raises TypeError: unsupported operand type(s) for +: a NumPy"
                 f" {scalar.dtype} scalar and the Python int {value}, which int64 does not hold",
             )
+    return None
+
+
+# Python's default limit on the digits of an int it writes in decimal (``sys.int_info``).
+_STR_DIGITS = 4300
+
+
+def _as_float(value: int, result: str) -> Outcome | None:
+    """NumPy 2 converts a Python int that meets a float or complex ``result`` to a C double
+    (Python's ``float(value)``), and to a long double through its decimal text, which Python
+    writes for at most 4,300 digits (measured on NumPy 2.4.6)."""
+    if result == "longdouble":
+        if abs(value) < 10**_STR_DIGITS:
+            return None
+        return refuse(
+            "value",
+            f"NumPy raises ValueError: Exceeds the limit ({_STR_DIGITS} digits) for integer"
+            f" string conversion (it makes the Python int a {ref(result)} through its decimal"
+            " text)",
+        )
+    try:
+        float(value)
+    except OverflowError:
+        return refuse(
+            "value",
+            f"NumPy raises OverflowError: int too large to convert to float (a Python int"
+            f" beyond float64's range meets {ref(result)}; np.result_type, which never looks"
+            f" at values, would say {ref(result)})",
+        )
     return None
 
 

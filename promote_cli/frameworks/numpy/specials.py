@@ -6,13 +6,13 @@ value, and the comparisons of an object array. ``SPECIALS`` names them for the r
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from promote_cli.dtypes import get
 from promote_cli.engine import Outcome, refuse
 from promote_cli.frameworks.numpy import legacy
-from promote_cli.frameworks.numpy.promotion import POLICY, legacy_loop
+from promote_cli.frameworks.numpy.promotion import ML_TYPES, POLICY, legacy_loop
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand, int_value
 from promote_cli.ops import SpecialFunction
 
@@ -31,15 +31,37 @@ def negative_power(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outc
     )
 
 
-def bool_compared(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
-    """A comparison takes any Python int (``uint8_array == 300`` is all False), but for a bool
-    array, whose comparison loop takes the int as int64, as ``+`` does."""
+def compared(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """A comparison takes any Python int beside an integer array (``uint8_array == 300`` is all
+    False), but a bool array's loop takes it as int64 and a float or complex array's as a C
+    double, as ``+`` does (``float16_array < 2**1024`` raises OverflowError)."""
+    return _converted(operands, opts, lambda t: None if get(t).kind in ("int", "uint") else t)
+
+
+def float_converted(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """``np.divide`` and ``np.atan2`` take a Python int as a C double, as ``+`` makes it beside
+    a float or complex array and as float64's loop does beside a bool or integer one: any int
+    float64 holds (``uint8_array / 300`` is float64), none beyond (``int8_array / 2**1024``
+    raises OverflowError, as ``float64_array / 2**1024`` does)."""
+    return _converted(
+        operands, opts, lambda t: t if get(t).kind in ("float", "complex") else "float64"
+    )
+
+
+def _converted(
+    operands: Sequence[Operand], opts: Mapping[str, Any], loop: Callable[[str], str | None]
+) -> Outcome | None:
+    """``+``'s check of a Python scalar's value (``Policy.check_value``) against the type
+    ``loop`` says the array's loop converts it to (None: any value is taken). An ml_dtypes
+    type is left to ``+``'s measured conversions."""
     a, b = operands
     for scalar, other in ((a, b), (b, a)):
-        if scalar.category == PYTHON and other.category != PYTHON and other.dtype == "bool":
-            checked = POLICY.check_value(scalar, other.dtype, opts)
-            if checked is not None:
-                return checked
+        if scalar.category != PYTHON or other.category == PYTHON or other.dtype in ML_TYPES:
+            continue
+        against = loop(other.dtype)
+        checked = None if against is None else POLICY.check_value(scalar, against, opts)
+        if checked is not None:
+            return checked
     return None
 
 
@@ -124,7 +146,8 @@ searched_arctan2 = _searched("arctan2")
 
 SPECIALS: Mapping[str, SpecialFunction] = {
     "negative_power": negative_power,
-    "bool_compared": bool_compared,
+    "compared": compared,
+    "float_converted": float_converted,
     "object_compared": object_compared,
     "object_ordered": object_ordered,
     "searched_floor_divide": searched_floor_divide,

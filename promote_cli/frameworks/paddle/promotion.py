@@ -30,9 +30,11 @@ chain adds two Python scalars in Python first. Values are not looked at: any Pyt
 Missing CPU kernels are not promotion rules: the CPU build has no ``add`` kernel for float16 and
 bfloat16 and no ``scale`` or ``add`` kernel for the float8 types; its error names the dtype the
 operands were already promoted to, and that dtype is this policy's answer
-(``float16 + float16`` is float16). uint16, uint32 and uint64 are Paddle dtypes of which no CPU
-tensor can be made (``full`` unsupported; ``paddle.uint16`` even prints as bfloat16): refused
-as types.
+(``float16 + float16`` is float16). uint16, uint32 and uint64 are Paddle dtypes that ``full``
+has no kernel for (``paddle.ones``, ``zeros``, ``full`` raise; ``paddle.uint16`` even prints as
+bfloat16), but ``paddle.cast`` makes CPU tensors of them, on which ``+x`` returns the tensor
+(uint16, uint32, uint64) and ``-x``, ``~x``, ``abs``, ``x + x`` and ``x + 1`` raise (measured
+on 3.3.1): questions promote declines, as types it does not model.
 
 Where it departs from PyTorch (its neighbour): the same table, but dimensioned tensors of
 different types promote only float x float and x complex; bool is not an integer for the 0-d
@@ -75,7 +77,11 @@ TABLE = HalfTable(
     _IN_TABLE,
     {(a, b): torch.TABLE.cells[a, b] for a in _IN_TABLE for b in _IN_TABLE},
 )
-_NO_CPU_TENSOR = "Paddle has {t} but cannot make a CPU tensor of it (no full kernel)"
+_UNMODELLED = (
+    "paddle.cast makes {t} tensors (paddle.ones and full have no kernel for it), and Paddle has"
+    " almost no kernel for them: +x returns the tensor ({t}), -x, ~x, abs, x + x and x + 1 raise"
+    " (measured on 3.3.1); promote does not model {t}"
+)
 
 
 def _kind(t: str) -> str | None:
@@ -92,9 +98,10 @@ class PaddlePolicy(TablePolicy, framework=FRAMEWORK):
     table = TABLE
     universe = TYPES
     default_types = TYPES
-    known_unsupported: ClassVar[Mapping[str, str]] = {
-        t: _NO_CPU_TENSOR.format(t=t) for t in ("uint16", "uint32", "uint64")
-    } | {"complex32": "Paddle has no complex32"}
+    known_unsupported: ClassVar[Mapping[str, str]] = {"complex32": "Paddle has no complex32"}
+    declined_types: ClassVar[Mapping[str, str]] = {
+        t: _UNMODELLED.format(t=ref(t)) for t in ("uint16", "uint32", "uint64")
+    }
     categories = frozenset({"D", ZERO_D, PYTHON})
     properties = frozenset({SYMMETRIC, IDEMPOTENT})
     cell_reason = "promoteTypes({a}, {b}) = {result}, c10's table as Paddle keeps it"

@@ -165,7 +165,7 @@ def _as_float32(value: int) -> float:
     try:
         return float(struct.unpack("f", struct.pack("f", float(value)))[0])
     except OverflowError:
-        return math.copysign(math.inf, value)
+        return math.inf if value > 0 else -math.inf  # (copysign would make the int a float)
 
 
 def power_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:

@@ -1,7 +1,13 @@
 """TensorFlow: the new type promotion (``flexible_dtypes``), a lattice with weak types
 (``promotion.py``)."""
 
-from promote_cli.framework import NAME_ATTRIBUTE, DTypeObjects, Expressions, Framework
+from promote_cli.framework import (
+    NAME_ATTRIBUTE,
+    DTypeObjects,
+    Expressions,
+    Framework,
+    MeasuredApart,
+)
 from promote_cli.notations import Column
 from promote_cli.options import Option
 
@@ -54,7 +60,20 @@ complex128*  c128*
             " legacy (TF-NumPy's np.result_type, before the new type promotion)",
             choices=("all", "safe", "legacy"),
         ),
+        Option(
+            "ml_dtypes",
+            "release",
+            "0.7",
+            "the release of ml_dtypes installed beside TensorFlow (its bfloat16 is ml_dtypes'):"
+            " np.result_type, which tnp's arithmetic and mode=legacy call, answers as that"
+            " release makes NumPy answer",
+            choices=("0.6", "0.7"),
+            package="ml_dtypes",
+        ),
     ),
+    # ml_dtypes 0.6's legacy answers are measured apart, with TensorFlow 2.21.0 and ml_dtypes
+    # 0.6.0 (the entry's own set has 0.7.0's); verify asks the installed release.
+    measured_apart=(MeasuredApart(option="ml_dtypes", value="0.6", version="2.21.0"),),
     install="tensorflow-cpu",
     in_extra=True,
     expressions=Expressions(

@@ -50,6 +50,7 @@ from typing import Any
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.dtypes import get as dtype_info
 from promote_cli.operands import PYTHON, ZERO_D, Operand
+from promote_cli.options import not_installed_release
 from promote_cli.verify import (
     PYTHON_VALUES,
     Refused,
@@ -72,6 +73,7 @@ from promote_cli.verify.protocol import (
     Gap,
     Question,
     Refusal,
+    Unobservable,
     first_line,
     in_worker,
     said,
@@ -137,7 +139,10 @@ def _fd2_caught() -> Iterator[_Caught]:
 
 
 def version(handle: Any) -> str:
-    return handle[0].__version__
+    """TensorFlow's version, and ml_dtypes' (its legacy mode answers as NumPy with it)."""
+    from importlib import metadata
+
+    return f"{handle[0].__version__} (ml_dtypes {metadata.version('ml_dtypes')})"
 
 
 def missing_kernel(text: str, question: Question) -> Gap | None:
@@ -157,6 +162,12 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
     restored afterwards."""
     tf, flexible_dtypes, ops_module, weak_tensor = handle
     from tensorflow.python import pywrap_tfe
+
+    # np.result_type (tnp's arithmetic, legacy mode) answers as the installed ml_dtypes makes
+    # NumPy answer: a setting of another release cannot be asked here, and is said to be so
+    other = not_installed_release("ml_dtypes", opts.get("ml_dtypes"))
+    if other:
+        return [Unobservable(other) for _ in questions]
 
     def tf_dtype(name: str) -> Any:
         try:

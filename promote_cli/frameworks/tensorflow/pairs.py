@@ -19,27 +19,14 @@ from promote_cli.frameworks.tensorflow.promotion import (
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 from promote_cli.ops import Pair
 
-# bfloat16 in np.result_type (ml_dtypes): what it promotes to with each type it promotes with.
-_BFLOAT16 = {
-    "bool": "bfloat16",
-    "uint8": "bfloat16",
-    "int8": "bfloat16",
-    "bfloat16": "bfloat16",
-    "float32": "float32",
-    "float64": "float64",
-    "complex64": "complex64",
-    "complex128": "complex128",
-    "int*": "bfloat16",
-    "float*": "float64",
-    "complex*": "complex64",
-}
 _NUMPY = numpy_policy.POLICY
 
 
 def numpy_result_type(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
     """``np.result_type`` as ``tnp``'s arithmetic calls it: a WeakTensor (``int32*``) as its
-    plain dtype, a Python scalar weak (NEP 50), ml_dtypes' bfloat16 beside NumPy's types; two
-    strings fall back to TensorFlow's own rule (string)."""
+    plain dtype, a Python scalar weak (NEP 50), ml_dtypes' bfloat16 beside NumPy's types as the
+    installed release of ml_dtypes makes NumPy answer (the option ``ml_dtypes``); two strings
+    fall back to TensorFlow's own rule (string)."""
     a, b = (
         Operand(x.dtype.removesuffix("*"), DIMENSIONED) if _weak_tensor(x) else x for x in (a, b)
     )
@@ -48,13 +35,15 @@ def numpy_result_type(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcom
             return Outcome("string", "string", "two strings: TensorFlow's own rule")
         return refuse("numpy", f"NumPy has no promotion of {ref(a.dtype)} with {ref(b.dtype)}")
     if "bfloat16" in (a.dtype, b.dtype):
-        other = b.dtype if a.dtype == "bfloat16" else a.dtype
-        result = _BFLOAT16.get(other)
-        if result is None:
-            return refuse(
-                "numpy", f"np.result_type has no promotion of {ref('bfloat16')} with {ref(other)}"
-            )
-        return Outcome(result, "numpy", f"np.result_type with ml_dtypes' bfloat16: {ref(result)}")
+        release = opts.get("ml_dtypes") or POLICY.options[-1].choices[-1]
+        out = _NUMPY.promote(a, b, {"ml_dtypes": release})
+        if out.result is None:
+            return refuse("numpy", f"np.result_type with ml_dtypes {release}: {out.why}")
+        return Outcome(
+            out.result,
+            "numpy",
+            f"np.result_type with ml_dtypes {release}'s bfloat16: {ref(out.result)}",
+        )
     return _NUMPY.promote(a, b, {})
 
 

@@ -26,10 +26,14 @@ to EagerTensor of dtype uint8") for uint8, uint16, uint32, int8, int16, bfloat16
 complex64 tensors, although ``result_type`` answers the tensor's dtype, and ``AddV2`` does not
 admit bool (its op definition's ``T`` excludes it, so no device has a kernel: a refusal, not a
 missing kernel), so bool + bool raises. And a negative Python int with a uint64 tensor raises
-("OverflowError: can't convert negative int to unsigned"), in either order and either mode, as
-a fresh process shows it. (Within one process TensorFlow caches the tensors it makes of Python
-scalars, and a later call can then answer uint64 where the first raised; the oracle empties
-that cache before each call, so it measures what a program sees the first time.)
+("OverflowError: can't convert negative int to unsigned"), in either order and every mode, the
+first time in a process (so does an int from 2**64 up where it is converted to uint64: in
+legacy mode, and in the comparisons of every mode); but TensorFlow caches the tensors it
+makes of Python scalars, and the same call made again answers uint64 (a comparison bool), from
+a stale cache entry (measured on 2.21: ``u64 + -1`` then ``u64 + -1`` again is uint64
+``[0, 0]``, ``u64 * -300`` again ``[2**64 - 1, ...]``). Which one a program sees depends on
+what ran before: promote declines the question (``engine.DECLINED``), in every operation and
+operator (the oracle empties that cache before each call, and measures the first time).
 
 Option ``mode``: ``all`` (default) allows every cell; ``safe`` refuses the cells TensorFlow marks
 ALL, the promotions it calls risky (precision loss or bit-widening, ``i32 x f32``,
@@ -58,7 +62,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, ClassVar
 
-from promote_cli.engine import Materialised, Outcome, ref, refuse
+from promote_cli.engine import DECLINED, Materialised, Outcome, ref, refuse
 from promote_cli.frameworks.tensorflow import FRAMEWORK
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
 from promote_cli.operands import PYTHON, Operand, int_value
@@ -135,9 +139,10 @@ _READ_WEAK = frozenset(t for t in DEFAULT_TYPES if t.endswith("*"))
 
 # mode=legacy: TF-NumPy's promotion before the new one, ``np.result_type`` of the dtypes (a
 # WeakTensor does not exist there) and the Python scalars' values, as NumPy answers it with
-# ml_dtypes imported (TensorFlow's bfloat16 is ml_dtypes'): the numpy policy's setting.
+# the installed release of ml_dtypes imported (TensorFlow's bfloat16 is ml_dtypes'): the numpy
+# policy's setting, which the option ``ml_dtypes`` names.
 LEGACY = "legacy"
-_AS_NUMPY = {"ml_dtypes": True}
+_NEWEST = FRAMEWORK.options[-1].choices[-1]
 _AS_OBJECT = {"string": "object"}  # a string tensor's NumPy dtype
 # mode=legacy: the Python ints the operator converts to a tensor of each dtype (the promoted
 # one, which a Python int never changes but bool's, int64): int64's range, uint64's own, and
@@ -223,7 +228,7 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
 
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         if opts["mode"] == LEGACY:
-            return self.legacy_join([a, b])
+            return self.legacy_join([a, b], opts)
         return super().decide(a, b, opts)
 
     def result_type(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
@@ -234,21 +239,31 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
         normalised = self._all_normalised(operands, opts)
         if isinstance(normalised, Outcome):
             return normalised
-        return self.legacy_join(normalised)
+        return self.legacy_join(normalised, opts)
 
-    def legacy_join(self, operands: Sequence[Operand]) -> Outcome:
+    def legacy_join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
         """mode=legacy's promotion: ``np.result_type`` (the numpy policy with ml_dtypes), and
         a string is NumPy's object, which TensorFlow reads back as a string: object with
         anything is object, unless NumPy's sequence promotion meets two others that do not
         promote before it (``np.result_type(uint16, string, bfloat16)`` raises; with the string
         first it does not)."""
         from promote_cli.frameworks.numpy.promotion import POLICY as NUMPY
-        from promote_cli.frameworks.numpy.promotion import promote_sequence
+        from promote_cli.frameworks.numpy.promotion import (
+            declines_sequence,
+            promote_sequence,
+            release,
+        )
 
+        as_numpy = {"ml_dtypes": opts.get("ml_dtypes", _NEWEST)}
         if any(op.dtype == "string" for op in operands):
             # np.result_type takes the dtypes first, then the Python scalars
             ordered = sorted(operands, key=lambda op: op.category == PYTHON)
-            found = promote_sequence([_AS_OBJECT.get(o.dtype, o.dtype) for o in ordered])
+            dtypes = [_AS_OBJECT.get(o.dtype, o.dtype) for o in ordered]
+            ml = release(as_numpy["ml_dtypes"])
+            declined = declines_sequence(ml, dtypes)
+            if declined is not None:
+                return declined
+            found = promote_sequence(dtypes, ml)
             if isinstance(found, str):
                 return refuse(
                     LEGACY,
@@ -262,7 +277,9 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
                 " TensorFlow reads back as string",
             )
         strong = [op if op.category == PYTHON else Operand(op.dtype) for op in operands]
-        out = NUMPY.join(strong, _AS_NUMPY)
+        out = NUMPY.join(strong, as_numpy)
+        if out.rule == DECLINED:
+            return out
         return out._replace(
             rule=LEGACY, why=f"dtype_conversion_mode='legacy' calls np.result_type: {out.why}"
         )
@@ -280,11 +297,7 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
                 and tensor.dtype == "uint64"
                 and (int_value(scalar) or 0) < 0
             ):
-                return refuse(
-                    "operator",
-                    f"TensorFlow raises OverflowError: can't convert negative int to unsigned"
-                    f" ({scalar.value} with a {ref('uint64')} tensor)",
-                )
+                return unsigned_unconverted(int_value(scalar) or 0)
         out = self.promote(a, b, opts)
         if out.result == "bool":
             return refuse(
@@ -346,12 +359,25 @@ def _legacy_int_refused(value: int, against: str | None) -> Outcome | None:
     if bounds is None or bounds[0] <= value < bounds[1]:
         return None
     if promoted == "uint64":
-        why = "can't convert negative int to unsigned" if value < 0 else "int too big to convert"
-        return refuse("value", f"TensorFlow raises OverflowError: {why} ({value})")
+        return unsigned_unconverted(value)
     return refuse(
         "value",
         f"TensorFlow raises ValueError: Can't convert Python sequence with out-of-range integer"
         f" to Tensor ({value} to {ref(promoted)}, through int64)",
+    )
+
+
+def unsigned_unconverted(value: int) -> Outcome:
+    """A Python int outside [0, 2**64) converted to a uint64 tensor's dtype, in any operation:
+    declined, as its answer depends on what the process did before (see the module's
+    docstring; measured with -1, -300 and 2**64 in every mode)."""
+    why = "can't convert negative int to unsigned" if value < 0 else "int too big to convert"
+    return refuse(
+        DECLINED,
+        f"TensorFlow raises OverflowError: {why} ({value} with"
+        f" a {ref('uint64')} tensor) the first time in a process, but the same call made again"
+        f" answers {ref('uint64')} ({ref('bool')} for a comparison) from its scalar cache, with"
+        " a wrong value: which one a program sees depends on what ran before",
     )
 
 

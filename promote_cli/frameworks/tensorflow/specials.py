@@ -17,7 +17,7 @@ from typing import Any
 
 from promote_cli.dtypes import get
 from promote_cli.engine import Outcome, refuse
-from promote_cli.frameworks.tensorflow.promotion import POLICY
+from promote_cli.frameworks.tensorflow.promotion import POLICY, unsigned_unconverted
 from promote_cli.operands import PYTHON, Operand, int_value
 from promote_cli.ops import SpecialFunction, value_refused
 
@@ -54,8 +54,7 @@ def converted(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome |
     if tensor.dtype == "uint64":
         if 0 <= value < 2**64:
             return None
-        why = "can't convert negative int to unsigned" if value < 0 else "int too big to convert"
-        return refuse("value", f"TensorFlow raises OverflowError: {why} ({value})")
+        return unsigned_unconverted(value)
     if _INT64[0] <= value < _INT64[1]:
         return None
     return refuse(
