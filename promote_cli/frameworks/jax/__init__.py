@@ -66,5 +66,6 @@ int64  s8
         # caches take int1, uint1 and bool arrays of one shape for one another
         # (jnp.ones((2, 2), int1) made after jnp.ones((2, 2), bool) is a bool array).
         unrun=("float6_e2m3fn", "float6_e3m2fn", "int1", "uint1"),
+        weak_kept=True,
     ),
 )
