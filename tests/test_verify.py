@@ -643,6 +643,7 @@ def test_tensorflow_logs_nothing_between_the_report_lines():
     for line, head in zip(lines, heads, strict=True):
         assert line.startswith(head), proc.stdout
 
+
 @pytest.mark.skipif(
     importlib.util.find_spec("openvino") is None, reason="OpenVINO is not installed"
 )
