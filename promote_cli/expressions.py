@@ -922,6 +922,9 @@ def _result(
     weak = out.result is not None and is_weak(out.result)
     if declared.weak_arrays and weak and out.result and op.arity != ops.REDUCTION:
         return Operand(out.result, category)  # an array of the weak type (tinygrad's weakint)
+    kept = declared.weak_kept and op.arity == ops.UNARY and is_weak(operands[0].dtype)
+    if kept and weak and out.result:
+        return Operand(out.result, category)  # JAX's weak float64 squared: a weak float64
     if op.arity == ops.BINARY and out.rule == ops.Kind.SAME.value:
         carried = policy.carried(operands[0], operands[-1], out, opts)
         if is_weak(carried.dtype):

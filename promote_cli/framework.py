@@ -123,7 +123,11 @@ class Expressions(Record):
     whether an operation whose rules give a weak type returns an array of that weak type,
     which later operations promote as the weak type (tinygrad's ``dtypes.weakint`` tensor:
     ``floor(bool_tensor) + int8_tensor`` is int8), but a reduction, which returns the weak
-    type's default (``(int8_tensor + 1.5).sum()`` is float32); ``float_inside``: the
+    type's default (``(int8_tensor + 1.5).sum()`` is float32); ``weak_kept``: whether a
+    one-operand function that is not a reduction keeps a weakly typed array's flag, its result
+    weakly typed of the type its rules give (JAX's lax functions carry ``weak_type``:
+    ``square(int32_array - uint64_array)`` is a weak float64 array, which a float8_e5m2 array
+    takes as it takes a Python float; ``sum`` drops the flag); ``float_inside``: the
     operations of two arrays that compute an integer result in float inside a lazy graph,
     whose realisation fails or not with the operations around them: a node of one of them
     whose answer is bool or an integer is not answered, saying ``float_inside_why``;
@@ -150,6 +154,7 @@ class Expressions(Record):
     scalar_ops_why: str = ""
     no_literals: str = ""
     weak_arrays: bool = False
+    weak_kept: bool = False
     float_inside: tuple[str, ...] = ()
     float_inside_why: str = ""
     realised: tuple[tuple[str, str, str], ...] = ()

@@ -538,6 +538,18 @@ class Operations(Record):
     # the promotion itself (NumPy 1.26's value-based casting: ``uint8_array * 300`` is
     # uint16): every step sees the value, not the value step alone.
     values_promote: tuple[tuple[Any, ...], ...] = ()
+    # The operations (functions; their operators and updates follow) asked about 0-d arrays,
+    # when a 0-d array changes only their answers (JAX: eagerly, ``jnp.power`` takes a 0-d
+    # integer exponent as a Python int); None: every operation, as the policy's categories say.
+    zero_d: tuple[str, ...] | None = None
+
+    def takes_zero_d(self, op: Operation) -> bool:
+        """Whether ``op`` is asked about 0-d arrays (``zero_d``)."""
+        if self.zero_d is None:
+            return True
+        while op.syntax != FUNCTION:  # a += b follows a + b, which follows add
+            op = VOCABULARY[op.like]
+        return op.name in self.zero_d
 
     def setting(self, opts: Mapping[str, Any]) -> tuple[Mapping[str, Rule], Maps, bool]:
         """The rules and the maps under the option setting ``opts``, and whether a Python
@@ -1365,8 +1377,12 @@ class Asked(Record):
         return self.answer((a,) if takes_one(op) else (a, b), opts, op)[0]
 
     def operands(self) -> tuple[Operand, ...]:
-        """The operands a table of these operations asks about by default."""
-        return operands_of(self.rules, self.operations[0])
+        """The operands a table of these operations asks about by default (0-d arrays where
+        one of them tells them apart: ``Operations.zero_d``)."""
+        found = operands_of(self.rules, self.operations[0])
+        if any(self.rules.takes_zero_d(op) for op in self.operations):
+            return found
+        return tuple(x for x in found if x.category != ZERO_D)
 
 
 def row_matrix(

@@ -64,9 +64,10 @@ def test_the_verify_table_counts_every_cell_verify_compares():
 
     table = FIGURES.verify_cells()
     jax = frameworks.get("jax")
-    # 4 option settings (x64 x strict) of 36 operands (32 types and 4 Python scalars), squared.
-    assert len(driver.settings(jax, {})) == 4 and len(jax.operands()) == 36
-    assert "| `jax` | `jax` | 4 | 36 | 5,184 |" in table
+    # 8 option settings (x64 x strict x jit) of 68 operands (32 types as arrays and as 0-d
+    # arrays, and 4 Python scalars), squared.
+    assert len(driver.settings(jax, {})) == 8 and len(jax.operands()) == 68
+    assert "| `jax` | `jax` | 8 | 68 | 36,992 |" in table
     assert "ascend" not in table  # nothing to install, nothing to verify
 
 

@@ -222,6 +222,33 @@ def test_a_weakly_typed_arrays_integer_power_keeps_it_weak_as_jax_does(run, x64)
     assert [line.split()[-1] for line in done.stdout.splitlines()[1:]] == ["float*"] * 3
 
 
+def test_jax_one_operand_functions_keep_a_weak_arrays_flag_and_reductions_drop_it(run):
+    # JAX 0.10.2, x64: jnp.ones(3, int32) - jnp.ones(3, uint64) is float64 with
+    # weak_type=True; jnp.square and jnp.abs keep the flag (lax carries weak_type), so a
+    # float8_e5m2 array takes it as a Python float; jnp.sum drops it (weak_type=False)
+    names = ("x=uint64", "y=int32", "z=float8_e5m2", "-p", "jax")
+    done = run("expr", "z ** square(y - x)", *names)
+    assert done.exit_code == 0, done.output
+    assert [line.split()[-1] for line in done.stdout.splitlines()[1:]] == [
+        "float*",
+        "float*",
+        "float8_e5m2",
+    ]
+    # jnp.abs(uint64_array + 1j) is float64, weak; with a float8_e5m2 array, float8_e5m2
+    done = run("expr", "abs(x + 1j) + z", *names)
+    assert [line.split()[-1] for line in done.stdout.splitlines()[1:]] == [
+        "complex*",
+        "float*",
+        "float8_e5m2",
+    ]
+    done = run("expr", "z + sum(y - x)", *names)  # the strong float64 sum: refused
+    assert done.exit_code == 1, done.output
+    assert [line.split()[-1] for line in done.stdout.splitlines()[1:3]] == [
+        "float*",
+        "float64",
+    ]
+
+
 @pytest.mark.parametrize("code", ["y", "1", "z = y; z"])
 def test_code_that_applies_no_operation_prints_its_header_and_says_so(run, code):
     done = run("expr", code, "y=int16", "-p", "jax,numpy")

@@ -157,7 +157,7 @@ def test_ascend_csv_is_the_seed_table():
 def test_json_carries_policy_options_names_labels_refusals_and_diffs():
     data = json.loads(render.render(table_for("jax"), "json"))
     assert data["policy"] == "jax" and data["notation"] == "jax"
-    assert data["options"] == {"x64": True, "strict": False}
+    assert data["options"] == {"x64": True, "strict": False, "jit": False}
     assert data["diff_against"] == "numpy"
     cols = data["columns"]
     assert [c["label"] for c in cols] == jax_table()[0]

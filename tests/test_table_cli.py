@@ -71,7 +71,7 @@ def test_types_notation_and_options(run):
     assert [c["label"] for c in data["columns"]] == ["float16", "bfloat16", "float32"]
     assert data["cells"][0][1]["result"] == "float32"  # f2 x bf, the seed's f4
     opts = json.loads(run("table", "-p", "jax", "-f", "json", "-O", "x64=false").stdout)
-    assert opts["options"] == {"x64": False, "strict": False}
+    assert opts["options"] == {"x64": False, "strict": False, "jit": False}
     dup = run("table", "-p", "jax", "--types", "f2,float16")
     assert dup.exit_code == 2 and "twice" in dup.stderr
     bad = run("table", "-p", "jax", "-O", "x65=true")

@@ -60,7 +60,7 @@ def test_index_links_every_file_and_states_version_and_options(generated):
     assert [row[0][0] for row in table.rows] == list(frameworks.names())
     assert f"promote {__version__}" in generated[INDEX]
     jax_row = next(r for r in table.rows if r[0][0] == "jax")
-    assert "x64=true, strict=false" in [text for text, _ in jax_row]
+    assert "x64=true, strict=false, jit=false" in [text for text, _ in jax_row]
     links = {line.split("](")[1].split(")")[0] for line in generated[INDEX].split("[")[1:]}
     assert links == set(generated) - {INDEX}
 

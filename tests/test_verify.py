@@ -77,12 +77,15 @@ def test_openvino_cells_are_its_18_types_and_dynamic_as_0d_and_dimensioned_input
     assert Operand("float8_e4m3fn", ZERO_D) in ops and Operand("uint1") in ops
 
 
-def test_jax_cells_include_weak_scalars_and_no_zero_d_category():
+def test_jax_cells_include_weak_scalars_and_each_type_as_a_0d_array():
+    # 0-d arrays are asked because eager jnp.power takes a concrete 0-d integer exponent as a
+    # Python int (the jit option); a weak type is only ever a Python scalar's
     ops = frameworks.get("jax").operands()
     assert set(ops) >= PYTHON_SCALARS
-    assert ZERO_D not in {op.category for op in ops}
+    arrays = {op.dtype for op in ops if op.category == DIMENSIONED}
+    assert {op.dtype for op in ops if op.category == ZERO_D} == arrays and len(arrays) == 32
     assert not any(op.dtype.endswith("*") and op.category != PYTHON for op in ops)
-    assert Operand("int4") in ops and Operand("float8_e4m3b11fnuz") in ops
+    assert Operand("int4") in ops and Operand("float8_e4m3b11fnuz", ZERO_D) in ops
 
 
 def test_option_values_try_both_booleans_every_choice_and_every_dtype():
@@ -98,9 +101,12 @@ def test_option_values_try_both_booleans_every_choice_and_every_dtype():
 
 def test_settings_are_the_product_of_the_options_and_pinning_holds_one_fixed():
     jax = frameworks.get("jax")
-    assert len(driver.settings(jax)) == 4
-    pinned = driver.settings(jax, {"x64": False})
-    assert pinned == [{"x64": False, "strict": False}, {"x64": False, "strict": True}]
+    assert len(driver.settings(jax)) == 8
+    pinned = driver.settings(jax, {"x64": False, "jit": False})
+    assert pinned == [
+        {"x64": False, "strict": False, "jit": False},
+        {"x64": False, "strict": True, "jit": False},
+    ]
 
 
 # --- the driver and the command, with fake oracles ------------------------------------------
@@ -142,11 +148,11 @@ def test_a_wrong_cell_is_reported_in_the_policy_notation_and_exits_1(run, instal
 def test_a_framework_refusal_where_promote_answers_is_a_mismatch(run, install):
     # JAX's seed table: u1 x i1 (uint8 x int8) = i2 (int16). Options are printed in the line.
     install("jax", fake_oracle("jax", wrong={(Operand("uint8"), Operand("int8")): "refused"}))
-    result = run("verify", "jax", "-O", "x64=true", "-O", "strict=false")
+    result = run("verify", "jax", "-O", "x64=true", "-O", "strict=false", "-O", "jit=false")
     assert result.exit_code == 1
     assert (
-        "      x64=true, strict=false: u1 (uint8) x i1 (int8) -> promote says i2 (int16),"
-        " framework says refused (ValueError: no promotion path)\n"
+        "      x64=true, strict=false, jit=false: u1 (uint8) x i1 (int8) -> promote says"
+        " i2 (int16), framework says refused (ValueError: no promotion path)\n"
     ) in result.stdout
 
 
@@ -639,6 +645,7 @@ def test_tensorflow_logs_nothing_between_the_report_lines():
     assert len(lines) == len(heads), proc.stdout
     for line, head in zip(lines, heads, strict=True):
         assert line.startswith(head), proc.stdout
+
 
 @pytest.mark.skipif(
     importlib.util.find_spec("openvino") is None, reason="OpenVINO is not installed"

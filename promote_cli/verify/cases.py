@@ -15,7 +15,8 @@ Under every option setting (``settings``: each option's values, the default firs
   policy names (``Policy.held_values``: NumPy's legacy promotion);
 - ``operations``: every operation the policy declares a function for, on every case: each array
   alone for a unary operation or a reduction; every ordered pair for a binary one but two Python
-  scalars (no array to call it on); every pair of ``where``'s two values; and, for an oracle that
+  scalars (no array to call it on), 0-d arrays only for the operations that name them
+  (``Operations.zero_d``); every pair of ``where``'s two values; and, for an oracle that
   passes values (``Asks.operation_values``), every binary operation and operator on each array
   type with each of ``VALUES`` in both orders;
 
@@ -34,7 +35,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from promote_cli.operands import DIMENSIONED, PYTHON, Operand, valued
+from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, valued
 from promote_cli.record import Record
 from promote_cli.verify.protocol import (
     CHAIN,
@@ -145,10 +146,16 @@ def operation_cases(rules: Operations) -> list[tuple[str, tuple[tuple[Operand, .
     policy's (those of ``add`` under the default options), as the docstring above says."""
     from promote_cli.ops import VOCABULARY, WHERE, operands_of, takes_one
 
-    every = operands_of(rules, VOCABULARY["add"])
+    everyone = operands_of(rules, VOCABULARY["add"])
     out = []
     for name, operation in VOCABULARY.items():
         cases: list[tuple[Operand, ...]]
+        # 0-d arrays only where they change the answer (``Operations.zero_d``)
+        every = (
+            everyone
+            if rules.takes_zero_d(operation)
+            else tuple(x for x in everyone if x.category != ZERO_D)
+        )
         if takes_one(operation):
             cases = [(x,) for x in operands_of(rules, operation) if x in every]
         else:

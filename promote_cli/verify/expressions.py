@@ -55,7 +55,9 @@ NAMES = ("x", "y", "z")
 class Primitives(Protocol):
     """What :func:`run` needs of a framework. A framework of lazy graphs also has
     ``realise(targets, computed, rebuild)``: the program's results read as code uses them, and
-    the node a failure is at with its record (None: they realise); see tinygrad's oracle."""
+    the node a failure is at with its record (None: they realise); see tinygrad's oracle. A
+    framework that runs a program inside its compiler under some setting (JAX's ``jit``) has
+    ``within(build)``: what ``build()`` returns, built there (the records, the values)."""
 
     refusals: tuple[type[BaseException], ...]  # the exceptions that are its refusals
     gap: Detect  # which of them is a missing kernel
@@ -93,6 +95,9 @@ def run(
     when code uses them (``prims.realise``: tinygrad) is then asked to realise the program's
     results: a failure there is the record of the node it names, and the nodes after it
     have none."""
+    within = getattr(prims, "within", None)
+    if within is not None:
+        return within(lambda: _built(program, bindings, functions, prims))[0]
     cells, values = _built(program, bindings, functions, prims)
     realise = getattr(prims, "realise", None)
     if realise is None or any(c is not None and not isinstance(c, Result) for c in cells):

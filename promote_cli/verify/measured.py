@@ -220,7 +220,10 @@ def render(
                 for x in q.operands
                 if x.value is None  # a valued scalar is a row of its own (``values``)
             ]
-            setting["operands"] = [operand_key(x) for x in dict.fromkeys(seen)]
+            # In the pairs' order (0-d arrays, asked of fewer operations, come in late).
+            order = {x: i for i, x in enumerate(operands.get(key, ()))}
+            ordered = sorted(dict.fromkeys(seen), key=lambda x: order.get(x, len(order)))
+            setting["operands"] = [operand_key(x) for x in ordered]
         _fill(setting, batch, cells, code)
     head = {"framework": name, "version": version, "measured": date, "format": FORMAT}
     head["width"] = code.width

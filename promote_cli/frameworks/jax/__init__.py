@@ -49,6 +49,12 @@ int64  s8
     options=(
         Option("x64", "bool", True, "64-bit mode (jax_enable_x64); false narrows results to 32"),
         Option("strict", "bool", False, "jax_numpy_dtype_promotion='strict': no implicit mixing"),
+        Option(
+            "jit",
+            "bool",
+            False,
+            "inside jax.jit: a 0-d integer array is traced, so ** promotes (false: eager)",
+        ),
     ),
     install="jax",
     in_extra=True,
@@ -60,5 +66,6 @@ int64  s8
         # caches take int1, uint1 and bool arrays of one shape for one another
         # (jnp.ones((2, 2), int1) made after jnp.ones((2, 2), bool) is a bool array).
         unrun=("float6_e2m3fn", "float6_e3m2fn", "int1", "uint1"),
+        weak_kept=True,
     ),
 )

@@ -15,6 +15,13 @@ refuse them, ``divide`` and ``mean`` keep them. A weak result (``float*``) stays
 an integer power (``lax.integer_pow``), keeping the base's dtype (a bool base becomes int32) with
 no promotion at all, strict mode included; a Python scalar base with an integer or bool exponent
 array gives a strong result (``2.0 ** int8 array`` is float64 with x64, not the weak ``float*``).
+Eagerly (``jit=false``, the default) a 0-d array of int8 to int64 or uint8 to uint64 is a
+concrete exponent, which ``jnp.power`` takes as a Python int (``operator.index``) just the same:
+``int16 ** S(int32)`` is int16, ``bool ** S(uint8)`` int32, and a Python scalar base keeps its
+weak type (``2 ** S(int8)`` is ``int*``, ``True ** S(int8)`` int32); inside ``jax.jit``
+(``jit=true``) the exponent is a tracer and promotes (int32, uint8, int8). A bool or a 1- to
+4-bit integer 0-d exponent is not taken as an int either way. No other operation looks at a
+0-d array, so only ``pow``, ``**`` and ``**=`` are asked about one (``zero_d``).
 Those cases are ``specials.py``'s ``integer_pow``, and ``matmul``'s refusal of a bool with an
 int1 (``lax.dot_general``'s argument check) its ``dot_general``; the maps are keyed by ``x64``.
 
@@ -161,4 +168,5 @@ OPERATIONS = Operations(
     by_setting=BySetting(("x64",), maps={(True,): _X64, (False,): _X32}),
     operators=OPERATORS,
     values=True,
+    zero_d=("pow",),
 )

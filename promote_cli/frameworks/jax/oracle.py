@@ -4,7 +4,14 @@ The weak-type flag is the only way to see JAX's weak results, and only this priv
 returns it (``jnp.result_type`` drops it). Python scalars are passed as the Python types
 ``bool``, ``int``, ``float``, ``complex``; dtypes as NumPy dtypes (ml_dtypes for bfloat16, int4,
 the float8 family ...). The options are JAX's global flags ``jax_enable_x64`` and
-``jax_numpy_dtype_promotion``, set for each option setting and restored afterwards.
+``jax_numpy_dtype_promotion``, set for each option setting and restored afterwards, and
+``jit``: whether an operation's arrays are the arguments of a trace (tracers, as inside
+``jax.jit``) or concrete arrays on the device the trace closes over, so that ``jax.numpy``'s
+Python code sees their values as it does at a prompt (eager: ``jnp.power`` takes a concrete 0-d
+integer exponent as a Python int). The primitives are traced either way: only the Python code
+above them looks at a value, and eager and traced primitives give one dtype (checked: every
+cell of ``**`` and ``pow`` with a 0-d operand, run eagerly for real, agrees). A program for
+``promote expr`` is run eagerly, or built inside ``jax.jit`` and compiled and run.
 
 JAX marks some results of two strong operands weak (``uint64 x int8``); like
 ``jnp.promote_types`` and the policy, the oracle reports those as the plain dtype: a result is
@@ -21,12 +28,12 @@ that gap.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from promote_cli.dtypes import get as dtype
-from promote_cli.operands import PYTHON, Operand
+from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.verify import (
     SYNTAX,
     Refused,
@@ -176,7 +183,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         if q.kind == OPERATION:
             if q not in traced:
                 same = [o for o in questions if o.kind == OPERATION and o.operation == q.operation]
-                traced.update(zip(same, _traced(handle, same), strict=True))
+                traced.update(zip(same, _traced(handle, same, opts["jit"]), strict=True))
             return traced[q]
         raise ValueError(f"JAX's oracle is not asked {q.kind}")
 
@@ -189,7 +196,22 @@ def _is_weak(op: Operand) -> bool:
     return op.category == PYTHON and op.dtype != "bool"
 
 
-def _traced(handle: Any, questions: Sequence[Question]) -> list[Cell]:
+def _shape(category: str) -> tuple[int, ...]:
+    return () if category == ZERO_D else (2,)
+
+
+def _concrete(handle: Any, name: str, category: str) -> Any:
+    """An array of ones of ``name`` on the device, as a line at a prompt makes it (None where
+    XLA on the CPU cannot hold one: ``_unrunnable`` makes those cells gaps)."""
+    jax, _, np, ml_dtypes = handle
+    x = np.ones(_shape(category), np.dtype(getattr(ml_dtypes, name, None) or name))
+    try:
+        return jax.block_until_ready(jax.device_put(x))
+    except (jax.errors.JaxRuntimeError, ValueError, TypeError):
+        return None
+
+
+def _traced(handle: Any, questions: Sequence[Question], jit: bool) -> list[Cell]:
     """``jax.numpy``'s function of ``questions`` (all the same function), traced with
     ``jax.eval_shape`` on arrays of shape (2,) and Python scalars: the dtype rules without
     compiling, which is what makes every cell of four settings affordable (executing costs an
@@ -215,8 +237,14 @@ def _traced(handle: Any, questions: Sequence[Question]) -> list[Cell]:
     def np_dtype(name: str) -> Any:
         return np.dtype(getattr(ml_dtypes, name, None) or name)
 
-    types = sorted({x.dtype for case in cases for x in case if x.category != PYTHON})
-    structs = [jax.ShapeDtypeStruct((2,), np_dtype(t)) for t in types]
+    # An array is an argument of the trace (a tracer, as inside jax.jit); eagerly (jit=false)
+    # its value is known instead: a concrete array the trace closes over, so jnp's Python code
+    # sees what it sees at a prompt (jnp.power takes a concrete 0-d integer exponent as a
+    # Python int). Either way the primitives are traced, not run.
+    forms = sorted({(x.dtype, x.category) for case in cases for x in case if x.category != PYTHON})
+    known = {} if jit else {a: x for a in forms if (x := _concrete(handle, *a)) is not None}
+    types = [a for a in forms if a not in known]
+    structs = [jax.ShapeDtypeStruct(_shape(c), np_dtype(t)) for t, c in types]
     found: list[Any] = [None] * len(cases)
 
     def named(out: Any, case: Sequence[Operand]) -> str:
@@ -226,11 +254,14 @@ def _traced(handle: Any, questions: Sequence[Question]) -> list[Cell]:
             name = weak_name(dtype(name).kind)
         return name
 
-    def trace(*arrays: Any) -> tuple:
-        by_type = dict(zip(types, arrays, strict=True))
+    def trace(*traced: Any) -> tuple:
+        by_type = {**known, **dict(zip(types, traced, strict=True))}
         condition = jnp.ones(2, bool)
         for i, case in enumerate(cases):
-            args = [python_value(x) if x.category == PYTHON else by_type[x.dtype] for x in case]
+            args = [
+                python_value(x) if x.category == PYTHON else by_type[x.dtype, x.category]
+                for x in case
+            ]
             try:
                 if is_operator(operation):
                     found[i] = operated(operation, args, lambda out: named(out, case))  # noqa: B023
@@ -244,7 +275,7 @@ def _traced(handle: Any, questions: Sequence[Question]) -> list[Cell]:
 
     jax.eval_shape(trace, *structs)
     if len(cases[0]) == 1:  # a unary function or a reduction: compiled too
-        by_type = dict(zip(types, structs, strict=True))
+        by_type = {(t, c): jax.ShapeDtypeStruct(_shape(c), np_dtype(t)) for t, c in forms}
         alive = [
             i
             for i, f in enumerate(found)
@@ -253,7 +284,7 @@ def _traced(handle: Any, questions: Sequence[Question]) -> list[Cell]:
         failures = (*errors, jax.errors.JaxRuntimeError)
 
         def compiled(indices: list[int]) -> None:
-            args = [by_type[cases[i][0].dtype] for i in indices]
+            args = [by_type[cases[i][0].dtype, cases[i][0].category] for i in indices]
             jax.jit(lambda *xs: [fn(x) for x in xs]).lower(*args).compile()
 
         try:
@@ -300,6 +331,7 @@ class Primitives:
     def __init__(self, handle: Any, opts: Mapping[str, Any]) -> None:
         self.jax, _, self.np, self.ml_dtypes = handle
         self.jnp = self.jax.numpy
+        self.jit = bool(opts["jit"])
         self.refusals = (
             self.jax.dtypes.TypePromotionError,
             self.jax.errors.JaxRuntimeError,
@@ -311,6 +343,33 @@ class Primitives:
 
     def configured(self, opts: Mapping[str, Any]) -> Any:
         return _configured(self.jax, opts)
+
+    def within(self, build: Callable[[], tuple[list[Cell | None], list[Any]]]) -> Any:
+        """The program run eagerly, or (``jit``) inside ``jax.jit``: built in its trace, every
+        array a tracer, then compiled and run. A failure of the compiled program is XLA's, at
+        the node where the eager run of the program fails the same way (a missing kernel is
+        the same XLA operation either way)."""
+        if not self.jit:
+            return build()
+        found: list[Any] = []
+
+        def program() -> list[Any]:
+            cells, values = build()
+            found.append((cells, values))
+            return [v for v in values if isinstance(v, self.jax.Array)]
+
+        try:
+            self.jax.block_until_ready(self.jax.jit(program)())
+        except self.refusals as exc:
+            if not found:
+                raise
+            eager = build()[0]
+            at = next((i for i, c in enumerate(eager) if not isinstance(c, Result | None)), None)
+            if at is None:
+                raise RuntimeError(f"jax.jit fails where the eager run does not: {exc}") from exc
+            cells = found[0][0]
+            return [*cells[:at], eager[at], *[None] * (len(cells) - at - 1)], []
+        return found[0]
 
     @staticmethod
     def gap(text: str, question: Question) -> Gap | None:

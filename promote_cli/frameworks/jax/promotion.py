@@ -6,10 +6,12 @@ what the page does not: int1/int2/int4 and their unsigned kin, the float4/float6
 (no edges above them, so JAX refuses to promote them with anything but themselves, bool and
 weak scalars), and the weak types ``i*``, ``f*``, ``c*`` of Python scalars.
 
-Options: ``x64`` (default true, as the seed table assumes) and ``strict``
-(``jax_numpy_dtype_promotion='strict'``). With ``x64=false`` the answer is what JAX computes
-without 64-bit mode: the x32 lattice (uint32 x int32 -> int32 rather than int64) and 64-bit
-64-bit inputs and results narrowed to 32 bits, as ``jnp.result_type`` does.
+Options: ``x64`` (default true, as the seed table assumes), ``strict``
+(``jax_numpy_dtype_promotion='strict'``) and ``jit`` (default false: eager, a line at a prompt;
+true: inside ``jax.jit``, where every array is a tracer; it changes only ``**``'s answers).
+With ``x64=false`` the answer is what JAX computes without 64-bit mode: the x32 lattice
+(uint32 x int32 -> int32 rather than int64) and 64-bit inputs and results narrowed to 32 bits,
+as ``jnp.result_type`` does.
 
 Where it departs from its neighbours: unlike NumPy it never lets an integer widen a float
 (i8 x f2 = f2, where NumPy gives float64), and uint64 x int meets at the weak float node.
@@ -17,7 +19,7 @@ JAX's ``result_type`` marks such a result weakly typed even when both inputs wer
 ``jnp.promote_types`` (and the seed table) report the plain dtype, and so does this policy for
 two strong operands. A weak result is reported (``float*``) only when an operand was weak.
 A Python ``bool`` is not weak in JAX: ``P(bool)`` is the ``bool`` dtype. 0-d arrays are not
-special.
+special in a promotion (only eagerly as ``**``'s exponent: ``operations.py``).
 
 The two n-ary questions: ``jnp.result_type(a, b, c)`` is the least upper bound of all operands
 at once; a chain ``(a + b) + c`` is a fold in which each intermediate array keeps JAX's weak
@@ -44,7 +46,7 @@ from promote_cli.dtypes import CATALOGUE, get, is_weak
 from promote_cli.engine import Materialised, Outcome, ref, refuse
 from promote_cli.frameworks.jax import FRAMEWORK
 from promote_cli.lattice import Lattice, LatticePolicy, read_edges
-from promote_cli.operands import DIMENSIONED, PYTHON, Operand, int_value
+from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, int_value
 
 SEED_TYPES = (
     "bool",
@@ -149,7 +151,9 @@ class JaxPolicy(LatticePolicy, framework=FRAMEWORK):
     edges = _EDGES
     universe = (*_STRONG, "int*", "float*", "complex*")
     default_types = SEED_TYPES
-    categories = frozenset({"D", PYTHON})
+    # 0-d arrays promote as arrays do; they are told apart for jnp.power, which eagerly takes
+    # a 0-d integer exponent as a Python int (``jit``, ``specials.integer_pow``).
+    categories = frozenset({"D", ZERO_D, PYTHON})
     compared_with = "numpy"  # the page greens the cells where numpy.promote_types differs
 
     def lattice_for(self, opts: Mapping[str, Any]) -> Lattice:

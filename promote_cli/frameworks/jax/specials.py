@@ -11,26 +11,46 @@ from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Outcome, ref, refuse
 from promote_cli.frameworks.jax.operations import NO_XLA
 from promote_cli.frameworks.jax.promotion import POLICY
-from promote_cli.operands import PYTHON, Operand, int_value
+from promote_cli.operands import PYTHON, ZERO_D, Operand, int_value
 from promote_cli.ops import NO_KERNEL, REFUSES_TYPE, SpecialFunction
 
 _NARROW = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
+# The 0-d arrays ``operator.index`` takes (not bool, not the sub-byte integers): eager, such an
+# exponent is concrete and ``jnp.power`` takes it as a Python int.
+_INDEX = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+def _integer_exponent(exponent: Operand, opts: Mapping[str, Any]) -> bool:
+    """Whether ``jnp.power`` raises to the exponent as a Python int (``lax.integer_pow``): a
+    Python int or bool, and eagerly (not under ``jax.jit``, where it is a tracer) a 0-d array
+    of an integer type ``operator.index`` takes."""
+    if exponent.category == PYTHON:
+        return exponent.dtype in ("int*", "bool")
+    return exponent.category == ZERO_D and not opts["jit"] and exponent.dtype in _INDEX
 
 
 def integer_pow(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
-    """``jnp.power``'s own cases: a Python int or bool exponent, a Python scalar base."""
+    """``jnp.power``'s own cases: an integer exponent it takes as a Python int (a Python int or
+    bool; eagerly, a 0-d integer array too), a Python scalar base."""
     base, exponent = operands
-    if (
-        exponent.category == PYTHON
-        and exponent.dtype in ("int*", "bool")
-        and base.category != PYTHON
-    ):
+    if _integer_exponent(exponent, opts) and base.category == PYTHON:
+        # Eagerly, a Python scalar base raised to a 0-d integer array: the base made an array
+        # (weak; a bool is the bool dtype), then lax.integer_pow.
+        out = "int32" if base.dtype == "bool" else base.dtype
+        return Outcome(
+            out,
+            "integer-pow",
+            f"eagerly a 0-d {ref(exponent.dtype)} exponent is concrete and taken as a Python int"
+            f" (lax.integer_pow): {ref(base.dtype)} raised to it is {ref(out)}",
+        )
+    if _integer_exponent(exponent, opts):
         t = base.dtype if opts["x64"] else _NARROW.get(base.dtype, base.dtype)
         if base.dtype not in POLICY.universe:
             return None
         out = "int32" if t == "bool" else t
+        given = "a Python integer" if exponent.category == PYTHON else "eagerly, a 0-d integer"
         why = (
-            f"a Python integer exponent raises {ref(t)} to an integer power (lax.integer_pow):"
+            f"{given} exponent raises {ref(t)} to an integer power (lax.integer_pow):"
             f" no promotion, {ref(out)}"
         )
         if t in NO_XLA:
