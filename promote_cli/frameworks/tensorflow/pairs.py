@@ -67,8 +67,15 @@ def tensor_operator(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
     """A tensor's operator (``a + b``, ``a == b``): the tensorflow policy's promotion (the
     mode's), refused where TensorFlow cannot convert a Python bool to the tensor's dtype (or,
     in legacy mode, another type to a string tensor)."""
-    refused = python_bool_refused(a, b) or legacy_string_refused(a, b, opts)
+    refused = _bool_unconverted(a, b, opts) or legacy_string_refused(a, b, opts)
     return refused if refused is not None else POLICY.promote(a, b, opts)
+
+
+def _bool_unconverted(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome | None:
+    """``python_bool_refused``, eagerly: "Cannot convert True to EagerTensor" is the eager
+    conversion's; inside ``tf.function`` a Python bool becomes a graph constant of the tensor's
+    dtype (``uint8_tensor == True`` is bool there)."""
+    return None if opts.get("function") else python_bool_refused(a, b)
 
 
 def legacy_promotion(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
@@ -121,7 +128,7 @@ def as_tensor_dtype(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         return Outcome(left, "same-dtype", f"both operands are {ref(left)}")
     scalar, tensor = (a, b) if _python_scalar(a) else (b, a)
     t = tensor.dtype.removesuffix("*")
-    refused = python_bool_refused(scalar, tensor)
+    refused = _bool_unconverted(scalar, tensor, opts)
     if refused is not None:
         return refused
     if dtype_info(t).kind not in _CONVERTS[scalar.dtype]:
