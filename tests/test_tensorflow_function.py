@@ -82,10 +82,9 @@ cells = [
     ("floor_divide", ("complex64", "complex64")), ("matmul", ("uint8", "uint8")),
     ("+=", ("int8", "int16")), ("add", ("int32", "float16")),
 ]
-questions = [
-    Question(OPERATION, tuple(map(operand, xs)), op, "tnp." + op if op[0].isalpha() else "tf.Tensor")
-    for op, xs in cells
-]
+def function(op):
+    return "tnp." + op if op[0].isalpha() else "tf.Tensor"
+questions = [Question(OPERATION, tuple(map(operand, xs)), op, function(op)) for op, xs in cells]
 handle = oracle.load()
 print(json.dumps([[encode(c) for c in oracle.asked(handle, {"mode": "all"}, questions, f)]
                   for f in (False, True)]))

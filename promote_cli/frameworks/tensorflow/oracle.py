@@ -285,14 +285,14 @@ def asked(
 
         def body(*tensors: Any) -> Any:
             given = iter(tensors)
-            out, cell = call(q, [next(given) if h else a for a, h in zip(args, held)])
+            out, cell = call(q, [next(given) if h else a for a, h in zip(args, held, strict=True)])
             seen.append(cell)
             return out
 
         from tensorflow.python.autograph.impl.api import StagingError
 
         try:
-            out = tf.function(body)(*(a for a, h in zip(args, held) if h))
+            out = tf.function(body)(*(a for a, h in zip(args, held, strict=True) if h))
         except StagingError as exc:
             # AutoGraph's wrapping of an error it does not re-raise as its own type
             # (IndexError): "in user code:", the frames, and the error's own line last
