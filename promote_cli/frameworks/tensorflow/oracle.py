@@ -297,6 +297,12 @@ def asked(
             # AutoGraph's wrapping of an error it does not re-raise as its own type
             # (IndexError): "in user code:", the frames, and the error's own line last
             raise Refused(said(exc).strip().splitlines()[-1].strip()) from None
+        except (TypeError, ValueError) as exc:
+            # one it re-raises as its own type, its message "in user code:" and the frames
+            text = str(exc).strip()
+            if text.startswith("in user code:"):
+                raise Refused(text.splitlines()[-1].strip()) from None
+            raise
         rebound = isinstance(seen[0], Result) and seen[0].rebound
         return Result(dtype_of(out), rebound=rebound)
 

@@ -56,7 +56,11 @@ def _weak_tensor(op: Operand) -> bool:
 
 
 def as_bools(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-    """``tnp.logical_and`` casts each operand to bool: there is nothing to promote."""
+    """``tnp.logical_and`` casts each operand to bool: there is nothing to promote. A string
+    tensor is refused (no Cast of string to bool), but inside ``tf.function`` beside a Python
+    complex, where TensorFlow 2.21 answers bool (measured, both orders)."""
+    if opts.get("function") and {a.dtype, b.dtype} == {"string", "complex*"}:
+        return Outcome("bool", "cast", "traced, a string tensor and a Python complex give bool")
     for x in (a, b):
         if x.dtype == "string":
             return refuse("cast", f"TensorFlow cannot cast {ref('string')} to {ref('bool')}")
