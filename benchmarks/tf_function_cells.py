@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from promote_cli import frameworks  # noqa: E402
-from promote_cli.operands import PYTHON  # noqa: E402
-from promote_cli.verify import measured  # noqa: E402
-from promote_cli.verify.protocol import Result, encode, operand_key  # noqa: E402
+from promote_cli import frameworks
+from promote_cli.operands import PYTHON
+from promote_cli.verify import measured
+from promote_cli.verify.protocol import Result, encode, operand_key
 
 
 def kind(cell: object) -> str:
