@@ -31,8 +31,16 @@ def kind(cell: object) -> str:
 def cause(question: object, eager: object, traced: object) -> str:
     """A name for why a cell differs, from its operands and the two records."""
     ops = question.operands  # type: ignore[attr-defined]
+    operation = question.operation  # type: ignore[attr-defined]
     scalar = next((x for x in ops if x.category == PYTHON and x.value is not None), None)
     tensors = [x.dtype for x in ops if x.category != PYTHON]
+    if operation == "logical_and" and "string" in tensors:
+        return "logical_and(string tensor, a scalar False as a bool) is folded (declined)"
+    if "string" in tensors and kind(eager) == "gap":
+        return "complex // string: eagerly no FloorDiv kernel, traced a TypeError"
+    zero_minus = operation in ("-", "-=", "subtract") and ops[0].category == PYTHON
+    if zero_minus and kind(traced) != "result" and kind(eager) == "result":
+        return "0 - uint8/uint16 tensor: rewritten as Neg, which admits no unsigned type"
     if any(x.category == PYTHON and x.dtype == "bool" for x in ops):
         return "a Python bool converts to every dtype traced"
     if isinstance(scalar and scalar.value, int) and not isinstance(scalar.value, bool):
@@ -74,6 +82,12 @@ def main() -> None:
             if encode(was) != encode(now):
                 causes[cause(q, was, now)] += 1
         print(f"mode={mode}: {len(keys):,} cells compared, {sum(causes.values()):,} differ")
+        if "-v" in sys.argv:
+            for k in keys:
+                q, was = before[k]  # type: ignore[misc]
+                now = after[k][1]  # type: ignore[index]
+                if encode(was) != encode(now) and kind(was) != kind(now):
+                    print("   ", cause(q, was, now)[:30], k[1:], encode(was), encode(now))
         for name, count in causes.most_common():
             print(f"  {count:6,}  {name}")
 

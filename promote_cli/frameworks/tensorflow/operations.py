@@ -398,7 +398,18 @@ _TRACED_OPERATORS = OPERATORS._replace(
         },
     },
 )
-_TRACED_RULES = with_operators(RULES, _TRACED_OPERATORS)
+_TRACED_OPERATORS = _TRACED_OPERATORS._replace(
+    rules={
+        **_TRACED_OPERATORS.rules,
+        "-": OPERATORS.rules["-"]._replace(value_special="traced_zero_minus"),
+    }
+)
+# 0 - x rewritten as Neg by the graph's optimizer (specials.py)
+_TRACED_FUNCTIONS = {
+    **RULES,
+    "subtract": RULES["subtract"]._replace(value_special="traced_zero_minus"),
+}
+_TRACED_RULES = with_operators(_TRACED_FUNCTIONS, _TRACED_OPERATORS)
 
 OPERATIONS = Operations(
     POLICY,

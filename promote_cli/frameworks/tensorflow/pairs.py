@@ -9,7 +9,7 @@ from typing import Any
 
 from promote_cli.dtypes import get as dtype_info
 from promote_cli.dtypes import is_weak
-from promote_cli.engine import Outcome, ref, refuse
+from promote_cli.engine import DECLINED, Outcome, ref, refuse
 from promote_cli.frameworks.numpy import promotion as numpy_policy
 from promote_cli.frameworks.tensorflow.promotion import (
     POLICY,
@@ -56,11 +56,21 @@ def _weak_tensor(op: Operand) -> bool:
 
 
 def as_bools(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-    """``tnp.logical_and`` casts each operand to bool: there is nothing to promote. A string
-    tensor is refused (no Cast of string to bool), but inside ``tf.function`` beside a Python
-    complex, where TensorFlow 2.21 answers bool (measured, both orders)."""
-    if opts.get("function") and {a.dtype, b.dtype} == {"string", "complex*"}:
-        return Outcome("bool", "cast", "traced, a string tensor and a Python complex give bool")
+    """``tnp.logical_and`` casts each operand to bool: there is nothing to promote. Inside
+    ``tf.function`` a string tensor with a Python scalar is declined: the graph's optimizer
+    folds ``x and False`` to False and never casts the string, so the answer is bool when the
+    scalar is False as a bool (``False``, ``0``, ``1j``: a complex by its real part) and the
+    refusal otherwise (measured with every value of verify's), and the pair sees no value."""
+    if opts.get("function") and "string" in (a.dtype, b.dtype):
+        scalar = next((x for x in (a, b) if _python_scalar(x)), None)
+        if scalar is not None:
+            return refuse(
+                DECLINED,
+                f"not modelled: inside tf.function, tnp.logical_and of a {ref('string')} tensor"
+                f" and a Python scalar ({ref(scalar.dtype)}) is {ref('bool')} where the scalar"
+                " is False as a bool (x and False is folded: the string is never cast), else"
+                " refused (Cast string to bool is not supported): it depends on the value",
+            )
     for x in (a, b):
         if x.dtype == "string":
             return refuse("cast", f"TensorFlow cannot cast {ref('string')} to {ref('bool')}")
