@@ -38,6 +38,10 @@ CELLS = [
     ("+", ["int8", "P(bool)"], None, "int8"),
     ("*", ["P(bool)", "complex64"], None, "complex64"),
     ("!=", ["bfloat16", "bool:true"], None, "bool"),
+    # 0 - x of a uint8/uint16 tensor is Neg inside tf.function (no unsigned Neg): 256 is 0
+    ("-", ["int:256", "uint8"], "uint8", None),
+    ("subtract", ["bool:false", "uint16"], "uint16", None),
+    ("-", ["bool:false", "uint32"], None, "uint32"),  # uint32 takes it (eagerly: no bool)
     # What does not change: + checks an int as an int32 both ways; the functions promote alike
     ("+", ["uint8", "int:2147483648"], None, None),
     ("+", ["int32", "float16"], "float16", "float16"),
@@ -57,6 +61,18 @@ def test_each_cell_as_tensorflow_gives_it_eagerly_and_inside_tf_function(
         else:
             got = promote_cli.promote_many(operands, policy="tensorflow", op=op, **opts)
             assert got == want, f"{op} {operands} under {opts}"
+
+
+def test_logical_and_of_a_string_and_a_python_scalar_is_declined_inside_tf_function():
+    # bool with False or 1j (x and False is folded), refused with True: the pair sees no value
+    with pytest.raises(PromotionError, match=r"not modelled: inside tf\.function"):
+        promote_cli.promote_many(
+            ["string", "bool:false"], policy="tensorflow", op="logical_and", **TRACED
+        )
+    with pytest.raises(PromotionError, match="cannot cast"):
+        promote_cli.promote_many(
+            ["string", "bool:false"], policy="tensorflow", op="logical_and", **EAGER
+        )
 
 
 def test_function_under_legacy_mode_is_not_modelled_and_says_so():
