@@ -30,14 +30,16 @@ class DTypeObjects(Record):
 
 
 class MeasuredApart(Record):
-    """Option settings measured on another version than the entry's, apart: those with
-    ``option`` at ``value`` (NumPy's ``promotion=legacy``, which only NumPy 1.x has). Their
-    measurements are their own set (``measured/<option>-<value>/``) naming ``version``;
-    ``promote verify`` and ``promote measure`` ask them only when ``-O option=value`` pins
-    them (usually with ``--python`` naming an environment that has that version)."""
+    """Option settings measured apart from the entry's own set: those with ``option`` at
+    ``value``, measured on another version (NumPy's ``promotion=legacy``, which only NumPy 1.x
+    has) or too costly to ask with every other setting (TensorFlow's ``function=true``: every
+    operation traced). Their measurements are their own set (``measured/<option>-<value>/``,
+    a bool spelled ``true``) naming ``version``; ``promote verify`` and ``promote measure`` ask
+    them only when ``-O option=value`` pins them (usually with ``--python`` naming an
+    environment that has that version)."""
 
     option: str
-    value: str
+    value: str | bool
     version: str
     # A module of the framework's directory that also measures, in the framework's own states,
     # every cell of ``promote diff`` between the default and this setting: its ``measure(python,
@@ -47,7 +49,8 @@ class MeasuredApart(Record):
 
     @property
     def directory(self) -> str:
-        return f"{self.option}-{self.value}"
+        value = str(self.value).lower() if isinstance(self.value, bool) else self.value
+        return f"{self.option}-{value}"
 
 
 class Tensors(Record):
@@ -202,7 +205,7 @@ class Framework(Record):
     in_extra: bool = False  # whether the ``conformance`` extra installs it
     oracle: str = ""  # why it has no oracle ("" when it has one: ``oracle.py``)
     operations: str = ""  # why it declares no operations ("" when it does: ``operations.py``)
-    measured_apart: tuple[MeasuredApart, ...] = ()  # settings measured on another version
+    measured_apart: tuple[MeasuredApart, ...] = ()  # settings measured apart (MeasuredApart)
     # Other packages whose release the measurements depend on, (distribution, version), where
     # no option names it: Keras's NumPy backend converts with ml_dtypes (its bfloat16).
     measured_with: tuple[tuple[str, str], ...] = ()

@@ -120,7 +120,8 @@ def test_every_missing_kernel_a_rule_declares_marks_a_measured_cell(name):
 
 
 # Settings measured apart, on another version (NumPy's promotion=legacy on NumPy 1.26.4, and its
-# ml_dtypes=0.5 and 0.6 with ml_dtypes 0.5.4 and 0.6.0).
+# ml_dtypes=0.5 and 0.6 with ml_dtypes 0.5.4 and 0.6.0), or for their cost (TensorFlow's
+# function=true: every operation traced).
 APART = [(e.name, a) for e in frameworks.entries() for a in e.measured_apart]
 APART_IDS = [f"{name}-{a.directory}" for name, a in APART]
 
@@ -138,6 +139,7 @@ def test_numpys_legacy_promotion_and_ml_dtypes_0_6_are_measured_apart():
         ("numpy", "ml_dtypes", "0.5", "2.4.6"),
         ("numpy", "ml_dtypes", "0.6", "2.4.6"),
         ("tensorflow", "ml_dtypes", "0.6", "2.21.0"),
+        ("tensorflow", "function", True, "2.21.0"),
     ]
     # Pairs, triples and values, and the operations: spellings are the current version's.
     assert sorted(apart_files("numpy", "promotion-legacy")) == ["nary", "operations", "pairs"]
@@ -150,6 +152,10 @@ def test_numpys_legacy_promotion_and_ml_dtypes_0_6_are_measured_apart():
     assert {m.version for m in apart_files("tensorflow", "ml_dtypes-0.6").values()} == {
         "2.21.0 (ml_dtypes 0.6.0)"
     }
+    # TensorFlow inside tf.function: the same release as its own set, no programs
+    traced = apart_files("tensorflow", "function-true")
+    assert sorted(traced) == ["nary", "operations", "pairs"]
+    assert {m.version for m in traced.values()} == {"2.21.0 (ml_dtypes 0.7.0)"}
 
 
 @pytest.mark.parametrize(("name", "apart"), APART, ids=APART_IDS)

@@ -70,10 +70,23 @@ complex128*  c128*
             choices=("0.6", "0.7"),
             package="ml_dtypes",
         ),
+        Option(
+            "function",
+            "bool",
+            False,
+            "whether the operation runs inside tf.function (its tensors traced, Python scalars"
+            " constants of the trace) rather than eagerly: a Python int's conversion differs"
+            " there",
+        ),
     ),
     # ml_dtypes 0.6's legacy answers are measured apart, with TensorFlow 2.21.0 and ml_dtypes
     # 0.6.0 (the entry's own set has 0.7.0's); verify asks the installed release.
-    measured_apart=(MeasuredApart(option="ml_dtypes", value="0.6", version="2.21.0"),),
+    # function=true, every operation traced (several times an eager call's cost), is measured
+    # apart too, with TensorFlow 2.21.0 and ml_dtypes 0.7.0, beside the entry's set.
+    measured_apart=(
+        MeasuredApart(option="ml_dtypes", value="0.6", version="2.21.0"),
+        MeasuredApart(option="function", value=True, version="2.21.0"),
+    ),
     install="tensorflow-cpu",
     in_extra=True,
     expressions=Expressions(

@@ -384,6 +384,33 @@ _LEGACY_RULES = {
     for name, rule in with_operators(_LEGACY_FUNCTIONS, _LEGACY_OPERATORS).items()
 }
 
+# function=true: inside tf.function (measured in the modes all and safe; under legacy it is not
+# modelled, POLICY.excluded). A Python scalar becomes a graph constant: a Python int goes
+# through an int32 WeakTensor in every operator, so the operators that do not promote and a
+# bool tensor's * check it as + does (uint8_tensor != 2**31, bool_tensor * 2**31: OverflowError;
+# bool_tensor * 1e300 is bool), and a Python bool converts to every dtype (pairs.py).
+_TRACED_OPERATORS = OPERATORS._replace(
+    rules={
+        **OPERATORS.rules,
+        **{
+            name: OPERATORS.rules[name]._replace(value=CHECKED, value_special="")
+            for name in ("*", "&", "|", "^", "!=", "<", "<=", ">", ">=")
+        },
+    },
+)
+_TRACED_OPERATORS = _TRACED_OPERATORS._replace(
+    rules={
+        **_TRACED_OPERATORS.rules,
+        "-": OPERATORS.rules["-"]._replace(value_special="traced_zero_minus"),
+    }
+)
+# 0 - x rewritten as Neg by the graph's optimizer (specials.py)
+_TRACED_FUNCTIONS = {
+    **RULES,
+    "subtract": RULES["subtract"]._replace(value_special="traced_zero_minus"),
+}
+_TRACED_RULES = with_operators(_TRACED_FUNCTIONS, _TRACED_OPERATORS)
+
 OPERATIONS = Operations(
     POLICY,
     MAPS,
@@ -393,12 +420,19 @@ OPERATIONS = Operations(
     operators=OPERATORS,
     values=True,
     by_setting=BySetting(
-        ("mode",),
-        maps={("all",): MAPS, ("safe",): MAPS, ("legacy",): _LEGACY_MAPS},
+        ("mode", "function"),
+        maps={
+            **{(mode, traced): MAPS for mode in ("all", "safe") for traced in (False, True)},
+            ("legacy", False): _LEGACY_MAPS,
+            ("legacy", True): _LEGACY_MAPS,
+        },
         rules={
-            ("all",): _RULES,
-            ("safe",): _RULES,
-            ("legacy",): _LEGACY_RULES,
+            ("all", False): _RULES,
+            ("safe", False): _RULES,
+            ("legacy", False): _LEGACY_RULES,
+            ("all", True): _TRACED_RULES,
+            ("safe", True): _TRACED_RULES,
+            ("legacy", True): _LEGACY_RULES,  # not modelled (POLICY.excluded refuses it)
         },
     ),
 )

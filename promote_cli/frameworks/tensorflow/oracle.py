@@ -73,6 +73,7 @@ from promote_cli.verify.protocol import (
     Gap,
     Question,
     Refusal,
+    Result,
     Unobservable,
     first_line,
     in_worker,
@@ -146,11 +147,25 @@ def version(handle: Any) -> str:
 
 
 def missing_kernel(text: str, question: Question) -> Gap | None:
-    """TensorFlow's "Could not find device for node" (no CPU kernel registered)."""
-    return Gap(first_line(text)) if "could not find device for node" in text.lower() else None
+    """No CPU kernel registered: eagerly TensorFlow's "Could not find device for node", inside
+    ``tf.function`` "No OpKernel was registered to support Op" (when the function runs)."""
+    lowered = text.lower()
+    missing = "could not find device for node" in lowered or "no opkernel was registered" in lowered
+    return Gap(first_line(text)) if missing else None
 
 
 def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) -> list[Cell]:
+    """Every question (``asked``); the operations inside ``tf.function`` under
+    ``function=true``."""
+    return asked(handle, opts, questions, in_function=bool(opts.get("function")))
+
+
+def asked(
+    handle: Any,
+    opts: Mapping[str, Any],
+    questions: Sequence[Question],
+    in_function: bool = False,
+) -> list[Cell]:
     """A pair and ``result_type``: ``flexible_dtypes.result_type`` of all operands at once. The
     chain: ``tf.add`` on real tensors of shape ``[2]`` (the ``+`` operator raises
     ``SystemError`` for ``uint64 + -1``, a TensorFlow bug; ``tf.add`` answers); a weak result
@@ -242,26 +257,71 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         strong = not isinstance(out, weak_tensor.WeakTensor)
         return str(tf.as_dtype(out.dtype).name) + ("" if strong else "*")
 
-    def called(q: Question) -> str | Cell:
+    def call(q: Question, args: Sequence[Any]) -> tuple[Any, Cell]:
+        """The operation on ``args``: its output and its record."""
         import tensorflow.experimental.numpy as tnp
 
+        outs: list[Any] = []
+
+        def kept(out: Any) -> str:
+            outs.append(out)
+            return dtype_of(out)
+
+        if is_operator(q.operation):
+            cell = operated(q.operation, args, kept)
+            return outs[0], cell
+        fn = getattr(tnp, q.function.removeprefix("tnp."))
+        condition = tf.ones([2], dtype=tf.bool)
+        out = fn(condition, *args) if q.operation == "where" else fn(*args)
+        return out, Result(dtype_of(out))
+
+    def traced(q: Question, args: Sequence[Any]) -> Cell:
+        """The operation inside ``tf.function``, as a user's is: the tensors its arguments
+        (traced with their dtype and shape), the Python scalars constants of the trace; the
+        record is the output of the call (a WeakTensor stays one), whether ``a op= b``
+        rebound the name as the trace saw it."""
+        held = [isinstance(a, (tf.Tensor, weak_tensor.WeakTensor)) for a in args]
+        seen: list[Cell] = []
+
+        def body(*tensors: Any) -> Any:
+            given = iter(tensors)
+            out, cell = call(q, [next(given) if h else a for a, h in zip(args, held, strict=True)])
+            seen.append(cell)
+            return out
+
+        from tensorflow.python.autograph.impl.api import StagingError
+
+        try:
+            out = tf.function(body)(*(a for a, h in zip(args, held, strict=True) if h))
+        except StagingError as exc:
+            # AutoGraph's wrapping of an error it does not re-raise as its own type
+            # (IndexError): "in user code:", the frames, and the error's own line last
+            raise Refused(said(exc).strip().splitlines()[-1].strip()) from None
+        except (TypeError, ValueError) as exc:
+            # one it re-raises as its own type, its message "in user code:" and the frames
+            text = str(exc).strip()
+            if text.startswith("in user code:"):
+                raise Refused(text.splitlines()[-1].strip()) from None
+            raise
+        rebound = isinstance(seen[0], Result) and seen[0].rebound
+        return Result(dtype_of(out), rebound=rebound)
+
+    def called(q: Question) -> str | Cell:
         # tf.Tensor's @ is tf.linalg.matmul, of matrices only (a vector is refused)
         args = [value(x, (2, 2) if q.operation == "@" else (2,)) for x in q.operands]
         # Python scalars a function or operator converts are cached by value and dtype, and a
         # value that does not convert can leave an error pending (see add)
         pywrap_tfe.TFE_ClearScalarCache()
         try:
-            if is_operator(q.operation):
-                try:
-                    return operated(q.operation, args, dtype_of)
-                except AttributeError as exc:
-                    # TensorFlow's own: a Python scalar on the left of & | ^ (``and_`` reads
-                    # its ``.dtype``), or a float on the right of | (no ``__ror__``)
-                    return Refusal(first_line(f"AttributeError: {exc}"))
-            fn = getattr(tnp, q.function.removeprefix("tnp."))
-            condition = tf.ones([2], dtype=tf.bool)
-            return dtype_of(fn(condition, *args) if q.operation == "where" else fn(*args))
-        except tf.errors.NotFoundError as exc:
+            try:
+                return traced(q, args) if in_function else call(q, args)[1]
+            except AttributeError as exc:
+                if not is_operator(q.operation):
+                    raise
+                # TensorFlow's own: a Python scalar on the left of & | ^ (``and_`` reads
+                # its ``.dtype``), or a float on the right of | (no ``__ror__``)
+                return Refusal(first_line(f"AttributeError: {exc}"))
+        except (tf.errors.NotFoundError, tf.errors.InvalidArgumentError) as exc:
             if missing_kernel(said(exc), q) is None:
                 raise
             return _on_xla(tf, exc)
@@ -312,7 +372,12 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
 
 # Per (op, type) where the CPU has no kernel: why no device runs it ("" where XLA does).
 _XLA: dict[tuple[str, str], str] = {}
-_NODE = re.compile(r"\{\{node (\w+)\}\} = \1\[T=DT_(\w+)")
+# The op and its type: eagerly "{{node FloorDiv}} = FloorDiv[T=DT_COMPLEX64 ...", inside
+# tf.function "Op 'FloorDiv' used by {{node floordiv}} with these attrs: [T=DT_COMPLEX64 ...".
+_NODE = re.compile(
+    r"\{\{node (\w+)\}\} = \1\[T=DT_(\w+)"
+    r"|Op '(\w+)' used by \{\{node [^}]*\}\} with these attrs: \[[^\]]*\bT=DT_(\w+)"
+)
 
 
 def _on_xla(tf: Any, missing: BaseException) -> Cell:
@@ -325,7 +390,7 @@ def _on_xla(tf: Any, missing: BaseException) -> Cell:
     found = _NODE.search(str(missing))
     if found is None:
         return Gap(first_line(missing))
-    op, type_name = found.group(1), found.group(2).lower()
+    op, type_name = found.group(1) or found.group(3), (found.group(2) or found.group(4)).lower()
     if (op, type_name) not in _XLA:
         names = [arg.name for arg in op_def_registry.get(op).input_arg]
         raw = getattr(tf.raw_ops, op)

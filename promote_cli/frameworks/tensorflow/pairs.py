@@ -9,7 +9,7 @@ from typing import Any
 
 from promote_cli.dtypes import get as dtype_info
 from promote_cli.dtypes import is_weak
-from promote_cli.engine import Outcome, ref, refuse
+from promote_cli.engine import DECLINED, Outcome, ref, refuse
 from promote_cli.frameworks.numpy import promotion as numpy_policy
 from promote_cli.frameworks.tensorflow.promotion import (
     POLICY,
@@ -56,7 +56,21 @@ def _weak_tensor(op: Operand) -> bool:
 
 
 def as_bools(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-    """``tnp.logical_and`` casts each operand to bool: there is nothing to promote."""
+    """``tnp.logical_and`` casts each operand to bool: there is nothing to promote. Inside
+    ``tf.function`` a string tensor with a Python scalar is declined: the graph's optimizer
+    folds ``x and False`` to False and never casts the string, so the answer is bool when the
+    scalar is False as a bool (``False``, ``0``, ``1j``: a complex by its real part) and the
+    refusal otherwise (measured with every value of verify's), and the pair sees no value."""
+    if opts.get("function") and "string" in (a.dtype, b.dtype):
+        scalar = next((x for x in (a, b) if _python_scalar(x)), None)
+        if scalar is not None:
+            return refuse(
+                DECLINED,
+                f"not modelled: inside tf.function, tnp.logical_and of a {ref('string')} tensor"
+                f" and a Python scalar ({ref(scalar.dtype)}) is {ref('bool')} where the scalar"
+                " is False as a bool (x and False is folded: the string is never cast), else"
+                " refused (Cast string to bool is not supported): it depends on the value",
+            )
     for x in (a, b):
         if x.dtype == "string":
             return refuse("cast", f"TensorFlow cannot cast {ref('string')} to {ref('bool')}")
@@ -67,8 +81,15 @@ def tensor_operator(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
     """A tensor's operator (``a + b``, ``a == b``): the tensorflow policy's promotion (the
     mode's), refused where TensorFlow cannot convert a Python bool to the tensor's dtype (or,
     in legacy mode, another type to a string tensor)."""
-    refused = python_bool_refused(a, b) or legacy_string_refused(a, b, opts)
+    refused = _bool_unconverted(a, b, opts) or legacy_string_refused(a, b, opts)
     return refused if refused is not None else POLICY.promote(a, b, opts)
+
+
+def _bool_unconverted(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome | None:
+    """``python_bool_refused``, eagerly: "Cannot convert True to EagerTensor" is the eager
+    conversion's; inside ``tf.function`` a Python bool becomes a graph constant of the tensor's
+    dtype (``uint8_tensor == True`` is bool there)."""
+    return None if opts.get("function") else python_bool_refused(a, b)
 
 
 def legacy_promotion(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
@@ -121,7 +142,7 @@ def as_tensor_dtype(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         return Outcome(left, "same-dtype", f"both operands are {ref(left)}")
     scalar, tensor = (a, b) if _python_scalar(a) else (b, a)
     t = tensor.dtype.removesuffix("*")
-    refused = python_bool_refused(scalar, tensor)
+    refused = _bool_unconverted(scalar, tensor, opts)
     if refused is not None:
         return refused
     if dtype_info(t).kind not in _CONVERTS[scalar.dtype]:

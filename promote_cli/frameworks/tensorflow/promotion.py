@@ -142,7 +142,14 @@ _READ_WEAK = frozenset(t for t in DEFAULT_TYPES if t.endswith("*"))
 # the installed release of ml_dtypes imported (TensorFlow's bfloat16 is ml_dtypes'): the numpy
 # policy's setting, which the option ``ml_dtypes`` names.
 LEGACY = "legacy"
-_NEWEST = FRAMEWORK.options[-1].choices[-1]
+# function=true under mode=legacy: measured (TensorFlow 2.21) to differ from eager legacy in
+# how a graph constant takes a Python int (see the notes), and not modelled.
+_TRACED_LEGACY = (
+    "function=true is not modelled under mode=legacy: inside tf.function a Python int becomes a"
+    " graph constant as NumPy makes it (an int in [2**63, 2**64) taken and wrapped, complex64"
+    " taking any int), which eager legacy refuses; see the TensorFlow notes"
+)
+_NEWEST = next(o for o in FRAMEWORK.options if o.name == "ml_dtypes").choices[-1]
 _AS_OBJECT = {"string": "object"}  # a string tensor's NumPy dtype
 # mode=legacy: the Python ints the operator converts to a tensor of each dtype (the promoted
 # one, which a Python int never changes but bool's, int64): int64's range, uint64's own, and
@@ -217,7 +224,12 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
             return universe
         return tuple(t for t in universe if not t.endswith("*"))
 
+    def excluded(self, opts: Mapping[str, Any]) -> str:
+        return _TRACED_LEGACY if opts.get("function") and opts.get("mode") == LEGACY else ""
+
     def normalise(self, op: Operand, opts: Mapping[str, Any] | None = None) -> Operand | Outcome:
+        if self.excluded(opts or {}):
+            return refuse("function", _TRACED_LEGACY)
         if (opts or {}).get("mode") == LEGACY and op.category == PYTHON and op.dtype in _READ_WEAK:
             return refuse(
                 "operand",

@@ -163,6 +163,27 @@ def int32_value(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome
     return None
 
 
+def traced_zero_minus(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:
+    """``256 - uint8_tensor`` inside ``tf.function``: a Python scalar on the left that is 0 in
+    a uint8 or uint16 tensor (``256``, ``False``) makes ``0 - x``, which the graph's optimizer
+    rewrites as ``Neg(x)``, and Neg admits no unsigned type: InvalidArgumentError ("Value for
+    attr 'T' of uint8 is not in the list of allowed values"). Measured: uint32 and uint64
+    take it (``False - uint32_tensor`` is uint32). Then the value as ``+`` checks it."""
+    scalar, tensor = operands
+    if scalar.category != PYTHON or scalar.value is None or tensor.category == PYTHON:
+        return value_refused(POLICY, operands, opts)
+    value = scalar.value
+    unsigned = tensor.dtype in ("uint8", "uint16") and isinstance(value, int)
+    if unsigned and _wrapped(int(value), tensor.dtype) == 0:  # type: ignore[arg-type]
+        return refuse(
+            "value",
+            f"TensorFlow raises InvalidArgumentError inside tf.function: {value!r} is 0 in"
+            f" {tensor.dtype}, and the graph's optimizer rewrites 0 - x as Neg, which admits"
+            f" no {tensor.dtype}",
+        )
+    return value_refused(POLICY, operands, opts)
+
+
 # mode=legacy: tnp's functions make a Python scalar a NumPy array first (``np.array``), then a
 # tensor cast to the promoted type. NumPy makes an int in [2**63, 2**64) a uint64 array (so
 # every tensor takes it, wrapped: ``tnp.add(int8, 2**63)`` is int8) and one from 2**64 an
@@ -236,6 +257,7 @@ def legacy_bools(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcom
 SPECIALS: Mapping[str, SpecialFunction] = {
     "converted": converted,
     "bool_multiplied": bool_multiplied,
+    "traced_zero_minus": traced_zero_minus,
     "negative_power": negative_power,
     "zero_divisor": zero_divisor,
     "int32_value": int32_value,
