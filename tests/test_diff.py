@@ -88,7 +88,7 @@ def test_an_option_on_one_side_only(run):
     result = run("diff", "tensorflow", "tensorflow", "-O", "right:mode=safe", "-f", "json")
     assert result.exit_code == 1
     data = json.loads(result.stdout)
-    assert data["right"]["options"] == {"mode": "safe", "ml_dtypes": "0.7"}
+    assert data["right"]["options"] == {"mode": "safe", "ml_dtypes": "0.7", "function": False}
     # Every difference is a cell safe mode refuses; the guide's two examples are among them.
     assert all(d["right"]["result"] is None and d["left"]["result"] for d in data["differences"])
     pairs = {frozenset((d["row"]["canonical"], d["col"]["canonical"])) for d in data["differences"]}

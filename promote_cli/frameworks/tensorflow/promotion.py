@@ -229,7 +229,7 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
 
     def normalise(self, op: Operand, opts: Mapping[str, Any] | None = None) -> Operand | Outcome:
         if self.excluded(opts or {}):
-            return refuse("function", _TRACED_LEGACY)
+            return refuse(DECLINED, _TRACED_LEGACY)
         if (opts or {}).get("mode") == LEGACY and op.category == PYTHON and op.dtype in _READ_WEAK:
             return refuse(
                 "operand",
