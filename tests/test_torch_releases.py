@@ -5,8 +5,10 @@ a measured cell."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +18,8 @@ from promote_cli.ops import NO_KERNEL
 from promote_cli.options import release_of
 
 NEWER = ("2.14", "2.15")
+# this checkout, whatever the working directory a test runs in
+ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
 
 
 def op(name: str, *operands: str, release: str) -> tuple[str | None, str]:
@@ -175,6 +179,7 @@ def test_the_release_option_through_a_real_subprocess():
         capture_output=True,
         text=True,
         check=False,
+        env=ENV,
     )
     assert (found.returncode, found.stdout.strip()) == (0, "bcomplex32")
 
@@ -186,5 +191,7 @@ def test_pair_and_op_paths_import_no_torch_for_a_release():
         " api.promote('bfloat16', 'complex', policy='torch', release='2.14');"
         " print(sorted(m for m in ('torch', 'numpy') if m in sys.modules))"
     )
-    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    found = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=ENV
+    )
     assert found.stdout.strip() == "[]"
