@@ -51,6 +51,7 @@ ROWS = (
     ("uint5", "uint", 5, None, None, False, "PyTorch shell dtype"),
     ("uint7", "uint", 7, None, None, False, "PyTorch shell dtype"),
     ("float4_e2m1fn_x2", "float", 8, 2, 1, False, "PyTorch: two float4_e2m1fn in a byte"),
+    ("bcomplex32", "complex", 32, 8, 7, False, "PyTorch >= 2.14: two bfloat16 halves"),
     ("int*", "int", None, None, None, False, "Python int (weakly typed)"),
     ("float*", "float", None, None, None, False, "Python float (weakly typed)"),
     ("complex*", "complex", None, None, None, False, "Python complex (weakly typed)"),

@@ -67,6 +67,9 @@ _UNREPRESENTABLE = (
     ("uint5", "uint", 5, None, None, False, "PyTorch shell dtype"),
     ("uint7", "uint", 7, None, None, False, "PyTorch shell dtype"),
     ("float4_e2m1fn_x2", "float", 8, 2, 1, False, "PyTorch: two float4_e2m1fn in a byte"),
+    # torch >= 2.14's complex of two bfloat16 halves (the components' exponent and mantissa, as
+    # for complex32); NumPy and ml_dtypes have no such type.
+    ("bcomplex32", "complex", 32, 8, 7, False, "PyTorch >= 2.14: two bfloat16 halves"),
 )
 
 # Python scalar operands. JAX calls them weak types; other frameworks give them other rules.

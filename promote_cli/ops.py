@@ -347,10 +347,11 @@ class Rule(Record):
     value: str = "checked"
     value_special: str = ""
     no_kernel: tuple[str, ...] = ()  # no-kernel: promoted types (or kinds) with no CPU kernel
-    # no-kernel: the operands' categories, in the call's order, where ``no_kernel`` holds (None:
-    # all): PyTorch's float8 ``mul`` has a kernel unless its second operand is one number, a
-    # 0-d tensor or a Python scalar (which ``1 * t``, ``t.__rmul__(1)``, passes second too)
-    no_kernel_categories: frozenset[tuple[str, ...]] | None = None
+    # no-kernel: by promoted type (or kind) of ``no_kernel``, the operands' categories, in the
+    # call's order, where it has no kernel (a type not listed: all): PyTorch's float8 ``mul``
+    # has a kernel unless its second operand is one number, a 0-d tensor or a Python scalar
+    # (which ``1 * t``, ``t.__rmul__(1)``, passes second too); its bcomplex32 ``mul`` has none
+    no_kernel_categories: Mapping[str, frozenset[tuple[str, ...]]] = {}
     no_kernel_operand: tuple[str, ...] = ()  # no-kernel: array operand types with no kernel
     # no-kernel: promoted types whose kernel takes two arrays of that very type only (no cast
     # is inserted to reach it, 0-d or not): any other operands promoting to one are a gap
@@ -368,6 +369,12 @@ class Rule(Record):
     # and copies for an exponent of 1). A bool matches a bool only (PyTorch's ``True ** t``
     # reaches the kernel); a Python scalar given no value is ``PYTHON_VALUES``'s (1 for an int)
     skips_kernel: Mapping[str, tuple[Value, ...]] = {}
+    # no-kernel: of those values, by side, the ones that fill the result (PyTorch's pow: an
+    # exponent of 0, a base of 1; an exponent of 1 copies), and the promoted types that have no
+    # fill kernel for a dimensioned result (torch 2.14's bcomplex32, "fill_cpu" not
+    # implemented): such a fill reaches that missing kernel, and ``no_kernel`` decides
+    fills: Mapping[str, tuple[Value, ...]] = {}
+    no_fill: tuple[str, ...] = ()
     note: str = ""  # anything a reader must know: which spelling answers a scalar on the left
 
 
@@ -393,6 +400,9 @@ class BySetting(Record):
     options: tuple[str, ...]
     maps: Mapping[tuple[Any, ...], Maps] = {}
     rules: Mapping[tuple[Any, ...], Mapping[str, Rule]] = {}
+    # The types the operations are asked about under each setting, where a setting's universe
+    # adds some (torch 2.14's bcomplex32); empty: ``Operations.types`` of the default operands.
+    types: Mapping[tuple[Any, ...], tuple[str, ...]] = {}
 
     def key(self, opts: Mapping[str, Any]) -> tuple[Any, ...]:
         return tuple(map(opts.__getitem__, self.options))
@@ -567,6 +577,20 @@ class Operations(Record):
 
     def rule(self, name: str) -> Rule:
         return self.rules[operation(name).name]
+
+    def operands(self, opts: Mapping[str, Any] | None = None) -> tuple[Operand, ...]:
+        """The operands the operations are asked about under ``opts`` (None: the default
+        options): the policy's under the default options, but the types no operation takes;
+        under a setting whose types ``by_setting`` declares, that setting's operands of those
+        types."""
+        by, types, opts_asked = self.by_setting, self.types, None
+        if opts is not None and by is not None and by.types:
+            types, opts_asked = by.types[by.key(opts)], opts
+        return tuple(
+            x
+            for x in self.policy.operands(opts_asked)
+            if types is None or x.category == PYTHON or x.dtype in types
+        )
 
     @property
     def updates(self) -> Updates:
@@ -953,7 +977,7 @@ def _no_kernel(c: _Cell) -> Outcome | None:
         or (c.promoted is not None and c.promoted.rule in rule.no_kernel_promotions)
         or (bool(rule.no_kernel_operand) and _any_array_of(rule.no_kernel_operand, c.operands))
     )
-    forms = rule.no_kernel_categories
+    forms = lookup(rule.no_kernel_categories, t)
     by_type = matches(rule.no_kernel, t) and (
         forms is None or tuple(x.category for x in c.operands) in forms
     )
@@ -998,7 +1022,7 @@ def _skips_kernel(c: _Cell) -> bool:
         if x.category != PYTHON or side not in skips:
             continue
         value = PYTHON_VALUES[x.dtype] if x.value is None else x.value
-        if any(value == v and isinstance(value, bool) == isinstance(v, bool) for v in skips[side]):
+        if _among(value, skips[side]) and not _unfilled(c, side, value):
             given = "" if x.value is not None else f" ({_operand_text(x)} given no value)"
             c.why += (
                 f"; {value!r} on the {side}{given} returns before any kernel: no gap (other"
@@ -1006,6 +1030,20 @@ def _skips_kernel(c: _Cell) -> bool:
             )
             return True
     return False
+
+
+def _among(value: Value, values: Sequence[Value]) -> bool:
+    """Whether ``value`` is one of ``values`` (a bool only as a bool)."""
+    return any(value == v and isinstance(value, bool) == isinstance(v, bool) for v in values)
+
+
+def _unfilled(c: _Cell, side: str, value: Value) -> bool:
+    """Whether ``value`` on ``side`` fills a dimensioned result of a type with no fill kernel
+    (``Rule.fills``, ``Rule.no_fill``)."""
+    dimensioned = any(x.category == DIMENSIONED for x in c.valued)
+    return (
+        dimensioned and matches(c.rule.no_fill, c.t) and _among(value, c.rule.fills.get(side, ()))
+    )
 
 
 class Step(Record):
@@ -1284,15 +1322,12 @@ def takes_one(op: Operation) -> bool:
     return op.arity in (UNARY, REDUCTION)
 
 
-def operands_of(rules: Operations, op: Operation) -> tuple[Operand, ...]:
-    """The operands ``op`` is asked about under ``rules``: the policy's, but the types no
-    operation takes; a unary operation or a reduction takes arrays only."""
-    types = rules.types
-    found = tuple(
-        x
-        for x in rules.policy.operands()
-        if types is None or x.category == PYTHON or x.dtype in types
-    )
+def operands_of(
+    rules: Operations, op: Operation, opts: Mapping[str, Any] | None = None
+) -> tuple[Operand, ...]:
+    """The operands ``op`` is asked about under ``rules`` and ``opts`` (``Operations.operands``);
+    a unary operation or a reduction takes arrays only."""
+    found = rules.operands(opts)
     return tuple(x for x in found if x.category != PYTHON) if takes_one(op) else found
 
 

@@ -18,7 +18,8 @@ class Option(Record):
     notation; ``choices`` then holds the allowed canonical names) or ``release``: off (False)
     or one measured release of the package ``package`` (``choices``, oldest first, as
     ``major.minor``); ``true`` is the newest, ``0.6.0`` reads as ``0.6`` (NumPy's
-    ``ml_dtypes``: what NumPy answers once that release of ml_dtypes is imported)."""
+    ``ml_dtypes``: what NumPy answers once that release of ml_dtypes is imported). One whose
+    default is a release is never off (torch's ``release``, TensorFlow's ``ml_dtypes``)."""
 
     name: str
     kind: str
@@ -53,15 +54,17 @@ class Option(Record):
     def _release(self, value: Any) -> Any:
         """A release option's value: False, or the measured release ``value`` names."""
         text = str(value).strip().lower()
-        if value is False or text in _FALSE:
+        never_off = self.default is not False  # torch's release: some release is always there
+        if (value is False or text in _FALSE) and not never_off:
             return False
         if value is True or text in _TRUE:
             return self.choices[-1]
         found = release_of(text, self.choices)
         if found is None:
             raise UsageError(
-                f"option {self.name} takes false, true (the newest measured, {self.choices[-1]})"
-                f" or a measured {self.package} release ({', '.join(self.choices)}), not {value!r}"
+                f"option {self.name} takes {'' if never_off else 'false, '}true (the newest"
+                f" measured, {self.choices[-1]}) or a measured {self.package} release"
+                f" ({', '.join(self.choices)}), not {value!r}"
             )
         return found
 

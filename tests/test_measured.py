@@ -120,8 +120,8 @@ def test_every_missing_kernel_a_rule_declares_marks_a_measured_cell(name):
 
 
 # Settings measured apart, on another version (NumPy's promotion=legacy on NumPy 1.26.4, and its
-# ml_dtypes=0.5 and 0.6 with ml_dtypes 0.5.4 and 0.6.0), or for their cost (TensorFlow's
-# function=true: every operation traced).
+# ml_dtypes=0.5 and 0.6 with ml_dtypes 0.5.4 and 0.6.0; torch's release=2.14 and 2.15 on 2.14.1
+# and 2.15.0), or for their cost (TensorFlow's function=true: every operation traced).
 APART = [(e.name, a) for e in frameworks.entries() for a in e.measured_apart]
 APART_IDS = [f"{name}-{a.directory}" for name, a in APART]
 
@@ -133,11 +133,13 @@ def apart_files(name: str, directory: str) -> dict[str, measured.Measured]:
     return {f: m for f, m in found.items() if m is not None}
 
 
-def test_numpys_legacy_promotion_and_ml_dtypes_0_6_are_measured_apart():
+def test_numpys_legacy_promotion_ml_dtypes_0_6_and_torchs_newer_releases_are_measured_apart():
     assert [(name, a.option, a.value, a.version) for name, a in APART] == [
         ("numpy", "promotion", "legacy", "1.26.4"),
         ("numpy", "ml_dtypes", "0.5", "2.4.6"),
         ("numpy", "ml_dtypes", "0.6", "2.4.6"),
+        ("torch", "release", "2.14", "2.14.1"),
+        ("torch", "release", "2.15", "2.15.0"),
         ("tensorflow", "ml_dtypes", "0.6", "2.21.0"),
         ("tensorflow", "function", True, "2.21.0"),
     ]
@@ -156,6 +158,12 @@ def test_numpys_legacy_promotion_and_ml_dtypes_0_6_are_measured_apart():
     traced = apart_files("tensorflow", "function-true")
     assert sorted(traced) == ["nary", "operations", "pairs"]
     assert {m.version for m in traced.values()} == {"2.21.0 (ml_dtypes 0.7.0)"}
+    # torch's releases: no spellings or programs apart (the entry's set has 2.13.0's)
+    for release, version in (("2.14", "2.14.1"), ("2.15", "2.15.0")):
+        found = apart_files("torch", f"release-{release}")
+        assert sorted(found) == ["nary", "operations", "pairs"]
+        assert {m.version for m in found.values()} == {version}
+    assert {m.version for m in files("torch").values()} == {"2.13.0"}
 
 
 @pytest.mark.parametrize(("name", "apart"), APART, ids=APART_IDS)
@@ -275,21 +283,22 @@ def test_a_missing_kernel_no_cell_shows_or_no_cell_reaches_is_named():
 
 def test_a_refusal_agrees_with_a_refusal_and_a_gap_with_the_no_kernel_rule():
     torch, rules = frameworks.get("torch"), rules_of("torch")
+    opts = {"release": "2.13"}  # the setting torch's own set records
     pair = Question(PAIR, (Operand("uint16"), Operand("int8")))
-    assert judged(torch, rules, {}, pair, Refusal("")).status != MISMATCH
-    assert judged(torch, rules, {}, pair, Result("int16")).status == MISMATCH
+    assert judged(torch, rules, opts, pair, Refusal("")).status != MISMATCH
+    assert judged(torch, rules, opts, pair, Result("int16")).status == MISMATCH
     # A promotion question whose kernel is missing stands for the type the message names.
-    assert judged(torch, rules, {}, pair, Gap("", "int16")).status == MISMATCH
+    assert judged(torch, rules, opts, pair, Gap("", "int16")).status == MISMATCH
     # An operation cell the rules mark no-kernel: a gap where torch raised for want of one, a
     # mismatch where it returned a dtype, the rule's included (a float8 tensor times a 0-d one
     # raised "mul_cpu_reduced_float" not implemented; measured, torch 2.13.0).
     e5m2 = Operand("float8_e5m2")
     mul = Question(OPERATION, (e5m2, e5m2._replace(category="S")), "multiply", "torch.mul")
-    assert judged(torch, rules, {}, mul, Gap("", None)).status == GAP
-    assert judged(torch, rules, {}, mul, Result("float8_e5m2")).status == MISMATCH
+    assert judged(torch, rules, opts, mul, Gap("", None)).status == GAP
+    assert judged(torch, rules, opts, mul, Result("float8_e5m2")).status == MISMATCH
     # Two float8 tensors: torch returned float8_e5m2 (measured), which the rules now give.
     both = mul._replace(operands=(e5m2, e5m2))
-    assert judged(torch, rules, {}, both, Result("float8_e5m2")).status == AGREE
+    assert judged(torch, rules, opts, both, Result("float8_e5m2")).status == AGREE
 
 
 def test_a_file_reads_back_the_cells_it_was_written_from():

@@ -55,7 +55,7 @@ def test_a_reduction_table_says_default_arguments(run):
 def test_a_binary_table_names_x1_x2_and_the_function(run):
     term = lines(run("table", "-p", "torch", "--op", "divide", "-t", "int32,float16"))
     assert term[-1] == (
-        "PyTorch (torch), torch notation; rows are x1, columns x2; each cell is what"
+        "PyTorch (torch), torch notation, release=2.13; rows are x1, columns x2; each cell is what"
         " torch.true_divide returns."
     )
     where = lines(run("table", "-p", "numpy", "--op", "where", "-t", "int8,float16"))
@@ -98,7 +98,7 @@ def test_a_cell_without_a_cpu_kernel_is_marked_and_explained_in_every_format(run
 
 def test_promotion_tables_keep_their_legend(run):
     out = lines(run("table", "-p", "torch", "-t", "int8,uint8"))
-    assert out[-1] == f"PyTorch (torch), torch notation; {PAIR_LEGEND}."
+    assert out[-1] == f"PyTorch (torch), torch notation, release=2.13; {PAIR_LEGEND}."
     page = run("table", "-p", "torch", "-t", "int8", "-f", "html", "--standalone").stdout
     assert "<h1>PyTorch type promotion</h1>" in page and "<h2>Functions</h2>" not in page
 

@@ -198,7 +198,7 @@ def test_op_cli_prints_the_dtype_and_explains():
     done = runner.invoke(cli, ["op", "divide", "int32", "int32", "-p", "torch", "--explain"])
     assert done.exit_code == 0, done.output
     assert done.output.splitlines() == [
-        "policy: torch (no options)",
+        "policy: torch (release=2.13)",  # the default release, said
         "operation: divide = torch.true_divide (kind: int-to-float)",
         "promotion (torch's promotion): int32 x int32 -> int32 (same-type)",
         "divide(int32, int32) -> float32",

@@ -88,6 +88,7 @@ READINGS = {
     "b": "tensorflow=bool",
     "b1": "jax numpy=bool",
     "b8": "tensorflow=bool",
+    "bcomplex32": "canonical torch=bcomplex32",
     "bf": "jax=bfloat16",
     "bf16": "canonical openvino ascend tensorflow=bfloat16",
     "bfloat16": "canonical torch mlx tinygrad paddle mindspore=bfloat16",

@@ -141,12 +141,15 @@ def with_values(
     return [pair for a in arrays for s in scalars for pair in ((a, s), (s, a))]
 
 
-def operation_cases(rules: Operations) -> list[tuple[str, tuple[tuple[Operand, ...], ...]]]:
-    """Every operation of the vocabulary with the cases it is called on: its operands among the
-    policy's (those of ``add`` under the default options), as the docstring above says."""
+def operation_cases(
+    rules: Operations, opts: Mapping[str, Any] | None = None
+) -> list[tuple[str, tuple[tuple[Operand, ...], ...]]]:
+    """Every operation of the vocabulary with the cases it is called on under ``opts`` (None:
+    the default options): its operands among the policy's (those of ``add``), as the docstring
+    above says."""
     from promote_cli.ops import VOCABULARY, WHERE, operands_of, takes_one
 
-    everyone = operands_of(rules, VOCABULARY["add"])
+    everyone = operands_of(rules, VOCABULARY["add"], opts)
     out = []
     for name, operation in VOCABULARY.items():
         cases: list[tuple[Operand, ...]]
@@ -157,7 +160,7 @@ def operation_cases(rules: Operations) -> list[tuple[str, tuple[tuple[Operand, .
             else tuple(x for x in everyone if x.category != ZERO_D)
         )
         if takes_one(operation):
-            cases = [(x,) for x in operands_of(rules, operation) if x in every]
+            cases = [(x,) for x in operands_of(rules, operation, opts) if x in every]
         else:
             cases = list(itertools.product(every, every))
             if operation.arity != WHERE:
@@ -211,12 +214,11 @@ def operation_questions(
     cases: Sequence[tuple[str, tuple[tuple[Operand, ...], ...]]] | None = None,
 ) -> list[Batch]:
     """Every operation's calls under ``opts``, one batch per operation the framework has
-    (``cases``: ``operation_cases(rules)``, the same under every setting, when the caller has
-    them)."""
+    (``cases``: ``operation_cases(rules, opts)``, when the caller has them)."""
     called = functions(rules, opts)
     return [
         Batch(OPERATION, [Question(OPERATION, c, name, called[name]) for c in found], name)
-        for name, found in (operation_cases(rules) if cases is None else cases)
+        for name, found in (operation_cases(rules, opts) if cases is None else cases)
         if name in called
     ]
 
@@ -228,7 +230,7 @@ def operation_value_questions(rules: Operations, opts: Mapping[str, Any]) -> lis
     from promote_cli.ops import BINARY, VOCABULARY, operands_of
 
     called = functions(rules, opts)
-    pairs = with_values(operands_of(rules, VOCABULARY["add"]))
+    pairs = with_values(operands_of(rules, VOCABULARY["add"], opts))
     return [
         Batch(OPERATION, [Question(OPERATION, c, name, called[name]) for c in pairs], name)
         for name, op in VOCABULARY.items()
@@ -263,12 +265,15 @@ def plan(
         # How the framework reads a spelling is its current version's, not a setting's.
         out.append((combos[0], spellings(asks)))
     if asks.operations and rules is not None:
-        cases = operation_cases(rules)
+        cases: dict[tuple[Operand, ...], Any] = {}  # by the operands: most settings share them
         for opts in combos:
+            operands = rules.operands(opts)
+            if operands not in cases:
+                cases[operands] = operation_cases(rules, opts)
             valued = {}
             if asks.operation_values and rules.values:  # just after its own
                 valued = {b.operation: b for b in operation_value_questions(rules, opts)}
-            for batch in operation_questions(rules, opts, cases):
+            for batch in operation_questions(rules, opts, cases[operands]):
                 out.append((opts, batch))
                 if batch.operation in valued:
                     out.append((opts, valued[batch.operation]))

@@ -1,7 +1,13 @@
 """PyTorch: ``torch.promote_types`` and ``torch.result_type``'s categories (``promotion.py``)."""
 
-from promote_cli.framework import PRINTED, DTypeObjects, Expressions, Framework
+from promote_cli.framework import PRINTED, DTypeObjects, Expressions, Framework, MeasuredApart
 from promote_cli.notations import Column
+from promote_cli.options import Option
+
+# The torch releases measured (CPU wheels), oldest first. 2.13 (2.13.0) is the default, the
+# entry's own measured set and the version the tests pin (constraints.txt); 2.14 (2.14.1) and
+# 2.15 (2.15.0) are measured apart (``measured/release-2.14``, ``measured/release-2.15``).
+RELEASES = ("2.13", "2.14", "2.15")
 
 FRAMEWORK = Framework(
     name="torch",
@@ -44,6 +50,7 @@ float64
 complex32
 complex64
 complex128
+bcomplex32
 uint3
 uint6
 int3
@@ -54,6 +61,23 @@ uint5
 uint7
 float4_e2m1fn_x2
 """,
+    ),
+    options=(
+        Option(
+            "release",
+            "release",
+            "2.13",
+            "the torch release answered, as measured on its CPU wheel: 2.13 (the default, the"
+            " pinned and tested version), 2.14 (bcomplex32: a bfloat16 tensor with a complex"
+            " scalar of a lower category) or 2.15 (also maximum and minimum of uint16/32/64)",
+            choices=RELEASES,
+            package="torch",
+        ),
+    ),
+    # verify asks the installed release; 2.14's and 2.15's answers are their own sets.
+    measured_apart=(
+        MeasuredApart(option="release", value="2.14", version="2.14.1"),
+        MeasuredApart(option="release", value="2.15", version="2.15.0"),
     ),
     install="torch",
     expressions=Expressions(

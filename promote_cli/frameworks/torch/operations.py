@@ -25,11 +25,16 @@ unless its second operand is one number, ``pow`` by an exponent of 0 or 1 or of 
 ``1j / float16_tensor`` (a reciprocal, then ``mul``), ``cumsum`` of a 0-d tensor (notes.md).
 Where a whole kind lacks a kernel (bitwise functions of floats, rounding of complex) the kernel
 is never coming: those are refusals.
+
+Newer releases (``-O release=``, measured on torch 2.14.1 and 2.15.0, CPU) change these rules
+only where measured (``_SINCE``): 2.14's bcomplex32 has almost no kernel, and 2.15's
+``maximum`` and ``minimum`` have uint16/32/64 ones.
 """
 
 from __future__ import annotations
 
-from promote_cli.frameworks.torch.promotion import DEFAULT_TYPES, POLICY
+from promote_cli.frameworks.torch import RELEASES
+from promote_cli.frameworks.torch.promotion import DEFAULT_TYPES, POLICY, added_types, since
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D
 from promote_cli.ops import (
     ACCUMULATE,
@@ -40,6 +45,7 @@ from promote_cli.ops import (
     INDEX,
     INT_TO_FLOAT,
     RUNS,
+    BySetting,
     D,
     Maps,
     Operations,
@@ -54,7 +60,12 @@ from promote_cli.ops import (
 MAPS = Maps(
     inexact={"bool": "float32", "int": "float32", "uint": "float32"},  # the default dtype
     accumulate={"bool": "int64", "int": "int64", "uint": "int64"},
-    real={"complex32": "float16", "complex64": "float32", "complex128": "float64"},
+    real={
+        "complex32": "float16",
+        "bcomplex32": "bfloat16",
+        "complex64": "float32",
+        "complex128": "float64",
+    },
     index_dtype="int64",
     default_float="float32",
 )
@@ -71,6 +82,7 @@ _NONE_UF = (*_WIDE_UNSIGNED, *_FLOAT8)  # neither wide unsigned nor float8 kerne
 _NONE_FC = (*_FLOAT8, "complex32")  # no float8 nor complex32 kernels
 _ALL_GAPS = (*_WIDE_UNSIGNED, *_FLOAT8, "complex32")
 _ARRAYS = frozenset({DIMENSIONED, ZERO_D})  # no Python scalar: "must be Tensor, not int"
+_DIMENSIONED_ONLY = frozenset({(DIMENSIONED,)})
 _LEFT_SCALAR = "a Python scalar on the left is the operator's (1 + t): the same dtype"
 # float8's ``mul`` kernel has no path for a second operand of one number ("mul_cpu_reduced_float"
 # not implemented): a 0-d tensor or a Python scalar there (``1 * t`` is ``t.__rmul__(1)``, the
@@ -86,6 +98,7 @@ _POW_SKIPS = {
     "left": (1, 1.0, 1 + 0j),
     "right": (0, 1, 0.0, 1.0, 0j, 1 + 0j, False, True),
 }
+_POW_FILLS = {"left": (1, 1.0, 1 + 0j), "right": (0, 0.0, 0j, False)}  # the rest copy
 
 RULES = {
     "add": Rule("torch.add", no_kernel=_NONE_UF, note=_LEFT_SCALAR),
@@ -93,7 +106,10 @@ RULES = {
         "torch.sub", refuses_operand=("bool", P("bool")), no_kernel=_NONE_UF, note=_LEFT_SCALAR
     ),
     "multiply": Rule(
-        "torch.mul", no_kernel=_FLOAT8, no_kernel_categories=_ONE_NUMBER_SECOND, note=_LEFT_SCALAR
+        "torch.mul",
+        no_kernel=_FLOAT8,
+        no_kernel_categories=dict.fromkeys(_FLOAT8, _ONE_NUMBER_SECOND),
+        note=_LEFT_SCALAR,
     ),
     "divide": Rule(
         "torch.true_divide",
@@ -126,6 +142,7 @@ RULES = {
         "torch.pow",
         no_kernel=("bool", *_ALL_GAPS),
         skips_kernel=_POW_SKIPS,
+        fills=_POW_FILLS,
         note=_LEFT_SCALAR,
         value=ANY_VALUE,
         value_special="exponent",
@@ -182,7 +199,8 @@ RULES = {
         "torch.cumsum",
         ACCUMULATE,
         no_kernel=_NONE_FC,
-        no_kernel_categories=frozenset({(DIMENSIONED,)}),  # a 0-d tensor is copied, not summed
+        # a 0-d tensor is copied, not summed (2.14's bcomplex32 too)
+        no_kernel_categories=dict.fromkeys((*_NONE_FC, "bcomplex32"), _DIMENSIONED_ONLY),
         note="dim=0",
     ),
     "where": Rule("torch.where"),
@@ -201,14 +219,56 @@ OPERATORS = Operators(
     ),
 )
 
+# bcomplex32 (torch 2.14) has almost no CPU kernel: these functions (and their operators) have
+# none for it, measured on 2.14.1 and 2.15.0 ("add_stub" not implemented for 'BComplex32'); its
+# eq, where, real, imag, isnan and +x run, and the functions that refuse complex refuse it.
+_NO_BCOMPLEX32 = (
+    *("add", "subtract", "multiply", "divide", "pow", "logical_and", "matmul", "negative"),
+    *("abs", "sqrt", "exp", "log", "sin", "square", "logical_not"),
+    *("sum", "prod", "mean", "cumulative_sum"),
+)
+
+
+def _without_bcomplex32(rule: Rule) -> Rule:
+    # nor a fill kernel: pow's fill (``1 ** t``, ``t ** 0``) of a dimensioned one raises too
+    no_fill = ("bcomplex32",) if rule.fills else ()
+    return rule._replace(no_kernel=(*rule.no_kernel, "bcomplex32"), no_fill=no_fill)
+
+
+# What each release changed in the rules (``RULES`` are 2.13's), oldest first: 2.14's
+# bcomplex32 kernels, 2.15's maximum and minimum of uint16/32/64.
+_SINCE = {
+    "2.14": {name: _without_bcomplex32(RULES[name]) for name in _NO_BCOMPLEX32},
+    "2.15": {
+        "maximum": Rule(
+            "torch.maximum", refuses=("complex",), no_kernel=_FLOAT8, categories=_ARRAYS
+        ),
+        "minimum": Rule(
+            "torch.minimum", refuses=("complex",), no_kernel=_FLOAT8, categories=_ARRAYS
+        ),
+    },
+}
+
+
+def _rules(release: str) -> dict[str, Rule]:
+    changed = {k: v for rules in since(release, _SINCE) for k, v in rules.items()}
+    return with_operators({**RULES, **changed}, OPERATORS)
+
+
 OPERATIONS = Operations(
     POLICY,
     MAPS,
-    with_operators(RULES, OPERATORS),
-    "torch 2.13's functions and Tensor operators on the CPU, measured",
-    types=DEFAULT_TYPES,
+    _rules(RELEASES[0]),
+    "torch 2.13's functions and Tensor operators on the CPU, measured; under release=2.14 and"
+    " 2.15 torch 2.14.1's and 2.15.0's",
+    types=(*DEFAULT_TYPES, *added_types(RELEASES[-1])),
     outside="PyTorch's 1- to 7-bit integers and packed float4 are storage types: no function"
     " computes with them",
     operators=OPERATORS,
     values=True,
+    by_setting=BySetting(
+        ("release",),
+        rules={(r,): _rules(r) for r in RELEASES},
+        types={(r,): (*DEFAULT_TYPES, *added_types(r)) for r in RELEASES},
+    ),
 )

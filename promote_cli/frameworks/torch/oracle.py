@@ -19,6 +19,7 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
+from promote_cli.options import not_installed_release
 from promote_cli.verify import (
     OPERATORS,
     NotObservable,
@@ -40,6 +41,7 @@ from promote_cli.verify.protocol import (
     Cell,
     Gap,
     Question,
+    Unobservable,
     first_line,
     in_process,
 )
@@ -51,6 +53,9 @@ REFUSALS = (RuntimeError, TypeError, NotImplementedError, ValueError, OverflowEr
 # A Python scalar on the left: torch.add(1, t) raises TypeError, the operator answers (1 + t);
 # torch.matmul of a Python scalar is asked as the function.
 _OPERATORS = {name: op for name, op in OPERATORS.items() if name != "matmul"}
+# bcomplex32 (torch >= 2.14) has no fill kernel ("fill_cpu" not implemented for 'BComplex32'):
+# its ones are bfloat16 ones converted (a copy, which it has); torch.zeros makes it directly.
+_FILLED_AS = {"bcomplex32": "bfloat16"}
 
 
 def load() -> Any:
@@ -82,6 +87,10 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
     Python scalars, on the CPU (``cumsum`` along dim 0; a Python scalar first takes the
     operator where the function refuses it)."""
     torch = handle
+    # The release asked answers only where it is installed (verify asks the installed one).
+    other = not_installed_release("torch", opts.get("release"))
+    if other:
+        return [Unobservable(other) for _ in questions]
     condition = torch.ones(2, dtype=torch.bool)
 
     def dtype(name: str) -> Any:
@@ -91,7 +100,7 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
         return found
 
     def tensor(op: Operand, fill: Any = torch.zeros, shape: tuple[int, ...] = (2,)) -> Any:
-        return fill(() if op.category == ZERO_D else shape, dtype=dtype(op.dtype))
+        return filled(torch, fill, () if op.category == ZERO_D else shape, dtype(op.dtype))
 
     def tensor_or_value(op: Operand) -> Any:
         return python_value(op) if op.category == PYTHON else tensor(op)
@@ -158,11 +167,21 @@ def answer(handle: Any, opts: Mapping[str, Any], questions: Sequence[Question]) 
             return called(q)
         raise ValueError(f"PyTorch's oracle is not asked {q.kind}")
 
-    # Making a complex32 tensor warns that ComplexHalf is experimental; the oracle only asks
-    # for its dtype, and the warning would land in the user's report.
+    # Making a complex32 (bcomplex32) tensor warns that ComplexHalf (BComplex32) is
+    # experimental; the oracle only asks for its dtype, and the warning would land in the
+    # user's report.
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="ComplexHalf support is experimental")
+        warnings.filterwarnings("ignore", message="BComplex32 support is experimental")
         return answered(questions, ask, REFUSALS, missing_kernel)
+
+
+def filled(torch: Any, fill: Any, shape: tuple[int, ...], dtype: Any) -> Any:
+    """``fill(shape)`` (``torch.ones``, ``torch.zeros``) of the torch dtype ``dtype``."""
+    real = _FILLED_AS.get(str(dtype).removeprefix("torch."))
+    if real is None:
+        return fill(shape, dtype=dtype)
+    return fill(shape, dtype=getattr(torch, real)).to(dtype)
 
 
 class Primitives:
@@ -186,7 +205,7 @@ class Primitives:
         return missing_kernel(text, question)
 
     def array(self, dtype: str, ndim: int) -> Any:
-        return self.torch.ones((2,) * ndim, dtype=getattr(self.torch, dtype))
+        return filled(self.torch, self.torch.ones, (2,) * ndim, getattr(self.torch, dtype))
 
     def call(self, function: str, args: Sequence[Any]) -> Any:
         return getattr(self.torch, function.removeprefix("torch."))(*args)

@@ -36,6 +36,12 @@ being a dimensioned tensor when either input was, else a 0-d one, and two Python
 meeting in Python first. ``int32, S(complex128), bfloat16`` gives complex64 at once but
 complex128 as a chain.
 
+Releases (``-O release=``; 2.13, torch 2.13.0, the default): torch 2.14 (2.14.1, 2.15.0
+alike) adds bcomplex32, a complex of two bfloat16 halves, to the universe and to c10's table
+(its row below, measured), and toComplexType maps bfloat16 to it, so ``D(bfloat16) x
+P(complex)`` is bcomplex32 where 2.13 gives complex64; two dimensioned tensors are unchanged
+(``bfloat16 x complex64 = complex64``).
+
 Python scalar values: arithmetic never checks a value against the tensor's dtype (``uint8 +
 300`` wraps to uint8); a Python int outside [-2**63, 2**64) raises ``OverflowError`` when it is
 wrapped, and one in [2**63, 2**64) is wrapped as a uint64 number (so ``bool + 2**63`` is
@@ -49,7 +55,7 @@ from typing import Any, ClassVar
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, ref, refuse
-from promote_cli.frameworks.torch import FRAMEWORK
+from promote_cli.frameworks.torch import FRAMEWORK, RELEASES
 from promote_cli.halftable import TablePolicy, mirror
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, int_value
 from promote_cli.record import Record
@@ -69,6 +75,7 @@ _CODES = {
     "c8": "complex128",
     "b1": "bool",
     "bf": "bfloat16",
+    "bc": "bcomplex32",
 }
 # c10's _promoteTypesLookup in its own order; row i lists columns 0..i.
 _LOWER_HALF = """
@@ -85,6 +92,7 @@ c4  c4 c4 c4 c4 c4 c4 c4 c8 c4 c4
 c8  c8 c8 c8 c8 c8 c8 c8 c8 c8 c8 c8
 b1  u1 i1 i2 i4 i8 f2 f4 f8 c2 c4 c8 b1
 bf  bf bf bf bf bf f4 f4 f8 c4 c4 c8 bf bf
+bc  bc bc bc bc bc c4 c4 c8 c4 c4 c8 bc bc bc
 """
 
 # PyTorch's dtypes that promote_types answers for (quantized and bits types left out), in
@@ -129,17 +137,37 @@ _FLOAT8 = frozenset(t for t in DEFAULT_TYPES if dtype(t).is_float and dtype(t).b
 _BAREBONES_UNSIGNED = frozenset(t for t in TYPES if dtype(t).kind == "uint" and t != "uint8")
 # What a Python scalar is before promotion (wrapped numbers; float is the default dtype).
 _WRAPPED = {"bool": "bool", "int*": "int64", "float*": "float32", "complex*": "complex64"}
-# c10's toComplexType; bfloat16 has float32's range, so it maps to complex64.
+# The types a release added (to its universe, its operations and its table), by release.
+ADDED = {"2.14": ("bcomplex32",)}
+# c10's toComplexType; bfloat16 has float32's range, so it maps to complex64 until torch 2.14
+# gives it a complex type of its own.
 _TO_COMPLEX = {
     "float16": "complex32",
     "bfloat16": "complex64",
     "float32": "complex64",
     "float64": "complex128",
 }
+_TO_COMPLEX_SINCE = {"2.14": {**_TO_COMPLEX, "bfloat16": "bcomplex32"}}
 _CATEGORY_WORD = {DIMENSIONED: "dimensioned", ZERO_D: "zero-dim", PYTHON: "Python scalar"}
 
 
 TABLE = mirror(_LOWER_HALF, _CODES)
+
+
+def since(release: str, declared: Mapping[str, Any]) -> list[Any]:
+    """The values of ``declared`` (keyed by the release that brought each) that ``release``
+    has, oldest first."""
+    at = RELEASES.index(release)
+    return [v for r, v in declared.items() if RELEASES.index(r) <= at]
+
+
+def added_types(release: str) -> tuple[str, ...]:
+    """The types ``release`` has beyond torch 2.13's (2.14 and later: bcomplex32)."""
+    return tuple(t for types in since(release, ADDED) for t in types)
+
+
+def _to_complex(release: str) -> Mapping[str, str]:
+    return (since(release, _TO_COMPLEX_SINCE) or [_TO_COMPLEX])[-1]
 
 
 def promote_types(a: str, b: str) -> Outcome:
@@ -173,9 +201,10 @@ class _Seen(Record):
     category: str
 
 
-def _combine(higher: _Seen | None, lower: _Seen | None) -> Outcome | _Seen | None:
+def _combine(higher: _Seen | None, lower: _Seen | None, release: str) -> Outcome | _Seen | None:
     """TypeProperties.cpp's combine_categories: a weaker category counts only when it is of a
-    higher kind than the stronger one."""
+    higher kind than the stronger one; a float meeting a complex becomes the float's complex
+    type (``release``'s toComplexType)."""
     if higher is None or lower is None:
         return higher or lower
     h, lo = dtype(higher.dtype).kind, dtype(lower.dtype).kind
@@ -184,7 +213,7 @@ def _combine(higher: _Seen | None, lower: _Seen | None) -> Outcome | _Seen | Non
     if lo == "complex":
         if h != "float":
             return lower
-        complex_type = _TO_COMPLEX.get(higher.dtype)
+        complex_type = _to_complex(release).get(higher.dtype)
         if complex_type is None:
             return refuse(
                 "category",
@@ -200,8 +229,9 @@ def _combine(higher: _Seen | None, lower: _Seen | None) -> Outcome | _Seen | Non
     return higher
 
 
-def result_type(operands: Sequence[Operand]) -> Outcome:
-    """``torch.result_type`` over any number of operands (already normalised)."""
+def result_type(operands: Sequence[Operand], release: str = RELEASES[0]) -> Outcome:
+    """``torch.result_type`` over any number of operands (already normalised), as ``release``
+    answers it."""
     state: dict[str, _Seen] = {}
     last: Outcome | None = None
     for op in operands:
@@ -216,10 +246,10 @@ def result_type(operands: Sequence[Operand]) -> Outcome:
         state[op.category] = _Seen(last.result, op.category)  # type: ignore[arg-type]
     if len(state) == 1 and last is not None:
         return last
-    inner = _combine(state.get(ZERO_D), state.get(PYTHON))
+    inner = _combine(state.get(ZERO_D), state.get(PYTHON), release)
     if isinstance(inner, Outcome):
         return inner
-    final = _combine(state.get(DIMENSIONED), inner)
+    final = _combine(state.get(DIMENSIONED), inner, release)
     if isinstance(final, Outcome):
         return final
     assert final is not None
@@ -255,11 +285,21 @@ class TorchPolicy(TablePolicy, framework=FRAMEWORK):
         "{odd} is not in PyTorch's promotion table (promote_types trips an internal assertion)"
     )
 
+    def universe_for(self, opts: Mapping[str, Any] | None) -> tuple[str, ...]:
+        """torch 2.13's types, and those the release asked added (2.14: bcomplex32)."""
+        return (*self.universe, *added_types(_release(opts)))
+
+    def missing_reason(self, dtype: str) -> str:
+        for first, types in ADDED.items():
+            if dtype in types:
+                return f"PyTorch has {ref(dtype)} only from {first} on (-O release={first})"
+        return super().missing_reason(dtype)
+
     def decide(self, a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
-        return result_type([a, b])
+        return result_type([a, b], _release(opts))
 
     def join(self, operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome:
-        return result_type(operands)
+        return result_type(operands, _release(opts))
 
     def check_value(
         self, scalar: Operand, against: str | None, opts: Mapping[str, Any]
@@ -279,6 +319,10 @@ class TorchPolicy(TablePolicy, framework=FRAMEWORK):
                 f" is below int64 and so is read as a {ref('uint64')})",
             )
         return None
+
+
+def _release(opts: Mapping[str, Any] | None) -> str:
+    return str((opts or {}).get("release") or RELEASES[0])
 
 
 POLICY = TorchPolicy()
