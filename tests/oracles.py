@@ -164,6 +164,22 @@ def operation_caller(policy: str):
     return call
 
 
+def printed_by(script: str) -> Any:
+    """What ``script`` prints as JSON on its last line, run in a Python process of its own with
+    this checkout first on its path (TensorFlow's NumPy behaviour, once on, stays on for the
+    process; the process asks nothing else)."""
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
 def verify_json(policy: str) -> dict:
     """``promote verify --require --json policy``'s operations entry, from a process of its own
     (some frameworks cannot share one)."""

@@ -6,13 +6,8 @@ with the rules by ``test_measured.py``."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
-from oracles import ROOT
+from oracles import printed_by
 
 import promote_cli
 from promote_cli import PromotionError
@@ -111,16 +106,7 @@ print(json.dumps([[encode(c) for c in oracle.asked(handle, {"mode": "all"}, ques
 @pytest.mark.conformance("tensorflow")
 def test_the_oracle_asks_each_cell_eagerly_and_inside_tf_function():
     pytest.importorskip("tensorflow", reason="TensorFlow is not installed")
-    done = subprocess.run(
-        [sys.executable, "-c", _ASK],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        check=False,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    eager, traced = json.loads(done.stdout.splitlines()[-1])
+    eager, traced = printed_by(_ASK)
     assert eager[0] == "bool" and traced[0][0] == "refused" and "int32" in traced[0][1]
     assert eager[1][0] == "refused" and traced[1] == "bool"
     # no CPU kernel reads as a gap both ways ("No OpKernel was registered" when traced), and

@@ -5,13 +5,8 @@ the oracle asking a legacy-mode process of its own."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
-from oracles import ROOT
+from oracles import printed_by
 
 import promote_cli
 from promote_cli import PromotionError, ops
@@ -184,15 +179,6 @@ print(json.dumps([encode(c) for c in oracle.answer(handle, {"mode": "legacy"}, q
 @pytest.mark.conformance("tensorflow")
 def test_tensorflow_oracle_in_legacy_mode():
     pytest.importorskip("tensorflow", reason="TensorFlow is not installed")
-    done = subprocess.run(
-        [sys.executable, "-c", _ASK],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        check=False,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    pair, scalar, u8_300, u64_neg, ne, star = json.loads(done.stdout.splitlines()[-1])
+    pair, scalar, u8_300, u64_neg, ne, star = printed_by(_ASK)
     assert (pair, scalar, u8_300, ne, star) == ("float64", "int64", "uint8", "bool", "int8")
     assert u64_neg[0] == "refused" and "negative int to unsigned" in u64_neg[1]
