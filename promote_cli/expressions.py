@@ -26,7 +26,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from promote_cli.dtypes import is_weak
-from promote_cli.engine import Outcome, Policy, ref, refuse
+from promote_cli.engine import DECLINED, Outcome, Policy, ref, refuse
 from promote_cli.errors import UsageError
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, Value
 from promote_cli.record import Record
@@ -1058,8 +1058,9 @@ def parting(answers: Sequence[Sequence[Step]]) -> int | None:
 
 
 def unanswered(step: Step) -> bool:
-    """Whether ``step`` is a node promote does not answer under its column's policy."""
-    return step.outcome is not None and step.outcome.rule == UNANSWERED
+    """Whether ``step`` is a node promote does not answer under its column's policy (its own
+    refusal here, or a question its rules decline: ``engine.DECLINED``)."""
+    return step.outcome is not None and step.outcome.rule in (UNANSWERED, DECLINED)
 
 
 def _verdict(step: Step) -> tuple[str, str]:

@@ -821,3 +821,18 @@ def test_keras_on_openvino_leaves_its_tensors_operators_unanswered_but_indexes()
     assert method.operand is None and not expressions.unanswered(method)
     (plus,) = _keras("x + y", bindings, "openvino")
     assert expressions.unanswered(plus)
+
+
+def test_a_node_promote_declines_is_not_answered_not_a_raise(run):
+    # TensorFlow inside tf.function under mode=legacy is declined (the rule declined): the
+    # column says ? and "is not answered", never that TensorFlow raises there
+    done = run(
+        "expr", "x + y", "x=int8", "y=int16", "-p", "tensorflow,numpy",
+        "-O", "tensorflow:function=true", "-O", "tensorflow:mode=legacy",
+    )  # fmt: skip
+    lines = done.stdout.splitlines()
+    assert lines[1].split() == ["x", "+", "y", "?", "int16"]
+    assert lines[2].startswith(
+        "tensorflow mode=legacy function=true is not answered at x + y: function=true is not"
+        " modelled under mode=legacy"
+    )
