@@ -309,6 +309,100 @@ def _figure(n: int | None) -> str:
     return "—" if n is None else f"{n:,}"
 
 
+def _row(*cells: str) -> str:
+    return f"| {' | '.join(cells)} |"
+
+
+def _head(*names: str) -> list[str]:
+    return [_row(*names), "| --- " * len(names) + "|"]
+
+
+def policy_sources() -> str:
+    """The policies page's first table: where each policy's rules come from, how they are
+    declared and the notation it reads and prints (each framework's ``guide.py`` and entry)."""
+    from promote_cli import frameworks
+
+    lines = _head("policy", "source", "kind", "notation")
+    for entry in frameworks.entries():
+        said = frameworks.guide(entry.name)
+        lines.append(_row(f"`{entry.name}`", said.source, said.kind, f"`{entry.notation}`"))
+    return "\n".join(lines) + "\n"
+
+
+def policy_reproduces() -> str:
+    """What each policy reproduces, the operands it tells apart and its options with their
+    defaults."""
+    from promote_cli import frameworks
+
+    lines = _head("policy", "what it reproduces", "operands", "options")
+    for name in frameworks.names():
+        said, policy = frameworks.guide(name), frameworks.get(name)
+        notation = frameworks.notation_of(policy)
+        options = ", ".join(f"`-O {o.name}={o.text(o.default, notation)}`" for o in policy.options)
+        lines.append(_row(f"`{name}`", said.reproduces, said.operands, options or "none"))
+    return "\n".join(lines) + "\n"
+
+
+def policy_options() -> str:
+    """Every option of every policy: its default (the entry's) and what it means."""
+    from promote_cli import frameworks
+
+    lines = _head("policy", "option", "default", "meaning")
+    for name in frameworks.names():
+        policy = frameworks.get(name)
+        notation = frameworks.notation_of(policy)
+        meanings = dict(frameworks.guide(name).options)
+        for o in policy.options:
+            default = o.text(o.default, notation)
+            lines.append(_row(f"`{name}`", f"`{o.name}`", f"`{default}`", meanings[o.name]))
+    return "\n".join(lines) + "\n"
+
+
+def pair_nary() -> str:
+    """How each policy answers the two n-ary questions of ``promote pair A B C``."""
+    from promote_cli import frameworks
+
+    lines = _head("policy", "`pair A B C` (the framework's n-ary function)", "`pair A B C --chain`")
+    for name in frameworks.names():
+        said = frameworks.guide(name)
+        lines.append(_row(f"`{name}`", said.nary, said.chain))
+    return "\n".join(lines) + "\n"
+
+
+def notation_labels() -> str:
+    """Every notation, from its column: what it reads (the column's own description), the
+    labels it prints where they are not the canonical names, and the aliases it reads too."""
+    from promote_cli import frameworks
+    from promote_cli.notations import CANONICAL
+
+    def words(found: list[str], otherwise: str) -> str:
+        return " ".join(f"`{w}`" for w in found) if found else otherwise
+
+    lines = _head("notation", "what it reads", "labels it prints", "also read")
+    columns = [CANONICAL, *(e.column for e in frameworks.entries() if e.column is not None)]
+    for column in columns:
+        own = [label for canonical, label in column.label_map().items() if label != canonical]
+        described = column.description.replace("*", "\\*")
+        printed = words(own, "the canonical names")
+        lines.append(_row(f"`{column.name}`", described, printed, words([*column.alias_map()], "")))
+    return "\n".join(lines) + "\n"
+
+
+def verify_asked() -> str:
+    """What ``promote verify`` asks each framework and which option settings it tries; a
+    framework without an oracle says why (its entry)."""
+    from promote_cli import frameworks
+
+    lines = _head("policy", "asked of the framework", "options tried")
+    for entry in frameworks.entries():
+        said = frameworks.guide(entry.name)
+        if entry.oracle:
+            lines.append(_row(f"`{entry.name}`", f"nothing: {entry.oracle}", ""))
+        else:
+            lines.append(_row(f"`{entry.name}`", said.asked, said.tried))
+    return "\n".join(lines) + "\n"
+
+
 FIGURES = {
     "verify-cells": verify_cells,
     "ops-five": ops_five,
@@ -318,6 +412,12 @@ FIGURES = {
     "last-run": last_run,
     "frameworks": frameworks,
     "verified": verified,
+    "policies-sources": policy_sources,
+    "policies-reproduces": policy_reproduces,
+    "policies-options": policy_options,
+    "pair-nary": pair_nary,
+    "notations": notation_labels,
+    "verify-asked": verify_asked,
 }
 README_BLOCKS = ("frameworks", "verified")
 

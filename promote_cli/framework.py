@@ -173,6 +173,33 @@ class Expressions(Record):
         return next(t for t in self.tensors if t.value == value)
 
 
+class Guide(Record):
+    """A framework's rows in the guide's tables (``docs/guide/*.md``), in Markdown: written
+    beside its rules, in ``guide.py`` (``GUIDE``), and read by ``docs/figures.py``, which
+    writes each table with a row per framework of the registry. Only what the registry does
+    not already say is here: its name, notation, options' defaults and oracle come from its
+    entry.
+
+    ``source``: where its rules come from, as the policies page says it; ``kind``: how they
+    are declared (``lattice``, ``table + scalar rules``); ``reproduces``: what it reproduces,
+    with the versions; ``operands``: the operands it distinguishes (``D(t)``, ``S(t)``,
+    Python scalars); ``options``: each option's meaning, ``(name, meaning)`` in the entry's
+    order, every option once; ``nary``, ``chain``: how it answers ``promote pair A B C``
+    (its own n-ary function) and ``--chain`` (the binary operator, step by step); ``asked``:
+    what ``promote verify`` asks the framework, ``tried``: the option settings it tries (""
+    for a framework without an oracle: its entry says why)."""
+
+    source: str
+    kind: str
+    reproduces: str
+    operands: str
+    nary: str
+    chain: str
+    asked: str = ""
+    tried: str = ""
+    options: tuple[tuple[str, str], ...] = ()
+
+
 # NumPy's names of the array API's functions, which ``jax.numpy`` copies (each one measured
 # present in both: ``hasattr(np, "power")``).
 NUMPY_SPELLINGS = (

@@ -10,8 +10,8 @@ from promote_cli import frameworks
 
 
 def register(m, name: str, like: str = "numpy") -> None:
-    """Register ``name``, a framework with ``like``'s promotion rules and no operations, for the
-    life of the monkeypatch context ``m``."""
+    """Register ``name``, a framework with ``like``'s promotion rules, its rows in the guide's
+    tables and no operations, for the life of the monkeypatch context ``m``."""
     entry = frameworks.entry(like)._replace(
         name=name, title=name.title(), column=None, operations="a test's stand-in", oracle="none"
     )
@@ -21,8 +21,11 @@ def register(m, name: str, like: str = "numpy") -> None:
     package.FRAMEWORK = entry
     promotion = types.ModuleType(f"{entry.package}.promotion")
     promotion.POLICY = policy
+    guide = types.ModuleType(f"{entry.package}.guide")
+    guide.GUIDE = frameworks.guide(like)
     m.setitem(sys.modules, entry.package, package)
     m.setitem(sys.modules, f"{entry.package}.promotion", promotion)
+    m.setitem(sys.modules, f"{entry.package}.guide", guide)
     m.setattr(frameworks, "FRAMEWORKS", (*frameworks.FRAMEWORKS, name.replace("-", "_")))
     forget()
 

@@ -149,3 +149,91 @@ def test_a_mismatch_in_a_run_again_makes_the_kept_run_not_ok():
 def test_the_guide_claims_no_stale_cell_counts(stale):
     for page in (DOCS / "guide").glob("*.md"):
         assert stale not in page.read_text(encoding="utf-8"), page.name
+
+
+# The guide's per-framework tables, each written from the registry: a row per framework (an
+# option's table: a row per option), in the registry's order, and nothing else.
+GUIDE_TABLES = [
+    "policies-sources",
+    "policies-reproduces",
+    "policies-options",
+    "pair-nary",
+    "verify-asked",
+]
+
+
+def _first_column(table: str) -> list[str]:
+    rows = table.splitlines()[2:]
+    return [row.split(" | ")[0].removeprefix("| ").strip("`") for row in rows]
+
+
+@pytest.mark.parametrize("name", GUIDE_TABLES)
+def test_each_guide_table_has_a_row_per_framework_of_the_registry(name):
+    from promote_cli import frameworks
+
+    rows = _first_column(FIGURES.FIGURES[name]())
+    if name == "policies-options":
+        # a row per option: numpy's ml_dtypes and promotion, keras's backend and floatx ...
+        want = [n for n in frameworks.names() for _ in frameworks.get(n).options]
+        assert rows.count("keras") == 2 and "mlx" not in rows
+    else:
+        want = list(frameworks.names())
+    assert rows == want
+
+
+def test_the_notations_table_has_a_row_per_notation_with_the_labels_it_prints():
+    from promote_cli import frameworks
+
+    table = FIGURES.notation_labels()
+    assert _first_column(table) == list(frameworks.notations().names())
+    [jax] = [row for row in table.splitlines() if row.startswith("| `jax` |")]
+    # JAX counts bytes: i8 is int64, and s1..s8 (its prose's) are read too
+    assert "`i8`" in jax and "`s8`" in jax and "int64" not in jax
+
+
+def test_an_option_default_in_the_guide_is_the_entrys_in_the_policys_notation():
+    # OpenVINO's target is a dtype, printed in OpenVINO's notation; torch's release a choice
+    options = FIGURES.policy_options()
+    assert "| `openvino` | `u64_integer_promotion_target` | `f32` | the result of `u64`" in options
+    assert "| `torch` | `release` | `2.13` | the torch release answered" in options
+    assert "| `torch` | the n-ary elementwise ops" in FIGURES.pair_nary()
+
+
+def test_a_framework_registered_for_a_test_has_its_row_in_every_guide_table(monkeypatch):
+    from registry import forget, register
+
+    with monkeypatch.context() as m:
+        register(m, "abacus")
+        for name in [*GUIDE_TABLES, "notations"]:
+            rows = _first_column(FIGURES.FIGURES[name]())
+            if name == "notations":  # its notation is the canonical names: no row of its own
+                assert "abacus" not in rows
+            else:
+                assert rows[-1] == "abacus", name
+    forget()
+
+
+def test_a_framework_without_its_guide_rows_is_named_not_left_blank(monkeypatch):
+    import sys
+
+    from registry import forget, register
+
+    from promote_cli import frameworks
+    from promote_cli.errors import PolicyDefinitionError
+
+    with monkeypatch.context() as m:
+        register(m, "abacus")
+        m.setitem(sys.modules, "promote_cli.frameworks.abacus.guide", None)
+        with pytest.raises(PolicyDefinitionError, match=r"frameworks\.abacus has no guide\.py"):
+            FIGURES.pair_nary()
+        said = frameworks.guide("numpy")
+        moved = said._replace(options=said.options[::-1])
+        m.setitem(sys.modules, "promote_cli.frameworks.abacus.guide", type(sys)("g"))
+        sys.modules["promote_cli.frameworks.abacus.guide"].GUIDE = moved
+        with pytest.raises(
+            PolicyDefinitionError,
+            match="describes the options promotion, ml_dtypes, but its entry declares"
+            " ml_dtypes, promotion",
+        ):
+            FIGURES.policy_options()
+    forget()

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from promote_cli.engine import Policy
-    from promote_cli.framework import Framework
+    from promote_cli.framework import Framework, Guide
     from promote_cli.notations import Column, Notation, Notations
     from promote_cli.ops import Operations
 
@@ -125,6 +125,32 @@ def oracle(name: str) -> Any:
     if found.oracle:
         return None
     return import_module(f"{found.package}.oracle")
+
+
+def guide(name: str) -> Guide:
+    """The rows framework ``name`` gives the guide's tables (its ``guide.py``), once they are
+    known to describe each of its options: a framework without them, or one that leaves an
+    option out, is a bug in its directory, said here by name rather than as a blank row."""
+    found = entry(name)
+    try:
+        module = import_module(f"{found.package}.guide")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{found.package}.guide":
+            raise
+        raise PolicyDefinitionError(
+            f"{found.package} has no guide.py: its rows in the guide's tables"
+            " (promote_cli.framework.Guide; CONTRIBUTING.md, Add a framework)"
+        ) from None
+    declared: Guide = module.GUIDE
+    described = [option for option, _ in declared.options]
+    options = [option.name for option in found.options]
+    if described != options:
+        raise PolicyDefinitionError(
+            f"{found.package}.guide describes the options {', '.join(described) or 'none'},"
+            f" but its entry declares {', '.join(options) or 'none'}: one meaning per option,"
+            " in the entry's order"
+        )
+    return declared
 
 
 @cache
