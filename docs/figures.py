@@ -132,20 +132,28 @@ FIVE = [
     ("mean", ["int32"]),
     ("argmax", ["float32"]),
 ]
-FIVE_SETTINGS = [
-    ("numpy", {}),
-    ("torch", {}),
-    ("jax", {}),
-    ("jax", {"x64": "false"}),
-    ("tensorflow", {}),
-    ("array-api", {}),
-    ("mlx", {}),
-    ("keras", {}),
-    ("keras", {"backend": "openvino", "floatx": "bfloat16"}),
-    ("tinygrad", {}),
-    ("paddle", {}),
-    ("mindspore", {}),
-]
+# Beyond every policy with operations at its defaults (the registry's), the settings whose
+# answers to the five differ most from their defaults'.
+FIVE_ALSO = {
+    "jax": ({"x64": "false"},),
+    "keras": ({"backend": "openvino", "floatx": "bfloat16"},),
+}
+
+
+def five_settings() -> list[tuple[str, dict[str, str]]]:
+    """Each policy that declares operations, in the registry's order: at its defaults, then
+    under each of its ``FIVE_ALSO`` settings."""
+    from promote_cli import frameworks
+    from promote_cli.errors import PromotionError
+
+    out: list[tuple[str, dict[str, str]]] = []
+    for name in frameworks.names():
+        try:
+            frameworks.operations(frameworks.get(name))
+        except PromotionError:  # openvino, ascend: no operations
+            continue
+        out += [(name, {}), *((name, dict(opts)) for opts in FIVE_ALSO.get(name, ()))]
+    return out
 
 
 def ops_five() -> str:
@@ -154,7 +162,7 @@ def ops_five() -> str:
 
     head = " | ".join(f"`{op}({', '.join(args)})`" for op, args in FIVE)
     lines = [f"| policy | {head} |", "| --- |" + " --- |" * len(FIVE)]
-    for name, opts in FIVE_SETTINGS:
+    for name, opts in five_settings():
         cells = []
         for op, args in FIVE:
             req = api.request(name, notation="canonical", options=opts, operands=args, op=op)

@@ -25,6 +25,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from promote_cli import frameworks
 from promote_cli.cli import cli
 from promote_cli.dtypes import CATALOGUE
 
@@ -591,7 +592,8 @@ def test_fuzz_command_lines(argv):
 
 # --- promote expr's programs, and op and pair with extreme values ---------------------------
 
-_EXPR_POLICIES = "jax,numpy,torch,tensorflow,array-api,mlx,keras,tinygrad,paddle,mindspore"
+# Every policy whose promote expr answers are checked, read from the registry
+_EXPR_POLICIES = ",".join(e.name for e in frameworks.entries() if e.expressions.checked)
 _EXPR_TYPES = ["bool", "uint8", "int16", "int64", "uint64", "float16", "bfloat16", "float32",
                "complex64", "S(int8)", "S(float32)", "S(uint8)"]  # fmt: skip
 _EXPR_LITERALS = ["1", "-3", "0", "300", "2**70", "1.5", "1j", "True", "1e300", "-0.5"]
@@ -625,7 +627,7 @@ programs = st.recursive(
     options=st.sampled_from([[], ["-O", "jax:x64=false"], ["-O", "numpy:promotion=legacy"]]),
 )
 def test_fuzz_expr_programs(code, update, x, y, options):
-    # Each program under ten policies: a table, refusals, or one usage line; never exit 3
+    # Each program under every policy expr answers: a table, refusals, or one usage line; never exit 3
     # ((maximum(y, 1j) ** -3) under JAX was an AssertionError, a bare name a TypeError).
     if update is not None:
         code = f"x {update[0]}= {update[1]}; {code}"
@@ -638,8 +640,7 @@ _VALUES = ["int:300", "int:-1", f"int:{2 * 2**1023}", f"int:-{_HUGE}", f"int:{_H
 _OPERANDS = ["bool", "uint8", "int8", "uint64", "float16", "bfloat16", "float64", "complex64",
              "longdouble", "S(int8)", "N(float64)", "N(longdouble)=1e300", "int",
              "float"]  # fmt: skip
-_POLICIES = ["jax", "numpy", "torch", "tensorflow", "array-api", "mlx", "keras", "tinygrad",
-             "paddle", "mindspore", "openvino", "ascend"]  # fmt: skip
+_POLICIES = list(frameworks.names())
 
 
 @fuzz(150)
