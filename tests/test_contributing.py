@@ -1,6 +1,7 @@
 """CONTRIBUTING.md's three recipes, followed as written: the code blocks with a ``title`` are
 what these tests write (a whole file, or with ``line="NAME"`` one line added to the literal
-``NAME`` opens), so the recipes cannot drift from the code.
+``NAME`` opens), and the commands a framework's recipe shows are run as written, so the recipes
+cannot drift from the code.
 
 Adding a framework and adding an output format change what is imported at start-up (the
 registry, ``click.Choice`` of the formats), so they run on a copy of the package, as real
@@ -13,6 +14,7 @@ import contextlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -80,11 +82,28 @@ def sum(a):
 """
 
 
+FRAMEWORK = "Add a framework"
+# Any fenced block: ```sh, ```python title="..." ...
+FENCE = re.compile(r"^```(?P<lang>\w+)(?P<info>[^\n]*)\n(?P<text>.*?)^```$", re.M | re.S)
+
+
+def section(heading: str) -> str:
+    text = RECIPES.read_text(encoding="utf-8")
+    return text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def blocks(heading: str, lang: str) -> list[tuple[str, str, str]]:
+    """The fenced blocks of ``lang`` in the section ``## heading``: (lang, info, text)."""
+    return [
+        (m["lang"], m["info"], m["text"])
+        for m in FENCE.finditer(section(heading))
+        if m["lang"] == lang
+    ]
+
+
 def recipe(heading: str) -> list[tuple[str, str | None, str]]:
     """The titled blocks of the section ``## heading``: (title, line, text)."""
-    text = RECIPES.read_text(encoding="utf-8")
-    section = text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
-    return [(m["title"], m["line"], m["text"]) for m in BLOCK.finditer(section)]
+    return [(m["title"], m["line"], m["text"]) for m in BLOCK.finditer(section(heading))]
 
 
 def add_line(path: Path, name: str, line: str) -> None:
@@ -124,6 +143,20 @@ def promote(copy: Path, *args: str, path: tuple[Path, ...] = ()) -> subprocess.C
     return subprocess.run(
         [sys.executable, "-m", "promote_cli", *args],
         cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def python(copy: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """``python ARGS`` run from the copy (or ``cwd``), importing the copy's promote."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, (copy, copy / "docs")))}
+    env.pop("COLUMNS", None)
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=cwd or copy,
         env=env,
         capture_output=True,
         text=True,
@@ -173,40 +206,49 @@ def test_a_framework_added_as_a_directory_and_a_registry_line_is_everywhere(copy
     assert missing.stdout.startswith("abacus: not installed, skipped (No module named 'abacus';")
     assert "pip install abacus" in missing.stdout
 
+    # The recipe's commands, as its block shows them, each from the copy (``pip install
+    # abacus``: the stand-in library on the path; ``python docs/figures.py``: on the copy's
+    # README), in order: each runs, and says what the recipe says.
     site = tmp_path / "site"
     site.mkdir()
     (site / "abacus.py").write_text(ABACUS, encoding="utf-8")
-    proved = promote(copy, "verify", "abacus", path=(site,))
-    assert proved.returncode == 0, proved.stdout + proved.stderr
-    assert proved.stdout.startswith("abacus: abacus 1.0, 36 cells in")
-    assert "all agree" in proved.stdout and "0 mismatches" in proved.stdout
+    shutil.copy(ROOT / "README.md", copy / "README.md")
+    shutil.copytree(ROOT / "docs", copy / "docs", ignore=shutil.ignore_patterns("_*"))
+    commands = next(text for _, _, text in blocks(FRAMEWORK, "sh") if "policies" in text)
+    ran = {}
+    for line in commands.splitlines():
+        words = shlex.split(line.split("#")[0])
+        if words[:2] == ["pip", "install"]:
+            continue
+        if words[0] == "promote":
+            done = promote(copy, *words[1:], path=(site,))
+        else:
+            done = python(copy, *words[1:])
+        assert done.returncode == 0, (line, done.stdout + done.stderr)
+        ran[" ".join(words[:2])] = done.stdout
+    assert ran["promote op"] == "float16\n"
+    proved = ran["promote verify"]
+    assert proved.startswith("abacus: abacus 1.0, 36 cells in")
+    assert "all agree" in proved and "0 mismatches" in proved
     # add, divide and their operators and augmented forms: 6 x 36 cells; sum: 6
-    assert (
-        "abacus operations: 222 cells over 3 functions, 2 operators and 2 augmented assignments"
-        in proved.stdout
-    )
-
-    measured = promote(copy, "measure", "abacus", path=(site,))
-    assert measured.returncode == 0, measured.stderr
+    assert "abacus operations: 222 cells over 3 functions, 2 operators and 2 augmented" in proved
     files = copy / "promote_cli" / "frameworks" / "abacus" / "measured"
     assert sorted(p.name for p in files.iterdir()) == ["operations.json", "pairs.json"]
     assert json.loads((files / "pairs.json").read_text())["version"] == "1.0"
-
-    tables = promote(copy, "tables", str(tmp_path / "tables"))
-    assert tables.returncode == 0, tables.stderr
-    written = tmp_path / "tables"
+    written = copy / "tables"
     assert "| **int8** | int8 | int16 | int8 | int16 | float32 | float32 |" in (
         (written / "abacus.md").read_text()
     )
     assert (written / "ops" / "abacus.divide.md").is_file()
     index = (written / "README.md").read_text()
     assert "[md](abacus.md)" in index and "ops/abacus.md" in index
+    readme = (copy / "README.md").read_text(encoding="utf-8")
+    assert "| `abacus` | Abacus | abacus.add (abacus 1.0), measured | not yet verified |" in readme
 
     # The documentation site's page for it, with its notes, from docs/generate.py.
     # Its lattice is drawn in the direction Graphviz measures narrower; where Graphviz is absent
     # (the docs build needs it, the README's test command does not) the drawing points up, and
     # the rest of the page is the same.
-    shutil.copytree(ROOT / "docs", copy / "docs", ignore=shutil.ignore_patterns("_*"))
     upward = "" if shutil.which("dot") else "generate.narrower = lambda policy: 'up'\n"
     page = subprocess.run(
         [
@@ -228,6 +270,38 @@ def test_a_framework_added_as_a_directory_and_a_registry_line_is_everywhere(copy
     assert "Abacus (``abacus``)" in page.stdout
     assert ".. include:: ../notes/abacus.md" in page.stdout
     assert "only uint8 goes to float16" in page.stdout
+
+    # The guide's tables, written from the registry: a row of abacus's in each, its cells from
+    # its guide.py (its entry's where the registry says it: no options, an oracle).
+    guide = python(
+        copy,
+        "-c",
+        "import figures\nfor f in ('policy_sources', 'policy_reproduces', 'pair_nary',"
+        " 'verify_asked'):\n    print(getattr(figures, f)().splitlines()[-1])",
+        cwd=copy / "docs",
+    )
+    assert guide.returncode == 0, guide.stderr
+    assert guide.stdout.splitlines() == [
+        "| `abacus` | `abacus.add` (abacus 1.0), measured | lattice | `canonical` |",
+        "| `abacus` | `abacus.add` (abacus 1.0): six types, where uint8 and int8 meet at int16"
+        " | `D(t)`, no Python scalars | none |",
+        "| `abacus` | no n-ary function: a left fold of `abacus.add` | the same fold |",
+        "| `abacus` | `abacus.add` on `abacus.zeros(t)`; each function and operator on"
+        " `abacus.ones(t)` | none |",
+    ]
+
+    # The tests' lists are the registry's: the offline comparison with its measurements (which
+    # `promote measure` wrote above) and the property counts take abacus with no line added.
+    shutil.copytree(ROOT / "tests", copy / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+    suite = python(
+        copy, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-v", "-k", "abacus",
+        "tests/test_measured.py", "tests/test_check.py",
+    )  # fmt: skip
+    assert suite.returncode == 0, suite.stdout[-3000:]
+    passed = re.findall(r"::(\w+)\[abacus\] PASSED", suite.stdout)
+    assert "test_every_measured_cell_is_what_the_rules_give" in passed
+    assert "test_counts_equal_an_independent_count_over_the_same_table" in passed
 
 
 def _rule(text: str) -> tuple[str, ops.Rule]:
