@@ -2,9 +2,10 @@
 
 Each directory ``promote_cli/frameworks/<name>/`` holds one framework: its entry
 (``__init__.py``: a ``Framework``, plain data), its promotion rules (``promotion.py``), its
-operation rules (``operations.py``), its oracle (``oracle.py``) and its measurements
-(``measured/``). The registry (``promote_cli.frameworks``) is the list of those directories;
-the command line's help, ``--policy`` choices, notations, the documentation set and ``promote
+operation rules (``operations.py``), its oracle (``oracle.py``), its measurements
+(``measured/``) and its rows in the guide's tables (``guide.py``: a ``Guide``). The registry
+(``promote_cli.frameworks``) is the list of those directories; the command line's help,
+``--policy`` choices, notations, the documentation set, the guide's tables and ``promote
 verify`` all read the entries, and nothing else lists frameworks.
 """
 

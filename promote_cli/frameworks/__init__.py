@@ -11,11 +11,13 @@ A framework is the directory ``promote_cli/frameworks/<name>/``:
 - ``oracle.py``: how ``promote verify`` and ``promote measure`` ask the installed framework
   (``promote_cli.verify.protocol``: where it runs and why, and one ``answer`` function), unless
   the entry says why none;
-- ``measured/``: what its oracle answered (``promote measure``), the offline proof of its rules.
+- ``measured/``: what its oracle answered (``promote measure``), the offline proof of its rules;
+- ``guide.py``: ``GUIDE``, its rows in the guide's tables (``promote_cli.framework.Guide``).
 
 Adding a framework is adding a directory and its line below. Everything that lists frameworks
-(the command line's help and ``--policy`` choices, the notations, the documentation set,
-``promote verify``) reads this list; each module is imported only when asked for.
+(the command line's help and ``--policy`` choices, the notations, the documentation set and the
+guide's tables, ``promote verify``, the tests) reads this list; each module is imported only
+when asked for.
 """
 
 from __future__ import annotations
