@@ -380,13 +380,11 @@ def promote_many(
 ) -> str:
     """Like ``promote`` for two or more operands. Two questions, which differ:
 
-    - default: the framework's own n-ary function, all operands at once: ``np.result_type``
-      (NumPy's sequence algorithm, not a fold), ``jnp.result_type`` (the lattice's least upper
-      bound), torch's n-ary elementwise ops such as ``torch.addcmul(a, b, c)`` (its categories),
-      array-api's ``result_type``, ``keras.backend.result_type``, tinygrad's
-      ``least_upper_dtype``; TensorFlow's ``flexible_dtypes.result_type``, ``mx.result_type``,
-      Paddle's and MindSpore's ``+`` (they have no n-ary function) and the graphs of OpenVINO
-      and Ascend are left folds of pairs (docs/guide/pair.md says each).
+    - default: the framework's own n-ary function, all operands at once (``np.result_type``,
+      NumPy's sequence algorithm, not a fold; ``jnp.result_type``, the lattice's least upper
+      bound; torch's n-ary elementwise ops such as ``torch.addcmul(a, b, c)`` ...), or the
+      left fold of pairs it computes where it has none (Paddle's ``+``, a graph of OpenVINO's
+      nodes): each framework's ``guide.py`` says which (docs/guide/pair.md's table).
     - ``chain=True``: left-associated binary operators on real arrays, ``((a + b) + c)``: each
       step is the binary operator, two Python scalars meet in Python first (``True + True`` is
       the int 2), the intermediate is an array (0-d only when every input so far was; weakly

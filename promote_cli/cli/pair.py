@@ -34,13 +34,11 @@ def command(operands, policy, policy_file, option_values, notation, as_json, cha
     or more:
 
     \b
-    default  the framework's own promotion function, all operands at once:
-             np.result_type (NumPy's sequence algorithm), jnp.result_type,
-             torch's n-ary ops such as addcmul(a, b, c), array-api's
-             result_type, keras.backend.result_type, tinygrad's
-             least_upper_dtype; a left fold of pairs for tensorflow
-             (flexible_dtypes.result_type), mlx (mx.result_type), paddle
-             and mindspore (their +), openvino and ascend.
+    default  the framework's own promotion function, all operands at once
+             (np.result_type, NumPy's sequence algorithm; jnp.result_type;
+             torch's n-ary ops such as addcmul(a, b, c) ...), or the left
+             fold of pairs it computes where it has none (paddle's +, a
+             graph of openvino nodes): the guide's pair page says each.
     --chain  ((A + B) + C) with the binary operator on real arrays: two
              Python scalars add in Python first, the intermediate is an
              array (weak in jax, keras on jax, tensorflow and tinygrad when
