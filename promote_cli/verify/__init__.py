@@ -13,14 +13,17 @@ policy) and ``promote measure`` (ask, then write the answers down as package dat
   offline comparison with its files.
 
 This module holds what oracle modules share: turning the framework's exceptions into records
-(``answered``) and Python scalars as values. It imports nothing of the frameworks (they import
-it).
+(``answered``), Python scalars as values, and importing OpenVINO without its telemetry (its
+oracle's, and Keras's on the openvino backend). It imports nothing of the frameworks (they
+import it).
 """
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable, Sequence
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from promote_cli.operands import PYTHON_VALUES, Operand
@@ -95,6 +98,23 @@ SYNTAX: dict[str, Callable[..., Any]] = {
 }
 
 _AUGMENTED = {name for name in SYNTAX if name.endswith("=")} - {"==", "!=", "<=", ">="}
+
+
+@contextmanager
+def openvino_telemetry_declined() -> Iterator[None]:
+    """Around ``import openvino``: OpenVINO decides at import whether to send telemetry
+    (``openvino_telemetry``: a GA4 event from a forked process, unless a consent file in
+    ``~/intel`` declines) and skips it when ``CI=true``. Verifying sends nothing anywhere, so
+    the variable is set for the import only, and put back; the decision is not made again."""
+    before = os.environ.get("CI")
+    os.environ["CI"] = "true"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["CI"]
+        else:
+            os.environ["CI"] = before
 
 
 def is_operator(operation: str) -> bool:

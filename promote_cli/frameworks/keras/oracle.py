@@ -42,6 +42,7 @@ from promote_cli.operands import PYTHON, ZERO_D, Operand
 from promote_cli.verify import (
     answered,
     chained,
+    openvino_telemetry_declined,
     python_result,
     python_value,
     weak_name,
@@ -89,9 +90,8 @@ def load() -> Any:
     import warnings
 
     if os.environ.get("KERAS_BACKEND") == "openvino":  # imported first, sending no telemetry
-        from promote_cli.frameworks.openvino import oracle as openvino
-
-        openvino.load()
+        with openvino_telemetry_declined():
+            import openvino  # noqa: F401
     warnings.simplefilter("ignore")  # backends warn about devices and experimental dtypes
     import keras
 

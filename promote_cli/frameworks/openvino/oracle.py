@@ -8,14 +8,12 @@ Element types are spelled in OpenVINO's own notation, which is ``ov.Type``'s att
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from promote_cli.frameworks.openvino import FRAMEWORK as ENTRY
 from promote_cli.operands import DIMENSIONED, ZERO_D, Operand
-from promote_cli.verify import Refused, answered
+from promote_cli.verify import Refused, answered, openvino_telemetry_declined
 from promote_cli.verify.protocol import (
     CHAIN,
     PAIR,
@@ -34,28 +32,11 @@ _NOTATION = ENTRY.declared_in
 
 
 def load() -> Any:
-    with telemetry_declined():
+    with openvino_telemetry_declined():
         import openvino as ov
     from openvino import opset1, opset14
 
     return ov, opset1, opset14
-
-
-@contextmanager
-def telemetry_declined() -> Iterator[None]:
-    """Around ``import openvino``: OpenVINO decides at import whether to send telemetry
-    (``openvino_telemetry``: a GA4 event from a forked process, unless a consent file in
-    ``~/intel`` declines) and skips it when ``CI=true``. Verifying sends nothing anywhere, so
-    the variable is set for the import only, and put back; the decision is not made again."""
-    before = os.environ.get("CI")
-    os.environ["CI"] = "true"
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ["CI"]
-        else:
-            os.environ["CI"] = before
 
 
 def version(handle: Any) -> str:
