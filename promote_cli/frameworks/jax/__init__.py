@@ -1,8 +1,8 @@
 """JAX: ``jax.numpy``'s type promotion, a lattice with weak types (``promotion.py``)."""
 
 from promote_cli.framework import CLASS_NAMED, NUMPY_SPELLINGS, DTypeObjects, Expressions, Framework
-from promote_cli.notations import Column
 from promote_cli.options import Option
+from promote_cli.shared.jax_names import COLUMN
 
 FRAMEWORK = Framework(
     name="jax",
@@ -13,39 +13,7 @@ FRAMEWORK = Framework(
     notation="jax",
     prefixes=("jax.numpy", "jnp"),
     dtype_objects=(DTypeObjects("jax", CLASS_NAMED),),  # jnp.int8
-    column=Column(
-        "jax",
-        "JAX",
-        "JAX's byte notation: kind letter + size in bytes (complex: bytes per component);"
-        " i*, f*, c* are weakly typed Python scalars",
-        labels="""
-bool        b1
-int8        i1
-int16       i2
-int32       i4
-int64       i8
-uint8       u1
-uint16      u2
-uint32      u4
-uint64      u8
-bfloat16    bf
-float16     f2
-float32     f4
-float64     f8
-complex64   c4
-complex128  c8
-int*        i*
-float*      f*
-complex*    c*
-""",
-        # The prose of JAX's page writes signed integers with an "s".
-        aliases="""
-int8   s1
-int16  s2
-int32  s4
-int64  s8
-""",
-    ),
+    column=COLUMN,
     options=(
         Option("x64", "bool", True, "64-bit mode (jax_enable_x64); false narrows results to 32"),
         Option("strict", "bool", False, "jax_numpy_dtype_promotion='strict': no implicit mixing"),

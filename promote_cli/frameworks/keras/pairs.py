@@ -14,8 +14,12 @@ from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Outcome, ref, refuse
 from promote_cli.frameworks.keras import promotion
 from promote_cli.frameworks.keras.convert import convert, ov_scalar, storage, torch_made
-from promote_cli.frameworks.keras.promotion import Typed, python_scalar, result_type
-from promote_cli.frameworks.torch import promotion as torch_policy
+from promote_cli.frameworks.keras.promotion import (
+    Typed,
+    python_scalar,
+    result_type,
+    torch_result_type,
+)
 from promote_cli.operands import PYTHON, Operand
 from promote_cli.ops import Pair
 
@@ -76,7 +80,7 @@ def _torch(a: Operand, b: Operand, opts: Mapping[str, Any], keep: bool) -> Outco
     made = _made(a, b, opts, keep)
     if isinstance(made, Outcome):
         return made
-    out = torch_policy.result_type(made)
+    out = torch_result_type(made)
     return out if out.refused else out._replace(why=f"torch's promotion: {out.why}")
 
 
@@ -101,7 +105,7 @@ def torch_subtract(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
         x = Operand(y.dtype, x.category)
     if y.dtype == "bool":
         y = Operand(x.dtype, y.category)
-    return torch_policy.result_type([x, y])
+    return torch_result_type([x, y])
 
 
 def jnp_as_given(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:

@@ -69,13 +69,13 @@ from typing import Any
 from promote_cli.dtypes import get as dtype
 from promote_cli.dtypes import is_weak
 from promote_cli.engine import SYMMETRIC, Materialised, Outcome, Policy, ref, refuse
-from promote_cli.frameworks.jax import promotion as jax
 from promote_cli.frameworks.keras import FRAMEWORK
-from promote_cli.frameworks.torch import promotion as torch
 from promote_cli.lattice import Lattice, read_edges
 from promote_cli.notations import CANONICAL
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
 from promote_cli.record import Record
+from promote_cli.shared import c10
+from promote_cli.shared.jax_lattice import JaxLattice
 
 TYPES = (
     "bool",
@@ -137,6 +137,11 @@ ADDV2_BOOL = (
 TORCH_STORES = {"uint16": "int32", "uint32": "int64"}
 _MATERIALISED = {"int*": "int32", "float*": "float32", "complex*": "complex64"}
 _X32 = {"x64": False, "strict": False}
+# The torch release Keras's torch backend was measured with (constraints.txt pins 2.13.0): its
+# torch.add promotes as that release's c10 does (promote_cli/shared/c10.py).
+TORCH_RELEASE = "2.13"
+# JAX's promotion, which jnp.add applies on the jax backend (promote_cli/shared/jax_lattice.py).
+_JAX = JaxLattice()
 
 
 class Typed(Record):
@@ -292,6 +297,12 @@ def _declared_value(value: int, out: Outcome, backend: str) -> Outcome | None:
     return None
 
 
+def torch_result_type(operands: Sequence[Operand]) -> Outcome:
+    """``torch.result_type`` of the tensors Keras made on the torch backend, as the torch
+    release Keras was measured with answers it."""
+    return c10.result_type(operands, TORCH_RELEASE)
+
+
 def _jax_raw(a: Operand, b: Operand, floatx: str) -> Outcome:
     """jnp.add on the arrays Keras made (no x64), the result as JAX types it (weak or not)."""
 
@@ -309,7 +320,7 @@ def _jax_raw(a: Operand, b: Operand, floatx: str) -> Outcome:
                 f"JAX raises OverflowError: Python int {value} too large to convert to"
                 f" {ref('int32')} (Keras's arrays are made without x64)",
             )
-    out = jax.POLICY.promote(made(a), made(b), _X32)
+    out = _JAX.promote(made(a), made(b), _X32)
     if out.result is None:
         return refuse(out.rule, f"jnp.add without x64: {out.why}")
     return out
@@ -347,7 +358,7 @@ def _torch(a: Operand, b: Operand, backend: str, floatx: str) -> Outcome:
     for m in (x, y):
         if isinstance(m, Outcome):
             return m
-    out = torch.result_type([x, y])  # type: ignore[list-item]
+    out = torch_result_type([x, y])  # type: ignore[list-item]
     if out.refused:
         return out
     why = f"torch.add: {out.why}"

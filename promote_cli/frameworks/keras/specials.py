@@ -11,8 +11,7 @@ from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Outcome, ref, refuse
 from promote_cli.frameworks.keras.convert import FLOAT8, convert, storage, width
 from promote_cli.frameworks.keras.pairs import added, converted, declared, torch_tensors
-from promote_cli.frameworks.keras.promotion import value_in
-from promote_cli.frameworks.torch import promotion as torch_policy
+from promote_cli.frameworks.keras.promotion import torch_result_type, value_in
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, int_value
 from promote_cli.ops import NO_KERNEL, SpecialFunction
 
@@ -61,7 +60,7 @@ def torch_shift(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome
     stored = storage(x, "torch")
     if isinstance(stored, Outcome):
         return stored
-    out = torch_policy.result_type([Operand(stored, x.category), y])
+    out = torch_result_type([Operand(stored, x.category), y])
     if out.result is None:
         return out
     t = out.result

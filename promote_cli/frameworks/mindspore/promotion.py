@@ -41,10 +41,10 @@ from typing import Any, ClassVar
 
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, Outcome, ref, refuse
-from promote_cli.frameworks.ascend import FRAMEWORK as ASCEND
 from promote_cli.frameworks.mindspore import FRAMEWORK
 from promote_cli.halftable import TablePolicy, mirror
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, int_value
+from promote_cli.shared import aclnn
 
 # The Ascend table without complex32, bool x u16/u32/u64 filled in; row i lists columns 0..i.
 _LOWER_HALF = """
@@ -64,7 +64,7 @@ bool  f32  f16  f64  bf16 s8   u8   s16  u16  s32  u32  s64  u64  bool
 c64   c64  c64  c128 c64  c64  c64  c64  ×    c64  ×    c64  ×    c64  c64
 c128  c128 c128 c128 c128 c128 c128 c128 ×    c128 ×    c128 ×    c128 c128 c128
 """
-TABLE = mirror(_LOWER_HALF, ASCEND.declared_in.by_label())
+TABLE = mirror(_LOWER_HALF, aclnn.COLUMN.by_label())
 TYPES = (
     "bool",
     "uint8",

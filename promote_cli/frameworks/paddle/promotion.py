@@ -51,9 +51,9 @@ from typing import Any, ClassVar
 from promote_cli.dtypes import get as dtype
 from promote_cli.engine import IDEMPOTENT, SYMMETRIC, Outcome, ref, refuse
 from promote_cli.frameworks.paddle import FRAMEWORK
-from promote_cli.frameworks.torch import promotion as torch
 from promote_cli.halftable import HalfTable, TablePolicy
 from promote_cli.operands import PYTHON, ZERO_D, Operand
+from promote_cli.shared import c10
 
 TYPES = (
     "bool",
@@ -75,7 +75,7 @@ TYPES = (
 _IN_TABLE = TYPES[:-2]
 TABLE = HalfTable(
     _IN_TABLE,
-    {(a, b): torch.TABLE.cells[a, b] for a in _IN_TABLE for b in _IN_TABLE},
+    {(a, b): c10.TABLE.cells[a, b] for a in _IN_TABLE for b in _IN_TABLE},
 )
 _UNMODELLED = (
     "paddle.cast makes {t} tensors (paddle.ones and full have no kernel for it), and Paddle has"
