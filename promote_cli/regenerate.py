@@ -8,7 +8,7 @@
 2. ``promote_cli/frameworks/_index.py``, what reading a spelling needs of every notation
    (``frameworks.index_source``, from the registry's entries): after a framework's notation
    changes, or a framework is added;
-3. ``promote_cli/frameworks/numpy/ml_dtypes-<release>.json``, the numpy policy's ``ml_dtypes``
+3. ``promote_cli/shared/ml_dtypes-<release>.json``, the numpy policy's ``ml_dtypes``
    tables (``ml_gen``, from NumPy with the installed release of ml_dtypes imported);
 4. every framework's measurements, ``promote_cli/frameworks/<name>/measured/*.json``
    (``promote measure --all --require``: every framework must be installed, as the

@@ -180,6 +180,31 @@ def test_no_module_outside_a_framework_directory_names_one_framework_module():
         assert named == set(), f"{name} imports {sorted(named)}"
 
 
+def test_no_framework_imports_another_frameworks_package():
+    # What two frameworks share (c10's promotion, JAX's lattice, NumPy's) is declared below
+    # both, in promote_cli/shared/: a framework's modules import their own directory's only.
+    own = re.compile(r"promote_cli\.frameworks\.(\w+)")
+    crossing = []
+    for name, taken in package_graph().items():
+        found = own.match(name)
+        if found is None or found.group(1) == "_index":
+            continue
+        for module in taken:
+            other = own.match(module)
+            if other is not None and other.group(1) != found.group(1):
+                crossing.append(f"{name} imports {module}")
+    assert crossing == [], "\n".join(crossing)
+
+
+def test_the_cross_framework_check_sees_an_import_of_another_framework(tmp_path):
+    # The check above reads the same graph as every test here: a framework module that names
+    # another framework's module is one of its edges.
+    path = tmp_path / "pairs.py"
+    path.write_text("from promote_cli.frameworks.numpy import promotion\n", encoding="utf-8")
+    taken = imports("promote_cli.frameworks.tensorflow.pairs", path)
+    assert taken == {"promote_cli.frameworks.numpy.promotion"}
+
+
 DESIGN = PACKAGE.parent / "docs" / "guide" / "design.md"
 LEFT = 26  # the width of the picture's left column, where each layer names its modules
 

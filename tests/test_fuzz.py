@@ -627,8 +627,9 @@ programs = st.recursive(
     options=st.sampled_from([[], ["-O", "jax:x64=false"], ["-O", "numpy:promotion=legacy"]]),
 )
 def test_fuzz_expr_programs(code, update, x, y, options):
-    # Each program under every policy expr answers: a table, refusals, or one usage line; never exit 3
-    # ((maximum(y, 1j) ** -3) under JAX was an AssertionError, a bare name a TypeError).
+    # Each program under every policy expr answers: a table, refusals, or one usage line;
+    # never exit 3 ((maximum(y, 1j) ** -3) under JAX was an AssertionError, a bare name a
+    # TypeError).
     if update is not None:
         code = f"x {update[0]}= {update[1]}; {code}"
     assert_told(invoke("expr", code, f"x={x}", f"y={y}", "-p", _EXPR_POLICIES, *options))

@@ -16,7 +16,7 @@ import pytest
 from promote_cli import frameworks
 from promote_cli.operands import Operand
 
-HERE = Path(frameworks.__file__).parent / "numpy"
+HERE = Path(frameworks.__file__).parents[1] / "shared"  # where NumPy's promotion reads them
 
 ML = ("-p", "numpy", "-O", "ml_dtypes=0.6")
 ML7 = ("-p", "numpy", "-O", "ml_dtypes=0.7")

@@ -7,15 +7,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from promote_cli.engine import Outcome
-from promote_cli.frameworks.numpy import promotion as numpy_policy
 from promote_cli.operands import Operand
 from promote_cli.ops import Pair
+from promote_cli.shared.numpy_promotion import NUMPY
 
 
 def numpy_promote_types(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
     """NumPy's promotion (the numpy policy at its defaults), which array-api-strict's matmul
     calls where ``xp.result_type`` would refuse (``matmul(int8, float32)`` is float32)."""
-    return numpy_policy.POLICY.promote(a, b, opts)
+    return NUMPY.promote(a, b, opts)
 
 
 PAIRS: Mapping[str, Pair] = {

@@ -6,9 +6,9 @@ without NumPy: ``np.result_type``'s pair cells (which casts ml_dtypes registers 
 what real ``a + b`` gives (the ufunc's loop search, which differs from ``result_type`` and
 depends on the order of the operands). So the policy's rules for them are two tables, taken
 from NumPy over every ordered pair of operands with an ml_dtypes type (NumPy's own dtypes, the
-ml_dtypes ones and the Python scalars ``True``, ``1``, ``1.0``, ``1j``) and kept as the policy's
-data, ``ml_dtypes-<release>.json`` beside it (one file per release of ml_dtypes: each release
-registers its types in another order, so their legacy type numbers, kept there too, and many
+ml_dtypes ones and the Python scalars ``True``, ``1``, ``1.0``, ``1j``) and kept as the rules'
+data, ``promote_cli/shared/ml_dtypes-<release>.json`` (one file per release of ml_dtypes: each
+release registers its types in another order, so their legacy type numbers, kept there too, and many
 answers differ), with the versions they were taken from: ``promote pair`` answers without
 importing NumPy. Like any rule they are checked against the numpy measurements (``measured/``)
 by the offline tests, and against the installed NumPy by a test.
@@ -37,7 +37,8 @@ from promote_cli import atomic
 from promote_cli.dtypes import CATALOGUE
 from promote_cli.halftable import REFUSED
 
-HERE = Path(__file__).resolve().parent
+# The tables live beside NumPy's promotion, which reads them (promote_cli/shared/).
+HERE = Path(__file__).resolve().parents[2] / "shared"
 
 # How an operand is keyed in the measured tables: a dtype by its name, a Python scalar as
 # promote's weak name, a Python bool as P(bool).

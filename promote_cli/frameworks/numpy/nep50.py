@@ -77,7 +77,7 @@ def spec(op: Operand) -> list[Any]:
 
 def _probe_spec(op: Operand) -> list[Any]:
     """What the probe builds: the operand with the value it holds (1 without one)."""
-    from promote_cli.frameworks.numpy.legacy import value_of
+    from promote_cli.shared.numpy_legacy import value_of
 
     return [op.category, op.dtype, _tagged(value_of(op))]
 

@@ -24,11 +24,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
-from promote_cli.frameworks.numpy.legacy import crashes, object_int, value_of
 from promote_cli.frameworks.numpy.promotion import ML_TYPES
 from promote_cli.frameworks.numpy.spellings import NUMPY_CODES, NUMPY_NAMES
 from promote_cli.operands import NUMPY_SCALAR, PYTHON, ZERO_D, Operand
 from promote_cli.options import not_installed_release
+from promote_cli.shared.numpy_legacy import crashes, object_int, value_of
 from promote_cli.verify import (
     Refused,
     answered,

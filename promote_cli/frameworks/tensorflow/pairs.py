@@ -10,7 +10,6 @@ from typing import Any
 from promote_cli.dtypes import get as dtype_info
 from promote_cli.dtypes import is_weak
 from promote_cli.engine import DECLINED, Outcome, ref, refuse
-from promote_cli.frameworks.numpy import promotion as numpy_policy
 from promote_cli.frameworks.tensorflow.promotion import (
     POLICY,
     legacy_string_refused,
@@ -18,8 +17,7 @@ from promote_cli.frameworks.tensorflow.promotion import (
 )
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 from promote_cli.ops import Pair
-
-_NUMPY = numpy_policy.POLICY
+from promote_cli.shared.numpy_promotion import NUMPY as _NUMPY
 
 
 def numpy_result_type(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:

@@ -259,8 +259,8 @@ class TensorFlowPolicy(LatticePolicy, framework=FRAMEWORK):
         anything is object, unless NumPy's sequence promotion meets two others that do not
         promote before it (``np.result_type(uint16, string, bfloat16)`` raises; with the string
         first it does not)."""
-        from promote_cli.frameworks.numpy.promotion import POLICY as NUMPY
-        from promote_cli.frameworks.numpy.promotion import (
+        from promote_cli.shared.numpy_promotion import (
+            NUMPY,
             declines_sequence,
             promote_sequence,
             release,
