@@ -1,7 +1,8 @@
 """Flip one rule cell of a framework at a time and report whether the offline suite catches it.
 
 A *flip* is a one-place edit of the source a framework's rules are declared in
-(``promote_cli/frameworks/<name>/*.py`` but its entry and its oracle): one token of a pair table
+(``promote_cli/frameworks/<name>/*.py`` but its entry and its oracle, and the modules of
+``promote_cli/shared/`` they import): one token of a pair table
 or of a lattice's edges (replaced, dropped, or a node added), one value of a mapping (a map a
 kind reads, an override, a type number, a cell's verdict) or one entry dropped, one member of a
 tuple or set dropped or replaced (a refusal, a missing kernel, a family of types), one field of
@@ -70,6 +71,7 @@ from promote_cli.ops import Kind  # noqa: E402
 from promote_cli.verify import measured  # noqa: E402
 
 PACKAGE = ROOT / "promote_cli" / "frameworks"
+SHARED = ROOT / "promote_cli" / "shared"  # rules more than one framework applies
 # A framework's files that are not its rules: its registry entry, how its oracle asks the
 # installed framework, and the generator of the numpy policy's ml_dtypes data.
 NOT_RULES = frozenset({"__init__.py", "oracle.py", "ml_gen.py"})
@@ -116,8 +118,32 @@ class Outcome(NamedTuple):
 
 
 def rule_files(name: str) -> list[Path]:
+    """The files ``name``'s rules are declared in: its directory's, but its entry and its
+    oracle, and the shared ones they import (``promote_cli/shared/``: c10's table is the torch
+    policy's), but those an entry imports (a notation's names: an entry's data, as before)."""
     folder = PACKAGE / frameworks.entry(name).package.rpartition(".")[2]
-    return sorted(p for p in folder.glob("*.py") if p.name not in NOT_RULES)
+    own = sorted(p for p in folder.glob("*.py") if p.name not in NOT_RULES)
+    entry = {m for init in PACKAGE.glob("*/__init__.py") for m in _shared_imports(init)}
+    shared: set[Path] = set()
+    todo = list(own)
+    while todo:
+        for path in _shared_imports(todo.pop()) - shared - entry:
+            shared.add(path)
+            todo.append(path)
+    return own + sorted(shared)
+
+
+def _shared_imports(path: Path) -> set[Path]:
+    """The modules of ``promote_cli/shared/`` that the file ``path`` imports."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module == "promote_cli.shared":
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+            "promote_cli.shared."
+        ):
+            found.add(node.module.split(".")[2])  # type: ignore[union-attr]
+    return {SHARED / f"{module}.py" for module in found if (SHARED / f"{module}.py").is_file()}
 
 
 class _Sites(ast.NodeVisitor):
@@ -455,9 +481,8 @@ def _loaded(name: str) -> tuple[Any, Any]:
     framework imported (so an edited one fails here when it cannot be read)."""
     from importlib import import_module
 
-    package = frameworks.entry(name).package
     for path in rule_files(name):
-        import_module(f"{package}.{path.stem}")
+        import_module(".".join(path.relative_to(ROOT).with_suffix("").parts))
     policy = frameworks.get(name)
     try:
         rules = frameworks.operations(policy)
