@@ -176,6 +176,13 @@ class LazyGroup(Command, click.Group):
         """Run the CLI; every outcome becomes its exit code here, and every error one line on
         stderr (click's usage errors too, in the same ``promote: error:`` form as ours)."""
         interrupts.begin()
+        with _stderr_guarded():
+            code = self._run(args, prog_name, complete_var, **extra)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+    def _run(self, args: Any, prog_name: Any, complete_var: Any, **extra: Any) -> int:
         try:
             with _stdout_guarded():
                 code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
@@ -191,8 +198,6 @@ class LazyGroup(Command, click.Group):
         interrupts.settle()
         if interrupts.unreported():
             code = _interrupted()
-        if standalone_mode:
-            sys.exit(code)
         return code
 
 
@@ -316,6 +321,69 @@ class _Stdout(io.RawIOBase):
         except OSError as exc:
             self.broken = True
             raise UsageError(f"cannot write to standard output ({exc.strerror or exc})") from None
+
+
+class _stderr_guarded:  # lower case: used as a function, ``with _stderr_guarded():``
+    """Standard error is where promote says what went wrong, never a reason to fail: closed
+    (``2>&-``: Python makes it None), full (``2>/dev/full``) or a reader gone, it takes the
+    lines and drops them, and the exit code is the answer's. The console script's stream is
+    swapped for the run (every writer, click's and rich's, reads ``sys.stderr`` as it
+    writes); any other stream (a test's) is kept."""
+
+    def __enter__(self) -> None:
+        self.saved = sys.stderr
+        fd = _fileno(sys.stderr)
+        if sys.stderr is None:
+            sys.stderr = _Dropped()
+        elif fd is not None and isinstance(sys.stderr, io.TextIOWrapper):
+            with contextlib.suppress(Exception):
+                sys.stderr.flush()
+            sys.stderr = io.TextIOWrapper(
+                io.BufferedWriter(_Stderr(fd)),
+                encoding=sys.stderr.encoding,
+                errors="backslashreplace",
+                line_buffering=True,
+            )
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        ours, sys.stderr = sys.stderr, self.saved
+        if ours is not self.saved:
+            with contextlib.suppress(Exception):
+                ours.flush()
+
+
+class _Stderr(io.RawIOBase):
+    """File descriptor 2: what it cannot take (closed, full, a reader gone) is dropped."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self.fd)
+
+    def write(self, data: Any) -> int:
+        try:
+            return os.write(self.fd, data)
+        except OSError:
+            return len(data)
+
+
+class _Dropped(io.TextIOBase):
+    """Standard error when there is none (``promote ... 2>&-``): what is said is dropped."""
+
+    encoding = "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        return len(text)
 
 
 class _Closed(io.TextIOBase):
