@@ -51,6 +51,11 @@ def main() -> None:
     try:
         interrupts.install(_early, _HANDLED)
         _hold_standard_descriptors()
+        # promote multiplies no matrices: OpenBLAS (under NumPy) needs no thread of its own,
+        # and each thread's buffer it allocates as NumPy is imported is memory that a
+        # process under a limit (ulimit -v) may not have; OpenBLAS then ends the process
+        # itself, with exit code 1 (docs/guide/exit-codes.md)
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
         from promote_cli.cli import main as run
 
         run()

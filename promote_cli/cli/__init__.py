@@ -18,7 +18,15 @@ from typing import Any
 import click
 
 from promote_cli import __version__, interrupts
-from promote_cli.errors import BadInputError, PromotionError, UsageError, printable, unencodable
+from promote_cli.errors import (
+    BadInputError,
+    PromotionError,
+    UsageError,
+    exhausted,
+    imported,
+    printable,
+    unencodable,
+)
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -236,11 +244,30 @@ def _code(exc: BaseException) -> int:
         return _fail(f"error: {exc}{after}", EXIT_USAGE)
     if os.environ.get("PROMOTE_DEBUG") or not isinstance(exc, Exception):
         raise exc
+    ran_out = exhausted(exc)
+    if ran_out is not None:  # a limit of the environment (ulimit -v, -u), not promote's bug
+        return _fail(
+            f"error: ran out of {ran_out} ({_first_line(exc)}){after}: raise the limit"
+            " (ulimit -v, ulimit -u) or free some, and run again",
+            EXIT_USAGE,
+        )
+    missing = imported(exc)
+    if missing is not None:  # a package that is there but cannot be imported
+        return _fail(f"error: cannot import {missing}: {_first_line(exc)}{after}", EXIT_USAGE)
     return _fail(
         f"internal error: {type(exc).__name__}: {exc}{after} (set PROMOTE_DEBUG=1 for a"
         " traceback, and please report it)",
         EXIT_INTERNAL,
     )
+
+
+def _first_line(exc: BaseException) -> str:
+    """``Type: its first non-empty line``, at most 200 characters (NumPy's ImportError is
+    thirty lines of advice; the cause it was raised from says more)."""
+    found = exc.__cause__ if isinstance(exc, ImportError) and exc.__cause__ else exc
+    lines = [line.strip() for line in str(found).splitlines() if line.strip()]
+    line = f"{type(found).__name__}: {lines[0]}" if lines else type(found).__name__
+    return line if len(line) <= 200 else line[:199] + "…"
 
 
 def _interrupted() -> int:

@@ -93,7 +93,11 @@ def command(names, every, require, into, python, timeout, option_values) -> int:
             try:
                 done = measured.measure(name, into, progress_for(name), python, pinned, timeout)
             except ImportError as exc:
+                from promote_cli.errors import exhausted
                 from promote_cli.verify.driver import install_hint
+
+                if exhausted(exc):  # installed, but the process ran out of memory importing it
+                    raise
 
                 tail = "; --require was given" if require else ", skipped"
                 hint = install_hint(frameworks.entry(name))

@@ -17,7 +17,7 @@ from typing import Any
 
 from promote_cli import frameworks
 from promote_cli.engine import Outcome, Policy, remembering
-from promote_cli.errors import PromotionError, UsageError
+from promote_cli.errors import PromotionError, UsageError, exhausted
 from promote_cli.framework import Framework
 from promote_cli.operands import Operand
 from promote_cli.ops import Operations
@@ -278,6 +278,8 @@ def verify(
                     report.seconds += spent
             report.version = orc.version(handle)
     except ImportError as exc:  # at load, or a worker's framework at its first question
+        if exhausted(exc):  # installed, but the process ran out of memory importing it
+            raise
         why = str(exc) or f"{framework} cannot be imported"
         report.note = f"{why}; to install it: {_hint(policy)}"
         return report
