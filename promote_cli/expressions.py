@@ -107,7 +107,7 @@ _COMPARE = {
 }
 _UNARY = {ast.USub: "-x", ast.UAdd: "+x", ast.Invert: "~x"}
 # Python's comparisons that are no array operation: each asks Python a question of objects.
-_UNMODELLED = {
+_UNMODELLED: dict[type[ast.AST], str] = {
     ast.Is: "'is' asks whether two objects are one, not an array operation: use x == y",
     ast.IsNot: "'is not' asks whether two objects are one, not an array operation: use x != y",
     ast.In: "'in' asks an array for the truth value of a search, not an array operation:"
@@ -319,7 +319,7 @@ class _Builder:
             " x[i]",
         )
 
-    def symbol(self, e: ast.expr, op: ast.AST, known: Mapping[type, str]) -> str:
+    def symbol(self, e: ast.expr, op: ast.AST, known: Mapping[Any, str]) -> str:
         """The vocabulary's symbol of ``op``, or a ``UsageError`` naming what is not modelled
         (``is``, ``in``: Python's own questions of objects, never an array's operation)."""
         found = known.get(type(op))
