@@ -708,16 +708,26 @@ def write_into(tgt: Target, data: bytes) -> None:
         os.close(fd)
 
 
-def write_bytes(path: Path | str, data: bytes, *, into_ok: bool = True) -> None:
+def write_bytes(
+    path: Path | str, data: bytes, *, into_ok: bool = True, inputs: Sequence[Path] = ()
+) -> None:
     """Write ``data`` to ``path`` by the rules above: replace it atomically (creating its
     missing directories, removed again if the write fails), or write into an existing device,
-    FIFO or terminal (``into_ok``; else refused). Raises ``BadInputError``; no temporary file
-    or new empty directory is left whatever happens."""
+    FIFO or terminal (``into_ok``; else refused). ``path`` is refused when it is one of the
+    files ``inputs`` under any name (the path, a symlink to it, a hard link of it). Raises
+    ``BadInputError``; no temporary file or new empty directory is left whatever happens."""
     if str(path).endswith(("/", os.sep)):
         raise BadInputError(f"cannot write {path}: it names a directory; give a file name")
     with Batch() as batch:
         batch.make_dirs(Path(path).parent)
         tgt = target(path, into_ok=into_ok)
+        for given in inputs:
+            with contextlib.suppress(OSError):  # an input that is gone is no longer at risk
+                st = os.stat(given)
+                if tgt.identity == (st.st_dev, st.st_ino) and stat.S_ISREG(st.st_mode):
+                    raise BadInputError(
+                        f"output {path} is the input {given} (same file); choose another output"
+                    )
         if tgt.into:
             write_into(tgt, data)
             return

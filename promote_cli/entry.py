@@ -50,6 +50,12 @@ def main() -> None:
     """Install the handlers, then import and run the CLI (its ``main`` exits the process)."""
     try:
         interrupts.install(_early, _HANDLED)
+        _hold_standard_descriptors()
+        # promote multiplies no matrices: OpenBLAS (under NumPy) needs no thread of its own,
+        # and each thread's buffer it allocates as NumPy is imported is memory that a
+        # process under a limit (ulimit -v) may not have; OpenBLAS then ends the process
+        # itself, with exit code 1 (docs/guide/exit-codes.md)
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
         from promote_cli.cli import main as run
 
         run()
@@ -57,11 +63,11 @@ def main() -> None:
         interrupts.settle()
         if not interrupts.arrived():
             if isinstance(exc, SystemExit) and isinstance(exc.code, int) and _answer_only():
-                try:
-                    sys.stdout.flush()
-                    sys.stderr.flush()
-                except OSError:  # a closed pipe: the interpreter's own exit reports it
-                    raise exc from None
+                # The CLI has flushed what it wrote and reported what it could not write
+                # (promote_cli.cli: a closed or full standard output is exit 2, a standard
+                # error that takes nothing leaves the answer's code): what is left here is a
+                # stream with nothing to say, or one that takes nothing (None when closed).
+                _flushed(sys.stdout, sys.stderr)
                 os._exit(exc.code)
             raise
         code = exc.code if isinstance(exc, SystemExit) else None
@@ -69,16 +75,45 @@ def main() -> None:
             # The CLI never reported it (its own import was interrupted): nothing was written.
             interrupts.interruption()
             code = 130
-            sys.stderr.write("promote: interrupted\n")
+            _said(sys.stderr, "promote: interrupted\n")
         # The exit code is decided and every clean-up has run. Exit now: an interrupted import
         # can leave CPython's "unhandled KeyboardInterrupt" flag set, and the interpreter would
         # then end by killing itself with SIGINT whatever the code.
-        import contextlib
-
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(Exception):  # a closed pipe: nothing more can be said
-                stream.flush()
+        _flushed(sys.stdout, sys.stderr)  # a closed pipe: nothing more can be said
         os._exit(code)
+
+
+def _said(stream: object, text: str) -> None:
+    """Write ``text`` to ``stream`` if it takes it (None when closed, or full)."""
+    import contextlib
+
+    with contextlib.suppress(Exception):
+        stream.write(text)  # type: ignore[attr-defined]
+
+
+def _flushed(*streams: object) -> None:
+    """Flush each stream that is there, whatever that raises (a closed or full one)."""
+    import contextlib
+
+    for stream in streams:
+        with contextlib.suppress(Exception):  # None (closed), or a write that fails
+            stream.flush()  # type: ignore[attr-defined]
+
+
+def _hold_standard_descriptors() -> None:
+    """Standard input, output and error closed by the caller (``promote ... >&- 2>&-``) are
+    held open on ``/dev/null`` for reading, so that no file promote opens gets descriptor 0,
+    1 or 2: a framework's C code printing to fd 1 or 2 would otherwise write into it (a
+    user's output, a temporary file). Python saw them closed as it started (``sys.stdout``
+    is None, and promote says that standard output is closed); a write to them fails."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            held = os.open(os.devnull, os.O_RDONLY)
+            if held != fd:  # a lower one was free too: it is taken in its own turn
+                os.dup2(held, fd)
+                os.close(held)
 
 
 def _answer_only() -> bool:

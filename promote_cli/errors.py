@@ -82,3 +82,56 @@ def unencodable(err: UnicodeError) -> tuple[str, int]:
         f"the output's encoding ({err.encoding}, from PYTHONIOENCODING or the locale) cannot"
         f" represent {char!r} (U+{ord(char):04X}); run with PYTHONIOENCODING=utf-8"
     )
+
+
+# What a message says when the process ran out of something (a limit: ``ulimit -v``, ``-u``),
+# as Python, a loader or a library words it.
+_RAN_OUT = (
+    ("memory", ("cannot allocate memory", "failed to map segment", "out of memory")),
+    ("threads", ("can't start new thread", "cannot start new thread")),
+)
+
+
+def exhausted(exc: BaseException) -> str | None:
+    """What ``exc`` (or an error it was raised from) says the process ran out of: ``memory``
+    (a ``MemoryError``, a shared library that could not be mapped), ``threads``; None when it
+    says nothing of the kind. Running out is the environment's, never promote's bug."""
+    seen: set[int] = set()
+    at: BaseException | None = exc
+    while at is not None and id(at) not in seen:
+        seen.add(id(at))
+        if isinstance(at, MemoryError):
+            return "memory"
+        try:
+            text = str(at).lower()
+        except Exception:  # a message that cannot be made
+            text = ""
+        for what, words in _RAN_OUT:
+            if any(w in text for w in words):
+                return what
+        at = at.__cause__ or at.__context__
+    return None
+
+
+def imported(exc: BaseException) -> str | None:
+    """The module an ``ImportError`` could not import when it is not promote's own (NumPy's
+    C extensions, a framework): the environment's, never promote's bug. None otherwise."""
+    if not isinstance(exc, ImportError):
+        return None
+    name = exc.name or _raised_in(exc)
+    if name.split(".")[0] == "promote_cli":
+        return None
+    return name or "a module"
+
+
+def _raised_in(exc: BaseException) -> str:
+    """The package whose code raised ``exc`` (its innermost frame outside the import system):
+    ``numpy`` for NumPy's "Importing the numpy C-extensions failed"."""
+    found = ""
+    tb = exc.__traceback__
+    while tb is not None:
+        module = str(tb.tb_frame.f_globals.get("__name__", ""))
+        if module and not module.startswith(("importlib", "<frozen")):
+            found = module.split(".")[0]
+        tb = tb.tb_next
+    return found

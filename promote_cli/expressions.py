@@ -106,6 +106,15 @@ _COMPARE = {
     ast.GtE: ">=",
 }
 _UNARY = {ast.USub: "-x", ast.UAdd: "+x", ast.Invert: "~x"}
+# Python's comparisons that are no array operation: each asks Python a question of objects.
+_UNMODELLED: dict[type[ast.AST], str] = {
+    ast.Is: "'is' asks whether two objects are one, not an array operation: use x == y",
+    ast.IsNot: "'is not' asks whether two objects are one, not an array operation: use x != y",
+    ast.In: "'in' asks an array for the truth value of a search, not an array operation:"
+    " it is not modelled",
+    ast.NotIn: "'not in' asks an array for the truth value of a search, not an array"
+    " operation: it is not modelled",
+}
 _METHODS = {"sum": "sum", "mean": "mean", "max": "max", "prod": "prod", "argmax": "argmax"}
 
 _LARGEST = 1 << 4096  # a Python int promote computes with: far beyond every dtype's range
@@ -154,11 +163,32 @@ def parse(code: str) -> Program:
         for statement in tree.body:
             builder.statement(statement)
     except SyntaxError as exc:
-        where = f"line {exc.lineno}, column {exc.offset}: " if exc.lineno else ""
+        # Python reports an int literal past its digit limit at column 0: find the literal
+        line, column = _overlong(code) or (exc.lineno, exc.offset)
+        where = f"line {line}, column {column}: " if line and column else ""
+        where = where or (f"line {line}: " if line else "")
         raise UsageError(f"{where}not Python: {exc.msg}") from None
     except (RecursionError, MemoryError):
         raise UsageError("the code is nested too deeply to read") from None
     return builder.program()
+
+
+def _overlong(code: str) -> tuple[int, int] | None:
+    """Where ``code``'s first decimal int literal longer than Python's digit limit starts (line
+    and column, from 1), or None."""
+    import io
+    import sys
+    import tokenize
+
+    limit = sys.get_int_max_str_digits()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(code).readline):
+            digits = token.string.replace("_", "")
+            if token.type == tokenize.NUMBER and digits.isdigit() and len(digits) > limit > 0:
+                return token.start[0], token.start[1] + 1
+    except (SyntaxError, tokenize.TokenError):
+        return None
+    return None
 
 
 class _Builder:
@@ -224,8 +254,9 @@ class _Builder:
             self.bound[s.target.id] = at
         else:
             what = type(s).__name__.lower()
+            article = "an" if what[0] in "aeiou" else "a"
             raise self.fail(
-                s, f"a {what} statement is not modelled: give expressions and assignments"
+                s, f"{article} {what} statement is not modelled: give expressions and assignments"
             )
 
     def name(self, n: ast.Name) -> int:
@@ -252,11 +283,11 @@ class _Builder:
         if isinstance(e, ast.Constant):
             return self.literal(e, e.value)
         if isinstance(e, ast.BinOp):
-            return self.operator(e, _BINARY[type(e.op)], [e.left, e.right])
+            return self.operator(e, self.symbol(e, e.op, _BINARY), [e.left, e.right])
         if isinstance(e, ast.UnaryOp):
             if isinstance(e.op, ast.Not):
                 raise self.fail(e, "'not' asks an array for its truth value: use logical_not(x)")
-            return self.operator(e, _UNARY[type(e.op)], [e.operand])
+            return self.operator(e, self.symbol(e, e.op, _UNARY), [e.operand])
         if isinstance(e, ast.Compare):
             if len(e.ops) != 1:
                 raise self.fail(
@@ -264,7 +295,8 @@ class _Builder:
                     "a chained comparison is Python's 'and' of two, which asks an"
                     " array for its truth value: compare two at a time",
                 )
-            return self.operator(e, _COMPARE[type(e.ops[0])], [e.left, e.comparators[0]])
+            symbol = self.symbol(e, e.ops[0], _COMPARE)
+            return self.operator(e, symbol, [e.left, e.comparators[0]])
         if isinstance(e, ast.Call):
             return self.call(e)
         if isinstance(e, ast.Attribute) and e.attr in ("T", "mT"):
@@ -286,6 +318,15 @@ class _Builder:
             " array API's functions, .astype(T), .sum(), .mean(), .max(), .T and"
             " x[i]",
         )
+
+    def symbol(self, e: ast.expr, op: ast.AST, known: Mapping[Any, str]) -> str:
+        """The vocabulary's symbol of ``op``, or a ``UsageError`` naming what is not modelled
+        (``is``, ``in``: Python's own questions of objects, never an array's operation)."""
+        found = known.get(type(op))
+        if found is not None:
+            return found
+        what = _UNMODELLED.get(type(op), f"the operator {type(op).__name__} is not modelled")
+        raise self.fail(e, what)
 
     def operator(self, e: ast.expr, symbol: str, operands: Sequence[ast.expr]) -> int:
         args = tuple(self.expression(x) for x in operands)

@@ -837,9 +837,11 @@ def _promote(c: _Cell) -> Outcome | None:
     if found is not None:
         # the framework's own pair takes the policy's operands only (Policy.promote refuses
         # the rest itself): a type or category outside it is refused as promote refuses it (a
-        # weakly typed array, which Keras's expressions meet on JAX, is the pair's to answer)
+        # weakly typed array, which Keras's expressions meet on JAX, is the pair's to answer;
+        # a Python scalar's weak type is the policy's to refuse, as in ``promote pair``)
         for x in (c.a, c.b):
-            outside = None if is_weak(x.dtype) else c.ops.policy.normalise(x, c.opts)
+            array = x.category != PYTHON
+            outside = None if array and is_weak(x.dtype) else c.ops.policy.normalise(x, c.opts)
             if isinstance(outside, Outcome):
                 return outside
         c.pair = found.promote

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from promote_cli import atomic
@@ -95,9 +95,12 @@ def read(path: Path, *, follow: bool = True) -> str | None:
         raise BadInputError(f"{path}: not UTF-8 text; delete it and regenerate") from None
 
 
-def write(path: Path | str, text: str, *, into_ok: bool = True) -> None:
+def write(
+    path: Path | str, text: str, *, into_ok: bool = True, inputs: Sequence[Path] = ()
+) -> None:
     """Write ``text`` to ``path``: replaced atomically (a reader never sees half a table; it
     keeps the mode of the file it replaces, a new file gets the one ``open()`` would give it;
     missing directories are created, and removed again if the write fails), or written into an
-    existing device, FIFO or terminal when ``into_ok``."""
-    atomic.write_bytes(path, text.encode("utf-8"), into_ok=into_ok)
+    existing device, FIFO or terminal when ``into_ok``; never one of ``inputs`` (any name of
+    it: a symlink, a hard link)."""
+    atomic.write_bytes(path, text.encode("utf-8"), into_ok=into_ok, inputs=inputs)

@@ -160,9 +160,11 @@ class Worker:
                     break
                 try:
                     record = json.loads(line)
-                except ValueError:
+                except (ValueError, RecursionError):  # not JSON, or nested past reading
+                    record = None
+                if not isinstance(record, dict):
                     record = {"kind": FAILED, "error": "an answer that is not a record"}
-                self._records.put(record if isinstance(record, dict) else {"kind": FAILED})
+                self._records.put(record)
         except (OSError, ValueError):  # the pipe closed under us: the worker is being closed
             pass
         self._records.put(None)
@@ -184,26 +186,35 @@ class Worker:
             self._done = Reply(TIMED_OUT, exit_code=proc.wait())
             return self._done
         if record is None:  # the child closed its channel: it is ending, or is to be ended
-            try:
-                code = proc.wait(timeout=self.timeout)
-            except subprocess.TimeoutExpired:
+            try:  # a child ending takes moments, a framework's tear-down a few seconds
+                self._done = Reply(EXITED, exit_code=proc.wait(timeout=min(self.timeout, 10)))
+            except subprocess.TimeoutExpired:  # it closed its answers and went on: ended here
                 proc.kill()
-                code = proc.wait()
-            self._done = Reply(EXITED, exit_code=code)
+                self._done = Reply(
+                    FAILED,
+                    error="it closed its answers' channel and did not end",
+                    exit_code=proc.wait(),
+                )
             return self._done
         return _reply(record)
 
 
 def _reply(record: dict[str, Any]) -> Reply:
+    """A child's record as a :class:`Reply`, its schema checked: a known kind, text and error
+    as strings (each at most ``MAX_TEXT`` characters); anything else is a ``failed`` reply
+    saying so (the child is the user's interpreter, or code of a framework's: untrusted)."""
     kind = record.get("kind")
-    if kind not in _KINDS:
+    if not isinstance(kind, str) or kind not in _KINDS:
         return Reply(FAILED, error="an answer of no known kind")
+    text, error = record.get("text", ""), record.get("error", "")
+    if not isinstance(text, str) or not isinstance(error, str):
+        return Reply(FAILED, error="an answer whose text or error is not a string")
     return Reply(
         kind,
         value=record.get("value"),
-        text=str(record.get("text", "")),
+        text=text[:MAX_TEXT],
         callable=record.get("callable") is True,
-        error=str(record.get("error", "")),
+        error=error[:MAX_TEXT],
     )
 
 

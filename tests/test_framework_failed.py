@@ -76,7 +76,7 @@ def test_an_oracle_that_raises_is_still_promotes_own_bug(oracle_that):
 
 def test_verify_says_the_framework_failed_in_one_line_and_exits_1(run, oracle_that, monkeypatch):
     orc = oracle_that("segfault")
-    monkeypatch.setattr(driver, "oracle", lambda name, python=None: orc)
+    monkeypatch.setattr(driver, "oracle", lambda name, python=None, timeout=None: orc)
     done = run("verify", "numpy", "--no-ops")
     assert done.exit_code == 1
     line, summary = done.stdout.splitlines()
@@ -109,7 +109,7 @@ def test_measure_says_the_framework_failed_writes_nothing_and_exits_1(
 
 def test_drift_says_the_framework_failed_in_one_line_and_exits_1(run, oracle_that, monkeypatch):
     orc = oracle_that("segfault")
-    monkeypatch.setattr(driver, "oracle", lambda name, python=None: orc)
+    monkeypatch.setattr(driver, "oracle", lambda name, python=None, timeout=None: orc)
     done = run("drift", "numpy")
     assert done.exit_code == 1
     assert done.stdout.splitlines() == [

@@ -18,7 +18,15 @@ from typing import Any
 import click
 
 from promote_cli import __version__, interrupts
-from promote_cli.errors import BadInputError, PromotionError, UsageError, printable, unencodable
+from promote_cli.errors import (
+    BadInputError,
+    PromotionError,
+    UsageError,
+    exhausted,
+    imported,
+    printable,
+    unencodable,
+)
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -176,6 +184,13 @@ class LazyGroup(Command, click.Group):
         """Run the CLI; every outcome becomes its exit code here, and every error one line on
         stderr (click's usage errors too, in the same ``promote: error:`` form as ours)."""
         interrupts.begin()
+        with _stderr_guarded():
+            code = self._run(args, prog_name, complete_var, **extra)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+    def _run(self, args: Any, prog_name: Any, complete_var: Any, **extra: Any) -> int:
         try:
             with _stdout_guarded():
                 code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
@@ -191,8 +206,6 @@ class LazyGroup(Command, click.Group):
         interrupts.settle()
         if interrupts.unreported():
             code = _interrupted()
-        if standalone_mode:
-            sys.exit(code)
         return code
 
 
@@ -231,11 +244,30 @@ def _code(exc: BaseException) -> int:
         return _fail(f"error: {exc}{after}", EXIT_USAGE)
     if os.environ.get("PROMOTE_DEBUG") or not isinstance(exc, Exception):
         raise exc
+    ran_out = exhausted(exc)
+    if ran_out is not None:  # a limit of the environment (ulimit -v, -u), not promote's bug
+        return _fail(
+            f"error: ran out of {ran_out} ({_first_line(exc)}){after}: raise the limit"
+            " (ulimit -v, ulimit -u) or free some, and run again",
+            EXIT_USAGE,
+        )
+    missing = imported(exc)
+    if missing is not None:  # a package that is there but cannot be imported
+        return _fail(f"error: cannot import {missing}: {_first_line(exc)}{after}", EXIT_USAGE)
     return _fail(
         f"internal error: {type(exc).__name__}: {exc}{after} (set PROMOTE_DEBUG=1 for a"
         " traceback, and please report it)",
         EXIT_INTERNAL,
     )
+
+
+def _first_line(exc: BaseException) -> str:
+    """``Type: its first non-empty line``, at most 200 characters (NumPy's ImportError is
+    thirty lines of advice; the cause it was raised from says more)."""
+    found = exc.__cause__ if isinstance(exc, ImportError) and exc.__cause__ else exc
+    lines = [line.strip() for line in str(found).splitlines() if line.strip()]
+    line = f"{type(found).__name__}: {lines[0]}" if lines else type(found).__name__
+    return line if len(line) <= 200 else line[:199] + "…"
 
 
 def _interrupted() -> int:
@@ -316,6 +348,69 @@ class _Stdout(io.RawIOBase):
         except OSError as exc:
             self.broken = True
             raise UsageError(f"cannot write to standard output ({exc.strerror or exc})") from None
+
+
+class _stderr_guarded:  # lower case: used as a function, ``with _stderr_guarded():``
+    """Standard error is where promote says what went wrong, never a reason to fail: closed
+    (``2>&-``: Python makes it None), full (``2>/dev/full``) or a reader gone, it takes the
+    lines and drops them, and the exit code is the answer's. The console script's stream is
+    swapped for the run (every writer, click's and rich's, reads ``sys.stderr`` as it
+    writes); any other stream (a test's) is kept."""
+
+    def __enter__(self) -> None:
+        self.saved = sys.stderr
+        fd = _fileno(sys.stderr)
+        if sys.stderr is None:
+            sys.stderr = _Dropped()
+        elif fd is not None and isinstance(sys.stderr, io.TextIOWrapper):
+            with contextlib.suppress(Exception):
+                sys.stderr.flush()
+            sys.stderr = io.TextIOWrapper(
+                io.BufferedWriter(_Stderr(fd)),
+                encoding=sys.stderr.encoding,
+                errors="backslashreplace",
+                line_buffering=True,
+            )
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        ours, sys.stderr = sys.stderr, self.saved
+        if ours is not self.saved:
+            with contextlib.suppress(Exception):
+                ours.flush()
+
+
+class _Stderr(io.RawIOBase):
+    """File descriptor 2: what it cannot take (closed, full, a reader gone) is dropped."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self.fd)
+
+    def write(self, data: Any) -> int:
+        try:
+            return os.write(self.fd, data)
+        except OSError:
+            return len(data)
+
+
+class _Dropped(io.TextIOBase):
+    """Standard error when there is none (``promote ... 2>&-``): what is said is dropped."""
+
+    encoding = "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        return len(text)
 
 
 class _Closed(io.TextIOBase):

@@ -37,7 +37,16 @@ from promote_cli.errors import PromotionError, UsageError
     help="Measure the framework of another environment: its oracle runs under the Python"
     " interpreter PATH.",
 )
-def command(names, every, require, into, python, option_values) -> int:
+@click.option(
+    "--timeout",
+    type=float,
+    callback=lambda ctx, param, value: _timeout(value),
+    default=None,
+    metavar="SECONDS",
+    help="How long the framework may take to import, and to answer one batch of questions"
+    " (default: its own limit); it is then asked in a worker process of its own.",
+)
+def command(names, every, require, into, python, timeout, option_values) -> int:
     """Ask frameworks every question promote verify asks and write the answers down.
 
     Pairs under every option setting, the random triples under both n-ary questions, valued
@@ -82,9 +91,13 @@ def command(names, every, require, into, python, option_values) -> int:
     with _progress(enabled=sys.stderr.isatty()) as progress_for:
         for name in chosen:
             try:
-                done = measured.measure(name, into, progress_for(name), python, pinned)
+                done = measured.measure(name, into, progress_for(name), python, pinned, timeout)
             except ImportError as exc:
+                from promote_cli.errors import exhausted
                 from promote_cli.verify.driver import install_hint
+
+                if exhausted(exc):  # installed, but the process ran out of memory importing it
+                    raise
 
                 tail = "; --require was given" if require else ", skipped"
                 hint = install_hint(frameworks.entry(name))
@@ -123,3 +136,10 @@ def _states(name: str, pinned: dict[str, object], python: str) -> list[str]:
         module = import_module(f"{entry.package}.{apart.states}")
         done.append(module.measure(python, diff_operands(default, other, VALUES)))
     return done
+
+
+def _timeout(value: float | None) -> float | None:
+    """``--timeout``, checked as ``promote verify`` checks it."""
+    from promote_cli.cli.verify import _seconds
+
+    return _seconds(value)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from promote_cli import asking, textfiles
+from promote_cli import asking, frameworks, textfiles
 from promote_cli.api import shell_quote
 from promote_cli.cli import EXIT_OK, Command, _options, tell
 from promote_cli.cli._report import CheckReport
@@ -161,7 +161,11 @@ def command(
         tell(report.summary())
         return report.exit_code
     if output is not None:
-        textfiles.write(output, text)
+        # the files the table was made from are never its output, under any name
+        read = [Path(p) for p in (template, policy_file) if p is not None]
+        if frameworks.looks_like_file(policy):
+            read.append(Path(policy))
+        textfiles.write(output, text, inputs=read)
         return EXIT_OK
     click.echo(text, nl=False)
     return EXIT_OK

@@ -49,8 +49,9 @@ LIMIT = 20
     callback=lambda ctx, param, value: _seconds(value),
     default=None,
     metavar="SECONDS",
-    help="With --oracle: how long your module may take to import, and to answer one cell"
-    " (default 60).",
+    help="How long the framework (or your --oracle module) may take to import, and to answer"
+    " one batch of questions (one cell with --oracle; default 60, a framework's own limit"
+    " else); every framework is then asked in a worker process of its own.",
 )
 @click.option(
     "--python",
@@ -155,8 +156,6 @@ def _reports(
     """Verify the policies named (or the one against ``oracle``): the reports, and the
     policies by name; under the interpreter ``python`` when given."""
     given = _options.parse_options(option_values)
-    if oracle is None and timeout is not None:
-        raise UsageError("--timeout applies to --oracle (your function's time to answer)")
     if python is not None:
         if oracle is not None:
             raise UsageError("--python asks a framework's oracle; --oracle runs your own function")
@@ -194,6 +193,7 @@ def _reports(
                 load_oracle=load,
                 operations=operations,
                 python=python,
+                timeout=timeout if oracle is None else None,
             )
             for n in chosen
         ]

@@ -17,7 +17,7 @@ from typing import Any
 
 from promote_cli import frameworks
 from promote_cli.engine import Outcome, Policy, remembering
-from promote_cli.errors import PromotionError, UsageError
+from promote_cli.errors import PromotionError, UsageError, exhausted
 from promote_cli.framework import Framework
 from promote_cli.operands import Operand
 from promote_cli.ops import Operations
@@ -160,21 +160,23 @@ class Report:
         return len(found) == len(wanted) == 2 and found[1] != wanted[1]
 
 
-def oracle(policy: str, python: str | None = None) -> Oracle | None:
+def oracle(policy: str, python: str | None = None, timeout: float | None = None) -> Oracle | None:
     """The oracle of the framework ``policy`` names (``frameworks/<name>/oracle.py``, wrapped
     in its worker when it runs in one), or None when no framework can prove it: its entry
     says why, or promote registers no such framework (a policy file). With ``python`` (an
-    interpreter ``workers.interpreter`` checked) every oracle runs in a worker under it."""
+    interpreter ``workers.interpreter`` checked) every oracle runs in a worker under it; with
+    ``timeout`` (``--timeout``) in a worker whose every request (the import, each batch of
+    questions) has that many seconds, the oracle's own limit replaced."""
     try:
         module = frameworks.oracle(policy)
     except UsageError:
         return None
     if module is None:
         return None
-    if module.RUNS.worker or python is not None:
+    if module.RUNS.worker or python is not None or timeout is not None:
         from promote_cli.verify.workers import WorkerOracle
 
-        return WorkerOracle(module, python)
+        return WorkerOracle(module, python, timeout)
     found: Oracle = module
     return found
 
@@ -223,6 +225,7 @@ def verify(
     load_oracle: Callable[[str], Oracle | None] | None = None,
     operations: bool = False,
     python: str | None = None,
+    timeout: float | None = None,
 ) -> Report:
     """Compare ``policy`` with its framework over every question; ``pinned`` holds option
     values (parsed, see ``parse_pinned``) held fixed. With ``operations`` every operation of
@@ -230,7 +233,7 @@ def verify(
     (checked with ``workers.interpreter``), asked in a worker. ``load_oracle`` is replaceable
     for tests."""
     name = policy.name
-    orc = load_oracle(name) if load_oracle else oracle(name, python)
+    orc = load_oracle(name) if load_oracle else oracle(name, python, timeout)
     if orc is None:
         return Report(name, NO_FRAMEWORK, note="no installable framework, nothing to verify")
     registered = name in frameworks.names() and policy.file is None
@@ -275,6 +278,8 @@ def verify(
                     report.seconds += spent
             report.version = orc.version(handle)
     except ImportError as exc:  # at load, or a worker's framework at its first question
+        if exhausted(exc):  # installed, but the process ran out of memory importing it
+            raise
         why = str(exc) or f"{framework} cannot be imported"
         report.note = f"{why}; to install it: {_hint(policy)}"
         return report

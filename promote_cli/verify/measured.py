@@ -109,7 +109,7 @@ def ask(
 ) -> tuple[str, list[tuple[Mapping[str, Any], Batch, list[Cell]]]]:
     """Every question of the enumeration (under ``pinned`` options) asked of ``orc``: the
     framework's version and the answered batches, in order. ``ImportError`` when the
-    framework is not installed."""
+    framework is not installed. ``timeout``: each request's limit in seconds (``driver.oracle``)."""
     from promote_cli.verify.expressions import answered_by
 
     asked = plan(policy, settings(policy, pinned), orc.ASKS, rules)
@@ -712,6 +712,7 @@ def measure(
     progress: Callable[[int, int, str], None] | None = None,
     python: str | None = None,
     pinned: Mapping[str, Any] | None = None,
+    timeout: float | None = None,
 ) -> str:
     """Measure the framework ``name`` and write its files (under ``into``/<directory> when
     given, else beside its rules); a line saying what was written. ``python``: the framework
@@ -725,7 +726,7 @@ def measure(
 
     entry = frameworks.entry(name)
     policy = frameworks.get(name)
-    orc = oracle(name, python)
+    orc = oracle(name, python, timeout)
     if orc is None:
         raise ValueError(f"{name} has no oracle: {entry.oracle}")
     try:

@@ -312,17 +312,32 @@ def encode(cell: Cell) -> str | list[Any]:
 
 
 def decode(data: Any) -> Cell:
+    """A record ``encode`` made, its schema checked (a worker's records are untrusted): a
+    ``ValueError`` for anything else, a dtype that is no short name or a message that is no
+    string."""
     if isinstance(data, str):
-        return Result(data)
+        return Result(_dtype_name(data))
+    if not isinstance(data, list) or len(data) < 2 or not isinstance(data[0], str):
+        raise ValueError("not a cell record")
     tag, message, *rest = data
-    if tag == "rebound":
-        return Result(message, rebound=True)
-    if tag == "refused":
-        return Refusal(message)
-    if tag == "gap":
-        return Gap(message, rest[0] if rest else None)
-    if tag == "unobservable":
-        return Unobservable(message)
-    if tag == "nodes":
+    if tag == "nodes" and isinstance(message, list) and not rest:
         return Nodes(tuple(None if c is None else decode(c) for c in message))
-    raise ValueError(f"not a cell record: {data!r}")
+    if not isinstance(message, str):
+        raise ValueError("not a cell record: its message is not a string")
+    if tag == "rebound" and not rest:
+        return Result(_dtype_name(message), rebound=True)
+    if tag == "refused" and not rest:
+        return Refusal(message)
+    if tag == "gap" and len(rest) <= 1:
+        dtype = rest[0] if rest else None
+        return Gap(message, None if dtype is None else _dtype_name(dtype))
+    if tag == "unobservable" and not rest:
+        return Unobservable(message)
+    raise ValueError("not a cell record")
+
+
+def _dtype_name(data: Any) -> str:
+    """A dtype's name as an oracle answers it: a short word (``int8``, ``float32*``)."""
+    if not isinstance(data, str) or not 0 < len(data) <= 64 or not data.isprintable():
+        raise ValueError("not a cell record: a dtype that is not a short name")
+    return data

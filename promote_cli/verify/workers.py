@@ -36,8 +36,9 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from importlib.util import find_spec
 from types import ModuleType
-from typing import Any
+from typing import Any, NoReturn
 
+from promote_cli.errors import BadInputError
 from promote_cli.verify.protocol import (
     Asks,
     Cell,
@@ -108,9 +109,21 @@ class WorkerFailed(RuntimeError):
 
 class FrameworkFailed(WorkerFailed):
     """A worker killed by a signal (a segmentation fault in the framework's own code: Python
-    code cannot cause one) or that gave no answer in time (a kernel that never returns): the
-    framework failed, not promote. ``verify`` and ``measure`` report it for that framework,
-    with what the worker last logged, and fail the run (exit 1)."""
+    code cannot cause one), that gave no answer in time (a kernel that never returns), or
+    that ended or broke its channel where only the framework's code runs (promote's own
+    interpreter: an ``os._exit`` at import, C code writing over the answers): the framework
+    failed, not promote. ``verify`` and ``measure`` report it for that framework, with what
+    the worker last logged, and fail the run (exit 1)."""
+
+
+class UnusableInterpreter(BadInputError):
+    """``--python PATH`` passed the interpreter probe, then did not work as promote's worker:
+    it ended, answered what is not a record of the protocol, or answered the wrong number of
+    cells. The user's interpreter, not promote's (exit 2)."""
+
+
+# The longest account of a failure a line gives (a record's error, its last logged lines).
+SAID = 200
 
 
 # The oldest Python promote's code runs on (pyproject's requires-python): a child runs it too.
@@ -189,9 +202,13 @@ class WorkerOracle:
     """The ``Oracle`` protocol around an oracle module that runs in worker processes; under
     ``python`` (an interpreter ``interpreter`` checked), another environment's."""
 
-    def __init__(self, module: ModuleType, python: str | None = None) -> None:
+    def __init__(
+        self, module: ModuleType, python: str | None = None, timeout: float | None = None
+    ) -> None:
         self.module = module.__name__
         self.RUNS: Runs = module.RUNS
+        if timeout is not None:  # --timeout: each request's limit, the oracle's own replaced
+            self.RUNS = self.RUNS._replace(timeout=timeout)
         self.ASKS: Asks = module.ASKS
         self.python = python
 
@@ -246,6 +263,7 @@ class Child:
 
         env = {name: value.format(**opts) for name, value in runs.env}
         self.name = module + "".join(f" {name}={opts[name]}" for name in runs.per)
+        self.python = python
         if python is not None:
             self.name += f" under {python}"
         fd, self.log = tempfile.mkstemp(prefix="promote-worker-", suffix=".log")
@@ -262,14 +280,35 @@ class Child:
             raise
 
     def ask(self, opts: Mapping[str, Any], questions: Sequence[Question]) -> list[Cell]:
+        """The cells of ``questions``, each record's schema checked (``protocol.decode``):
+        as many as asked, each a cell record, or the worker's failure."""
         asked = [encode_question(q) for q in questions]
-        records = self._checked(self.worker.call("ask", dict(opts), asked), "answering").value
+        records = self._page(self.worker.call("ask", dict(opts), asked))
         while len(records) < len(questions):
-            page = self._checked(self.worker.call("more"), "answering").value
+            page = self._page(self.worker.call("more"))
             if not page:
-                raise WorkerFailed(f"{self.name}: {len(records)} of {len(questions)} answered")
+                self._broke(f"{len(records)} of {len(questions)} answered")
             records += page
-        return [decode(r) for r in records]
+        if len(records) != len(questions):
+            self._broke(f"{len(records)} answers to {len(questions)} questions")
+        try:
+            return [decode(r) for r in records]
+        except (TypeError, ValueError, RecursionError):
+            return self._broke("an answer that is not a cell record")
+
+    def _page(self, reply: Any) -> list[Any]:
+        """A page of records: a list, or the worker's failure."""
+        page = self._checked(reply, "answering").value
+        if not isinstance(page, list):
+            self._broke("a page of answers that is not a list")
+        return page
+
+    def _broke(self, how: str) -> NoReturn:
+        """The worker answered, but not as the protocol says."""
+        from promote_cli.worker import FAILED, Reply
+
+        self._checked(Reply(FAILED, error=how), "answering")
+        raise AssertionError("unreachable")  # _checked raises for every failed reply
 
     def close(self) -> None:
         with contextlib.suppress(AttributeError):
@@ -281,27 +320,46 @@ class Child:
         """``reply`` when the worker answered, else ``WorkerFailed`` saying how it failed."""
         if reply.ok:
             return reply
-        failure: type[WorkerFailed] = WorkerFailed
         if reply.kind == "timed-out":
-            how, failure = f"no answer within {self.worker.timeout:g} s", FrameworkFailed
-        elif reply.kind == "exited" and reply.exit_code is not None and reply.exit_code < 0:
-            how, failure = f"killed by {_signal_name(-reply.exit_code)}", FrameworkFailed
-        elif reply.kind == "exited":
+            how = f"no answer within {self.worker.timeout:g} s (--timeout SECONDS allows more)"
+            raise FrameworkFailed(f"{self.name}, {doing}: {how}{self._last_lines()}")
+        if reply.kind == "exited" and reply.exit_code is not None and reply.exit_code < 0:
+            how = f"killed by {_signal_name(-reply.exit_code)}"
+            raise FrameworkFailed(f"{self.name}, {doing}: {how}{self._last_lines()}")
+        if reply.kind == "exited":
             how = f"it ended with exit code {reply.exit_code}"
         else:
-            how = reply.error
-        raise failure(f"{self.name}, {doing}: {how}{self._last_lines()}")
+            how = _bounded(reply.error or "an answer that is not a record")
+        if self.python is not None:  # the user's interpreter: whatever it did, it is unusable
+            raise UnusableInterpreter(
+                f"--python {self.python}: not a usable interpreter: its worker, {doing}:"
+                f" {how}{self._last_lines()}"
+            )
+        if reply.kind in ("exited", "failed"):
+            # promote's own interpreter, where only the framework's code can end the worker
+            # or break its channel
+            raise FrameworkFailed(f"{self.name}, {doing}: {how}{self._last_lines()}")
+        raise WorkerFailed(f"{self.name}, {doing}: {how}{self._last_lines()}")
 
     def _last_lines(self, count: int = 5) -> str:
         try:
-            with open(self.log, encoding="utf-8", errors="replace") as log:
-                lines = [line.rstrip() for line in log if line.strip()]
+            with open(self.log, "rb") as log:  # its end only: a log can be of gigabytes
+                log.seek(max(0, os.fstat(log.fileno()).st_size - 8192))
+                tail = log.read(8192).decode("utf-8", "replace")
         except OSError:
             return ""
-        return "; it last logged: " + " | ".join(lines[-count:]) if lines else ""
+        lines = [line.rstrip() for line in tail.splitlines() if line.strip()]
+        return "; it last logged: " + _bounded(" | ".join(lines[-count:])) if lines else ""
 
 
 _IMPORT_ERRORS = ("ImportError:", "ModuleNotFoundError:")
+
+
+def _bounded(text: str) -> str:
+    """``text`` on one line of at most ``SAID`` characters (a worker's account is untrusted:
+    10,000 characters, or a log of megabytes on one line)."""
+    line = " ".join(text.split())
+    return line if len(line) <= SAID else line[: SAID - 1] + "…"
 
 
 def _signal_name(number: int) -> str:
