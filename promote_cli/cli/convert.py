@@ -100,8 +100,11 @@ def command(
     """
     from promote_cli import npy
 
-    policy = policy_file or policy
-    req = api.request(policy, notation=notation, options=_options.parse_options(option_values))
+    req = api.request(
+        _options.chosen(policy, policy_file),
+        notation=notation,
+        options=_options.parse_options(option_values),
+    )
     nota = req.notation
     sources = [
         _source(spec, flag_dtype, flag, nota)
@@ -114,7 +117,10 @@ def command(
         )
     ]
     try:
-        promoted = npy.result_type(req, sources)
+        try:
+            promoted = npy.result_type(req, sources)
+        finally:  # an answer, or a refusal: either came from the default policy
+            _options.say_default(policy, policy_file)
         result = promoted.result
         assert result is not None, "a refusal raises PromotionError"
         jobs = npy.plan(sources, result, outs, skip_unchanged=skip_unchanged)

@@ -35,7 +35,8 @@ def command(policy, policy_file, fmt, option_values, notation) -> int:
     promote graph -p tensorflow -f svg > tf.svg
     promote graph -p jax -O x64=false | dot -Tpng > jax-x32.png
     """
-    policy = policy_file or policy
-    req = asking.graph_request(policy, notation, option_values)
-    click.echo(render(req, fmt), nl=False)
+    req = asking.graph_request(_options.chosen(policy, policy_file), notation, option_values)
+    drawn = render(req, fmt)
+    _options.say_default(policy, policy_file)
+    click.echo(drawn, nl=False)
     return EXIT_OK
