@@ -50,6 +50,7 @@ from promote_cli import graph as graphs
 from promote_cli.errors import PromoteError, printable
 from promote_cli.render import TABLE_ID, legend_lines, render
 
+PAGE_CLASS = "promotion-table"  # the class of every table the extension puts on a page
 HIGHLIGHTED = "highlighted"  # how the legend names the differing cells' mark (green in html)
 LINE = re.compile(r"^::: promote\b(?P<args>.*)$", re.MULTILINE)
 PRIORITY = 95  # above mkdocstrings' ``:::`` processor (75) and every built-in block processor
@@ -214,7 +215,10 @@ class PromoteBlockProcessor(BlockProcessor):
             op=p["op"],
         )
         self.tables += 1
-        if self.tables > 1:  # the fragment's stylesheet targets the table's id
+        # Each table has an id of its own; one stylesheet, carried by the page's first table,
+        # targets them all by their class.
+        table = replace(table, table_class=PAGE_CLASS, stylesheet=self.tables == 1)
+        if self.tables > 1:
             table = replace(table, table_id=f"{TABLE_ID}-{self.tables}")
         # The legend the Sphinx directive prints under its table: what the rows, columns and
         # cells are (for an operation, what a cell is), the marks, the highlighted cells, and

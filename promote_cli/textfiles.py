@@ -98,6 +98,6 @@ def read(path: Path, *, follow: bool = True) -> str | None:
 def write(path: Path | str, text: str, *, into_ok: bool = True) -> None:
     """Write ``text`` to ``path``: replaced atomically (a reader never sees half a table; it
     keeps the mode of the file it replaces, a new file gets the one ``open()`` would give it;
-    missing directories are created, and removed again if the write fails), or written into an
+    its directory must exist), or written into an
     existing device, FIFO or terminal when ``into_ok``."""
     atomic.write_bytes(path, text.encode("utf-8"), into_ok=into_ok)

@@ -27,7 +27,8 @@ from promote_cli.graph import FORMATS, render
 def command(policy, policy_file, fmt, option_values, notation) -> int:
     """Draw POLICY's promotion lattice: each type linked to the types directly above it.
 
-    Only lattice policies have one (jax, tensorflow, array-api); others exit 2.
+    Only a lattice policy has one (`promote policies` lists each policy's
+    properties); any other exits 2, naming those that do.
 
     \b
     promote graph --policy jax --format mermaid
