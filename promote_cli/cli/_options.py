@@ -95,6 +95,17 @@ def say_default(policy: str | None, policy_file: str | None = None) -> None:
     click.echo("\n".join(fit.wrap(note, fit.terminal_width(sys.stderr))), err=True)
 
 
+def _complete_policy(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """What the shell completes after ``-p``: the policy names (and ``all`` where several are
+    taken), the registry's; a comma list completes its last item."""
+    from promote_cli import frameworks
+
+    head, _, last = incomplete.rpartition(",")
+    several = param.metavar is not None and "," in param.metavar
+    names = [*frameworks.names(), *(["all"] if several and not head else [])]
+    return [f"{head},{n}" if head else n for n in names if n.startswith(last)]
+
+
 policy = click.option(
     "--policy",
     "-p",
@@ -102,6 +113,7 @@ policy = click.option(
     listing=_policies,
     default=None,
     metavar="NAME",
+    shell_complete=_complete_policy,
     help=f"Whose rules: {{listing}} (see `promote policies`), or a TOML policy file"
     f" (./mine.toml). Default: {DEFAULT_POLICY}, said on stderr.",
 )
@@ -112,6 +124,7 @@ several_policies = click.option(
     listing=_policies,
     default=None,
     metavar="NAME[,NAME2...]",
+    shell_complete=_complete_policy,
     help=f"Whose rules: {{listing}} (see `promote policies`), or a TOML policy file"
     f" (./mine.toml); several, comma separated, or all: a row each. Default:"
     f" {DEFAULT_POLICY}, said on stderr.",
