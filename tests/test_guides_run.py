@@ -45,6 +45,7 @@ NOT_RUN = {
     ("measurements.md", "sh"): "writes measurement files into the checkout, or runs for minutes"
     " (tests/test_measured.py and tests/test_flip_rules.py test both)",
     ("design.md", "text"): "a drawing of the layers",
+    ("benchmarks.md", "sh"): "a benchmark of minutes that needs 8 GiB of disk",
     ("pair.md", "text"): "the command's synopsis, as `promote pair --help` prints it",
 }
 # What a page's commands need beyond promote's own dependencies: the frameworks it asks
