@@ -206,3 +206,25 @@ def test_every_policy_at_once_in_a_real_process():
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert (default.stdout, default.stderr) == ("f2\n", NOTE + "\n")
+
+
+@pytest.mark.parametrize(
+    ("command", "args"),
+    [
+        ("pair", ["pair", "int8", "uint8", "-p", "all", "--json"]),
+        ("op", ["op", "divide", "int32", "int32", "-p", "all", "--json"]),
+        ("table", ["table", "-p", "all", "-t", "int8,uint8", "--json"]),
+    ],
+)
+def test_several_policies_speak_the_one_json_vocabulary(run, command, args):
+    from test_json_schema import check_vocabulary
+
+    doc = json.loads(run(*args).stdout)
+    check_vocabulary(doc, command)
+    assert len(doc["answers"]) == 12
+    for answer in doc["answers"]:
+        check_vocabulary(answer, command)
+    if command == "table":
+        assert doc["pairs"] == ["int8 x int8", "int8 x uint8", "uint8 x uint8"]
+        paddle = next(a for a in doc["answers"] if a["policy"] == "paddle")
+        assert [r["result"] for r in paddle["results"]] == ["int8", None, "uint8"]

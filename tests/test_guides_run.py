@@ -44,7 +44,7 @@ NOT_RUN = {
     ("verify.md", "sh"): "installs the conformance extra (CI runs it: .ci/run)",
     ("measurements.md", "sh"): "writes measurement files into the checkout, or runs for minutes"
     " (tests/test_measured.py and tests/test_flip_rules.py test both)",
-    ("design.md", "text"): "a drawing of the layers",
+    ("design.md", ""): "a drawing of the layers (tests/test_architecture.py reads it)",
     ("benchmarks.md", "sh"): "a benchmark of minutes that needs 8 GiB of disk",
     ("pair.md", "text"): "the command's synopsis, as `promote pair --help` prints it",
 }
