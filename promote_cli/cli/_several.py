@@ -106,7 +106,7 @@ def text(row: Row) -> str:
         return f"not answered: {out.reason}"
     assert row.req is not None and out is not None
     nota = row.req.notation
-    if out.refused:
+    if out.result is None:
         return f"refused: {out.text(nota)}"
     shown = display(out.result, nota)
     if out.rule == "no-kernel":
@@ -196,7 +196,9 @@ def grid_report(
     for r, outs in zip(found, cells, strict=True):
         assert r.req is not None
         nota = r.req.notation
-        lines.append([r.title, *(REFUSED if o.refused else display(o.result, nota) for o in outs)])
+        lines.append(
+            [r.title, *(REFUSED if o.result is None else display(o.result, nota) for o in outs)]
+        )
     width = fit.terminal_width(sys.stdout)
     click.echo(fit.grid(lines, width, label="pairs"), nl=False)
     notation = found[0].req.notation.name if found and found[0].req else "canonical"
