@@ -129,10 +129,6 @@ class Table:
     command: str  # the promote command that regenerates this table
     version: str = __version__
     table_id: str = TABLE_ID
-    # The tables of one page (the Markdown extension's) share a class, which one stylesheet
-    # targets, carried by the first table only; a table alone styles its own id.
-    table_class: str = ""
-    stylesheet: bool = True
     refused_mark: str = REFUSED
     marks: tuple[str, ...] = ()  # ``("lossy",)`` with ``--mark lossy``
     lossy_mark: str = LOSSY_MARK

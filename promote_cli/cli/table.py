@@ -169,7 +169,6 @@ def command(
         marks=marks,
         op=op,
     )
-    _options.say_default(given, policy_file)
     on_terminal = fmt == "term" and target is None and sys.stdout.isatty()
     color = on_terminal and not os.environ.get("NO_COLOR")  # https://no-color.org
     width = shutil.get_terminal_size().columns if on_terminal else None
@@ -180,12 +179,16 @@ def command(
         # read from the file (its header names a command) is run or trusted.
         on_disk = textfiles.read(check)
         report = CheckReport(fix=f"{table.command} -o {shell_quote(str(check))}")
-        click.echo(report.compare(check, on_disk, text), nl=False)
+        compared = report.compare(check, on_disk, text)
+        _options.say_default(given, policy_file)
+        click.echo(compared, nl=False)
         tell(report.summary())
         return report.exit_code
     if output is not None:
-        textfiles.write(output, text)
+        textfiles.write(output, text)  # a file that cannot be written is one line, no note
+        _options.say_default(given, policy_file)
         return EXIT_OK
+    _options.say_default(given, policy_file)
     click.echo(text, nl=False)
     return EXIT_OK
 
