@@ -13,7 +13,11 @@ the disk and the kernel, so its ratios run a little below the wall-clock ones. S
 randomised per process, which still moves a count by about 0.3 M from run to run
 (``PYTHONHASHSEED=0`` fixes it, at one arbitrary point of that spread).
 
-    python benchmarks/bench_startup.py [--runs 40] [--instructions]
+    python benchmarks/bench_startup.py [--runs 40] [--instructions [--write]]
+
+``--write`` keeps the counts in docs/benchmarks.json (``startup``), with the date and commit:
+the guide's start-up table and the README's one speed figure are built from it
+(docs/figures.py).
 """
 
 from __future__ import annotations
@@ -59,7 +63,12 @@ def main() -> None:
     parser.add_argument(
         "--instructions", action="store_true", help="count instructions under valgrind"
     )
+    parser.add_argument(
+        "--write", action="store_true", help="with --instructions: keep the counts for the docs"
+    )
     args = parser.parse_args()
+    if args.write and not args.instructions:
+        parser.error("--write keeps instruction counts: give --instructions")
 
     promote = shutil.which("promote")
     entry = [promote] if promote else [sys.executable, "-m", "promote_cli"]
@@ -98,6 +107,8 @@ def main() -> None:
         print(f"entry point: {' '.join(entry)}; instructions executed (valgrind):")
         for name, count in counts.items():
             print(f"  {name:45s} {count / 1e6:7.1f} M  {count / base:5.2f}x")
+        if args.write:
+            _keep(counts, " ".join(entry))
         return
     times: dict[str, list[float]] = {name: [] for name in cases}
     for cmd in cases.values():
@@ -110,6 +121,31 @@ def main() -> None:
     for name, samples in times.items():
         median = statistics.median(samples)
         print(f"  {name:45s} {median * 1000:7.1f} ms  {median / floor:5.2f}x")
+
+
+def _keep(counts: dict[str, int], entry: str) -> None:
+    """The counts as docs/benchmarks.json's ``startup`` (the other measurements kept)."""
+    import datetime
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.json"
+    kept = json.loads(path.read_text(encoding="utf-8"))
+    head = subprocess.run(
+        ["git", "-C", str(path.parent), "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    kept["startup"] = {
+        "command": "python benchmarks/bench_startup.py --instructions --write",
+        "date": datetime.date.today().isoformat(),
+        "commit": head or "not a git checkout",
+        "entry": "promote" if entry.endswith("promote") else "python -m promote_cli",
+        "instructions": counts,
+    }
+    path.write_text(json.dumps(kept, indent=2) + "\n", encoding="utf-8")
+    print(f"kept in {path}")
 
 
 if __name__ == "__main__":

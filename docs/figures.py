@@ -15,6 +15,7 @@ fails when it differs from what this prints.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -411,6 +412,59 @@ def verify_asked() -> str:
     return "\n".join(lines) + "\n"
 
 
+# Kept measurements of promote's own speed, each written by the command that measured it
+# (``command``): start-up by ``benchmarks/bench_startup.py --instructions --write``, the test
+# suite by ``benchmarks/suite_time.py --write``.
+BENCHMARKS = Path(__file__).resolve().parent / "benchmarks.json"
+
+
+def benchmarks() -> dict:
+    found: dict = json.loads(BENCHMARKS.read_text(encoding="utf-8"))
+    return found
+
+
+def startup(kept: dict | None = None) -> str:
+    """The start-up table: instructions each command executes against the floor."""
+    run = (kept or benchmarks())["startup"]
+    counts = run["instructions"]
+    floor = next(iter(counts.values()))
+    lines = ["| command | instructions | vs floor |", "| --- | --- | --- |"]
+    for name, count in counts.items():
+        lines.append(f"| `{name}` | {count / 1e6:.1f} M | {count / floor:.2f}x |")
+    lines.append("")
+    lines.append(
+        f"Measured on {run['date']} ({run['commit']}) with `{run['command']}`, which counts"
+        " the instructions under `valgrind --tool=callgrind`: the same on a busy machine as on"
+        " an idle one."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def headline(kept: dict | None = None) -> str:
+    """The README's one speed figure: ``promote pair``'s start-up against the floor."""
+    run = (kept or benchmarks())["startup"]
+    counts = list(run["instructions"].values())
+    ratio = counts[1] / counts[0]
+    return (
+        f"`promote pair` starts and answers in {ratio:.2f}x the instructions of `python -c"
+        f' "import click"` (`{run["command"].removesuffix(" --write")}`, {run["date"]}).\n'
+    )
+
+
+def suite(kept: dict | None = None) -> str:
+    """The test command's time: tests, wall and CPU seconds, against the CPU aim."""
+    run = (kept or benchmarks())["suite"]
+    cpu = run["user_seconds"] + run["system_seconds"]
+    verdict = "within" if cpu <= run["cpu_aim_seconds"] else "over"
+    return (
+        f"`{run['command']}` in {run['where']}, on {run['date']} at {run['commit']}:"
+        f" {run['passed']:,} tests passed and {run['skipped']:,} skipped in"
+        f" {run['wall_seconds']:,} s of wall time and {cpu:,} s of CPU (user"
+        f" {run['user_seconds']:,} s, system {run['system_seconds']:,} s), {verdict} the"
+        f" {run['cpu_aim_seconds']:,} s of CPU we hold it to.\n"
+    )
+
+
 FIGURES = {
     "verify-cells": verify_cells,
     "ops-five": ops_five,
@@ -426,8 +480,11 @@ FIGURES = {
     "pair-nary": pair_nary,
     "notations": notation_labels,
     "verify-asked": verify_asked,
+    "startup": startup,
+    "suite": suite,
+    "headline": headline,
 }
-README_BLOCKS = ("frameworks", "verified")
+README_BLOCKS = ("frameworks", "headline")
 
 
 def block_pattern(name: str) -> re.Pattern[str]:

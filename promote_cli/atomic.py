@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import shlex
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -193,7 +194,8 @@ def _parent_identity(path: Path, final: Path) -> tuple[int, int]:
     except OSError as exc:
         if exc.errno in (errno.ENOENT, errno.ENOTDIR):
             raise BadInputError(
-                f"cannot write {path}: directory {final.parent} does not exist"
+                f"cannot write {path}: directory {final.parent} does not exist; create it"
+                f" first (mkdir -p {shlex.quote(str(final.parent))})"
             ) from None
         raise cannot_write(path, exc) from None
     if not stat.S_ISDIR(st.st_mode):
@@ -711,15 +713,14 @@ def write_into(tgt: Target, data: bytes) -> None:
 def write_bytes(
     path: Path | str, data: bytes, *, into_ok: bool = True, inputs: Sequence[Path] = ()
 ) -> None:
-    """Write ``data`` to ``path`` by the rules above: replace it atomically (creating its
-    missing directories, removed again if the write fails), or write into an existing device,
-    FIFO or terminal (``into_ok``; else refused). ``path`` is refused when it is one of the
-    files ``inputs`` under any name (the path, a symlink to it, a hard link of it). Raises
-    ``BadInputError``; no temporary file or new empty directory is left whatever happens."""
+    """Write ``data`` to ``path`` by the rules above: replace it atomically, or write into an
+    existing device, FIFO or terminal (``into_ok``; else refused). Its directory must exist,
+    as ``convert``'s outputs' must: a mistyped directory is refused, never created. ``path`` is
+    refused when it is one of the files ``inputs`` under any name (the path, a symlink to it, a
+    hard link of it). Raises ``BadInputError``; no temporary file is left whatever happens."""
     if str(path).endswith(("/", os.sep)):
         raise BadInputError(f"cannot write {path}: it names a directory; give a file name")
     with Batch() as batch:
-        batch.make_dirs(Path(path).parent)
         tgt = target(path, into_ok=into_ok)
         for given in inputs:
             with contextlib.suppress(OSError):  # an input that is gone is no longer at risk

@@ -43,6 +43,7 @@ from typing import Any, NoReturn
 
 from markdown import Extension, Markdown
 from markdown.blockprocessors import BlockProcessor
+from markdown.postprocessors import Postprocessor
 from markdown.util import AtomicString
 
 from promote_cli import asking, compare
@@ -293,11 +294,50 @@ class PromoteBlockProcessor(BlockProcessor):
         return box
 
 
+# A table's stylesheet as the html fragment carries it: each rule's selectors start with the
+# table's id.
+STYLESHEET = re.compile(rf"<style>\n(  #({TABLE_ID}(?:-\d+)?) .*?)</style>\n", re.S)
+CSS_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+
+
+class OneStylesheet(Postprocessor):
+    """A page with several tables carries one stylesheet: each table's own (its rules for its
+    id) is taken out, and one holding every rule, each for all the ids that had it, takes the
+    first one's place. A page with one table keeps it as ``promote table`` prints it."""
+
+    def run(self, text: str) -> str:
+        found = list(STYLESHEET.finditer(text))
+        if len(found) < 2:
+            return text
+        rules: dict[tuple[str, str], list[str]] = {}  # (selectors with {id}, body): the ids
+        for sheet in found:
+            css, table_id = sheet.groups()
+            own = re.compile(rf"#{re.escape(table_id)}(?![\w-])")
+            for selectors, body in CSS_RULE.findall(css):
+                shape = own.sub("#{id}", " ".join(selectors.split()))
+                rules.setdefault((shape, body), []).append(table_id)
+        merged = []
+        for (shape, body), ids in rules.items():
+            parts = [p.strip() for p in shape.split(",")]
+            selectors = ", ".join(p.replace("#{id}", f"#{i}") for i in ids for p in parts)
+            merged.append(f"  {selectors} {{{body}}}")
+        first = found[0]
+        out = [text[: first.start()], "<style>\n" + "\n".join(merged) + "\n</style>\n"]
+        end = first.end()
+        for sheet in found[1:]:
+            out.append(text[end : sheet.start()])
+            end = sheet.end()
+        out.append(text[end:])
+        return "".join(out)
+
+
 class PromoteExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:
         md.registerExtension(self)
         self.processor = PromoteBlockProcessor(md.parser)
         md.parser.blockprocessors.register(self.processor, "promote", PRIORITY)
+        # after the raw html is put back (RawHtmlPostprocessor, priority 30)
+        md.postprocessors.register(OneStylesheet(md), "promote-one-stylesheet", 20)
 
     def reset(self) -> None:
         self.processor.tables = 0

@@ -345,12 +345,38 @@ def read_dtype(spelling: str, nota: Notation) -> str:
             f"{spelling!r} is a Python scalar, not a dtype: write {key.lower()} alone for a"
             f" Python scalar operand, or a dtype such as {key.lower()}32"
         )
-    import difflib
-
     known = sorted({s for name in family.titles for s in family.spellings(name)})
-    close = difflib.get_close_matches(key.lower(), known, n=3, cutoff=0.6)
+    close = _close(key.lower(), known)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     raise UsageError(f"unknown dtype {spelling!r} in {nota.name} notation{hint}")
+
+
+def _close(key: str, known: list[str]) -> list[str]:
+    """The spellings a mistyped ``key`` most likely stands for: a width the kind lacks
+    (``int17``) gets the kind's nearest widths below and above (``int16``, ``int32``); any
+    other the nearest spellings of types, never a weak one (``float*`` is written ``float``)."""
+    import difflib
+    import re
+
+    width = re.fullmatch(r"([a-z_]*[a-z])(\d+)", key)
+    if width is not None:
+        kind, bits = width.group(1), int(width.group(2))
+        widths = sorted(
+            (int(k[len(kind) :]), k)
+            for k in known
+            if k.startswith(kind) and k[len(kind) :].isdigit()
+        )
+        below = [k for b, k in widths if b < bits][-1:]
+        above = [k for b, k in widths if b > bits][:1]
+        if below or above:
+            return below + above
+    types = [k for k in known if not k.endswith("*")]
+    ratio = {k: difflib.SequenceMatcher(None, key, k).ratio() for k in types}
+    ranked = sorted((k for k in types if ratio[k] >= 0.6), key=lambda k: -ratio[k])[:3]
+    if not ranked:
+        return []
+    # only those about as close as the closest: flaot32 is float32, not cfloat
+    return [k for k in ranked if ratio[k] >= ratio[ranked[0]] - 0.1]
 
 
 # The catalogue's own names: every type, and the spellings NumPy, ml_dtypes and PyTorch users

@@ -100,7 +100,6 @@ def write(
 ) -> None:
     """Write ``text`` to ``path``: replaced atomically (a reader never sees half a table; it
     keeps the mode of the file it replaces, a new file gets the one ``open()`` would give it;
-    missing directories are created, and removed again if the write fails), or written into an
-    existing device, FIFO or terminal when ``into_ok``; never one of ``inputs`` (any name of
-    it: a symlink, a hard link)."""
+    its directory must exist), or written into an existing device, FIFO or terminal when
+    ``into_ok``; never one of ``inputs`` (any name of it: a symlink, a hard link)."""
     atomic.write_bytes(path, text.encode("utf-8"), into_ok=into_ok, inputs=inputs)

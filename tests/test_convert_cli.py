@@ -399,10 +399,11 @@ def _env() -> dict:
 def test_convert_in_a_real_process_refuses_to_replace_its_output(tmp_path):
     a = save(tmp_path / "a.npy", np.arange(6, dtype=np.int16).reshape(2, 3))
     b = save(tmp_path / "b.npy", np.arange(3, dtype=np.float32))
-    cmd = [sys.executable, "-m", "promote_cli", "convert", str(a), str(b)]
+    cmd = [sys.executable, "-m", "promote_cli", "convert", str(a), str(b), "-p", "jax"]
     done = subprocess.run(cmd, env=_env(), capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stderr == ""  # no progress bar when stderr is not a terminal
+    # no progress bar when stderr is not a terminal (and no default-policy note: -p is given)
+    assert done.stderr == ""
     assert np.load(tmp_path / "a.promoted.npy").dtype == np.float32  # JAX: i2 x f4 -> f4
     again = subprocess.run(cmd, env=_env(), capture_output=True, text=True)
     assert again.returncode == 2

@@ -93,11 +93,12 @@ def test_the_block_is_what_promote_table_prints_with_its_flags(run):
     assert page.startswith(f'<div class="promotion">{printed}<div class="promotion-legend">')
 
 
-def test_each_table_on_a_page_gets_its_own_id_and_stylesheet(run):
+def test_each_table_on_a_page_gets_its_own_id_and_the_page_one_stylesheet(run):
     page = convert("::: promote table -p jax -t f2,bf\n\ntext\n\n::: promote table -p jax\n")
     first, second = html_tables(page)
     assert (first.attrs["id"], second.attrs["id"]) == ("types", "types-2")
-    assert "#types-2 .d {" in page
+    # one <style> for both, each rule for both ids
+    assert page.count("<style>") == 1 and "  #types .d, #types-2 .d {" in page
     assert_same_cells(second, expected(run, "-p", "jax"))
     # a new page starts counting again
     assert 'id="types"' in convert("::: promote table -p jax -t f2\n")

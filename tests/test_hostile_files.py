@@ -765,7 +765,7 @@ def test_check_compares_with_the_command_it_runs_never_the_files_own_header(run,
     (tmp_path / "x.toml").write_text('name = "x"\nextends = "./missing.toml"\n')
     for header in ("--types f2,bf16 -O x64=TRUE", "--help", "-p ./x.toml", "--check /dev/zero"):
         out.write_text(canonical.replace("--types f2,bf;", f"{header};", 1))
-        result = run("table", "-t", "f2,bf", "-f", "rst", "--check", str(out))
+        result = run("table", "-p", "jax", "-t", "f2,bf", "-f", "rst", "--check", str(out))
         assert result.exit_code == 1, result.stdout + result.stderr
         assert "Usage:" not in result.stdout and "missing.toml" not in result.stderr
         assert one_line(result.stderr).startswith(f"promote: {out} is stale; regenerate it with:")

@@ -67,7 +67,10 @@ COMMANDS = {
     "check": ["check", "torch", "-t", "int32,bfloat16,S(int8),int", "--json"],
     # Its associative examples are refused on one side: each result is an outcome.
     "check-refused": ["check", "jax", "-t", "i1,u8,float4_e2m1fn", "--json"],
-    "expr": ["expr", "y = x.T[0]; y += w[1]; y.astype(float16) / w", "x=uint8", "w=int8", "--json"],
+    "expr": [
+        *("expr", "y = x.T[0]; y += w[1]; y.astype(float16) / w", "x=uint8", "w=int8"),
+        *("-p", "numpy,torch", "--json"),
+    ],
 }
 EXIT = {
     "expr": 1,

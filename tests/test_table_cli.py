@@ -90,6 +90,7 @@ def test_rst_and_csv_through_the_cli(run):
 
 def test_output_file_and_format_from_its_suffix(run, tmp_path):
     target = tmp_path / "docs" / "ascend.md"
+    target.parent.mkdir()  # an output's directory must exist (tests/test_newcomer_mistakes.py)
     result = run("table", "-p", "ascend", "-o", str(target))
     assert result.exit_code == 0 and result.stdout == ""
     (table,) = markdown_tables(target.read_text(encoding="utf-8"))

@@ -180,9 +180,13 @@ def test_a_missing_framework_says_how_to_install_it(run, install):
 
     install("jax", fake_oracle("jax", missing=True))
     line = run("verify", "jax").stdout.splitlines()[0]
+    # the release CI pins (constraints.txt), which is the one the rules were measured on
+    constraints = (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines()
+    [pinned] = [c for c in constraints if c.startswith("jax==")]
     assert line == (
         "jax: not installed, skipped (No module named 'fakework'; to install it: pip install"
-        f" jax (or every framework at once: {extra_install('conformance')}))"
+        f" {pinned}, the release promote's rules were measured on"
+        f" (or every framework at once: {extra_install('conformance')}))"
     )
     # promote is on no package index: the extra comes from where this promote is, a checkout.
     assert "promote-cli[" not in line and f"{ROOT}[conformance]" in line

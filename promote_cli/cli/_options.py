@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from functools import cached_property
 from typing import Any
@@ -70,15 +71,63 @@ class FileName(click.ParamType):
         return self.path.to_info_dict()
 
 
+# The policy a command answers under when none is named, the same for every command: JAX's
+# table is the one promote was built around (the README's first), every pair has an answer in
+# it, and pair, op and table answered under it before expr did too; a script that names no
+# policy keeps its answers. Whenever it answers, stderr says so first (``say_default``).
+DEFAULT_POLICY = "jax"
+
+
+def chosen(policy: str | None, policy_file: str | None = None) -> str:
+    """The policy asked for (``--policy-file`` first), or the default one."""
+    return policy_file or policy or DEFAULT_POLICY
+
+
+def say_default(policy: str | None, policy_file: str | None = None) -> None:
+    """When no policy was named, say which answered, on stderr, before anything else there
+    (a notation note, a refusal): ``note: policy jax (the default; -p to choose)``. Called
+    once the answer is in hand: a mistake in the question is one line, never two."""
+    if policy_file is not None or policy is not None:
+        return
+    from promote_cli import fit
+
+    note = f"note: policy {DEFAULT_POLICY} (the default; -p to choose)"
+    click.echo("\n".join(fit.wrap(note, fit.terminal_width(sys.stderr))), err=True)
+
+
+def _complete_policy(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """What the shell completes after ``-p``: the policy names (and ``all`` where several are
+    taken), the registry's; a comma list completes its last item."""
+    from promote_cli import frameworks
+
+    head, _, last = incomplete.rpartition(",")
+    several = param.metavar is not None and "," in param.metavar
+    names = [*frameworks.names(), *(["all"] if several and not head else [])]
+    return [f"{head},{n}" if head else n for n in names if n.startswith(last)]
+
+
 policy = click.option(
     "--policy",
     "-p",
     cls=_Listing,
     listing=_policies,
-    default="jax",
-    show_default=True,
+    default=None,
     metavar="NAME",
-    help="Whose rules: {listing} (see `promote policies`), or a TOML policy file (./mine.toml).",
+    shell_complete=_complete_policy,
+    help=f"Whose rules: {{listing}} (see `promote policies`), or a TOML policy file"
+    f" (./mine.toml). Default: {DEFAULT_POLICY}, said on stderr.",
+)
+several_policies = click.option(
+    "--policy",
+    "-p",
+    cls=_Listing,
+    listing=_policies,
+    default=None,
+    metavar="NAME[,NAME2...]",
+    shell_complete=_complete_policy,
+    help=f"Whose rules: {{listing}} (see `promote policies`), or a TOML policy file"
+    f" (./mine.toml); several, comma separated, or all: a row each. Default:"
+    f" {DEFAULT_POLICY}, said on stderr.",
 )
 policy_file = click.option(
     "--policy-file",

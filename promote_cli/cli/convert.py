@@ -100,8 +100,11 @@ def command(
     """
     from promote_cli import npy
 
-    policy = policy_file or policy
-    req = api.request(policy, notation=notation, options=_options.parse_options(option_values))
+    req = api.request(
+        _options.chosen(policy, policy_file),
+        notation=notation,
+        options=_options.parse_options(option_values),
+    )
     nota = req.notation
     sources = [
         _source(spec, flag_dtype, flag, nota)
@@ -118,7 +121,8 @@ def command(
         result = promoted.result
         assert result is not None, "a refusal raises PromotionError"
         jobs = npy.plan(sources, result, outs, skip_unchanged=skip_unchanged)
-    except PromotionError as exc:
+    except PromotionError as exc:  # a refusal is an answer: from the default policy, say so
+        _options.say_default(policy, policy_file)
         if not as_json:
             raise
         body = {**_head(req, sources), **schema.raised(exc), "written": False, "files": []}
@@ -147,6 +151,9 @@ def command(
             for job, c, replaces in zip(jobs, done.changes, done.replaces, strict=True)
         ],
     }
+    # The answer is in hand (a file that cannot be written was an error, one line): say, before
+    # it, when the default policy gave it.
+    _options.say_default(policy, policy_file)
     if as_json:
         click.echo(schema.dumps(report), nl=False)
     else:

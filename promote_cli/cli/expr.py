@@ -20,10 +20,10 @@ from promote_cli.errors import UsageError
     "--policy",
     "-p",
     "policies",
-    default="numpy,torch",
-    show_default=True,
+    default=None,
     metavar="P[,P2...]",
-    help="The policies to answer under, a column each (see `promote policies`).",
+    help="The policies to answer under, a column each (see `promote policies`), or all"
+    f" that answer expressions. Default: {_options.DEFAULT_POLICY}, said on stderr.",
 )
 @_options.options
 @_options.as_json
@@ -49,8 +49,13 @@ def command(code, bindings, policies, option_values, as_json, explain) -> int:
     -O NAME=VALUE goes to each policy with that option, -O POLICY:NAME=VALUE to
     one. Exits 1 when a column raises.
     """
+    given = policies
+    policies = _options.chosen(policies)
+    if policies.strip() == "all":
+        policies = ",".join(expr.checked())
     question = asking.expr_question(code, bindings, policies, option_values)
     answers = question.answers()
+    _options.say_default(given)
     parts = expr.parting(answers)
     if as_json:
         click.echo(_json(question, answers, parts), nl=False)

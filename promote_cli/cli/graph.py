@@ -27,7 +27,8 @@ from promote_cli.graph import FORMATS, render
 def command(policy, policy_file, fmt, option_values, notation) -> int:
     """Draw POLICY's promotion lattice: each type linked to the types directly above it.
 
-    Only lattice policies have one (jax, tensorflow, array-api); others exit 2.
+    Only a lattice policy has one (`promote policies` lists each policy's
+    properties); any other exits 2, naming those that do.
 
     \b
     promote graph --policy jax --format mermaid
@@ -35,7 +36,8 @@ def command(policy, policy_file, fmt, option_values, notation) -> int:
     promote graph -p tensorflow -f svg > tf.svg
     promote graph -p jax -O x64=false | dot -Tpng > jax-x32.png
     """
-    policy = policy_file or policy
-    req = asking.graph_request(policy, notation, option_values)
-    click.echo(render(req, fmt), nl=False)
+    req = asking.graph_request(_options.chosen(policy, policy_file), notation, option_values)
+    drawn = render(req, fmt)
+    _options.say_default(policy, policy_file)
+    click.echo(drawn, nl=False)
     return EXIT_OK

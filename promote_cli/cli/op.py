@@ -9,9 +9,9 @@ import click
 
 from promote_cli import api, fit, ops
 from promote_cli.api import Request
-from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options, _several
 from promote_cli.engine import Outcome
-from promote_cli.errors import PromotionError
+from promote_cli.errors import PromotionError, UsageError
 from promote_cli.notations import display
 from promote_cli.operands import label
 
@@ -22,7 +22,7 @@ from promote_cli.operands import label
 @click.command("op", cls=Command, context_settings={"ignore_unknown_options": True})
 @click.argument("name", metavar="NAME")
 @click.argument("operands", nargs=-1, required=True, metavar="A [B]")
-@_options.policy
+@_options.several_policies
 @_options.policy_file
 @_options.options
 @_options.notation
@@ -47,25 +47,32 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
     refusal). Quote the ones your shell reads (* | ^ < > &); `promote ops` lists
     them all. Prints the output dtype; a refusal prints its reason and exits 1.
     A cell the framework has no CPU kernel for prints the dtype rule's answer
-    and says so.
+    and says so. With several policies (-p numpy,torch,jax or -p all), a row
+    each, in the canonical notation; exits 1 if any refuses.
     """
     for given in (name, *operands):
         looks_like_option = given.startswith("--") or (given[:1] == "-" and given[1:2].isalpha())
         if looks_like_option and given != "-x":
             raise click.NoSuchOption(given)
+    several = _several.named(policy) if policy_file is None else None
+    if several is not None:
+        return _rows(several, name, operands, option_values, notation, as_json, explain)
+    given, policy = policy, _options.chosen(policy, policy_file)
     asking = dict(
         notation=notation, options=_options.parse_options(option_values), operands=operands
     )
     try:
-        req = api.request(policy_file or policy, op=name, **asking)
+        req = api.request(policy, op=name, **asking)
     except PromotionError as exc:  # a policy that declares no operations
+        _options.say_default(given, policy_file)
         if not as_json:
             raise
         # The same object as an answer, its outcome the refusal (rule "no-operations").
-        return _json(api.request(policy_file or policy, **asking), operands, name, None, exc)
+        return _json(api.request(policy, **asking), operands, name, None, exc)
     pol, nota, asked = req.policy, req.notation, req.asked
     assert asked is not None and req.operands is not None
     out, promoted = req.explain()
+    _options.say_default(given, policy_file)
     op = asked.single()
     if as_json:
         return _json(req, operands, op.name, asked.rules.rule(op.name).function, out)
@@ -95,6 +102,33 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
     return EXIT_OK
 
 
+def _rows(names, name, operands, option_values, notation, as_json, explain) -> int:
+    """``-p numpy,torch`` or ``-p all``: a row per policy and option setting; a policy that
+    declares no operations (OpenVINO, Ascend) is a row saying so."""
+    if explain:
+        raise UsageError("--explain says why one policy answered: name one with -p")
+
+    def ask(pol, options, nota):
+        asking = dict(notation=nota, options=options, operands=operands)
+        try:
+            req = api.request(pol, op=name, **asking)
+        except PromotionError as exc:
+            return api.request(pol, **asking), exc
+        return req, req.explain()[0]
+
+    found = _several.rows(names, option_values, notation, ask)
+    asked = _call(ops.operation(name, len(operands)), list(operands))
+
+    def body(row):
+        req, out = row.req, row.out
+        function = None
+        if req.asked is not None:
+            function = req.asked.rules.rule(req.asked.single().name).function
+        return _body(req, operands, name, function, out)
+
+    return _several.report("op", asked, found, as_json, body)
+
+
 def _json(
     req: Request,
     spellings: Sequence[str],
@@ -103,6 +137,22 @@ def _json(
     out: Outcome | PromotionError,
 ) -> int:
     """``--json``: the request, the operation and its outcome (or the refusal raised)."""
+    from promote_cli import schema
+
+    body = _body(req, spellings, op, function, out)
+    click.echo(schema.dumps(body), nl=False)
+    return EXIT_DIFFERENT if body["refused"] else EXIT_OK
+
+
+def _body(
+    req: Request,
+    spellings: Sequence[str],
+    op: str,
+    function: str | None,
+    out: Outcome | PromotionError,
+) -> dict:
+    """One request's ``--json`` object: the request, the operation and its outcome (or the
+    refusal raised)."""
     from promote_cli import schema
 
     assert req.operands is not None
@@ -119,8 +169,7 @@ def _json(
         **answer,
         "step": out.decided_by if isinstance(out, Outcome) else None,
     }
-    click.echo(schema.dumps(body), nl=False)
-    return EXIT_DIFFERENT if answer["refused"] else EXIT_OK
+    return body
 
 
 def _call(op: ops.Operation, given: Sequence[str]) -> str:

@@ -7,7 +7,7 @@ import sys
 import click
 
 from promote_cli import api, fit
-from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options
+from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options, _several
 from promote_cli.engine import worded
 from promote_cli.errors import UsageError
 from promote_cli.notations import display
@@ -16,7 +16,7 @@ from promote_cli.operands import inner, label
 
 @click.command("pair", cls=Command)
 @click.argument("operands", nargs=-1, required=True, metavar="A B [C ...]")
-@_options.policy
+@_options.several_policies
 @_options.policy_file
 @_options.options
 @_options.notation
@@ -49,11 +49,16 @@ def command(operands, policy, policy_file, option_values, notation, as_json, cha
     with its value int:300, float:1e300, complex:1j, bool:true (refused where
     the framework's operation raises for that value); N(t) a NumPy scalar, and
     S(t)=300 / N(t)=300 with a value (numpy: -O promotion=legacy casts by value).
-    Prints the result; a refusal prints its reason and exits 1.
+    Prints the result; a refusal prints its reason and exits 1. With several
+    policies (-p numpy,torch,jax or -p all), a row each, in the canonical
+    notation; -O x64=true,false adds a row per value; exits 1 if any refuses.
     """
     if len(operands) < 2:
         raise UsageError("pair needs two operands, e.g. promote pair f16 bf16")
-    policy = policy_file or policy
+    several = _several.named(policy) if policy_file is None else None
+    if several is not None:
+        return _rows(several, operands, option_values, notation, as_json, chain, explain)
+    given, policy = policy, _options.chosen(policy, policy_file)
     req = api.request(
         policy,
         notation=notation,
@@ -62,6 +67,7 @@ def command(operands, policy, policy_file, option_values, notation, as_json, cha
         chain=chain,
     )
     final = req.outcome()
+    _options.say_default(given, policy_file)
     nota = req.notation
     read = req.operands
     assert read is not None, "a pair request always holds its operands"
@@ -69,14 +75,7 @@ def command(operands, policy, policy_file, option_values, notation, as_json, cha
     if as_json:
         from promote_cli import schema
 
-        inputs = [
-            {"spelling": s, **schema.operand(op, nota)}
-            for s, op in zip(operands, read, strict=True)
-        ]
-        body = {**schema.head("pair", req), "operands": inputs, **schema.outcome(final, nota)}
-        if chain:
-            body["steps"] = [worded(step, nota) for step in final.steps]
-        click.echo(schema.dumps(body), nl=False)
+        click.echo(schema.dumps(_body(req, operands, final)), nl=False)
         return EXIT_DIFFERENT if final.refused else EXIT_OK
 
     misread = [
@@ -102,6 +101,35 @@ def command(operands, policy, policy_file, option_values, notation, as_json, cha
         return EXIT_DIFFERENT
     _say(_result(final, nota))
     return EXIT_OK
+
+
+def _rows(names, operands, option_values, notation, as_json, chain, explain) -> int:
+    """``-p numpy,torch`` or ``-p all``: a row per policy and option setting."""
+    if explain:
+        raise UsageError("--explain says why one policy answered: name one with -p")
+
+    def ask(pol, options, nota):
+        req = api.request(pol, notation=nota, options=options, operands=operands, chain=chain)
+        return req, req.outcome()
+
+    found = _several.rows(names, option_values, notation, ask)
+    asked = (" + " if chain else " x ").join(operands)
+    return _several.report("pair", asked, found, as_json, lambda r: _body(r.req, operands, r.out))
+
+
+def _body(req, spellings, final) -> dict:
+    """One request's ``--json`` object: its head, its operands and the outcome."""
+    from promote_cli import schema
+
+    nota = req.notation
+    inputs = [
+        {"spelling": s, **schema.operand(op, nota)}
+        for s, op in zip(spellings, req.operands, strict=True)
+    ]
+    body = {**schema.head("pair", req), "operands": inputs, **schema.outcome(final, nota)}
+    if req.chain:
+        body["steps"] = [worded(step, nota) for step in final.steps]
+    return body
 
 
 def _result(out, nota) -> str:

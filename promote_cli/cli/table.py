@@ -12,14 +12,14 @@ import click
 
 from promote_cli import asking, frameworks, textfiles
 from promote_cli.api import shell_quote
-from promote_cli.cli import EXIT_OK, Command, _options, tell
+from promote_cli.cli import EXIT_OK, Command, _options, _several, tell
 from promote_cli.cli._report import CheckReport
 from promote_cli.errors import UsageError
 from promote_cli.render import FORMATS, MARKS, SUFFIXES, render
 
 
 @click.command("table", cls=Command)
-@_options.policy
+@_options.several_policies
 @_options.policy_file
 @click.option(
     "--format",
@@ -110,7 +110,29 @@ def command(
     promote table -p torch --op sum             # one row: torch.sum of each
     promote table -p torch --op sqrt,exp,sum    # one row per operation
     promote table -p jax --op unary,reductions  # every one-operand operation
+    promote table -p all -t int8,uint8,float16  # every policy, a row each
     """
+    several = _several.named(policy) if policy_file is None else None
+    if several is not None:
+        given = {
+            "--format": fmt not in (None, "term", "json"),
+            "--diff-against": diff_against is not None,
+            "--op": op is not None,
+            "--template": template is not None,
+            "-o": output is not None,
+            "--check": check is not None,
+            "--standalone": standalone,
+            "--mark": bool(marks),
+        }
+        refused = [flag for flag, on in given.items() if on]
+        if refused:
+            raise UsageError(
+                f"{refused[0]} applies to one policy's table; with several, table prints the"
+                " grid of policies x pairs (or --json)"
+            )
+        titles, found, cells = _several.grid(several, types, option_values, notation)
+        return _several.grid_report(titles, found, cells, as_json or fmt == "json")
+    given, policy = policy, _options.chosen(policy, policy_file)
     if output is not None and check is not None:
         raise UsageError("give -o FILE or --check FILE, not both")
     if as_json:
@@ -137,7 +159,7 @@ def command(
     for mark in marks:
         tail += ["--mark", mark]
     table = asking.table(
-        policy_file or policy,
+        policy,
         types,
         notation,
         diff_against,
@@ -157,7 +179,9 @@ def command(
         # read from the file (its header names a command) is run or trusted.
         on_disk = textfiles.read(check)
         report = CheckReport(fix=f"{table.command} -o {shell_quote(str(check))}")
-        click.echo(report.compare(check, on_disk, text), nl=False)
+        compared = report.compare(check, on_disk, text)
+        _options.say_default(given, policy_file)
+        click.echo(compared, nl=False)
         tell(report.summary())
         return report.exit_code
     if output is not None:
@@ -166,7 +190,9 @@ def command(
         if frameworks.looks_like_file(policy):
             read.append(Path(policy))
         textfiles.write(output, text, inputs=read)
+        _options.say_default(given, policy_file)
         return EXIT_OK
+    _options.say_default(given, policy_file)
     click.echo(text, nl=False)
     return EXIT_OK
 

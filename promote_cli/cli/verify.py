@@ -175,6 +175,7 @@ def _reports(
     else:
         files = [n for n in names if frameworks.looks_like_file(n)]
         if files:
+            api.resolve(files[0])  # a missing or malformed file says so first
             raise UsageError(f"{files[0]}: a policy file has no framework; add --oracle M:F")
         chosen = driver.selected(names)
         pols = {n: frameworks.get(n) for n in chosen if n in frameworks.names()}

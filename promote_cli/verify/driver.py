@@ -188,11 +188,17 @@ def framework_name(entry: Framework) -> str:
 
 
 def install_hint(entry: Framework) -> str:
-    """How to install a framework: ``pip install tensorflow-cpu``, and the command that
-    installs promote's ``conformance`` extra, every framework it holds, from where this promote
-    came from (promote is on no package index: ``promote-cli[conformance]`` alone would find
-    nothing)."""
-    hint = f"pip install {entry.install}"
+    """How to install a framework: ``pip install tensorflow-cpu==2.21.0``, the release its
+    rules were measured on (another release may answer otherwise, and verify says so), and the
+    command that installs promote's ``conformance`` extra, every framework it holds, from where
+    this promote came from (promote is on no package index: ``promote-cli[conformance]`` alone
+    would find nothing)."""
+    import shlex
+
+    pinned = f"{entry.install}=={entry.version}" if entry.version else entry.install
+    hint = f"pip install {shlex.quote(pinned)}"
+    if entry.version:
+        hint += ", the release promote's rules were measured on"
     if entry.in_extra:
         hint += f" (or every framework at once: {extra_install('conformance')})"
     return hint

@@ -37,6 +37,17 @@ from promote_cli.verify.protocol import (
 )
 from promote_cli.worker import EXITED, RAISED, TIMED_OUT, Reply, Worker
 
+# NumPy prints its long double types by their size on the machine (``str(np.dtype("longdouble"))``
+# is ``float128`` on x86-64 Linux, ``float96`` on 32-bit x86); it has no other types of those
+# names, so each is the long double (where long double is double, NumPy prints ``float64``, and
+# the answer is read as float64).
+_NUMPY_LONG_DOUBLE = {
+    "float96": "longdouble",
+    "float128": "longdouble",
+    "complex192": "clongdouble",
+    "complex256": "clongdouble",
+}
+
 # How long the oracle may take to be imported, and to answer one cell.
 TIMEOUT = 60.0
 
@@ -115,6 +126,7 @@ class FunctionOracle:
             if not reply.ok:
                 raise OracleFailed(f"--oracle {self.spec}, asked {asked}: {self._what(reply)}")
             text = reply.text.removeprefix("dtype(").strip("')\"")
+            text = _NUMPY_LONG_DOUBLE.get(text, text)
             try:
                 out.append(Result(read_dtype(text, canonical)))
             except UsageError:
