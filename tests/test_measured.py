@@ -78,6 +78,7 @@ def test_every_framework_with_an_oracle_has_measurements():
         "tinygrad",
         "paddle",
         "mindspore",
+        "onnx",
     ]
     for name in MEASURED:
         # The files are read in full, and compared, by the tests below; here, that each

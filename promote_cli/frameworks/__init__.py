@@ -48,6 +48,7 @@ FRAMEWORKS = (
     "tinygrad",
     "paddle",
     "mindspore",
+    "onnx",
 )
 
 
