@@ -181,3 +181,31 @@ def test_the_constraints_data_match_the_installed_onnx():
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.conformance("onnx")
+def test_onnxruntime_has_a_cpu_kernel_for_every_operator_of_the_opset_chosen():
+    # OPSET is the newest the measured onnxruntime fully supports: a CPU kernel for the
+    # version at OPSET of every operator that is not a function (ONNX expands those), but
+    # ImageDecoder, missing at every opset since 20, where it appeared. (Constant has no
+    # kernel: ONNX Runtime makes its value an initializer.)
+    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    import live
+    from onnxruntime.capi import _pybind_state
+
+    if live.unmeasured(["onnx"]):
+        pytest.skip(live.unmeasured(["onnx"]))
+    kernels: dict[str, list[tuple[int, int]]] = {}
+    for k in _pybind_state.get_all_opkernel_def():
+        if k.provider == "CPUExecutionProvider" and k.domain in ("", "ai.onnx"):
+            kernels.setdefault(k.op_name, []).append(k.version_range)
+    missing = []
+    for name in sorted({s.name for s in onnx.defs.get_all_schemas() if s.domain == ""}):
+        schema = onnx.defs.get_schema(name, OPSET)
+        if schema.deprecated or schema.has_function or schema.has_context_dependent_function:
+            continue
+        since = schema.since_version
+        if name != "Constant" and not any(lo <= since <= hi for lo, hi in kernels.get(name, [])):
+            missing.append(f"{name}-{since}")
+    assert missing == ["ImageDecoder-20"]
