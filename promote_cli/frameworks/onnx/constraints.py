@@ -74,18 +74,8 @@ class Operator(Record):
 
     @property
     def spelled(self) -> str:
-        """``Add (opset 28, Add-14)``: how a reason names it."""
+        """``Add-14``, ONNX's name for the operator's version: how a reason names it."""
         return f"{self.name}-{self.since}"
-
-    def output_type(self, operands: Sequence[str]) -> str | None:
-        """The output's type for operands of ``operands``' types: an input's constraint's
-        (None: the operands do not fix it), or the one type of its own constraint."""
-        param = self.output[1]
-        for (_, p), t in zip(self.operands, operands, strict=True):
-            if p == param:
-                return t
-        own = self.constraints[param]
-        return own[0] if len(own) == 1 else None
 
     def bind(self, operands: Sequence[Operand]) -> Outcome:
         """The operands bound to the operator's inputs: each type must be one its input's
