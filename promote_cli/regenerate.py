@@ -8,8 +8,15 @@
 2. ``promote_cli/frameworks/_index.py``, what reading a spelling needs of every notation
    (``frameworks.index_source``, from the registry's entries): after a framework's notation
    changes, or a framework is added;
+<<<<<<< HEAD
 3. ``promote_cli/shared/ml_dtypes-<release>.json``, the numpy policy's ``ml_dtypes``
    tables (``ml_gen``, from NumPy with the installed release of ml_dtypes imported);
+=======
+3. ``promote_cli/frameworks/numpy/ml_dtypes-<release>.json``, the numpy policy's ``ml_dtypes``
+   tables (``ml_gen``, from NumPy with the installed release of ml_dtypes imported), and
+   ``promote_cli/frameworks/onnx/constraints.json``, the onnx policy's type constraints
+   (``schemas_gen``, from the installed onnx's operator schemas);
+>>>>>>> onnx
 4. every framework's measurements, ``promote_cli/frameworks/<name>/measured/*.json``
    (``promote measure --all --require``: every framework must be installed, as the
    ``conformance`` extra and ``torch`` install them);
@@ -48,6 +55,10 @@ def steps() -> list[tuple[str, list[str]]]:
         (
             "the numpy policy's ml_dtypes tables",
             [python, "-m", "promote_cli.frameworks.numpy.ml_gen"],
+        ),
+        (
+            "the onnx policy's type constraints",
+            [python, "-m", "promote_cli.frameworks.onnx.schemas_gen"],
         ),
         (
             "every framework's measurements",

@@ -176,7 +176,7 @@ def test_a_framework_added_as_a_directory_and_a_registry_line_is_everywhere(copy
 
     helped = " ".join(promote(copy, "table", "-h").stdout.split())
     assert "Whose rules: jax, openvino, ascend, " in helped
-    assert " mindspore, abacus (see `promote policies`)" in helped
+    assert " onnx, abacus (see `promote policies`)" in helped
     table = promote(copy, "table", "--policy", "abacus", "--format", "csv")
     assert table.returncode == 0, table.stderr
     rows = {r.split(",")[0]: r.split(",")[1:] for r in table.stdout.splitlines()}

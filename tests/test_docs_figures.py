@@ -137,6 +137,15 @@ def test_a_run_again_of_a_policy_the_kept_run_lacks_is_refused():
         script.updated(kept, _run(5, "", _entry("jax", 1.0)), ["mlx"], "2026-11-28")
 
 
+def test_a_framework_added_since_the_kept_run_joins_it_at_the_end():
+    # CONTRIBUTING.md's last step for a new framework: verified.py --write NAME
+    script = _verified_script()
+    kept = _run(10, "", _entry("jax", 1.0), _entry("mlx", 1.0))
+    now = script.updated(kept, _run(5, "", _entry("onnx", 3.0)), ["onnx"], "2026-12-08")
+    assert [p["policy"] for p in now["verify"]["policies"]] == ["jax", "mlx", "onnx"]
+    assert now["verify"]["policies"][-1]["seconds"] == 3.0 and now["verify"]["ok"] is True
+
+
 def test_a_mismatch_in_a_run_again_makes_the_kept_run_not_ok():
     script = _verified_script()
     kept = _run(10, "", _entry("jax", 1.0), _entry("mlx", 1.0))

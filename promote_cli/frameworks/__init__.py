@@ -50,6 +50,7 @@ FRAMEWORKS = (
     "tinygrad",
     "paddle",
     "mindspore",
+    "onnx",
 )
 
 

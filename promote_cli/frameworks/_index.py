@@ -19,6 +19,7 @@ FRAMEWORKS = (
     "tinygrad",
     "paddle",
     "mindspore",
+    "onnx",
 )
 TITLES = (
     ("canonical", "canonical names"),

@@ -1,0 +1,24 @@
+"""ONNX's operations promote nothing: each binds its operands to its operator's type
+constraints (``constraints.Operator.bind``), one pair rule per operation, keyed by its name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from promote_cli.engine import Outcome
+from promote_cli.frameworks.onnx.constraints import Operator, data
+from promote_cli.operands import Operand
+from promote_cli.ops import Pair
+
+
+def _pair(operator: Operator) -> Pair:
+    one = len(operator.operands) == 1
+
+    def bind(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:
+        return operator.bind((a,) if one else (a, b))
+
+    return Pair(bind, f"{operator.spelled}'s type constraints")
+
+
+PAIRS: Mapping[str, Pair] = {name: _pair(op) for name, op in data().operators.items()}
