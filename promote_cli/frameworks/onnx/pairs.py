@@ -21,4 +21,14 @@ def _pair(operator: Operator) -> Pair:
     return Pair(bind, f"{operator.spelled}'s type constraints")
 
 
-PAIRS: Mapping[str, Pair] = {name: _pair(op) for name, op in data().operators.items()}
+def _named(name: str, pair: Pair) -> Pair:
+    # A pair's key is its function's name, and each is a public function of this module
+    # (tests/test_rule_declarations.py: a reader finds the code from the rule): each
+    # operation's bind, built from the data, is named after it and bound here.
+    pair.promote.__name__ = pair.promote.__qualname__ = name
+    pair.promote.__module__ = __name__
+    globals()[name] = pair.promote
+    return pair
+
+
+PAIRS: Mapping[str, Pair] = {name: _named(name, _pair(op)) for name, op in data().operators.items()}
