@@ -70,7 +70,7 @@ class Case(NamedTuple):
 
 
 def pair_case(where: Path) -> Case:
-    return Case(["pair", "f2", "bf"], {}, None)
+    return Case(["pair", "f2", "bf", "-p", "jax"], {}, None)
 
 
 def table_case(where: Path) -> Case:
@@ -107,7 +107,9 @@ def convert_case(where: Path) -> Case:
         want = np.arange(1000 if path.name == "a.npy" else 3, dtype=np.float32)
         return got.dtype == np.float32 and np.array_equal(got, want)
 
-    return Case(["convert", str(a), str(b), "-o", str(out), "--force"], outputs, complete)
+    return Case(
+        ["convert", str(a), str(b), "-p", "jax", "-o", str(out), "--force"], outputs, complete
+    )
 
 
 class Outcome(NamedTuple):
@@ -272,7 +274,9 @@ def state(where: Path) -> list[tuple[str, str]]:
 def test_a_signal_during_the_commit_lets_it_finish_and_says_so(outputs, sig, at):
     """What this guards against: 31 of 40 such runs printed 'interrupted' and exit 130
     ("nothing is written") with both outputs written, and 6 left a .promote-old backup."""
-    done = drive(["convert", "a.npy", "b.npy", "--force"], "replace", at, sig, cwd=outputs)
+    done = drive(
+        ["convert", "a.npy", "b.npy", "-p", "jax", "--force"], "replace", at, sig, cwd=outputs
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr == (
         "promote: interrupted after writing a.promoted.npy, b.promoted.npy, complete\n"
@@ -283,7 +287,7 @@ def test_a_signal_during_the_commit_lets_it_finish_and_says_so(outputs, sig, at)
 
 
 def test_a_signal_while_the_commit_keeps_backups_stops_it_with_nothing_changed(outputs):
-    done = drive(["convert", "a.npy", "b.npy", "--force"], "link", 1, cwd=outputs)
+    done = drive(["convert", "a.npy", "b.npy", "-p", "jax", "--force"], "link", 1, cwd=outputs)
     assert (done.returncode, done.stderr) == (130, "promote: interrupted\n")
     assert state(outputs) == [("a.promoted.npy", "old"), ("b.promoted.npy", "old")]
 
@@ -346,7 +350,10 @@ WEAKREF = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("args", [["pair", "f2", "bf"], ["convert", "a.npy", "b.npy", "--force"]])
+@pytest.mark.parametrize(
+    "args",
+    [["pair", "f2", "bf", "-p", "jax"], ["convert", "a.npy", "b.npy", "-p", "jax", "--force"]],
+)
 def test_an_interrupt_lost_in_a_weakref_callback_is_still_reported(outputs, args):
     """What this guards against: such a SIGINT swallowed, the run completing with exit 0
     (2 of 250 runs)."""
