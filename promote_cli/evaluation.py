@@ -35,7 +35,7 @@ from promote_cli.program import (
 from promote_cli.record import Record
 
 if TYPE_CHECKING:
-    from promote_cli.framework import Expressions, Tensors
+    from promote_cli.framework import Condition, Expressions, Tensors
     from promote_cli.ops import Operations
 
 # The rule of a node promote does not answer under a policy (a Python literal's value where
@@ -344,6 +344,9 @@ def _step(
     if node.kind == OPERATION:
         operands = [x for x in given if x is not None]
         if node.operation == "where":  # the condition picks; the two values promote
+            refused = _condition_refused(_conditions(declared, opts), operands[0])
+            if refused is not None:
+                return Step(node, None, refused)
             operands = operands[1:]
         # A one-operand operation on a weak tensor (TensorFlow's: its rules' Python-scalar
         # operand) answers as on the array of its dtype, and returns a weak tensor of a
@@ -412,6 +415,34 @@ def _step(
         strong = Operand(kept.dtype.removesuffix("*"), category)
         return Step(node, kept if node.kind == TRANSPOSE else strong)
     return Step(node, Operand(kept.dtype, category))
+
+
+def _conditions(declared: Expressions, opts: Mapping[str, Any]) -> Condition:
+    """The conditions the framework's ``where`` takes under ``opts``: its backend's where they
+    differ (``Tensors.where``: Keras's OpenVINO backend), else its own."""
+    tensors = declared.tensors_under(opts)
+    if tensors is not None and tensors.where is not None:
+        return tensors.where
+    return declared.where
+
+
+def _condition_refused(takes: Condition, condition: Operand) -> Outcome | None:
+    """The refusal ``where`` makes of its ``condition`` as the framework measured does
+    (``Condition``), before its two values promote; None where it takes it."""
+    from promote_cli import ops
+
+    if condition.category == PYTHON:
+        kind = {bool: "bool", int: "int", float: "float", complex: "complex"}.get(
+            type(condition.value), condition.dtype.rstrip("*")
+        )
+        if kind in takes.scalars:
+            return None
+        why = f"{takes.scalar} (the condition is a Python {kind})"
+    elif takes.dtypes is not None and condition.dtype not in takes.dtypes:
+        why = f"{takes.raises} (the condition is {ref(condition.dtype)})"
+    else:
+        return None
+    return refuse(ops.REFUSES_OPERAND, why)
 
 
 def _built(

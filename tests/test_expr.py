@@ -839,3 +839,98 @@ def test_a_node_promote_declines_is_not_answered_not_a_raise(run):
         "tensorflow mode=legacy function=true is not answered at x + y: function=true is not"
         " modelled under mode=legacy"
     )
+
+
+def test_where_raises_at_a_condition_pytorch_does_not_take_and_numpy_reads_any(run):
+    # PyTorch 2.13: "where expected condition to be a boolean tensor, but got a tensor with
+    # dtype Char" (RuntimeError); NumPy reads an int8 condition as truth values.
+    done = run("expr", "where(x, x, y)", "x=int8", "y=uint8", "-p", "torch,numpy")
+    assert done.exit_code == 1
+    assert done.stdout.splitlines() == [
+        "  code            torch   numpy",
+        "> where(x, x, y)  raises  int16",
+        "torch raises at where(x, x, y): RuntimeError: where expected condition to be a boolean"
+        " tensor (the condition is int8)",
+        "> the policies part at where(x, x, y): torch raises, numpy int16",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("policy", "options", "condition", "dtype"),
+    [
+        # measured: each framework's where(c, int8_array, uint8_array)
+        ("torch", {}, "bool", "int16"),
+        ("torch", {}, "uint8", "int16"),  # PyTorch still takes a uint8 condition
+        ("torch", {}, "S(float32)", None),  # a 0-d one too is refused
+        ("numpy", {}, "complex64", "int16"),
+        ("jax", {}, "float8_e5m2", "int16"),
+        ("mlx", {}, "float16", "int16"),
+        ("tensorflow", {}, "int64", "int16"),
+        ("array-api", {}, "bool", "int16"),
+        ("array-api", {}, "uint8", None),
+        ("mindspore", {}, "int32", None),
+        ("keras", {"backend": "torch"}, "float32", "int16"),
+    ],
+)
+def test_where_takes_the_conditions_each_framework_measured_takes(
+    policy, options, condition, dtype
+):
+    code = "where(c, x, y)"
+    bindings = {"c": condition, "x": "int8", "y": "uint8"}
+    if dtype is not None:
+        assert api.expr(code, bindings, policy, **options) == dtype
+        return
+    with pytest.raises(PromotionError) as raised:
+        api.expr(code, bindings, policy, **options)
+    assert raised.value.rule == "op-refuses-operand"
+    assert "(the condition is" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("policy", "options", "literal", "raises"),
+    [
+        ("numpy", {}, "1", ""),
+        ("jax", {}, "1.5", ""),
+        ("tensorflow", {}, "True", ""),
+        ("torch", {}, "True", "TypeError: where() received an invalid combination of arguments"),
+        ("array-api", {}, "0", "TypeError: `condition` must be an Array"),
+        ("keras", {"backend": "torch"}, "1j", ""),
+        ("keras", {"backend": "openvino"}, "1.5", ""),
+        ("keras", {"backend": "openvino"}, "1j", "TypeError: The necessary overload for constant"),
+    ],
+)
+def test_a_python_scalar_condition_is_taken_or_raised_at_as_each_framework_measured(
+    policy, options, literal, raises
+):
+    code = f"where({literal}, x, y)"
+    bindings = {"x": "int8", "y": "uint8"}
+    if not raises:
+        assert api.expr(code, bindings, policy, **options) == "int16"
+        return
+    with pytest.raises(PromotionError, match="where") as raised:
+        api.expr(code, bindings, policy, **options)
+    assert raises in str(raised.value)
+    assert "(the condition is a Python" in str(raised.value)
+
+
+def _console_blocks(page):
+    """Each ``$ promote ...`` command of a page's console blocks, with what it shows printed."""
+    import re
+    import shlex
+
+    text = page.read_text(encoding="utf-8")
+    for block in re.findall(r"```console\n(.*?)```", text, re.S):
+        command, _, shown = block.partition("\n")
+        yield shlex.split(command.removeprefix("$ "))[1:], shown
+
+
+def test_every_command_of_the_expr_guide_prints_what_it_shows(run):
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[1] / "docs" / "guide" / "expr.md"
+    blocks = list(_console_blocks(page))
+    assert len(blocks) >= 2
+    for args, shown in blocks:
+        done = run(*args)
+        # the page shows a long line as an 80-column terminal wraps it
+        assert done.stdout.split() == shown.split(), args

@@ -1,6 +1,13 @@
 """JAX: ``jax.numpy``'s type promotion, a lattice with weak types (``promotion.py``)."""
 
-from promote_cli.framework import CLASS_NAMED, NUMPY_SPELLINGS, DTypeObjects, Expressions, Framework
+from promote_cli.framework import (
+    CLASS_NAMED,
+    NUMPY_SPELLINGS,
+    Condition,
+    DTypeObjects,
+    Expressions,
+    Framework,
+)
 from promote_cli.notations import Column
 from promote_cli.options import Option
 
@@ -62,6 +69,10 @@ int64  s8
         namespaces=("jnp", "jax.numpy"),
         aliases=NUMPY_SPELLINGS,
         checked=True,
+        # every array and Python scalar is read as truth values.
+        where=Condition(
+            measured="JAX 0.10.2, 2026-12-07",
+        ),
         # XLA makes no float6 array on the CPU ("Invalid XLA PrimitiveType"), and JAX 0.10.2's
         # caches take int1, uint1 and bool arrays of one shape for one another
         # (jnp.ones((2, 2), int1) made after jnp.ones((2, 2), bool) is a bool array).
