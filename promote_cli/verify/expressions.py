@@ -60,6 +60,10 @@ if TYPE_CHECKING:
 # ``promote measure`` keeps (about 100 KB a setting in a measurement file).
 PROGRAMS = 300
 SEED = 24
+# And as many more programs again that call ``where`` with a condition of any type (a name of
+# each type, an integer or float expression, a comparison's bool), drawn apart so that the
+# others stay as measured: where a framework raises at a condition that is not bool.
+WHERE_PROGRAMS = 40
 # A question's operands are bound to these names, in order.
 NAMES = ("x", "y", "z")
 
@@ -225,7 +229,8 @@ def questions(
     policy: Policy, rules: Operations, opts: Mapping[str, Any], count: int = PROGRAMS
 ) -> list[Question]:
     """``count`` random programs under the setting ``opts`` (seeded: the same draw for every
-    setting with the same types): names bound to arrays of the types the policy's operations
+    setting with the same types), and ``WHERE_PROGRAMS`` calling ``where`` after them when
+    ``count`` is ``PROGRAMS``: names bound to arrays of the types the policy's operations
     take under it (0-d ones where the policy tells them apart), literals where its operations
     take values; each question carries the framework's function of every operation its
     program calls (``function``: ``name=function`` words)."""
@@ -250,6 +255,8 @@ def questions(
     }
     literals = bool(rules.values and not expressions.no_literals)
     drawn = programs(SEED, count, types, zero_d, literals=literals)
+    if count == PROGRAMS:
+        drawn += where_programs(SEED, WHERE_PROGRAMS, types, zero_d, literals=literals)
     return [
         question(code, tuple(bindings[n] for n in NAMES if n in bindings), under)
         for code, bindings in drawn
@@ -381,6 +388,40 @@ def programs(
         try:
             program = parse(code)
             dimensions(program, bindings)
+        except UsageError:
+            continue
+        out.append((code, bindings))
+    return out
+
+
+def where_programs(
+    seed: int, count: int, types: Sequence[str], zero_d: bool, literals: bool = True
+) -> list[tuple[str, dict[str, Operand]]]:
+    """``count`` random programs that call ``where(c, x1, x2)``, drawn with ``seed`` apart from
+    :func:`programs`: three names bound to arrays of ``types`` (some 0-d where the policy tells
+    them apart); the condition a name of any of them, an expression of them (an integer, a
+    float) or a comparison (bool); the values expressions of them; the call alone or inside
+    an operation. Each parses and has valid shapes."""
+    rng = random.Random(f"where {seed}")
+    out: list[tuple[str, dict[str, Operand]]] = []
+    while len(out) < count:
+        bindings = {
+            n: Operand(rng.choice(list(types)), ZERO_D if zero_d and rng.random() < 0.2 else "D")
+            for n in NAMES
+        }
+        pick = rng.random()
+        if pick < 0.5:
+            condition = rng.choice(NAMES)
+        elif pick < 0.8:
+            condition = _expression(rng, NAMES, 2, literals)
+        else:
+            condition = f"({rng.choice(NAMES)} {rng.choice(_COMPARE)} {rng.choice(NAMES)})"
+        values = [_expression(rng, NAMES, 2, literals) for _ in range(2)]
+        code = f"where({condition}, {values[0]}, {values[1]})"
+        if rng.random() < 0.3:
+            code = f"({code} {rng.choice(_BINARY)} {rng.choice(NAMES)})"
+        try:
+            dimensions(parse(code), bindings)
         except UsageError:
             continue
         out.append((code, bindings))
