@@ -15,10 +15,10 @@ imported no framework's rules: the edited file is imported in place of the real 
 at the front of ``sys.meta_path`` serves its text), so everything derived from it (the mirrored
 table, the lattice's closure, the caches) is derived from the flip. Then the offline check runs:
 
-- a framework with measurements: ``measured.differences`` over each of its files, stopping at the
-  first cell that differs, ``measured.unwitnessed`` (a missing kernel the rules claim that no
-  measured cell shows), ``measured.unreached`` (a missing kernel a rule declares for no measured
-  cell) and ``measured.unmeasured`` (a question added or lost): the assertions of
+- a framework with measurements: ``offline.differences`` over each of its files, stopping at the
+  first cell that differs, ``offline.unwitnessed`` (a missing kernel the rules claim that no
+  measured cell shows), ``offline.unreached`` (a missing kernel a rule declares for no measured
+  cell) and ``offline.unmeasured`` (a question added or lost): the assertions of
   ``tests/test_measured.py``, stopped at the first problem;
 - ascend (no oracle, nothing to measure): its rules against the seed table's facts kept in the
   repository (``tests/data/seed_facts.json``, with the document's name and sha256), as
@@ -68,7 +68,7 @@ from promote_cli import frameworks  # noqa: E402
 from promote_cli.dtypes import CATALOGUE  # noqa: E402
 from promote_cli.errors import PromotionError  # noqa: E402
 from promote_cli.ops import Kind  # noqa: E402
-from promote_cli.verify import measured  # noqa: E402
+from promote_cli.verify import measured, offline  # noqa: E402
 
 PACKAGE = ROOT / "promote_cli" / "frameworks"
 SHARED = ROOT / "promote_cli" / "shared"  # rules more than one framework applies
@@ -497,15 +497,15 @@ def check(name: str, policy: Any, rules: Any) -> str:
     if not files:
         return _seed_check(name, policy)
     for m in files.values():
-        for line in measured.differences(policy, m, rules):
+        for line in offline.differences(policy, m, rules):
             return line
     asks = _asks(name)
     if asks.operations and rules is not None and "operations" in files:
-        problems = measured.unwitnessed(policy, files["operations"], rules)
-        problems = problems or measured.unreached(files["operations"], rules)
+        problems = offline.unwitnessed(policy, files["operations"], rules)
+        problems = problems or offline.unreached(files["operations"], rules)
         if problems:
             return problems[0]
-    missing = measured.unmeasured(policy, asks, rules if asks.operations else None, files)
+    missing = offline.unmeasured(policy, asks, rules if asks.operations else None, files)
     return missing[0] if missing else ""
 
 
@@ -542,9 +542,10 @@ def _seed_check(name: str, policy: Any) -> str:
 def probe(name: str, policy: Any, rules: Any) -> list[str]:
     """Every answer the rules give to the enumeration's questions, with ``PROBE_TRIPLES`` times
     the triples drawn with another seed: what an uncaught flip is compared on."""
-    from promote_cli import expressions as ex
     from promote_cli.engine import remembering
+    from promote_cli.evaluation import evaluate
     from promote_cli.ops import NO_KERNEL
+    from promote_cli.program import parse
     from promote_cli.verify import cases
     from promote_cli.verify.compare import policy_answer
     from promote_cli.verify.expressions import NAMES
@@ -563,13 +564,13 @@ def probe(name: str, policy: Any, rules: Any) -> list[str]:
             for q in batch.questions:
                 if q.kind == EXPRESSION:  # a program: every node's answer, as promote expr's
                     bound = dict(zip(NAMES, q.operands, strict=False))
-                    steps = ex.evaluate(ex.parse(q.text), bound, policy, opts)
+                    steps = evaluate(parse(q.text), bound, policy, opts)
                     nodes = ", ".join(s.operand.dtype if s.operand else "raises" for s in steps)
-                    out.append(f"{measured.describe(q)} under {opts}: [{nodes}]")
+                    out.append(f"{offline.describe(q)} under {opts}: [{nodes}]")
                     continue
                 got = policy_answer(policy, rules, opts, q)
                 gap = " (no kernel)" if got.rule == NO_KERNEL else ""
-                out.append(f"{measured.describe(q)} under {opts}: {got.result or 'refused'}{gap}")
+                out.append(f"{offline.describe(q)} under {opts}: {got.result or 'refused'}{gap}")
     return out
 
 

@@ -23,7 +23,7 @@ from promote_cli.options import format_options
 from promote_cli.record import Record
 
 if TYPE_CHECKING:
-    from promote_cli.expressions import Question
+    from promote_cli.evaluation import Question
     from promote_cli.ops import Asked
 
 # What a spelling may be besides a string: a dtype object (np.float16, torch.bfloat16 ...).
@@ -183,7 +183,7 @@ def request(
     (see ``promote_many``). With ``op`` (an operation of ``promote_cli.ops``) the policy is
     seen through that operation: each answer is the operation's output dtype; a list of
     one-operand operations (``"sqrt,exp,sum"``, ``"unary"``, ``"reductions"``) makes a table
-    with one row per operation (``render.build``, ``compare.diff``) and answers no single
+    with one row per operation (``tablemodel.build``, ``compare.diff``) and answers no single
     question. ``op`` and ``chain`` together are a usage error: an operation answers one call,
     not a chain."""
     if op is not None and chain:
@@ -434,7 +434,8 @@ def expr_request(
     (``"int8"``, ``"S(int8)"``, a dtype object), each policy with the options that are its.
     An option ``NAME`` goes to every policy that has it (one none has is a usage error);
     ``POLICY:NAME`` to that policy only."""
-    from promote_cli.expressions import Column, Question, checked, parse
+    from promote_cli.evaluation import Column, Question, checked
+    from promote_cli.program import parse
 
     program = parse(code)
     nota = frameworks.notation("canonical")
@@ -498,7 +499,7 @@ def expr_steps(
 ) -> list[Any]:
     """Every node of ``code`` (Python source: expressions, assignments, ``x += ...``) under
     ``policy``, with each name bound to an operand (``{"x": "int8", "w": "S(uint8)"}``), in
-    evaluation order: ``promote_cli.expr.Step`` records (the node, the operand it gives, the
+    evaluation order: ``promote_cli.evaluation.Step`` records (the node, the operand it gives, the
     operation's outcome). The evaluation stops at a node that raises: its step holds the
     refusal and no operand, the steps after it neither."""
     question = expr_request(code, bindings, [policy], options)
@@ -517,7 +518,7 @@ def expr(
     >>> expr("x / 2 + w.sum()", {"x": "int8", "w": "uint8"}, policy="torch")
     'float32'
     """
-    from promote_cli.expressions import unanswered
+    from promote_cli.evaluation import unanswered
 
     question = expr_request(code, bindings, [policy], options)
     steps = question.answers()[0]

@@ -18,8 +18,9 @@ from promote_cli.errors import UsageError
 from promote_cli.options import parse_options
 
 if TYPE_CHECKING:
-    from promote_cli import expressions
-    from promote_cli.render import Table
+    from promote_cli.evaluation import Question
+    from promote_cli.exprtable import ExprTable
+    from promote_cli.tablemodel import Table
 
 SIDES = ("left", "right")
 
@@ -72,7 +73,7 @@ def table(
     op: str | None = None,
 ) -> Table:
     """The table model ``promote table`` renders; its command names ``--format fmt``."""
-    from promote_cli.render import build
+    from promote_cli.tablemodel import build
 
     req, other = table_request(policy, types, notation, diff_against, option_values, op)
     head = ["--format", fmt] if fmt else []
@@ -141,7 +142,7 @@ def graph_request(policy: str, notation: str | None, option_values: Iterable[str
 
 def expr_question(
     code: str, bindings: Iterable[str], policies: str, option_values: Iterable[str]
-) -> expressions.Question:
+) -> Question:
     """``promote expr``'s question as its command line spells it: ``NAME=TYPE`` bindings, the
     policies comma separated (``numpy,torch``), ``-O`` values (``POLICY:NAME=VALUE`` for one)."""
     bound = {}
@@ -152,3 +153,13 @@ def expr_question(
         bound[name.strip()] = spelling.strip()
     names = [p.strip() for p in policies.split(",") if p.strip()]
     return api.expr_request(code, bound, names, parse_options(option_values))
+
+
+def expr_table(
+    code: str, bindings: Iterable[str], policies: str, option_values: Iterable[str]
+) -> ExprTable:
+    """``promote expr``'s table of the question :func:`expr_question` reads: every column
+    answered, every decision of the views made (``exprtable.build``)."""
+    from promote_cli import exprtable
+
+    return exprtable.build(expr_question(code, bindings, policies, option_values))

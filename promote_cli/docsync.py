@@ -21,6 +21,7 @@ from pathlib import Path
 from promote_cli import atomic, textfiles
 from promote_cli.docset import INDEX, SUBDIRS, documentation_set, listed, ours
 from promote_cli.errors import BadInputError, UsageError
+from promote_cli.targets import one_file, target
 
 
 @dataclass(frozen=True)
@@ -67,14 +68,13 @@ class Sync:
             for sub in {str(Path(name).parent) for name in changed}:
                 batch.make_dirs(self.directory / sub)
             targets = {
-                name: atomic.target(self.directory / name, into_ok=False, follow=False)
-                for name in changed
+                name: target(self.directory / name, into_ok=False, follow=False) for name in changed
             }
             removed = [
-                atomic.target(self.directory / name, into_ok=False, follow=False)
+                target(self.directory / name, into_ok=False, follow=False)
                 for name in self.leftovers
             ]
-            shared = atomic.one_file([*targets.values(), *removed])
+            shared = one_file([*targets.values(), *removed])
             if shared is not None:
                 raise BadInputError(
                     f"{shared[0].path} and {shared[1].path} are one file under two names; the"

@@ -54,6 +54,21 @@ class MeasuredApart(Record):
         return f"{self.option}-{value}"
 
 
+class Condition(Record):
+    """What ``where(condition, x1, x2)`` takes as its condition, measured by running it with a
+    condition of every type, 2-d and 0-d, and a Python bool, int, float and complex
+    (``measured``: the release and the date): the dtypes of an array condition it takes (None:
+    every dtype, read as truth values), and what it raises at another (``raises``, the
+    framework's words); the kinds of Python scalar condition it takes, and what it raises at
+    another (``scalar``). Only ``x1`` and ``x2`` promote; the condition decides no type."""
+
+    dtypes: tuple[str, ...] | None = None
+    raises: str = ""
+    scalars: tuple[str, ...] = ("bool", "int", "float", "complex")
+    scalar: str = ""
+    measured: str = ""
+
+
 class Tensors(Record):
     """The arrays a framework's functions take and return under one setting of its option
     ``Expressions.tensors_option``, where it has no array type of its own (Keras 3: each
@@ -76,7 +91,8 @@ class Tensors(Record):
     ``operators``: why the operators
     promote does not answer by ``policy`` are not answered; ``unrun``: the types the framework
     makes no tensor of there (a name bound to one raises, saying ``unrun_why``; no random
-    program binds one)."""
+    program binds one); ``where``: the conditions ``where`` takes of them, where they are not
+    the framework's own (:class:`Condition`)."""
 
     value: str
     policy: str = ""
@@ -95,6 +111,7 @@ class Tensors(Record):
     operators: str = ""
     unrun: tuple[str, ...] = ()
     unrun_why: str = ""
+    where: Condition | None = None
 
 
 class Expressions(Record):
@@ -142,7 +159,8 @@ class Expressions(Record):
     where the code realises it, after the line is built, at the first such node (a node that
     raises as it is built raises first); ``tensors_option``, ``tensors``: where the
     framework has no array type of its own, the option naming whose tensors its functions
-    return (``backend``) and those tensors under each of its values (:class:`Tensors`)."""
+    return (``backend``) and those tensors under each of its values (:class:`Tensors`);
+    ``where``: the conditions its ``where`` takes (:class:`Condition`)."""
 
     namespaces: tuple[str, ...] = ()
     aliases: tuple[tuple[str, str], ...] = ()
@@ -164,6 +182,7 @@ class Expressions(Record):
     realised: tuple[tuple[str, str, str], ...] = ()
     tensors_option: str = ""
     tensors: tuple[Tensors, ...] = ()
+    where: Condition = Condition()
 
     def tensors_under(self, opts: Mapping[str, Any]) -> Tensors | None:
         """The tensors the framework's functions return under ``opts`` (None: it has arrays

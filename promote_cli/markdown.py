@@ -49,7 +49,8 @@ from markdown.util import AtomicString
 from promote_cli import asking, compare
 from promote_cli import graph as graphs
 from promote_cli.errors import PromoteError, printable
-from promote_cli.render import TABLE_ID, legend_lines, render
+from promote_cli.render import legend_lines, render
+from promote_cli.tablemodel import TABLE_ID
 
 HIGHLIGHTED = "highlighted"  # how the legend names the differing cells' mark (green in html)
 LINE = re.compile(r"^::: promote\b(?P<args>.*)$", re.MULTILINE)
@@ -273,23 +274,20 @@ class PromoteBlockProcessor(BlockProcessor):
         return box
 
     def expr(self, p: dict[str, Any]) -> etree.Element:
-        from promote_cli import expressions
-
-        question = asking.expr_question(p["code"], p["bindings"], p["policies"], p["option_values"])
-        answers = question.answers()
+        view = asking.expr_table(p["code"], p["bindings"], p["policies"], p["option_values"])
         box = etree.Element("div", {"class": "promotion"})
         table = etree.SubElement(box, "table", {"class": "promotion-expr"})
         head = etree.SubElement(etree.SubElement(table, "thead"), "tr")
-        for text in ("code", *(c.title for c in question.columns)):
+        for text in ("code", *(c.title for c in view.question.columns)):
             etree.SubElement(head, "th").text = AtomicString(text)
         body = etree.SubElement(table, "tbody")
-        for r in expressions.rows(question, answers):
+        for r in view.rows:
             tr = etree.SubElement(body, "tr", {"class": "d"} if r.parts else {})
             etree.SubElement(tr, "th", {"class": "stub"}).text = AtomicString(r.code)
             for c in r.cells:
                 etree.SubElement(tr, "td", {"class": "d"} if r.parts else {}).text = AtomicString(c)
         legend = etree.SubElement(box, "div", {"class": "promotion-legend"})
-        for line in expressions.notes(question, answers):
+        for line in view.notes:
             etree.SubElement(legend, "p").text = AtomicString(line)
         return box
 

@@ -61,7 +61,8 @@ from sphinx.util.docutils import SphinxDirective
 
 from promote_cli import __version__, asking, compare, graph
 from promote_cli.errors import PromoteError, printable
-from promote_cli.render import TABLE_ID, Cell, Table, legend_lines, render
+from promote_cli.render import legend_lines, render
+from promote_cli.tablemodel import TABLE_ID, Cell, Table
 
 STYLES = ("table", "raw-html")
 STATIC = Path(__file__).parent / "static"
@@ -277,29 +278,26 @@ class PromotionExpr(_PromoteDirective):
     }
 
     def nodes(self) -> list[nodes.Node]:
-        from promote_cli import expressions
-
         code = "\n".join([*self.arguments, *self.content]).strip()
         if not code:
             raise PromoteError("give the code: .. promotion-expr:: x / 2 + w.sum()")
-        question = asking.expr_question(
+        view = asking.expr_table(
             code,
             (self.options.get("bind") or "").replace(",", " ").split(),
             self.options.get("policies", "numpy,torch"),
             settings(self.options.get("options")),
         )
-        answers = question.answers()
         rows = (
             [
                 _entry(r.code, ["d"] if r.parts else [], marked=r.parts),
                 *(_entry(c, ["d"] if r.parts else [], marked=r.parts) for c in r.cells),
             ]
-            for r in expressions.rows(question, answers)
+            for r in view.rows
         )
-        head = ["code", *(c.title for c in question.columns)]
+        head = ["code", *(c.title for c in view.question.columns)]
         table = grid(head, rows, ["promotion-expr"])
         box = nodes.container(classes=["promotion-legend"])
-        box.extend(_paragraph(line) for line in expressions.notes(question, answers))
+        box.extend(_paragraph(line) for line in view.notes)
         return [table, box]
 
 

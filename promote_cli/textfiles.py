@@ -14,7 +14,7 @@ import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from promote_cli import atomic
+from promote_cli import atomic, targets
 from promote_cli.errors import BadInputError
 
 # The largest file read: the biggest table promote writes is about 100 KiB.
@@ -44,7 +44,9 @@ def _regular(path: Path, follow: bool = True) -> Iterator[int | None]:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise BadInputError(f"{path}: is {atomic.kind(mode)}; promote reads only regular files")
+            raise BadInputError(
+                f"{path}: is {targets.kind(mode)}; promote reads only regular files"
+            )
         yield fd
     except OSError as exc:
         raise BadInputError(f"{path}: cannot read it ({exc.strerror or exc})") from None

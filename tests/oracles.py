@@ -78,14 +78,15 @@ def stand_in(
 
     def program(opts: Mapping[str, Any], q: Question) -> Cell:
         """A program run as ``promote expr`` answers it, node by node."""
-        from promote_cli import expressions as ex
+        from promote_cli.evaluation import evaluate
+        from promote_cli.program import LITERAL, NAME, parse
         from promote_cli.verify.expressions import NAMES
         from promote_cli.verify.protocol import Nodes
 
         bound = dict(zip(NAMES, q.operands, strict=False))
         cells: list[Cell | None] = []
-        for s in ex.evaluate(ex.parse(q.text), bound, pol, opts):
-            if s.node.kind in (ex.NAME, ex.LITERAL) or (s.operand is None and s.outcome is None):
+        for s in evaluate(parse(q.text), bound, pol, opts):
+            if s.node.kind in (NAME, LITERAL) or (s.operand is None and s.outcome is None):
                 cells.append(None)
             elif s.operand is None:
                 kernel = s.outcome is not None and s.outcome.rule == ops.NO_KERNEL

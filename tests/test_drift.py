@@ -13,7 +13,7 @@ import pytest
 from oracles import stand_in
 
 from promote_cli import frameworks
-from promote_cli.verify import drift, measured
+from promote_cli.verify import drift, measured, offline
 from promote_cli.verify.protocol import OPERATION, PAIR, Asks, Gap, Nodes, Result
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -124,15 +124,15 @@ def test_a_cell_answered_otherwise_is_drift_grouped_by_its_cause(run, framework,
         f" changed, 2 causes (pairs 2, {op.operation} 1)"
     )
     rule = frameworks.get(NAME).promote(*pairs[0][1].operands, {}).rule
-    said = [measured.said(c) for _, _, c in pairs]
+    said = [offline.answer_text(c) for _, _, c in pairs]
     assert lines[1] == f"{NAME}: 3 changed cells, by cause:"
     assert lines[2].startswith(f"  pairs, rule {rule}: 2 cells; ")
     assert f"{said[0]} -> complex128" in lines[2]
     assert lines[3].startswith(f"  {op.operation}, rule ")
-    assert f"{measured.said(op_was)} -> a missing kernel (no type named) 1" in lines[3]
+    assert f"{offline.answer_text(op_was)} -> a missing kernel (no type named) 1" in lines[3]
     # Then the first cells, as many as --limit, and how many more there are.
     assert lines[4] == f"{NAME}: the first 2 changed cells:"
-    assert lines[5] == f"  {measured.describe(pairs[0][1])}: measured {said[0]}, now complex128"
+    assert lines[5] == f"  {offline.describe(pairs[0][1])}: measured {said[0]}, now complex128"
     assert lines[7] == "  ... and 1 more (--limit N, or --json for all)"
     assert lines[-1] == "1 framework: 1 drifted"
 
@@ -168,7 +168,7 @@ def test_a_program_is_grouped_by_its_first_node_that_changed(framework, monkeypa
     [group] = found.groups
     [change] = group.changes
     assert (group.place, group.rule, change.node) == ("programs", "", node)
-    assert (change.was, change.now) == (measured.said(was.cells[node]), "int8")
+    assert (change.was, change.now) == (offline.answer_text(was.cells[node]), "int8")
     assert change.text().endswith(f": measured {change.was}, now int8 at node {node}")
 
 

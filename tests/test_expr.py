@@ -12,13 +12,16 @@ import warnings
 import pytest
 
 import promote_cli
-from promote_cli import api, expressions, frameworks
+from promote_cli import api, evaluation, frameworks
 from promote_cli.errors import PromotionError, UsageError
+from promote_cli.evaluation import Step, evaluate, unanswered
+from promote_cli.exprtable import parting
 from promote_cli.operands import Operand
+from promote_cli.program import LITERAL, NAME, OPERATION, dimensions, parse
 
 
 def test_nodes_come_in_pythons_evaluation_order():
-    program = expressions.parse("y = x / w; y += w.sum(); sqrt(y) + 1")
+    program = parse("y = x / w; y += w.sum(); sqrt(y) + 1")
     shown = [(n.text, n.operation) for n in program.shown()]
     assert shown == [
         ("x / w", "/"),
@@ -35,7 +38,7 @@ def test_nodes_come_in_pythons_evaluation_order():
 def test_a_node_is_named_by_its_source_text_beyond_ascii(between):
     # Offsets into the line are UTF-8 bytes: a name of two-byte letters before a node must
     # not shift its text, on one line or on two.
-    program = expressions.parse(f"été = x / 2{between}été * (w + 1)")
+    program = parse(f"été = x / 2{between}été * (w + 1)")
     assert [n.text for n in program.shown()] == [
         "x / 2",
         "w + 1",
@@ -44,9 +47,9 @@ def test_a_node_is_named_by_its_source_text_beyond_ascii(between):
 
 
 def test_python_arithmetic_between_literals_is_done_first():
-    program = expressions.parse("x + (2 ** 8 - 1)")
+    program = parse("x + (2 ** 8 - 1)")
     literal = program.nodes[program.shown()[0].args[1]]
-    assert (literal.kind, literal.value) == (expressions.LITERAL, 255)
+    assert (literal.kind, literal.value) == (LITERAL, 255)
 
 
 @pytest.mark.parametrize(
@@ -74,7 +77,7 @@ def test_python_arithmetic_between_literals_is_done_first():
 )
 def test_what_is_not_modelled_is_one_line_pointing_at_its_column(code, where, says):
     with pytest.raises(UsageError) as raised:
-        expressions.parse(code)
+        parse(code)
     assert str(raised.value).startswith(where), raised.value
     assert says in str(raised.value)
 
@@ -87,7 +90,7 @@ def test_the_namespaces_and_the_frameworks_spellings_name_one_function():
         "jnp.power(x, y)",
         "torch.pow(x, y)",
     ):
-        (node,) = expressions.parse(code).shown()
+        (node,) = parse(code).shown()
         assert node.operation == "pow", code
 
 
@@ -98,9 +101,9 @@ def test_each_node_is_the_operations_measured_answer_under_each_policy():
         "x / y + w.sum()", {"x": "int8", "y": "int16", "w": "uint8"}, ["numpy", "torch"]
     )
     answers = question.answers()
-    table = [[s.operand.dtype for s in a if s.node.kind == expressions.OPERATION] for a in answers]
+    table = [[s.operand.dtype for s in a if s.node.kind == OPERATION] for a in answers]
     assert table == [["float64", "uint64", "float64"], ["float32", "int64", "float32"]]
-    assert expressions.parting(answers) == 2  # the node x / y
+    assert parting(answers) == 2  # the node x / y
 
 
 def test_a_reduction_is_a_0d_array_where_the_policy_tells_them_apart():
@@ -165,7 +168,7 @@ def test_a_policy_with_operations_whose_programs_are_not_checked_is_refused_as_a
 ):
     # A framework whose random programs do not yet agree with promote expr (a new one, whose
     # entry does not say Expressions(checked=True)): numpy, as if it were one.
-    monkeypatch.setattr(expressions, "checked", lambda: ("jax",))
+    monkeypatch.setattr(evaluation, "checked", lambda: ("jax",))
     with pytest.raises(
         UsageError,
         match=r"promote expr answers jax: under numpy, the arrays an expression passes from node"
@@ -296,8 +299,8 @@ def test_json_gives_every_node_in_the_common_vocabulary(run):
     ],
 )
 def test_a_bound_array_is_a_matrix_and_each_node_has_its_dimensions(code, dims):
-    program = expressions.parse(code)
-    got = expressions.dimensions(program, {"x": Operand("int8"), "s": Operand("int8", "S")})
+    program = parse(code)
+    got = dimensions(program, {"x": Operand("int8"), "s": Operand("int8", "S")})
     assert got == dims
 
 
@@ -312,7 +315,7 @@ def test_a_bound_array_is_a_matrix_and_each_node_has_its_dimensions(code, dims):
 )
 def test_shapes_that_raise_everywhere_are_usage_errors(code, says):
     with pytest.raises(UsageError, match=says):
-        expressions.dimensions(expressions.parse(code), {"x": Operand("int8")})
+        dimensions(parse(code), {"x": Operand("int8")})
 
 
 def test_an_element_is_a_0d_array_where_the_policy_tells_them_apart():
@@ -354,13 +357,13 @@ def _disagreements(
     compared, wrong = 0, []
 
     for code, bindings in real.programs(seed, count, types, zero_d, literals=literals):
-        program = expressions.parse(code)
+        program = parse(code)
         functions = {
             n.operation: rules[n.operation].function
             for n in program.nodes
             if n.operation in ops.FUNCTIONS
         }
-        model = expressions.evaluate(program, bindings, pol, opts)
+        model = evaluate(program, bindings, pol, opts)
         with warnings.catch_warnings():  # what the arrays' values warn (a zero divisor ...)
             warnings.simplefilter("ignore")
             cells = real.run(program, bindings, functions, prims)
@@ -371,9 +374,9 @@ def _disagreements(
         if any(isinstance(c, Unobservable) for c in cells):
             continue  # its values raise (a zero divisor): nothing to compare
         for step, cell in zip(model, cells, strict=True):
-            if step.node.kind in (expressions.NAME, expressions.LITERAL):
+            if step.node.kind in (NAME, LITERAL):
                 continue
-            if expressions.unanswered(step):
+            if unanswered(step):
                 break  # a node promote does not answer under this policy: nothing to compare
             compared += 1
             if step.outcome is not None and step.outcome.rule == "no-kernel":
@@ -464,7 +467,7 @@ def test_random_programs_give_what_array_api_strict_gives_node_by_node():
 def test_the_issues_line_under_each_framework_as_it_ran(policy, options, dtypes):
     bindings = {"x": "int8", "w": "uint8"}
     steps = promote_cli.expr_steps("x / 2 + w.sum()", bindings, policy=policy, **options)
-    assert [s.operand.dtype for s in steps if s.node.kind == expressions.OPERATION] == dtypes
+    assert [s.operand.dtype for s in steps if s.node.kind == OPERATION] == dtypes
 
 
 def test_an_update_by_a_python_float_numpy_refuses_jax_rebinds_mlx_replaces():
@@ -619,7 +622,7 @@ def test_mindspores_0d_tensor_widens_and_an_update_rebinds_but_its_scalar_produc
     steps = promote_cli.expr_steps(
         "x / 2 + w.sum()", {"x": "int8", "w": "uint8"}, policy="mindspore"
     )
-    assert [s.operand.dtype for s in steps if s.node.kind == expressions.OPERATION] == [
+    assert [s.operand.dtype for s in steps if s.node.kind == OPERATION] == [
         "float32",
         "int64",
         "float32",
@@ -630,7 +633,7 @@ def test_mindspores_0d_tensor_widens_and_an_update_rebinds_but_its_scalar_produc
     (column,) = api.expr_request(
         "x * y.sum()", {"x": "float16", "y": "float64"}, ["mindspore"]
     ).answers()
-    assert expressions.unanswered(column[-1])
+    assert unanswered(column[-1])
 
 
 def test_paddles_sum_keeps_uint8_its_0d_tensor_does_not_widen_and_int_over_uint_raises():
@@ -651,12 +654,12 @@ def test_tinygrads_weak_tensor_flows_until_a_reduction_and_x_plus_1_keeps_int8()
     # too, from a bool floor); int8 + 1.5 a weakfloat tensor, whose sum is float32.
     assert promote_cli.expr("x + 1", {"x": "int8"}, policy="tinygrad") == "int8"
     steps = promote_cli.expr_steps("floor(x) + y", {"x": "bool", "y": "int8"}, policy="tinygrad")
-    assert [s.operand.dtype for s in steps if s.node.kind == expressions.OPERATION] == [
+    assert [s.operand.dtype for s in steps if s.node.kind == OPERATION] == [
         "int*",
         "int8",
     ]
     steps = promote_cli.expr_steps("(x + 1.5).sum()", {"x": "int8"}, policy="tinygrad")
-    assert [s.operand.dtype for s in steps if s.node.kind == expressions.OPERATION] == [
+    assert [s.operand.dtype for s in steps if s.node.kind == OPERATION] == [
         "float*",
         "float32",
     ]
@@ -688,7 +691,7 @@ def test_tinygrads_pow_of_two_integer_tensors_is_unanswered_and_a_row_has_no_tra
     # PYTHON device's emulator cannot run it alone): not answered. int8_tensor ** 2 realises.
     # x[0].T raises IndexError (a row has no .T in tinygrad).
     (column,) = api.expr_request("~(x ** y)", {"x": "uint32", "y": "int32"}, ["tinygrad"]).answers()
-    assert expressions.unanswered(column[2])
+    assert unanswered(column[2])
     assert promote_cli.expr("x ** 2", {"x": "int8"}, policy="tinygrad") == "int8"
     with pytest.raises(PromotionError, match=r"\.T of a tensor that is not a matrix"):
         promote_cli.expr("x[0].T", {"x": "int8"}, policy="tinygrad")
@@ -713,9 +716,9 @@ def test_each_value_of_a_tensors_option_declares_one_kind_of_tensor_promote_can_
 
 # Keras 3.15.1, run for real on each backend (KERAS_BACKEND, floatx float32): keras.ops return
 # the backend's tensors, whose operators, methods and casts are the backend's own.
-def _keras(code: str, bindings: dict[str, str], backend: str) -> list[expressions.Step]:
+def _keras(code: str, bindings: dict[str, str], backend: str) -> list[Step]:
     steps = promote_cli.expr_steps(code, bindings, policy="keras", backend=backend)
-    return [s for s in steps if s.node.kind not in (expressions.NAME, expressions.LITERAL)]
+    return [s for s in steps if s.node.kind not in (NAME, LITERAL)]
 
 
 @pytest.mark.parametrize("backend", ["jax", "tensorflow", "torch", "numpy", "openvino"])
@@ -754,9 +757,9 @@ def test_keras_on_tensorflow_answers_an_operator_of_one_dtype_and_refuses_two():
         assert answered.operand is not None and answered.operand.dtype == want, code
     for code in ("x + y", "x + 1.5", "True + x", "x << x", "x.sum()", "x.astype(float32)"):
         (raised,) = _keras(code, bindings, "tensorflow")
-        assert raised.operand is None and not expressions.unanswered(raised), code
+        assert raised.operand is None and not unanswered(raised), code
     (product,) = _keras("x * y", bindings, "tensorflow")
-    assert expressions.unanswered(product)
+    assert unanswered(product)
 
 
 # Run for real (TensorFlow 2.x under Keras 3.15.1, no NumPy behaviour): every binary operator
@@ -776,7 +779,7 @@ _TF_MEASURED = {
 def test_keras_on_tensorflow_mixes_no_two_dtypes_under_any_operator_as_measured():
     for op in ("+", "-", "/", "//", "%", "**", "&", "|", "^", "==", "!=", "<", "<=", ">", ">="):
         (raised,) = _keras(f"x {op} y", {"x": "int32", "y": "int64"}, "tensorflow")
-        assert raised.operand is None and not expressions.unanswered(raised), op
+        assert raised.operand is None and not unanswered(raised), op
 
 
 @pytest.mark.parametrize("dtype", sorted(_TF_MEASURED))
@@ -785,7 +788,7 @@ def test_keras_on_tensorflow_makes_a_python_scalar_the_tensors_dtype_as_measured
     found = []
     for code in codes:
         (step,) = _keras(code, {"x": dtype}, "tensorflow")
-        assert step.operand is not None or not expressions.unanswered(step), code
+        assert step.operand is not None or not unanswered(step), code
         found.append(step.operand.dtype if step.operand is not None else "raises")
     assert tuple(found) == _TF_MEASURED[dtype]
 
@@ -818,9 +821,9 @@ def test_keras_on_openvino_leaves_its_tensors_operators_unanswered_but_indexes()
     (row,) = _keras("x[0]", bindings, "openvino")
     assert row.operand is not None and row.operand.dtype == "int8"
     (method,) = _keras("x.sum()", bindings, "openvino")
-    assert method.operand is None and not expressions.unanswered(method)
+    assert method.operand is None and not unanswered(method)
     (plus,) = _keras("x + y", bindings, "openvino")
-    assert expressions.unanswered(plus)
+    assert unanswered(plus)
 
 
 def test_a_node_promote_declines_is_not_answered_not_a_raise(run):
@@ -836,3 +839,98 @@ def test_a_node_promote_declines_is_not_answered_not_a_raise(run):
         "tensorflow mode=legacy function=true is not answered at x + y: function=true is not"
         " modelled under mode=legacy"
     )
+
+
+def test_where_raises_at_a_condition_pytorch_does_not_take_and_numpy_reads_any(run):
+    # PyTorch 2.13: "where expected condition to be a boolean tensor, but got a tensor with
+    # dtype Char" (RuntimeError); NumPy reads an int8 condition as truth values.
+    done = run("expr", "where(x, x, y)", "x=int8", "y=uint8", "-p", "torch,numpy")
+    assert done.exit_code == 1
+    assert done.stdout.splitlines() == [
+        "  code            torch   numpy",
+        "> where(x, x, y)  raises  int16",
+        "torch raises at where(x, x, y): RuntimeError: where expected condition to be a boolean"
+        " tensor (the condition is int8)",
+        "> the policies part at where(x, x, y): torch raises, numpy int16",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("policy", "options", "condition", "dtype"),
+    [
+        # measured: each framework's where(c, int8_array, uint8_array)
+        ("torch", {}, "bool", "int16"),
+        ("torch", {}, "uint8", "int16"),  # PyTorch still takes a uint8 condition
+        ("torch", {}, "S(float32)", None),  # a 0-d one too is refused
+        ("numpy", {}, "complex64", "int16"),
+        ("jax", {}, "float8_e5m2", "int16"),
+        ("mlx", {}, "float16", "int16"),
+        ("tensorflow", {}, "int64", "int16"),
+        ("array-api", {}, "bool", "int16"),
+        ("array-api", {}, "uint8", None),
+        ("mindspore", {}, "int32", None),
+        ("keras", {"backend": "torch"}, "float32", "int16"),
+    ],
+)
+def test_where_takes_the_conditions_each_framework_measured_takes(
+    policy, options, condition, dtype
+):
+    code = "where(c, x, y)"
+    bindings = {"c": condition, "x": "int8", "y": "uint8"}
+    if dtype is not None:
+        assert api.expr(code, bindings, policy, **options) == dtype
+        return
+    with pytest.raises(PromotionError) as raised:
+        api.expr(code, bindings, policy, **options)
+    assert raised.value.rule == "op-refuses-operand"
+    assert "(the condition is" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("policy", "options", "literal", "raises"),
+    [
+        ("numpy", {}, "1", ""),
+        ("jax", {}, "1.5", ""),
+        ("tensorflow", {}, "True", ""),
+        ("torch", {}, "True", "TypeError: where() received an invalid combination of arguments"),
+        ("array-api", {}, "0", "TypeError: `condition` must be an Array"),
+        ("keras", {"backend": "torch"}, "1j", ""),
+        ("keras", {"backend": "openvino"}, "1.5", ""),
+        ("keras", {"backend": "openvino"}, "1j", "TypeError: The necessary overload for constant"),
+    ],
+)
+def test_a_python_scalar_condition_is_taken_or_raised_at_as_each_framework_measured(
+    policy, options, literal, raises
+):
+    code = f"where({literal}, x, y)"
+    bindings = {"x": "int8", "y": "uint8"}
+    if not raises:
+        assert api.expr(code, bindings, policy, **options) == "int16"
+        return
+    with pytest.raises(PromotionError, match="where") as raised:
+        api.expr(code, bindings, policy, **options)
+    assert raises in str(raised.value)
+    assert "(the condition is a Python" in str(raised.value)
+
+
+def _console_blocks(page):
+    """Each ``$ promote ...`` command of a page's console blocks, with what it shows printed."""
+    import re
+    import shlex
+
+    text = page.read_text(encoding="utf-8")
+    for block in re.findall(r"```console\n(.*?)```", text, re.S):
+        command, _, shown = block.partition("\n")
+        yield shlex.split(command.removeprefix("$ "))[1:], shown
+
+
+def test_every_command_of_the_expr_guide_prints_what_it_shows(run):
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[1] / "docs" / "guide" / "expr.md"
+    blocks = list(_console_blocks(page))
+    assert len(blocks) >= 2
+    for args, shown in blocks:
+        done = run(*args)
+        # the page shows a long line as an 80-column terminal wraps it
+        assert done.stdout.split() == shown.split(), args

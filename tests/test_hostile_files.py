@@ -32,7 +32,7 @@ import numpy as np
 import pytest
 from numpy.lib import format as npformat
 
-from promote_cli import atomic, npy
+from promote_cli import npy, targets
 from promote_cli.errors import BadInputError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -792,12 +792,12 @@ def test_atomic_target_decides_once(tmp_path):
     (tmp_path / "link").symlink_to(tmp_path / "file")
     (tmp_path / "dir").mkdir()
     os.mkfifo(tmp_path / "fifo")
-    assert atomic.target(tmp_path / "new", into_ok=False).final == tmp_path / "new"
-    assert atomic.target(tmp_path / "link", into_ok=False).final == tmp_path / "file"
-    assert atomic.target(tmp_path / "fifo", into_ok=True).into
+    assert targets.target(tmp_path / "new", into_ok=False).final == tmp_path / "new"
+    assert targets.target(tmp_path / "link", into_ok=False).final == tmp_path / "file"
+    assert targets.target(tmp_path / "fifo", into_ok=True).into
     with pytest.raises(BadInputError, match="is a FIFO"):
-        atomic.target(tmp_path / "fifo", into_ok=False)
+        targets.target(tmp_path / "fifo", into_ok=False)
     with pytest.raises(BadInputError, match="is a directory"):
-        atomic.target(tmp_path / "dir", into_ok=True)
+        targets.target(tmp_path / "dir", into_ok=True)
     with pytest.raises(BadInputError, match="does not exist"):
-        atomic.target(tmp_path / "no" / "x", into_ok=True)
+        targets.target(tmp_path / "no" / "x", into_ok=True)

@@ -406,7 +406,7 @@ def test_an_output_that_appears_before_the_commit_is_refused_cleanly(tmp_path, m
 
 
 def test_a_batchs_clean_up_runs_once_and_closes_each_descriptor_once(tmp_path, monkeypatch):
-    from promote_cli import atomic
+    from promote_cli import atomic, targets
 
     closes, real_close = [], os.close
 
@@ -417,7 +417,7 @@ def test_a_batchs_clean_up_runs_once_and_closes_each_descriptor_once(tmp_path, m
     monkeypatch.setattr(os, "close", close)
     with atomic.Batch() as batch:
         for name in ("x", "y"):
-            batch.write(atomic.target(tmp_path / name, into_ok=False), b"data")
+            batch.write(targets.target(tmp_path / name, into_ok=False), b"data")
         assert batch.discard() == [] and batch.discard() == []
     assert batch.close() == [] and len(closes) == 3  # two files and their directory, once each
     assert list(tmp_path.iterdir()) == []

@@ -22,7 +22,7 @@ import pytest
 from promote_cli import frameworks
 from promote_cli.errors import PromotionError
 from promote_cli.operands import Operand
-from promote_cli.verify import measured
+from promote_cli.verify import measured, offline
 from promote_cli.verify.compare import AGREE, GAP, MISMATCH, judged
 from promote_cli.verify.expressions import answered_by
 from promote_cli.verify.protocol import (
@@ -54,11 +54,11 @@ def files(name: str) -> dict[str, measured.Measured]:
 
 
 @functools.cache
-def found(name: str) -> measured.Findings:
+def found(name: str) -> offline.Findings:
     """The offline comparison of ``name``'s files, in one pass: what differs from the rules,
     and the missing kernels the rules claim that no cell shows or no cell reaches. (With
     pytest-xdist a framework's tests run in one worker, which makes this pass once: conftest.py.)"""
-    return measured.findings(frameworks.get(name), files(name), rules_of(name))
+    return offline.findings(frameworks.get(name), files(name), rules_of(name))
 
 
 def asks(name: str):
@@ -87,7 +87,7 @@ def test_every_measured_cell_is_what_the_rules_give(name):
 def test_everything_the_policy_is_asked_was_measured(name):
     # A type, an option value or an operation added since the files were written is a cell no
     # file holds: measure again.
-    missing = measured.unmeasured(frameworks.get(name), asks(name), rules_of(name), files(name))
+    missing = offline.unmeasured(frameworks.get(name), asks(name), rules_of(name), files(name))
     assert missing == []
 
 
@@ -159,7 +159,7 @@ def test_numpys_legacy_promotion_ml_dtypes_0_6_and_torchs_newer_releases_are_mea
 @pytest.mark.parametrize(("name", "apart"), APART, ids=APART_IDS)
 def test_every_cell_measured_apart_is_what_the_rules_give(name, apart):
     files_apart = apart_files(name, apart.directory)
-    problems = measured.findings(frameworks.get(name), files_apart, rules_of(name)).differences
+    problems = offline.findings(frameworks.get(name), files_apart, rules_of(name)).differences
     assert not problems, f"{len(problems)} cells differ:\n" + "\n".join(problems[:40])
 
 
@@ -168,7 +168,7 @@ def test_everything_asked_under_a_setting_apart_was_measured_there(name, apart):
     pinned = {apart.option: apart.value}
     files_apart = apart_files(name, apart.directory)
     policy = frameworks.get(name)
-    assert measured.unmeasured(policy, asks(name), rules_of(name), files_apart, pinned) == []
+    assert offline.unmeasured(policy, asks(name), rules_of(name), files_apart, pinned) == []
     # Every setting of those files is one with that value, and none of the entry's own set is.
     assert {m[0][apart.option] for f in files_apart.values() for m in f.cells} == {apart.value}
     assert all(m[0][apart.option] != apart.value for f in files(name).values() for m in f.cells)
@@ -198,7 +198,7 @@ def test_a_measured_cell_the_rules_do_not_give_is_named_with_both_answers():
     opts = {"ml_dtypes": False}
     asked = Question(PAIR, (Operand("int8"), Operand("uint8")))
     wrong = measured.Measured("numpy", "2.4.6", "2026-01-01", [(opts, asked, Result("int32"))])
-    assert list(measured.differences(numpy, wrong, None)) == [
+    assert list(offline.differences(numpy, wrong, None)) == [
         "numpy int8 x uint8 under {'ml_dtypes': False}: measured int32, rules give int16"
     ]
 
@@ -212,7 +212,7 @@ def test_a_flipped_rule_cell_fails_the_comparison(monkeypatch):
     assert numpy.promote(Operand("int8"), Operand("uint8"), {"ml_dtypes": False}).result == "int32"
     found = [
         line
-        for line in measured.differences(numpy, files("numpy")["pairs"], None)
+        for line in offline.differences(numpy, files("numpy")["pairs"], None)
         if "int8 x uint8 " in line
     ]
     assert found == [
@@ -223,8 +223,8 @@ def test_a_flipped_rule_cell_fails_the_comparison(monkeypatch):
     ]
     # The one pass the tests above assert on names the same cells (both orders of the pair).
     pairs = {"pairs": files("numpy")["pairs"]}
-    one_pass = measured.findings(numpy, pairs, None).differences
-    assert one_pass == list(measured.differences(numpy, pairs["pairs"], None))
+    one_pass = offline.findings(numpy, pairs, None).differences
+    assert one_pass == list(offline.differences(numpy, pairs["pairs"], None))
     assert len(one_pass) == 4 and set(found) < set(one_pass)
 
 
@@ -241,14 +241,14 @@ def test_a_missing_kernel_no_cell_shows_or_no_cell_reaches_is_named():
         return q.operation == "add" and all(x.dtype == "bool" for x in q.operands)
 
     assert [c for _, q, c in ops.cells if add_of_bools(q)] == [Gap("", None)] * 12
-    assert measured.findings(policy, {"operations": ops}, rules) == ([], [], [])
+    assert offline.findings(policy, {"operations": ops}, rules) == ([], [], [])
     # Had they run, giving bool: twelve mismatches (a gap claimed where the kernel runs), and a
     # missing kernel the rules claim and no cell shows.
     ran = ops._replace(
         cells=[(o, q, Result("bool") if add_of_bools(q) else c) for o, q, c in ops.cells]
     )
-    found = measured.findings(policy, {"operations": ran}, rules)
-    assert found.differences == list(measured.differences(policy, ran, rules))
+    found = offline.findings(policy, {"operations": ran}, rules)
+    assert found.differences == list(offline.differences(policy, ran, rules))
     assert len(found.differences) == 12
     assert found.differences[0] == (
         "mindspore add(bool, bool) under {}: measured bool, rules give bool with no CPU kernel"
@@ -256,17 +256,17 @@ def test_a_missing_kernel_no_cell_shows_or_no_cell_reaches_is_named():
     )
     assert (
         found.unwitnessed
-        == measured.unwitnessed(policy, ran, rules)
+        == offline.unwitnessed(policy, ran, rules)
         == ["mindspore add of bool under {}: the rules mark it no-kernel, but every such cell ran"]
     )
     assert found.unreached == []
     # Had they not been asked: the rule's bool entry marks no measured cell.
     unasked = ops._replace(cells=[(o, q, c) for o, q, c in ops.cells if not add_of_bools(q)])
-    found = measured.findings(policy, {"operations": unasked}, rules)
+    found = offline.findings(policy, {"operations": unasked}, rules)
     assert (found.differences, found.unwitnessed) == ([], [])
     assert (
         found.unreached
-        == measured.unreached(unasked, rules)
+        == offline.unreached(unasked, rules)
         == ["add: no_kernel declares bool, which no measured cell reaches"]
     )
 
@@ -326,8 +326,9 @@ def asked_again(name: str, orc) -> tuple[str, list[str]]:
                 answers = answered_by(orc, handle, json.loads(key), [q for q, _ in cells])
                 asked += [(q, want, got) for (q, want), got in zip(cells, answers, strict=True)]
         version = orc.version(handle)
+    text = offline.answer_text
     drifted = [
-        f"{measured.describe(q)}: measured {measured.said(want)}, now {measured.said(got)}"
+        f"{offline.describe(q)}: measured {text(want)}, now {text(got)}"
         for q, want, got in asked
         if measured.record(want) != measured.record(got)
     ]
@@ -369,7 +370,8 @@ def test_a_drift_test_of_another_version_skips_naming_both_and_sees_a_changed_an
     )
     assert other_version("numpy", "2.4.6 (ml_dtypes 0.7.0)") is None
     assert (
-        drifted[0] == f"{measured.describe(asked)}: measured {measured.said(cell)}, now complex128"
+        drifted[0]
+        == f"{offline.describe(asked)}: measured {offline.answer_text(cell)}, now complex128"
     )
 
 
@@ -407,9 +409,9 @@ def test_measure_writes_files_the_comparison_reads_back(run, tmp_path, stand_in_
     found = {}
     for path in (tmp_path / "numpy").iterdir():
         found[path.stem] = measured.parse(path.read_text(encoding="utf-8"))
-        assert list(measured.differences(numpy, found[path.stem], rules)) == []
+        assert list(offline.differences(numpy, found[path.stem], rules)) == []
     plain = asks("numpy")._replace(spellings=(), expressions=False, operation_values=False)
-    assert measured.unmeasured(numpy, plain, rules, found) == []
+    assert offline.unmeasured(numpy, plain, rules, found) == []
 
 
 def test_measuring_again_without_a_change_keeps_the_files_and_their_date(
@@ -447,7 +449,7 @@ def test_a_framework_that_answers_otherwise_is_named_cell_by_cell(run, tmp_path,
     stand_in_numpy(wrong={divide: "float32"}, asks=Asks(operations=True))
     run("measure", "numpy", "--into", str(tmp_path))
     ops = measured.parse((tmp_path / "numpy" / "operations.json").read_text(encoding="utf-8"))
-    found = list(measured.differences(frameworks.get("numpy"), ops, rules_of("numpy")))
+    found = list(offline.differences(frameworks.get("numpy"), ops, rules_of("numpy")))
     assert found == [
         f"numpy divide(int8, uint8) under {{'ml_dtypes': {flag}, 'promotion': 'weak'}}:"
         " measured float32,"

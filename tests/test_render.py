@@ -19,7 +19,7 @@ from model import table_for
 from seeds import ascend_table, jax_table
 from table_parsers import html_table, markdown_tables, rst_table
 
-from promote_cli import api, frameworks, render
+from promote_cli import api, frameworks, render, tablemodel
 from promote_cli.engine import Policy
 from promote_cli.errors import BadInputError
 from promote_cli.operands import Operand
@@ -232,14 +232,14 @@ HOSTILE = {
 
 
 @pytest.fixture
-def hostile_table() -> render.Table:
+def hostile_table() -> tablemodel.Table:
     jax = frameworks.notation("jax")
     labels = {**jax.labels, **HOSTILE}
     nota = jax._replace(name="hostile", description="labels that break formats", labels=labels)
     pol = frameworks.get("jax")
     types = [Operand(t) for t in ("int8", "int16", "float32")]
     req = api.request(pol, notation=nota, operands=types)
-    return render.build(req, diff_against=req.beside(frameworks.get("numpy")))
+    return tablemodel.build(req, diff_against=req.beside(frameworks.get("numpy")))
 
 
 def test_html_escapes_hostile_labels(hostile_table):
@@ -306,8 +306,8 @@ def test_templates_are_found_inside_an_installed_package(tmp_path):
     shutil.copytree(REPO / "templates", tmp_path / "promote_cli" / "templates")
     (tmp_path / "promote_cli" / "templates" / "table.md.j2").write_text("installed copy\n")
     code = (
-        "from promote_cli import api, render; print(render.template_dir());"
-        "table = render.build(api.request('jax', operands=['f2']));"
+        "from promote_cli import api, render, tablemodel; print(render.template_dir());"
+        "table = tablemodel.build(api.request('jax', operands=['f2']));"
         "print(render.render(table, 'markdown'), end='')"
     )
     proc = subprocess.run(
@@ -329,8 +329,8 @@ def test_templates_are_found_inside_an_installed_package(tmp_path):
 )
 def test_formats_import_only_what_they_need(fmt, absent):
     code = (
-        "import sys; from promote_cli import api, render;"
-        f"render.render(render.build(api.request('jax')), {fmt!r});"
+        "import sys; from promote_cli import api, render, tablemodel;"
+        f"render.render(tablemodel.build(api.request('jax')), {fmt!r});"
         f"print([m for m in {absent!r} if m in sys.modules])"
     )
     proc = subprocess.run(
@@ -354,7 +354,7 @@ def test_build_uses_the_policy_through_its_public_promote():
 
             return Outcome("float64", "flat", "always float64")
 
-    table = render.build(api.request(Flat()))
+    table = tablemodel.build(api.request(Flat()))
     assert [[c.text for c in r.cells] for r in table.rows] == [["f8", "f8"], ["f8", "f8"]]
     assert not table.any_differs and table.diff_against is None
 

@@ -572,13 +572,14 @@ def test_verify_runs_as_a_real_process():
         " functions, 22 operators and 12 augmented assignments in "
     )
     assert lines[1].endswith(" s: all agree")  # no gaps: nothing to say about kernels
-    # 300 seeded random programs under each of the two settings, every node compared
+    # 340 seeded random programs (40 calling where) under each of the two settings, every
+    # node compared
     # programs are run under the settings of the entry's own measurements: with ml_dtypes 0.7
     # installed both of them, with another release only ml_dtypes=false
     from importlib import metadata
 
     both = metadata.version("ml_dtypes").startswith("0.7.")
-    programs = "600 random programs, 1,876 nodes" if both else "300 random programs, 938 nodes"
+    programs = "680 random programs, 2,144 nodes" if both else "340 random programs, 1,072 nodes"
     assert lines[2] == f"  numpy expressions: {programs}: all agree"
     assert lines[3] == "ascend: no installable framework, nothing to verify"
     # Pairs: 20 operands without ml_dtypes, 39 with it (20**2 + 39**2).

@@ -44,13 +44,20 @@ def test_a_programs_record_crosses_a_worker_and_back():
     assert decode(json.loads(json.dumps(encode(cell)))) == cell
 
 
-def test_numpy_is_asked_300_programs_under_each_setting_and_none_under_legacy():
+def test_numpy_is_asked_340_programs_under_each_setting_and_none_under_legacy():
     numpy = frameworks.get("numpy")
     rules = frameworks.operations(numpy)
     combos = cases.settings(numpy)
     batches = [b for _, b in cases.plan(numpy, combos, _oracle("numpy").ASKS, rules)]
     programs = [b for b in batches if b.kind == EXPRESSION]
-    assert [len(b.questions) for b in programs] == [real.PROGRAMS] * len(combos) == [300, 300]
+    assert [len(b.questions) for b in programs] == [340, 340]
+    # the last 40 call where, with conditions of other types than bool too
+    where = [q for q in programs[0].questions[300:] if "where(" in q.text]
+    assert len(where) == 40
+    conditions = {
+        q.operands[0].dtype for q in where if q.text.startswith(("where(x,", "(where(x,"))
+    }
+    assert conditions - {"bool"}
     legacy = cases.settings(numpy, {"promotion": "legacy"})
     planned = cases.plan(numpy, legacy, _oracle("numpy").ASKS, rules)
     assert not any(b.kind == EXPRESSION for _, b in planned)

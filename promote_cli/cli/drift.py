@@ -23,7 +23,7 @@ from promote_cli.verify.drift import (
     Drift,
     Group,
 )
-from promote_cli.verify.measured import describe
+from promote_cli.verify.offline import describe
 
 LIMIT = 20  # changed cells listed by default: a screenful with the summary and the causes
 

@@ -8,9 +8,11 @@ from collections.abc import Sequence
 import click
 
 from promote_cli import asking, fit
-from promote_cli import expressions as expr
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options
 from promote_cli.errors import UsageError
+from promote_cli.evaluation import Step, checked
+from promote_cli.exprtable import ExprTable
+from promote_cli.program import ASTYPE, LITERAL, NAME
 
 
 @click.command("expr", cls=Command)
@@ -52,32 +54,25 @@ def command(code, bindings, policies, option_values, as_json, explain) -> int:
     given = policies
     policies = _options.chosen(policies)
     if policies.strip() == "all":
-        policies = ",".join(expr.checked())
-    question = asking.expr_question(code, bindings, policies, option_values)
-    answers = question.answers()
+        policies = ",".join(checked())
+    table = asking.expr_table(code, bindings, policies, option_values)
     _options.say_default(given)
-    parts = expr.parting(answers)
     if as_json:
-        click.echo(_json(question, answers, parts), nl=False)
+        click.echo(_json(table), nl=False)
     else:
-        for line in _table(question, answers, explain, fit.terminal_width(sys.stdout)):
+        for line in _table(table, explain, fit.terminal_width(sys.stdout)):
             click.echo(line)
-    raised = any(step.operand is None for column in answers for step in column[-1:])
+    raised = any(step.operand is None for column in table.answers for step in column[-1:])
     return EXIT_DIFFERENT if raised else EXIT_OK
 
 
-def _table(
-    question: expr.Question,
-    answers: Sequence[Sequence[expr.Step]],
-    explain: bool,
-    room: int | None,
-) -> list[str]:
+def _table(table: ExprTable, explain: bool, room: int | None) -> list[str]:
     """The terminal table: a row per computing node, a column per policy; the code column
     takes what the policies leave of ``room`` (a node's text cut with … to fit)."""
     from promote_cli import frameworks
 
     nota = frameworks.notation("canonical")
-    rows = expr.rows(question, answers)
+    question, answers, rows = table.question, table.answers, table.rows
     titles = [c.title for c in question.columns]
     widths = [
         max([fit.cells(t), *(fit.cells(r.cells[k]) for r in rows)]) for k, t in enumerate(titles)
@@ -110,7 +105,7 @@ def _table(
                     out.extend(
                         "    " + w for w in fit.wrap(why, None if room is None else room - 4)
                     )
-    for note in expr.notes(question, answers):
+    for note in table.notes:
         out.extend(fit.wrap(note, room))
     return out
 
@@ -126,15 +121,15 @@ def _cut(text: str, width: int) -> str:
     return kept + "…"
 
 
-def _json(
-    question: expr.Question, answers: Sequence[Sequence[expr.Step]], parts: int | None
-) -> str:
+def _json(table: ExprTable) -> str:
     from promote_cli import frameworks, schema
+
+    question, answers = table.question, table.answers
 
     nota = frameworks.notation("canonical")
     nodes = []
     for i, node in enumerate(question.program.nodes):
-        if node.kind in ("name", "literal"):
+        if node.kind in (NAME, LITERAL):
             continue
         cells: list[dict[str, object] | None] = []
         for a in answers:
@@ -164,12 +159,12 @@ def _json(
         "bindings": {name: schema.operand(x, nota) for name, x in question.bindings.items()},
         "columns": [schema.side(c.policy, dict(c.options)) for c in question.columns],
         "nodes": nodes,
-        "parts_at": parts,
+        "parts_at": table.parts,
     }
     return schema.dumps(body)
 
 
-def _answer(step: expr.Step, nota) -> dict[str, object]:
+def _answer(step: Step, nota) -> dict[str, object]:
     """A node's answer in the outcome shape, with the operand its value is (``value``: dtype and
     category): an operation's outcome (its result the array it returns, weak where the
     framework keeps the flag), a cast (``astype``: rule ``cast``), or a view that keeps the
@@ -182,7 +177,7 @@ def _answer(step: expr.Step, nota) -> dict[str, object]:
     if step.outcome is not None:
         out = schema.outcome(step.outcome, nota)
         return {**out, "result": x.dtype, "label": nota.label(x.dtype), "value": value}
-    cast = step.node.kind == expr.ASTYPE
+    cast = step.node.kind == ASTYPE
     return {
         "result": x.dtype,
         "label": nota.label(x.dtype),

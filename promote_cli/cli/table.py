@@ -15,7 +15,8 @@ from promote_cli.api import shell_quote
 from promote_cli.cli import EXIT_OK, Command, _options, _several, tell
 from promote_cli.cli._report import CheckReport
 from promote_cli.errors import UsageError
-from promote_cli.render import FORMATS, MARKS, SUFFIXES, render
+from promote_cli.render import FORMATS, SUFFIXES, render
+from promote_cli.tablemodel import MARKS
 
 
 @click.command("table", cls=Command)

@@ -22,17 +22,16 @@ from promote_cli.npy.header import open_data
 from promote_cli.npy.job import SKIP, Job
 from promote_cli.npy.numpy_dtypes import header_descr
 from promote_cli.npy.stream import CHUNK_BYTES, FileSink, sink_bytes, stream
+from promote_cli.targets import Target, cannot_write, one_file, target
 
 
-def check_outputs(jobs: Sequence[Job], *, force: bool) -> list[atomic.Target | None]:
-    """Where each job's output goes (None for a skipped job), by ``promote_cli.atomic``'s
+def check_outputs(jobs: Sequence[Job], *, force: bool) -> list[Target | None]:
+    """Where each job's output goes (None for a skipped job), by ``promote_cli.targets``'
     rules: a regular file or a new one, never a device or FIFO (the two outputs are committed
     as a pair, which only regular files allow). Refuse outputs that are an input (also through
     a link), are one file under two names (a hard link, a bind mount, a case-insensitive file
     system), or exist already (unless ``force``); all before anything is written."""
-    targets = [
-        None if job.action == SKIP else atomic.target(job.out, into_ok=False) for job in jobs
-    ]
+    targets = [None if job.action == SKIP else target(job.out, into_ok=False) for job in jobs]
     inputs = [job.npy for job in jobs]
     live = [(job, t) for job, t in zip(jobs, targets, strict=True) if t is not None]
     for job, tgt in live:
@@ -43,7 +42,7 @@ def check_outputs(jobs: Sequence[Job], *, force: bool) -> list[atomic.Target | N
                 )
         if tgt.exists and not force:
             raise UsageError(f"output {job.out} exists; pass --force to replace it")
-    shared = atomic.one_file([t for _, t in live])
+    shared = one_file([t for _, t in live])
     if shared is not None:
         first, second = shared
         raise UsageError(
@@ -53,7 +52,7 @@ def check_outputs(jobs: Sequence[Job], *, force: bool) -> list[atomic.Target | N
     return targets
 
 
-def check_space(jobs: Sequence[Job], targets: Sequence[atomic.Target | None]) -> None:
+def check_space(jobs: Sequence[Job], targets: Sequence[Target | None]) -> None:
     """Refuse early when a destination file system cannot hold the outputs (a disk that fills
     up anyway is still handled when writing)."""
     need: dict[int, tuple[Path, int]] = {}
@@ -66,7 +65,7 @@ def check_space(jobs: Sequence[Job], targets: Sequence[atomic.Target | None]) ->
         try:
             st = os.statvfs(where)
         except OSError as exc:
-            raise atomic.cannot_write(where, exc) from None
+            raise cannot_write(where, exc) from None
         free = st.f_bavail * st.f_frsize
         if total > free:
             raise BadInputError(
@@ -76,7 +75,7 @@ def check_space(jobs: Sequence[Job], targets: Sequence[atomic.Target | None]) ->
 
 def write_output(
     job: Job,
-    tgt: atomic.Target,
+    tgt: Target,
     batch: atomic.Batch,
     *,
     void_header: bool = False,
@@ -112,7 +111,7 @@ def write_output(
                 raise
         os.fsync(fd)
     except OSError as exc:
-        raise atomic.cannot_write(job.out, exc) from None
+        raise cannot_write(job.out, exc) from None
     staged.close()
 
 

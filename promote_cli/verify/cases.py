@@ -23,7 +23,8 @@ Under every option setting (``settings``: each option's values, the default firs
 - ``expressions``: for an oracle that runs programs (``Asks.expressions``) and a policy whose
   ``promote expr`` answers are checked, ``verify.expressions.PROGRAMS`` random programs
   (operators, calls, literals where the operations take values, in-place updates, depth up to
-  4), each node compared (not under a setting measured apart on another version);
+  4) and ``WHERE_PROGRAMS`` that call ``where`` with a condition of any type, each node
+  compared (not under a setting measured apart on another version);
 
 and once, the spellings an oracle asks its framework to read (NumPy's type codes).
 """

@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from promote_cli.record import Record
 from promote_cli.verify.cases import Batch
-from promote_cli.verify.measured import FILES, Measured, describe, read, record, said, text
+from promote_cli.verify.measured import FILES, Measured, read, record, text
+from promote_cli.verify.offline import answer_text, describe
 from promote_cli.verify.protocol import (
     CHAIN,
     EXPRESSION,
@@ -251,7 +252,7 @@ def _change(
         i, (a, b) = next((x for x in pairs if not _nodes_same(*x[1])), (-1, (None, None)))
         return Change(opts, q, _node(a), _node(b), "", _record(a), _record(b), i)
     rule = _rule(policy, rules, opts, q)
-    return Change(opts, q, _said(was), _said(now), rule, record(was), record(now))
+    return Change(opts, q, _answer_text(was), _answer_text(now), rule, record(was), record(now))
 
 
 def _nodes_same(a: Cell | None, b: Cell | None) -> bool:
@@ -259,20 +260,20 @@ def _nodes_same(a: Cell | None, b: Cell | None) -> bool:
 
 
 def _node(cell: Cell | None) -> str:
-    return "no answer" if cell is None else _said(cell)
+    return "no answer" if cell is None else _answer_text(cell)
 
 
 def _record(cell: Cell | None) -> str | list[str] | None:
     return None if cell is None else record(cell)
 
 
-def _said(cell: Cell) -> str:
-    """A record as a reader would say it: ``said``, with ``a op= b``'s rebinding."""
+def _answer_text(cell: Cell) -> str:
+    """A record as a reader would say it: ``answer_text``, with ``a op= b``'s rebinding."""
     from promote_cli.verify.protocol import Result
 
     if isinstance(cell, Result) and cell.rebound:
         return f"{cell.dtype} (rebound)"
-    return said(cell)
+    return answer_text(cell)
 
 
 def _rule(policy: Policy, rules: Operations | None, opts: Mapping[str, Any], q: Question) -> str:

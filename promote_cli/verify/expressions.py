@@ -1,7 +1,7 @@
 """``promote expr`` against the frameworks: a program run for real, node by node, and random
 programs to run.
 
-:func:`run` evaluates a parsed program (``promote_cli.expressions``) on a framework's own
+:func:`run` evaluates a parsed program (``promote_cli.program``) on a framework's own
 arrays, as the code would run: names bound to arrays of ones (a 2 x 2 matrix, or 0-d),
 Python's operators applied to them, the framework's function for each call (the function its
 rules name under the setting asked), the array's own method for ``x.sum()`` (AttributeError
@@ -26,8 +26,20 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Protocol
 
-from promote_cli import expressions as ex
+from promote_cli import evaluation
+from promote_cli.errors import UsageError
 from promote_cli.operands import PYTHON, ZERO_D, Operand
+from promote_cli.program import (
+    ASTYPE,
+    INDEX,
+    LITERAL,
+    NAME,
+    TRANSPOSE,
+    Node,
+    Program,
+    dimensions,
+    parse,
+)
 from promote_cli.record import Record
 from promote_cli.verify import SYNTAX, Detect, Refused, answered, is_operator
 from promote_cli.verify.protocol import (
@@ -48,6 +60,10 @@ if TYPE_CHECKING:
 # ``promote measure`` keeps (about 100 KB a setting in a measurement file).
 PROGRAMS = 300
 SEED = 24
+# And as many more programs again that call ``where`` with a condition of any type (a name of
+# each type, an integer or float expression, a comparison's bool), drawn apart so that the
+# others stay as measured: where a framework raises at a condition that is not bool.
+WHERE_PROGRAMS = 40
 # A question's operands are bound to these names, in order.
 NAMES = ("x", "y", "z")
 
@@ -84,7 +100,7 @@ class Primitives(Protocol):
 
 
 def run(
-    program: ex.Program,
+    program: Program,
     bindings: Mapping[str, Operand],
     functions: Mapping[str, str],
     prims: Primitives,
@@ -112,13 +128,13 @@ def run(
 
 
 def _built(
-    program: ex.Program,
+    program: Program,
     bindings: Mapping[str, Operand],
     functions: Mapping[str, str],
     prims: Primitives,
 ) -> tuple[list[Cell | None], list[Any]]:
     """The records of :func:`run` as each node is built, and each node's value."""
-    dims = ex.dimensions(program, bindings)
+    dims = dimensions(program, bindings)
     values: list[Any] = []
     cells: list[Cell | None] = []
     stopped = False
@@ -128,21 +144,21 @@ def _built(
             cells.append(None)
             continue
         args = [values[a] for a in node.args]
-        if node.kind == ex.NAME:
+        if node.kind == NAME:
             x = bindings[node.value]
             values.append(
                 x.value if x.category == PYTHON else prims.array(x.dtype, 0 if d == 0 else 2)
             )
             cells.append(None)
             continue
-        if node.kind == ex.LITERAL:
+        if node.kind == LITERAL:
             values.append(node.value)
             cells.append(None)
             continue
         found: dict[str, Any] = {}
 
         def ask(
-            q: Question, node: ex.Node = node, args: list[Any] = args, found: dict = found
+            q: Question, node: Node = node, args: list[Any] = args, found: dict = found
         ) -> str | Cell:
             out = _apply(node, args, functions, prims)
             found["value"] = out
@@ -163,12 +179,12 @@ def _built(
 _QUESTION = Question("operation", (Operand("bool"),), operation="expression")
 
 
-def _apply(node: ex.Node, args: list[Any], functions: Mapping[str, str], prims: Primitives) -> Any:
-    if node.kind == ex.ASTYPE:
+def _apply(node: Node, args: list[Any], functions: Mapping[str, str], prims: Primitives) -> Any:
+    if node.kind == ASTYPE:
         return prims.astype(args[0], node.value)  # canonical: read when parsed
-    if node.kind == ex.TRANSPOSE:
+    if node.kind == TRANSPOSE:
         return args[0].T
-    if node.kind == ex.INDEX:
+    if node.kind == INDEX:
         return args[0][node.value if len(node.value) > 1 else node.value[0]]
     if is_operator(node.operation):
         return SYNTAX[node.operation](*args)
@@ -183,12 +199,12 @@ def _apply(node: ex.Node, args: list[Any], functions: Mapping[str, str], prims: 
     return prims.call(function, args)
 
 
-def agrees(step: ex.Step, cell: Cell | None, materialise: Callable[[str], str]) -> bool:
+def agrees(step: evaluation.Step, cell: Cell | None, materialise: Callable[[str], str]) -> bool:
     """Whether the model's ``step`` and the framework's ``cell`` for one node agree: the same
     dtype (a weak one as the array it is), or both raising; the nodes after one that raised
     have neither."""
     if cell is None:
-        computed = step.node.kind not in (ex.NAME, ex.LITERAL)
+        computed = step.node.kind not in (NAME, LITERAL)
         return not computed or (step.operand is None and step.outcome is None)
     if isinstance(cell, Result):
         if step.operand is None:
@@ -206,14 +222,15 @@ def agrees(step: ex.Step, cell: Cell | None, materialise: Callable[[str], str]) 
 def checked(policy: Policy) -> bool:
     """Whether ``promote expr`` answers under ``policy`` (its answers are checked against its
     framework's runs): the policies verify asks programs of."""
-    return policy.file is None and policy.name in ex.checked()
+    return policy.file is None and policy.name in evaluation.checked()
 
 
 def questions(
     policy: Policy, rules: Operations, opts: Mapping[str, Any], count: int = PROGRAMS
 ) -> list[Question]:
     """``count`` random programs under the setting ``opts`` (seeded: the same draw for every
-    setting with the same types): names bound to arrays of the types the policy's operations
+    setting with the same types), and ``WHERE_PROGRAMS`` calling ``where`` after them when
+    ``count`` is ``PROGRAMS``: names bound to arrays of the types the policy's operations
     take under it (0-d ones where the policy tells them apart), literals where its operations
     take values; each question carries the framework's function of every operation its
     program calls (``function``: ``name=function`` words)."""
@@ -236,15 +253,13 @@ def questions(
         for n, r in rules.under(opts).items()
         if n in FUNCTIONS and r.function is not None
     }
+    literals = bool(rules.values and not expressions.no_literals)
+    drawn = programs(SEED, count, types, zero_d, literals=literals)
+    if count == PROGRAMS:
+        drawn += where_programs(SEED, WHERE_PROGRAMS, types, zero_d, literals=literals)
     return [
         question(code, tuple(bindings[n] for n in NAMES if n in bindings), under)
-        for code, bindings in programs(
-            SEED,
-            count,
-            types,
-            zero_d,
-            literals=rules.values and not expressions.no_literals,
-        )
+        for code, bindings in drawn
     ]
 
 
@@ -252,9 +267,7 @@ def question(code: str, operands: Sequence[Operand], functions: Mapping[str, Any
     """The EXPRESSION question of the program ``code`` with its names bound to ``operands``:
     ``functions`` (every operation's function under a setting) names those it calls."""
     called = {
-        n.operation: functions[n.operation]
-        for n in ex.parse(code).nodes
-        if n.operation in functions
+        n.operation: functions[n.operation] for n in parse(code).nodes if n.operation in functions
     }
     words = " ".join(f"{k}={v}" for k, v in called.items())
     return Question(EXPRESSION, tuple(operands), function=words, text=code)
@@ -281,7 +294,7 @@ def answer(prims: Primitives, asked: Sequence[Question]) -> list[Cell]:
 
     out: list[Cell] = []
     for q in asked:
-        program = ex.parse(q.text)
+        program = parse(q.text)
         bindings = dict(zip(NAMES, q.operands, strict=False))
         functions = dict(w.split("=", 1) for w in q.function.split())
         with warnings.catch_warnings():  # what the arrays' values warn (a zero divisor ...)
@@ -310,17 +323,17 @@ def judge(policy: Policy, opts: Mapping[str, Any], q: Question, cell: Cell) -> J
 
     if not isinstance(cell, Nodes) or any(isinstance(c, Unobservable) for c in cell.cells):
         return Judged(0, skipped=True)
-    program = ex.parse(q.text)
-    steps = ex.evaluate(program, dict(zip(NAMES, q.operands, strict=False)), policy, opts)
+    program = parse(q.text)
+    steps = evaluation.evaluate(program, dict(zip(NAMES, q.operands, strict=False)), policy, opts)
 
     def materialise(t: str) -> str:
         return policy.materialise(t, opts).dtype
 
     compared = 0
     for step, c in zip(steps, cell.cells, strict=True):
-        if step.node.kind in (ex.NAME, ex.LITERAL):
+        if step.node.kind in (NAME, LITERAL):
             continue
-        if ex.unanswered(step):
+        if evaluation.unanswered(step):
             break  # a node promote does not answer under this policy: nothing to compare
         compared += 1
         if step.outcome is not None and step.outcome.rule == "no-kernel":
@@ -351,7 +364,7 @@ def programs(
     """``count`` random programs (code and bindings), drawn with ``seed``: two or three names
     bound to arrays of ``types`` (some 0-d where the policy tells them apart), an expression
     nested up to ``depth``, sometimes after an assignment or an in-place update. Each parses
-    and has valid shapes (``expressions.dimensions``)."""
+    and has valid shapes (``program.dimensions``)."""
     rng = random.Random(seed)
     out: list[tuple[str, dict[str, Operand]]] = []
     while len(out) < count:
@@ -373,9 +386,43 @@ def programs(
         else:
             code = expression
         try:
-            program = ex.parse(code)
-            ex.dimensions(program, bindings)
-        except ex.UsageError:
+            program = parse(code)
+            dimensions(program, bindings)
+        except UsageError:
+            continue
+        out.append((code, bindings))
+    return out
+
+
+def where_programs(
+    seed: int, count: int, types: Sequence[str], zero_d: bool, literals: bool = True
+) -> list[tuple[str, dict[str, Operand]]]:
+    """``count`` random programs that call ``where(c, x1, x2)``, drawn with ``seed`` apart from
+    :func:`programs`: three names bound to arrays of ``types`` (some 0-d where the policy tells
+    them apart); the condition a name of any of them, an expression of them (an integer, a
+    float) or a comparison (bool); the values expressions of them; the call alone or inside
+    an operation. Each parses and has valid shapes."""
+    rng = random.Random(f"where {seed}")
+    out: list[tuple[str, dict[str, Operand]]] = []
+    while len(out) < count:
+        bindings = {
+            n: Operand(rng.choice(list(types)), ZERO_D if zero_d and rng.random() < 0.2 else "D")
+            for n in NAMES
+        }
+        pick = rng.random()
+        if pick < 0.5:
+            condition = rng.choice(NAMES)
+        elif pick < 0.8:
+            condition = _expression(rng, NAMES, 2, literals)
+        else:
+            condition = f"({rng.choice(NAMES)} {rng.choice(_COMPARE)} {rng.choice(NAMES)})"
+        values = [_expression(rng, NAMES, 2, literals) for _ in range(2)]
+        code = f"where({condition}, {values[0]}, {values[1]})"
+        if rng.random() < 0.3:
+            code = f"({code} {rng.choice(_BINARY)} {rng.choice(NAMES)})"
+        try:
+            dimensions(parse(code), bindings)
+        except UsageError:
             continue
         out.append((code, bindings))
     return out

@@ -26,10 +26,7 @@ framework's messages are not kept: they change wording between releases, and not
 compared on them (``promote verify`` shows them live). Rendering is deterministic, and a file
 whose answers have not changed keeps its date.
 
-The offline comparison (``differences``) asks the policy every measured question through its
-public answers and returns one line per cell where the rules and the measurement disagree, by
-the same rule as ``promote verify`` (``compare``); ``unmeasured`` lists what the policy would
-ask that was not measured (a type added, an operation declared since).
+``verify/offline`` compares these files with the rules.
 """
 
 from __future__ import annotations
@@ -41,7 +38,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from promote_cli import atomic
+from promote_cli import atomic, targets
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
 from promote_cli.operands import valued as valued_operand
 from promote_cli.record import Record
@@ -54,7 +51,6 @@ from promote_cli.verify.protocol import (
     RESULT_TYPE,
     SPELLING,
     VALUE,
-    Asks,
     Cell,
     Gap,
     Nodes,
@@ -70,7 +66,7 @@ from promote_cli.verify.protocol import (
 )
 
 if TYPE_CHECKING:
-    from promote_cli.engine import Outcome, Policy
+    from promote_cli.engine import Policy
     from promote_cli.framework import Framework
     from promote_cli.ops import Operations
 
@@ -167,8 +163,8 @@ class _Palette:
     """The answers of one file, each with its code."""
 
     def __init__(self, cells: Iterator[Cell]) -> None:
-        found = {json.dumps(record(c)): record(c) for c in _flat(cells)}
-        self.answers = sorted(found.values(), key=_sort_key)
+        distinct = {json.dumps(record(c)): record(c) for c in _flat(cells)}
+        self.answers = sorted(distinct.values(), key=_sort_key)
         self.width = 1 if len(self.answers) <= len(CODES) else 2
         if len(self.answers) > len(CODES) ** self.width:
             raise ValueError(f"{len(self.answers)} distinct answers: too many to code")
@@ -253,17 +249,17 @@ def render(
 
 def _values_of(batch: Batch) -> list[Operand]:
     """The valued operands a batch of values asks with each array, in order."""
-    found = dict.fromkeys(
+    values = dict.fromkeys(
         q.operands[1] for q in batch.questions if q.operands[0].category == DIMENSIONED
     )
-    return list(found) or [valued_operand(v) for v in VALUES]
+    return list(values) or [valued_operand(v) for v in VALUES]
 
 
 def _valued_keys(answered: Sequence[tuple[Mapping[str, Any], Batch, list[Cell]]]) -> list[str]:
     """The valued operands of a file's values (``cases.VALUES`` and any a policy holds), the
     same for each of its settings."""
-    found = [_values_of(b) for _, b, _ in answered if b.kind == VALUE]
-    keys = [[operand_key(op) for op in ops] for ops in found] or [
+    each = [_values_of(b) for _, b, _ in answered if b.kind == VALUE]
+    keys = [[operand_key(op) for op in ops] for ops in each] or [
         [operand_key(valued_operand(v)) for v in VALUES]
     ]
     if any(k != keys[0] for k in keys):
@@ -337,8 +333,8 @@ def _fill(setting: dict[str, Any], batch: Batch, cells: list[Cell], code: _Palet
         setting["spellings"] = [f"{code(c)} {q.text}" for q, c in zip(qs, cells, strict=True)]
     elif batch.kind == OPERATION and any(x.value is not None for q in qs for x in q.operands):
         # Each array with each value, both orders: a row per array, as ``values`` above.
-        found = setting.setdefault("operations", {}).setdefault(batch.operation, {})
-        found["values"] = _rows([code(c) for c in cells], 2 * len(VALUES))
+        operation = setting.setdefault("operations", {}).setdefault(batch.operation, {})
+        operation["values"] = _rows([code(c) for c in cells], 2 * len(VALUES))
     elif batch.kind == OPERATION:
         index = {operand_of(k): i for i, k in enumerate(setting["operands"])}
         grid: dict[tuple[int, ...], Cell] = {
@@ -349,44 +345,44 @@ def _fill(setting: dict[str, Any], batch: Batch, cells: list[Cell], code: _Palet
             rows = ["".join(code(grid.get((j,))) for j in range(n))]
         else:
             rows = ["".join(code(grid.get((i, j))) for j in range(n)) for i in range(n)]
-        found = setting.setdefault("operations", {}).setdefault(batch.operation, {})
-        found.update({"function": qs[0].function, "cells": rows})
+        operation = setting.setdefault("operations", {}).setdefault(batch.operation, {})
+        operation.update({"function": qs[0].function, "cells": rows})
 
 
 # --- reading ------------------------------------------------------------------------------
 
 
-def directory(entry: Framework, apart: str = "") -> Path:
+def directory(entry: Framework, subdirectory: str = "") -> Path:
     """Where a framework's measurements live in this checkout (``measure`` writes there);
-    ``apart``: the directory of a set measured apart (``MeasuredApart.directory``)."""
+    ``subdirectory``: that of a set measured apart (``MeasuredApart.directory``)."""
     import importlib
 
-    found = Path(importlib.import_module(entry.package).__file__ or "").parent / "measured"
-    return found / apart if apart else found
+    folder = Path(importlib.import_module(entry.package).__file__ or "").parent / "measured"
+    return folder / subdirectory if subdirectory else folder
 
 
-def text(entry: Framework, file: str, apart: str = "") -> str | None:
+def text(entry: Framework, file: str, subdirectory: str = "") -> str | None:
     """A measurement file's text, read as package data (None: there is none)."""
-    found = resources.files(entry.package).joinpath("measured")
-    if apart:
-        found = found.joinpath(apart)
-    found = found.joinpath(f"{file}.json")
-    if not found.is_file():
+    resource = resources.files(entry.package).joinpath("measured")
+    if subdirectory:
+        resource = resource.joinpath(subdirectory)
+    resource = resource.joinpath(f"{file}.json")
+    if not resource.is_file():
         return None
-    return found.read_text(encoding="utf-8")
+    return resource.read_text(encoding="utf-8")
 
 
-def read(entry: Framework, file: str, apart: str = "") -> Measured | None:
+def read(entry: Framework, file: str, subdirectory: str = "") -> Measured | None:
     """One measurement file of ``entry``'s framework, parsed (None: there is none)."""
-    found = text(entry, file, apart)
-    return None if found is None else parse(found)
+    content = text(entry, file, subdirectory)
+    return None if content is None else parse(content)
 
 
 def apart_of(entry: Framework, pinned: Mapping[str, Any] | None) -> Any:
     """The ``MeasuredApart`` that ``pinned`` options select (None: the entry's own set)."""
-    for apart in entry.measured_apart:
-        if (pinned or {}).get(apart.option) == apart.value:
-            return apart
+    for measured_apart in entry.measured_apart:
+        if (pinned or {}).get(measured_apart.option) == measured_apart.value:
+            return measured_apart
     return None
 
 
@@ -412,14 +408,14 @@ def parse(content: str) -> Measured:
 
     valued = [operand_of(k) for k in doc.get("values", ())]
     out: list[tuple[Mapping[str, Any], Question, Cell]] = []
-    made: dict[tuple[Any, ...], list[Question]] = {}
+    shared: dict[tuple[Any, ...], list[Question]] = {}
     for setting in doc["settings"]:
         opts = setting["options"]
-        for kind, questions, rows in _asked(setting, valued, made):
-            found = cells_of(rows)
-            if len(found) != len(questions):
-                raise ValueError(f"{kind}: {len(found)} cells for {len(questions)} questions")
-            out.extend((opts, q, c) for q, c in zip(questions, found, strict=True) if c)
+        for kind, questions, rows in _asked(setting, valued, shared):
+            cells = cells_of(rows)
+            if len(cells) != len(questions):
+                raise ValueError(f"{kind}: {len(cells)} cells for {len(questions)} questions")
+            out.extend((opts, q, c) for q, c in zip(questions, cells, strict=True) if c)
         for codes, bound, program in setting.get("programs", ()):
             q = _program(program, bound, setting["functions"])
             out.append((opts, q, Nodes(tuple(cells_of([codes])))))
@@ -438,19 +434,19 @@ def _program(code: str, bound: str, functions: Mapping[str, str]) -> Question:
 def _asked(
     setting: Mapping[str, Any],
     valued: Sequence[Operand],
-    made: dict[tuple[Any, ...], list[Question]],
+    shared: dict[tuple[Any, ...], list[Question]],
 ) -> Iterator[tuple[str, list[Question], Sequence[str]]]:
     """The questions of one setting's fields, each with its rows of codes. The settings of a
-    file ask the same questions of the same operands, and share them (``made``, the file's
+    file ask the same questions of the same operands, and share them (``shared``, the file's
     questions by what they are made of): Keras's fifteen settings make each question once."""
     listed = tuple(setting.get("operands", ()))
     operands = [operand_of(k) for k in listed]
     arrays = [op for op in operands if op.category == DIMENSIONED]
     if "pairs" in setting:
-        every = made.get((listed, PAIR))
+        every = shared.get((listed, PAIR))
         if every is None:
             every = [Question(PAIR, (a, b), "", "", "") for a in operands for b in operands]
-            made[listed, PAIR] = every
+            shared[listed, PAIR] = every
         yield PAIR, every, setting["pairs"]
     if "triples" in setting:
         triples = drawn(operands, setting["triples"])
@@ -464,239 +460,21 @@ def _asked(
     for name, op in setting.get("operations", {}).items():
         rows, function = op["cells"], op["function"]
         one = len(rows) == 1 and len(operands) > 1  # a unary operation or a reduction
-        questions = made.get((listed, OPERATION, name, function, one))
+        questions = shared.get((listed, OPERATION, name, function, one))
         if questions is None:
             cases = (
                 [(x,) for x in operands] if one else [(a, b) for a in operands for b in operands]
             )
             questions = [Question(OPERATION, c, name, function, "") for c in cases]
-            made[listed, OPERATION, name, function, one] = questions
+            shared[listed, OPERATION, name, function, one] = questions
         yield OPERATION, questions, rows
         if "values" in op:  # each array with each value, both orders (``cases.with_values``)
-            questions = made.get((listed, VALUE, name, function))
+            questions = shared.get((listed, VALUE, name, function))
             if questions is None:
                 pairs = [p for a in arrays for s in valued for p in ((a, s), (s, a))]
                 questions = [Question(OPERATION, c, name, function, "") for c in pairs]
-                made[listed, VALUE, name, function] = questions
+                shared[listed, VALUE, name, function] = questions
             yield OPERATION, questions, op["values"]
-
-
-# --- comparing ----------------------------------------------------------------------------
-
-
-def differences(policy: Policy, measured: Measured, rules: Operations | None) -> Iterator[str]:
-    """One line per measured cell where ``policy`` disagrees with the framework."""
-    from promote_cli.engine import remembering
-    from promote_cli.verify.compare import MISMATCH, judged
-
-    with remembering():
-        for opts, q, cell in measured.cells:
-            v = judged(policy, rules, opts, q, cell)
-            if v.status == MISMATCH:
-                yield _difference(policy, opts, q, cell, v.mine)
-
-
-def _difference(
-    policy: Policy, opts: Mapping[str, Any], q: Question, cell: Cell, mine: Outcome
-) -> str:
-    from promote_cli.ops import NO_KERNEL
-
-    gives = mine.result or "refused"
-    if mine.rule == NO_KERNEL:
-        gives += " with no CPU kernel (a gap)"
-    return (
-        f"{policy.name} {describe(q)} under {dict(opts)}: measured {said(cell)}, rules give {gives}"
-    )
-
-
-def unwitnessed(policy: Policy, measured: Measured, rules: Operations) -> list[str]:
-    """The missing kernels the rules claim that nothing measured shows: one line per option
-    setting, operation and type the kernel would run on (the promoted type) where the rules
-    mark cells no-kernel and the framework, in every one of them, ran and gave a type. Each
-    such cell is a mismatch too (``differences``: a gap claimed where the kernel runs); this
-    names the claim itself, which no cell witnesses."""
-    return findings(policy, {"operations": measured}, rules).unwitnessed
-
-
-def unreached(measured: Measured, rules: Operations) -> list[str]:
-    """The missing kernels a rule declares that no measured cell reaches: one line per
-    operation and entry of its ``no_kernel``, ``no_kernel_operand`` or ``no_kernel_mixed``
-    that marks no cell under any setting. Such an entry answers nothing the framework was
-    asked (an earlier step decides every cell it names, such as a refusal of the same type),
-    so a refusal added in front of a missing kernel would pass the comparison, which takes a
-    refusal for a missing kernel."""
-    return findings(rules.policy, {"operations": measured}, rules).unreached
-
-
-class Findings(Record):
-    """What the offline comparison finds in a framework's files: ``differences``,
-    ``unwitnessed`` and ``unreached`` (each empty when the rules hold)."""
-
-    differences: list[str]
-    unwitnessed: list[str]
-    unreached: list[str]
-
-
-def findings(policy: Policy, files: Mapping[str, Measured], rules: Operations | None) -> Findings:
-    """``differences`` of every file, and ``unwitnessed`` and ``unreached`` of its operation
-    cells (none without ``rules``), in one pass: each operation cell is answered by the rules
-    once for all three (the same answer ``differences`` judges)."""
-    from promote_cli.engine import remembering
-    from promote_cli.ops import NO_KERNEL, answer
-    from promote_cli.verify.compare import MISMATCH, judged, status
-
-    differ: list[str] = []
-    # unwitnessed: (setting, operation, promoted type) -> whether a cell showed the gap
-    seen: dict[tuple[str, str, str], bool] = {}
-    # unreached: the (operation, list, entry) the rules declare, and those a cell reaches
-    declared: set[tuple[str, str, str]] = set()
-    reached: set[tuple[str, str, str]] = set()
-    lists_of: dict[tuple[str, str], Mapping[str, Sequence[str]]] = {}
-    spelled: dict[int, tuple[Mapping[str, Any], str]] = {}
-    with remembering():
-        for m in files.values():
-            for opts, q, cell in m.cells:
-                if q.kind != OPERATION or rules is None:
-                    v = judged(policy, rules, opts, q, cell)
-                    if v.status == MISMATCH:
-                        differ.append(_difference(policy, opts, q, cell, v.mine))
-                    continue
-                mine, promoted = answer(rules, q.operation, q.operands, opts)
-                if status(policy, q, mine, cell) == MISMATCH:
-                    differ.append(_difference(policy, opts, q, cell, mine))
-                # A file's cells of one setting share its options (``parse``): spelled once.
-                known = spelled.get(id(opts))
-                if known is None or known[0] is not opts:
-                    known = spelled[id(opts)] = (opts, json.dumps(opts, sort_keys=True))
-                setting = known[1]
-                lists = lists_of.get((setting, q.operation))
-                if lists is None:
-                    rule = rules.under(opts)[q.operation]
-                    lists = lists_of[setting, q.operation] = {
-                        f: getattr(rule, f) for f in _KERNEL_LISTS
-                    }
-                    declared.update(
-                        (q.operation, f, e) for f, entries in lists.items() for e in entries
-                    )
-                if mine.rule != NO_KERNEL:
-                    continue
-                t = (promoted or mine).result or ""
-                key = (setting, q.operation, t)
-                seen[key] = seen.get(key, False) or isinstance(cell, Gap)
-                if mine.decided_by != "no-kernel":
-                    continue
-                kernel_t = promoted.result if promoted is not None else None
-                arrays = [x.dtype for x in q.operands if x.category != PYTHON]
-                reached.update(
-                    (q.operation, f, e)
-                    for f, entries in lists.items()
-                    for e in entries
-                    if _MARKS[f](e, kernel_t, arrays)
-                )
-    return Findings(
-        differ,
-        [
-            f"{policy.name} {operation} of {t} under {opts}: the rules mark it no-kernel, but"
-            " every such cell ran"
-            for (opts, operation, t), witnessed in seen.items()
-            if not witnessed
-        ],
-        [
-            f"{operation}: {field} declares {entry}, which no measured cell reaches"
-            for operation, field, entry in sorted(declared - reached)
-        ],
-    )
-
-
-# Which cells an entry of each list marks no-kernel, given the promoted type and the array
-# operands' types: by the promoted type (or its kind), by an array operand, or by the promoted
-# type itself (when the operands are not two arrays of it).
-_MARKS: Mapping[str, Callable[[str, str | None, list[str]], bool]] = {
-    "no_kernel": lambda e, t, arrays: t is not None and _matches((e,), t),
-    "no_kernel_operand": lambda e, t, arrays: any(_matches((e,), a) for a in arrays),
-    "no_kernel_mixed": lambda e, t, arrays: t == e,
-}
-_KERNEL_LISTS = tuple(_MARKS)
-
-
-def _matches(keys: Sequence[str], t: str) -> bool:
-    from promote_cli.ops import matches
-
-    return matches(keys, t)
-
-
-def said(cell: Cell) -> str:
-    if isinstance(cell, Nodes):
-        return "[" + ", ".join(said(c) for c in cell.cells if c is not None) + "]"
-    if isinstance(cell, Result):
-        return cell.dtype
-    if isinstance(cell, Gap):
-        return f"a missing kernel ({cell.dtype or 'no type named'})"
-    return "refused" if isinstance(cell, Refusal) else "unobservable"
-
-
-def describe(q: Question) -> str:
-    """A question as a reader would write it: ``int8 x uint8``, ``divide(int8, S(int16))``."""
-    from promote_cli import frameworks
-    from promote_cli.operands import label
-
-    nota = frameworks.notation("canonical")
-    names = [label(op, nota, plain=True) for op in q.operands]
-    if q.kind == PAIR:
-        return " x ".join(names)
-    if q.kind == RESULT_TYPE:
-        return f"result_type({', '.join(names)})"
-    if q.kind in (CHAIN, VALUE):
-        return " + ".join(names)
-    if q.kind == OPERATION:
-        return f"{q.operation}({', '.join(names)})"
-    if q.kind == EXPRESSION:
-        bound = ", ".join(f"{n}={x}" for n, x in zip("xyz", names, strict=False))
-        return f"the program {q.text!r} ({bound})"
-    return f"the spelling {q.text!r}"
-
-
-def unmeasured(
-    policy: Policy,
-    asks: Asks,
-    rules: Operations | None,
-    measured: Mapping[str, Measured],
-    pinned: Mapping[str, Any] | None = None,
-) -> list[str]:
-    """What ``policy`` would be asked that the files do not hold, or hold otherwise, one line
-    per file (``measure`` has not run since a type, an option value or an operation was
-    added): each file lists, setting by setting, the enumeration's questions in its order."""
-    asked: dict[str, dict[str, list[Question]]] = {f: {} for f in FILES}
-    for opts, batch in plan(policy, settings(policy, pinned), asks, rules):
-        file = next(f for f, kinds in FILES.items() if batch.kind in kinds)
-        asked[file].setdefault(json.dumps(opts, sort_keys=True), []).extend(batch.questions)
-    out = []
-    for file, wanted in asked.items():
-        found = measured.get(file)
-        have: dict[str, list[Question]] = {}
-        spelled: dict[int, tuple[Mapping[str, Any], list[Question]]] = {}
-        for opts, q, _ in found.cells if found is not None else ():
-            # A file's cells of one setting share its options (``parse``): spelled once.
-            known = spelled.get(id(opts))
-            if known is None or known[0] is not opts:
-                key = json.dumps(opts, sort_keys=True)
-                known = spelled[id(opts)] = (opts, have.setdefault(key, []))
-            known[1].append(q)
-        if have == wanted:
-            continue
-        key = next(
-            (k for k in [*wanted, *have] if wanted.get(k) != have.get(k)), next(iter(wanted))
-        )
-        mine, theirs = wanted.get(key, []), have.get(key, [])
-        same = (i for i, (w, h) in enumerate(zip(mine, theirs, strict=False)) if w != h)
-        first = next(same, min(len(mine), len(theirs)))
-        where = (mine if first < len(mine) else theirs)[first]
-        out.append(
-            f"{policy.name}: {file} under {key} asks {len(mine):,} questions, {len(theirs):,}"
-            f" measured; the first that differs: {describe(where)}"
-            f" (promote measure {policy.name})"
-        )
-    return out
 
 
 def today() -> str:
@@ -733,14 +511,14 @@ def measure(
         rules = frameworks.operations(policy) if orc.ASKS.operations else None
     except PromotionError:
         rules = None
-    apart = apart_of(entry, pinned)
-    if pinned and apart is None:
+    measured_apart = apart_of(entry, pinned)
+    if pinned and measured_apart is None:
         raise UsageError(
             f"-O selects a set measured apart ({', '.join(_apart_names(entry)) or 'none'}):"
             " every other setting is measured together"
         )
     version, answered = ask(policy, orc, rules, progress, pinned)
-    sub = apart.directory if apart is not None else ""
+    sub = measured_apart.directory if measured_apart is not None else ""
     folder = into / entry.package.rpartition(".")[2] if into is not None else directory(entry)
     if sub and into is not None:
         folder = folder / sub
@@ -752,7 +530,7 @@ def measure(
     with atomic.Batch() as batch:
         batch.make_dirs(folder)  # removed again when nothing is written
         for file in FILES:
-            tgt = atomic.target(folder / f"{file}.json", into_ok=False, follow=False)
+            tgt = targets.target(folder / f"{file}.json", into_ok=False, follow=False)
             new = render(name, version, date, file, answered)
             old = tgt.path.read_text(encoding="utf-8") if tgt.exists else None
             if new is None:

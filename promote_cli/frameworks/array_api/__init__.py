@@ -1,6 +1,6 @@
 """The Python array API standard's required promotions, a partial lattice (``promotion.py``)."""
 
-from promote_cli.framework import Expressions, Framework
+from promote_cli.framework import Condition, Expressions, Framework
 
 FRAMEWORK = Framework(
     name="array-api",
@@ -13,6 +13,14 @@ FRAMEWORK = Framework(
     expressions=Expressions(
         namespaces=("xp",),
         checked=True,
+        # the standard's where takes a bool array.
+        where=Condition(
+            dtypes=("bool",),
+            raises="TypeError: `condition` must be have a boolean data type",
+            scalars=(),
+            scalar="TypeError: `condition` must be an Array",
+            measured="array-api-strict 2.6.1, 2026-12-07",
+        ),
         partial_index="array-api-strict raises IndexError: an index of fewer integers than the"
         " array has dimensions (x[0] of a matrix) is not in the standard; write x[0, ...]",
         complex_cast="array-api-strict raises TypeError: the standard does not permit casting"

@@ -1,6 +1,13 @@
 """JAX: ``jax.numpy``'s type promotion, a lattice with weak types (``promotion.py``)."""
 
-from promote_cli.framework import CLASS_NAMED, NUMPY_SPELLINGS, DTypeObjects, Expressions, Framework
+from promote_cli.framework import (
+    CLASS_NAMED,
+    NUMPY_SPELLINGS,
+    Condition,
+    DTypeObjects,
+    Expressions,
+    Framework,
+)
 from promote_cli.options import Option
 from promote_cli.shared.jax_names import COLUMN
 
@@ -30,6 +37,10 @@ FRAMEWORK = Framework(
         namespaces=("jnp", "jax.numpy"),
         aliases=NUMPY_SPELLINGS,
         checked=True,
+        # every array and Python scalar is read as truth values.
+        where=Condition(
+            measured="JAX 0.10.2, 2026-12-07",
+        ),
         # XLA makes no float6 array on the CPU ("Invalid XLA PrimitiveType"), and JAX 0.10.2's
         # caches take int1, uint1 and bool arrays of one shape for one another
         # (jnp.ones((2, 2), int1) made after jnp.ones((2, 2), bool) is a bool array).

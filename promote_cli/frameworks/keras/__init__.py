@@ -2,7 +2,7 @@
 backend for the operations and the chain (``promotion.py``); for ``promote expr``, the tensors
 ``keras.ops`` return on each backend (``_TENSORS``, measured: ``notes.md``)."""
 
-from promote_cli.framework import NUMPY_SPELLINGS, Expressions, Framework, Tensors
+from promote_cli.framework import NUMPY_SPELLINGS, Condition, Expressions, Framework, Tensors
 from promote_cli.options import Option
 
 BACKENDS = ("tensorflow", "jax", "torch", "numpy", "openvino")
@@ -76,6 +76,12 @@ _TENSORS = (
         " way (align_operand_types), which promote does not model: call the ops. function",
         unrun=("complex64", "complex128"),
         unrun_why="Keras makes no OpenVINO tensor of it (KeyError)",
+        # a Python complex has no OpenVINO constant
+        where=Condition(
+            scalars=("bool", "int", "float"),
+            scalar="TypeError: The necessary overload for constant was not found",
+            measured="Keras 3.15.1 on OpenVINO, 2026-12-07",
+        ),
     ),
 )
 
@@ -116,5 +122,7 @@ FRAMEWORK = Framework(
         # indexing are the backend's (measured on each backend, notes.md).
         tensors_option="backend",
         tensors=_TENSORS,
+        # every array and Python scalar is read as truth values, on every backend
+        where=Condition(measured="Keras 3.15.1 on each backend, 2026-12-07"),
     ),
 )

@@ -1,7 +1,7 @@
 """MindSpore: ``mindspore.ops.add`` (PyNative, CPU), a table with scalar rules
 (``promotion.py``)."""
 
-from promote_cli.framework import Expressions, Framework
+from promote_cli.framework import Condition, Expressions, Framework
 from promote_cli.notations import Column
 
 FRAMEWORK = Framework(
@@ -62,6 +62,17 @@ float8_e5m2    Float8E5M2
     expressions=Expressions(
         namespaces=("mindspore.ops", "ops", "Tensor"),
         checked=True,
+        # ops.where is the Select kernel, which has none for another condition.
+        where=Condition(
+            dtypes=("bool",),
+            raises="TypeError: Select CPU operator[Select] fail! Unsupported data type!",
+            scalars=(),
+            scalar=(
+                'TypeError: Failed calling Select with "Select()(condition=..., input=Tensor,'
+                ' other=Tensor)"'
+            ),
+            measured="MindSpore 2.10.0, 2026-12-07",
+        ),
         # MindSpore 2.10: float16_tensor * 0-d float64 tensor is float16 (float64 with a
         # 2 x 2 one), int8_tensor * 0-d int32 tensor has no CPU Mul kernel; the same for / and
         # their functions and updates; + - // % ** and the comparisons promote as with arrays

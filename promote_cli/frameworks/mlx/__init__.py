@@ -1,7 +1,7 @@
 """MLX: ``mlx.core``'s promotion, JAX's lattice with weak bounds materialised
 (``promotion.py``)."""
 
-from promote_cli.framework import Expressions, Framework
+from promote_cli.framework import Condition, Expressions, Framework
 from promote_cli.notations import Column
 
 FRAMEWORK = Framework(
@@ -44,6 +44,10 @@ complex64
             ("cumsum", "cumulative_sum"),
         ),
         checked=True,
+        # every array and Python scalar is read as truth values.
+        where=Condition(
+            measured="MLX 0.32.4, 2026-12-07",
+        ),
         # mx.sum and mx.prod of a 0-d array return it, no accumulator (MLX 0.32.4: a 0-d
         # int8's sum is int8, a vector's int32)
         keeps_0d=("sum", "prod"),

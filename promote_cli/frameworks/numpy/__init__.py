@@ -4,6 +4,7 @@ from promote_cli.framework import (
     CLASS_NAMED,
     NAME_ATTRIBUTE,
     NUMPY_SPELLINGS,
+    Condition,
     DTypeObjects,
     Expressions,
     Framework,
@@ -60,5 +61,13 @@ FRAMEWORK = Framework(
         MeasuredApart(option="ml_dtypes", value="0.6", version="2.4.6"),
     ),
     install="numpy",
-    expressions=Expressions(namespaces=("np", "numpy"), aliases=NUMPY_SPELLINGS, checked=True),
+    expressions=Expressions(
+        namespaces=("np", "numpy"),
+        aliases=NUMPY_SPELLINGS,
+        checked=True,
+        # every array and Python scalar is read as truth values.
+        where=Condition(
+            measured="NumPy 2.4.6, 2026-12-07",
+        ),
+    ),
 )

@@ -1,7 +1,7 @@
 """PaddlePaddle: the eager ``x + y`` (``phi/common/type_promotion.h``), a table with category
 rules (``promotion.py``)."""
 
-from promote_cli.framework import Expressions, Framework
+from promote_cli.framework import Condition, Expressions, Framework
 from promote_cli.notations import Column
 
 FRAMEWORK = Framework(
@@ -63,6 +63,14 @@ complex128  cdouble
             ("lt", "less"),
         ),
         checked=True,
+        # paddle.where.
+        where=Condition(
+            dtypes=("bool",),
+            raises="ValueError: The `condition` is expected to be a boolean Tensor",
+            scalars=(),
+            scalar="AttributeError: a Python scalar has no attribute 'shape'",
+            measured="Paddle 3.3.1, 2026-12-07",
+        ),
         no_literals=(
             "a literal may be an integer tensor's exponent, and Paddle's integer pow never"
             " returns for some (x ** -1): a program cannot be timed out of its worker, so its"

@@ -3,6 +3,7 @@
 
 from promote_cli.framework import (
     NAME_ATTRIBUTE,
+    Condition,
     DTypeObjects,
     Expressions,
     Framework,
@@ -102,6 +103,10 @@ complex128*  c128*
             ("cumsum", "cumulative_sum"),
         ),
         checked=True,
+        # every array and Python scalar is read as truth values.
+        where=Condition(
+            measured="TensorFlow 2.21.0 (tnp.where), 2026-12-07",
+        ),
         # int8_tensor + 1.5 is a float64* WeakTensor: its rules' Python-scalar operand
         weak_tensors=True,
         # NumPy behaviour gives tf.Tensor .mean() and .max(), not .sum(), .prod() or .argmax()

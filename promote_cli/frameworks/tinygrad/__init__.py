@@ -1,7 +1,7 @@
 """tinygrad: ``least_upper_dtype`` over ``promo_lattice``, a lattice with a tie-break
 (``promotion.py``)."""
 
-from promote_cli.framework import Expressions, Framework
+from promote_cli.framework import Condition, Expressions, Framework
 from promote_cli.notations import Column
 
 FRAMEWORK = Framework(
@@ -71,6 +71,17 @@ float*   weakfloat
             ("cumsum", "cumulative_sum"),
         ),
         checked=True,
+        # cond.where(x, y).
+        where=Condition(
+            dtypes=("bool",),
+            raises="RuntimeError: where cond must be bool",
+            scalars=(),
+            scalar=(
+                "AttributeError: a Python scalar has no attribute 'ufix' (where is a tensor's"
+                " method)"
+            ),
+            measured="tinygrad 0.14.0, 2026-12-07",
+        ),
         # tinygrad 0.14.0: .T of a 0-d tensor or a row raises IndexError (list index out of
         # range); x[0] of a matrix is a row; a 0-d tensor's sum accumulates as a matrix's
         transpose="tinygrad's .T of a tensor that is not a matrix raises IndexError",

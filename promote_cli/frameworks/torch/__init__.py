@@ -1,6 +1,13 @@
 """PyTorch: ``torch.promote_types`` and ``torch.result_type``'s categories (``promotion.py``)."""
 
-from promote_cli.framework import PRINTED, DTypeObjects, Expressions, Framework, MeasuredApart
+from promote_cli.framework import (
+    PRINTED,
+    Condition,
+    DTypeObjects,
+    Expressions,
+    Framework,
+    MeasuredApart,
+)
 from promote_cli.notations import Column
 from promote_cli.options import Option
 
@@ -98,5 +105,13 @@ float4_e2m1fn_x2
             ("lt", "less"),
         ),
         checked=True,
+        # a uint8 condition is still taken.
+        where=Condition(
+            dtypes=("bool", "uint8"),
+            raises="RuntimeError: where expected condition to be a boolean tensor",
+            scalars=(),
+            scalar="TypeError: where() received an invalid combination of arguments",
+            measured="torch 2.13.0, 2026-12-07",
+        ),
     ),
 )
