@@ -15,9 +15,9 @@ at the front of ``sys.meta_path`` serves its text), so everything derived from i
 table, the lattice's closure, the caches) is derived from the flip. Then the offline check runs:
 
 - a framework with measurements: ``measured.differences`` over each of its files, stopping at the
-  first cell that differs, ``measured.unwitnessed`` (a missing kernel the rules claim that no
-  measured cell shows), ``measured.unreached`` (a missing kernel a rule declares for no measured
-  cell) and ``measured.unmeasured`` (a question added or lost): the assertions of
+  first cell that differs, then ``measured.findings``' unwitnessed (a missing kernel the rules
+  claim that no measured cell shows) and unreached (a missing kernel a rule declares for no
+  measured cell) and ``measured.unmeasured`` (a question added or lost): the assertions of
   ``tests/test_measured.py``, stopped at the first problem;
 - ascend (no oracle, nothing to measure): its rules against the seed table's facts kept in the
   repository (``tests/data/seed_facts.json``, with the document's name and sha256), as
@@ -476,8 +476,8 @@ def check(name: str, policy: Any, rules: Any) -> str:
             return line
     asks = _asks(name)
     if asks.operations and rules is not None and "operations" in files:
-        problems = measured.unwitnessed(policy, files["operations"], rules)
-        problems = problems or measured.unreached(files["operations"], rules)
+        found = measured.findings(policy, {"operations": files["operations"]}, rules)
+        problems = found.unwitnessed or found.unreached  # one pass answers both
         if problems:
             return problems[0]
     missing = measured.unmeasured(policy, asks, rules if asks.operations else None, files)
