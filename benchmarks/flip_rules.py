@@ -16,9 +16,9 @@ at the front of ``sys.meta_path`` serves its text), so everything derived from i
 table, the lattice's closure, the caches) is derived from the flip. Then the offline check runs:
 
 - a framework with measurements: ``offline.differences`` over each of its files, stopping at the
-  first cell that differs, ``offline.unwitnessed`` (a missing kernel the rules claim that no
-  measured cell shows), ``offline.unreached`` (a missing kernel a rule declares for no measured
-  cell) and ``offline.unmeasured`` (a question added or lost): the assertions of
+  first cell that differs, then ``offline.findings``' unwitnessed (a missing kernel the rules
+  claim that no measured cell shows) and unreached (a missing kernel a rule declares for no
+  measured cell) and ``offline.unmeasured`` (a question added or lost): the assertions of
   ``tests/test_measured.py``, stopped at the first problem;
 - ascend (no oracle, nothing to measure): its rules against the seed table's facts kept in the
   repository (``tests/data/seed_facts.json``, with the document's name and sha256), as
@@ -501,8 +501,8 @@ def check(name: str, policy: Any, rules: Any) -> str:
             return line
     asks = _asks(name)
     if asks.operations and rules is not None and "operations" in files:
-        problems = offline.unwitnessed(policy, files["operations"], rules)
-        problems = problems or offline.unreached(files["operations"], rules)
+        found = offline.findings(policy, {"operations": files["operations"]}, rules)
+        problems = found.unwitnessed or found.unreached  # one pass answers both
         if problems:
             return problems[0]
     missing = offline.unmeasured(policy, asks, rules if asks.operations else None, files)

@@ -291,6 +291,80 @@ def test_a_refusal_agrees_with_a_refusal_and_a_gap_with_the_no_kernel_rule():
     assert judged(torch, rules, opts, both, Result("float8_e5m2")).status == AGREE
 
 
+def _twins(ops: tuple[str, ...]) -> tuple[dict, measured.Measured]:
+    """NumPy's measured cells of ``ops`` under its first setting, and that setting."""
+    every = files("numpy")["operations"]
+    opts = every.cells[0][0]
+    cells = [(o, q, c) for o, q, c in every.cells if o is opts and q.operation in ops]
+    return opts, every._replace(cells=cells)
+
+
+def test_twin_tables_are_answered_once_and_a_planted_difference_in_either_is_caught(
+    monkeypatch,
+):
+    from promote_cli import ops
+    from promote_cli.ops import D, Operations
+
+    # NumPy's add and multiply: one rule but for its function (np.add, np.multiply), and the
+    # same measured answer in each of their cells (NumPy 2.4.6): twins.
+    numpy, rules = frameworks.get("numpy"), rules_of("numpy")
+    opts, twins = _twins(("add", "multiply"))
+    table = {
+        name: [(q.operands, c) for _, q, c in twins.cells if q.operation == name]
+        for name in ("add", "multiply")
+    }
+    assert table["add"] == table["multiply"] and len(table["add"]) == 1_184
+    add, multiply = rules.under(opts)["add"], rules.under(opts)["multiply"]
+    assert (add.function, multiply.function) == ("np.add", "np.multiply")
+    assert add._replace(function="") == multiply._replace(function="")
+    # The rules answer add's cells, and not multiply's again.
+    asked: list[str] = []
+    real = ops.answer
+    monkeypatch.setattr(
+        ops, "answer", lambda r, name, xs, o: asked.append(name) or real(r, name, xs, o)
+    )
+    assert offline.findings(numpy, {"operations": twins}, rules) == ([], [], [])
+    assert asked == ["add"] * 1_184
+
+    def measured_as(dtype: str, *names: str) -> measured.Measured:
+        """``twins`` with the cell int8 x uint8 of ``names`` measured ``dtype``."""
+        planted = (D("int8"), D("uint8"))
+        return twins._replace(
+            cells=[
+                (o, q, Result(dtype) if q.operation in names and q.operands == planted else c)
+                for o, q, c in twins.cells
+            ]
+        )
+
+    line = "numpy {}(int8, uint8) under {}: measured int32, rules give int16"
+    # A planted difference in the twin's measured cells: they are twins no more.
+    found = offline.findings(numpy, {"operations": measured_as("int32", "multiply")}, rules)
+    assert found.differences == [line.format("multiply", opts)]
+    # The same difference in both: found in the first and still named in the second.
+    found = offline.findings(numpy, {"operations": measured_as("int32", "add", "multiply")}, rules)
+    assert found.differences == [line.format(name, opts) for name in ("add", "multiply")]
+    # A planted difference in the twin's rule (int16's product made float64), the cells as
+    # measured: every cell measured int16 of multiply's, and none of add's, is named.
+    real_setting = Operations.setting
+
+    def setting(self, o):
+        found, maps, values = real_setting(self, o)
+        if self is rules:
+            overridden = found["multiply"]._replace(overrides={"int16": "float64"})
+            found = {**found, "multiply": overridden}
+        return found, maps, values
+
+    monkeypatch.setattr(Operations, "setting", setting)
+    found = offline.findings(numpy, {"operations": twins}, rules)
+    int16 = [x for x, c in table["multiply"] if c == Result("int16")]
+    assert len(int16) > 10
+    assert found.differences == [
+        f"numpy {offline.describe(Question(OPERATION, x, 'multiply'))} under {opts}:"
+        " measured int16, rules give float64"
+        for x in int16
+    ]
+
+
 def test_a_file_reads_back_the_cells_it_was_written_from():
     numpy = frameworks.get("numpy")
     found = files("numpy")

@@ -95,10 +95,12 @@ class Findings(Record):
 def findings(policy: Policy, files: Mapping[str, Measured], rules: Operations | None) -> Findings:
     """``differences`` of every file, and ``unwitnessed`` and ``unreached`` of its operation
     cells (none without ``rules``), in one pass: each operation cell is answered by the rules
-    once for all three (the same answer ``differences`` judges)."""
+    once for all three (the same answer ``differences`` judges). An operation's table (its
+    cells under one setting) that is another's twin (``_twin_key``) is not answered again: the
+    rules answer it cell for cell as they answered the other, so it is found clean when the
+    other was, and what its cells show of missing kernels is the other's."""
     from promote_cli.engine import remembering
-    from promote_cli.ops import NO_KERNEL, answer
-    from promote_cli.verify.compare import MISMATCH, judged, status
+    from promote_cli.verify.compare import MISMATCH, judged
 
     differ: list[str] = []
     # unwitnessed: (setting, operation, promoted type) -> whether a cell showed the gap
@@ -106,48 +108,41 @@ def findings(policy: Policy, files: Mapping[str, Measured], rules: Operations | 
     # unreached: the (operation, list, entry) the rules declare, and those a cell reaches
     declared: set[tuple[str, str, str]] = set()
     reached: set[tuple[str, str, str]] = set()
-    lists_of: dict[tuple[str, str], Mapping[str, Sequence[str]]] = {}
     spelled: dict[int, tuple[Mapping[str, Any], str]] = {}
+    # each setting's clean tables, by what was measured: their operations and what they found
+    clean: dict[tuple[Any, ...], list[tuple[tuple[Any, ...], _Table]]] = {}
     with remembering():
         for m in files.values():
-            for opts, q, cell in m.cells:
+            for table in _tables(m.cells):
+                opts, q, cell = table[0]
                 if q.kind != OPERATION or rules is None:
                     v = judged(policy, rules, opts, q, cell)
                     if v.status == MISMATCH:
                         differ.append(_difference(policy, opts, q, cell, v.mine))
                     continue
-                mine, promoted = answer(rules, q.operation, q.operands, opts)
-                if status(policy, q, mine, cell) == MISMATCH:
-                    differ.append(_difference(policy, opts, q, cell, mine))
                 # A file's cells of one setting share its options (``parse``): spelled once.
                 known = spelled.get(id(opts))
                 if known is None or known[0] is not opts:
                     known = spelled[id(opts)] = (opts, json.dumps(opts, sort_keys=True))
-                setting = known[1]
-                lists = lists_of.get((setting, q.operation))
-                if lists is None:
-                    rule = rules.under(opts)[q.operation]
-                    lists = lists_of[setting, q.operation] = {
-                        f: getattr(rule, f) for f in _KERNEL_LISTS
-                    }
-                    declared.update(
-                        (q.operation, f, e) for f, entries in lists.items() for e in entries
-                    )
-                if mine.rule != NO_KERNEL:
-                    continue
-                t = (promoted or mine).result or ""
-                key = (setting, q.operation, t)
-                seen[key] = seen.get(key, False) or isinstance(cell, Gap)
-                if mine.decided_by != "no-kernel":
-                    continue
-                kernel_t = promoted.result if promoted is not None else None
-                arrays = [x.dtype for x in q.operands if x.category != PYTHON]
-                reached.update(
-                    (q.operation, f, e)
-                    for f, entries in lists.items()
-                    for e in entries
-                    if _MARKS[f](e, kernel_t, arrays)
-                )
+                setting, operation = known[1], q.operation
+                rule = rules.under(opts)[operation]
+                lists = {f: getattr(rule, f) for f in _KERNEL_LISTS}
+                declared.update((operation, f, e) for f, entries in lists.items() for e in entries)
+                # What was measured: each cell's operands and answer (its kind of record too:
+                # records are tuples, and ``Refusal("")`` equals ``Unobservable("")``).
+                asked = (setting, *((x.operands, type(c), c) for _, x, c in table))
+                twin = _twin_key(rules, operation, rule)
+                done = next((t for key, t in clean.get(asked, ()) if key == twin), None)
+                if done is None:
+                    done = _table(policy, rules, lists, table)
+                    if done.differences:
+                        differ += done.differences
+                    else:
+                        clean.setdefault(asked, []).append((twin, done))
+                for t, witnessed in done.seen.items():
+                    key = (setting, operation, t)
+                    seen[key] = seen.get(key, False) or witnessed
+                reached.update((operation, f, e) for f, e in done.reached)
     return Findings(
         differ,
         [
@@ -161,6 +156,93 @@ def findings(policy: Policy, files: Mapping[str, Measured], rules: Operations | 
             for operation, field, entry in sorted(declared - reached)
         ],
     )
+
+
+def _tables(
+    cells: Sequence[tuple[Mapping[str, Any], Question, Cell]],
+) -> Iterator[Sequence[tuple[Mapping[str, Any], Question, Cell]]]:
+    """``cells`` in runs: each operation's table under one setting (its cells and its valued
+    cells, as ``parse`` lists them one after the other), every other cell alone."""
+    run: list[tuple[Mapping[str, Any], Question, Cell]] = []
+    for c in cells:
+        opts, q, _ = c
+        if run:
+            first_opts, first = run[0][0], run[0][1]
+            same = first_opts is opts or first_opts == opts
+            if q.kind != OPERATION or q.operation != first.operation or not same:
+                yield run
+                run = []
+        if q.kind == OPERATION:
+            run.append(c)
+        else:
+            yield (c,)
+    if run:
+        yield run
+
+
+def _twin_key(rules: Operations, name: str, rule: Any) -> tuple[Any, ...]:
+    """What the rules' answer to an operation's cell depends on besides its operands and the
+    option setting (``ops.answer``): the operation's rule and its vocabulary entry, but the
+    fields that only name it (the rule's function and note; the entry's name, summary, the
+    method Python calls and the function it follows, whose rule is the rule), and the
+    declarations looked up by an operator's name (a reflected method missing, how ``a op= b``
+    lands). Two operations of one setting with the same key and the same measured cells
+    (twins) are answered alike, cell for cell."""
+    from promote_cli.ops import AUGMENTED, FUNCTION, VOCABULARY, operation
+
+    op = operation(name)
+    operators, updates = rules.operators, rules.updates
+    operator = VOCABULARY[op.like] if op.syntax == AUGMENTED else op
+    unreflected = op.syntax != FUNCTION and operators is not None
+    return (
+        rule._replace(function="" if rule.function is not None else None, note=""),
+        op._replace(name="", summary="", dunder="", like=""),
+        unreflected and operator.name in operators.unreflected,  # type: ignore[union-attr]
+        op.name in updates.rebinds,
+        tuple(updates.refuses_left.get(op.name, ())),
+    )
+
+
+class _Table(Record):
+    """What one operation's table under one setting shows: the cells that differ (a line
+    each), whether each promoted type the rules mark no-kernel was seen missing in a cell, and
+    the entries of the rule's kernel lists (list, entry) its cells reach."""
+
+    differences: list[str]
+    seen: dict[str, bool]
+    reached: set[tuple[str, str]]
+
+
+def _table(
+    policy: Policy,
+    rules: Operations,
+    lists: Mapping[str, Sequence[str]],
+    table: Sequence[tuple[Mapping[str, Any], Question, Cell]],
+) -> _Table:
+    """``findings`` of one operation's table, each cell answered by the rules."""
+    from promote_cli.ops import NO_KERNEL, answer
+    from promote_cli.verify.compare import MISMATCH, status
+
+    found = _Table([], {}, set())
+    for opts, q, cell in table:
+        mine, promoted = answer(rules, q.operation, q.operands, opts)
+        if status(policy, q, mine, cell) == MISMATCH:
+            found.differences.append(_difference(policy, opts, q, cell, mine))
+        if mine.rule != NO_KERNEL:
+            continue
+        t = (promoted or mine).result or ""
+        found.seen[t] = found.seen.get(t, False) or isinstance(cell, Gap)
+        if mine.decided_by != "no-kernel":
+            continue
+        kernel_t = promoted.result if promoted is not None else None
+        arrays = [x.dtype for x in q.operands if x.category != PYTHON]
+        found.reached.update(
+            (f, e)
+            for f, entries in lists.items()
+            for e in entries
+            if _MARKS[f](e, kernel_t, arrays)
+        )
+    return found
 
 
 # Which cells an entry of each list marks no-kernel, given the promoted type and the array
