@@ -1,7 +1,7 @@
 """``promote expr``: what a few lines of array code give, node by node, under each policy.
 
 The code is read with Python's ``ast`` (nothing is executed) into a :class:`Program`: its
-nodes in the order Python evaluates them, each an operation of ``promote_cli.ops`` (an
+nodes in the order Python evaluates them, each an operation of ``promote_cli.vocabulary`` (an
 operator, an augmented assignment, a function of the array API called as ``sqrt(x)``,
 ``xp.sqrt(x)`` or through a framework's own namespace, a reduction method) or one of the few
 array manipulations that keep or set the dtype (``.astype(T)``, ``.T``, indexing). Names are
@@ -10,7 +10,7 @@ their values; arithmetic between Python scalars is Python's own and is done here
 does it before any framework sees the result.
 
 :func:`evaluate` answers a program under one policy and option setting: each node is the
-operation's answer for the values its operands hold then (``ops.answer``, the same answer
+operation's answer for the values its operands hold then (``walk.answer``, the same answer
 ``promote op`` gives), a refusal or a missing kernel stops the evaluation at the node that
 raises. What an operation returns is an array of the answer's dtype: a 0-d array when every
 array operand is 0-d (a reduction's result, an element taken by indexing), where the policy
@@ -33,7 +33,7 @@ from promote_cli.record import Record
 
 if TYPE_CHECKING:
     from promote_cli.framework import Expressions, Tensors
-    from promote_cli.ops import Operations
+    from promote_cli.rules import Operations
 
 # The rule of a node promote does not answer under a policy (a Python literal's value where
 # the policy's operation is not checked against values, a 0-d operand its operation takes as a
@@ -113,7 +113,7 @@ _LARGEST = 1 << 4096  # a Python int promote computes with: far beyond every dty
 
 class Node(Record):
     """One step of a program: what it is (``kind``), its source text and where it starts (line
-    and column, from 1), and for an operation its name in ``promote_cli.ops`` and the nodes of
+    and column, from 1), and for an operation its name in the vocabulary and the nodes of
     its operands (``args``, by index). A literal's ``value`` is its Python value; a name's is
     the name; ``astype``'s the dtype as written; a method's (``x.sum()``) the method's name."""
 
@@ -210,12 +210,12 @@ class _Builder:
         elif isinstance(s, ast.AugAssign):
             if not isinstance(s.target, ast.Name):
                 raise self.fail(s, "an augmented assignment to one name (x += ...)")
-            from promote_cli import ops
+            from promote_cli.vocabulary import VOCABULARY
 
             symbol = _BINARY.get(type(s.op))
             if symbol is None:  # (every augmented operator has a binary one)
                 raise self.fail(s, f"the operator {type(s.op).__name__} is not modelled")
-            if f"{symbol}=" not in ops.VOCABULARY:  # @=: NumPy refuses it unless a is square
+            if f"{symbol}=" not in VOCABULARY:  # @=: NumPy refuses it unless a is square
                 raise self.fail(s, f"the update {symbol}= is not modelled (write x = x {symbol} y)")
             left = self.name(s.target)
             right = self.expression(s.value)
@@ -332,16 +332,16 @@ class _Builder:
                 "call the array API's functions as sqrt(x), xp.sqrt(x) or"
                 " through a framework's namespace (np., jnp., torch., tnp., mx.)",
             )
-        from promote_cli import ops
+        from promote_cli.vocabulary import FUNCTIONS, VOCABULARY, takes_one
 
-        if name not in ops.FUNCTIONS:
+        if name not in FUNCTIONS:
             raise self.fail(
                 e,
-                f"{name} is not one of the {len(ops.FUNCTIONS)} operations"
+                f"{name} is not one of the {len(FUNCTIONS)} operations"
                 " promote models (promote ops)",
             )
         args = tuple(self.expression(x) for x in e.args)
-        want = 1 if ops.takes_one(ops.VOCABULARY[name]) else 3 if name == "where" else 2
+        want = 1 if takes_one(VOCABULARY[name]) else 3 if name == "where" else 2
         if len(args) != want:
             raise self.fail(e, f"{name} takes {want} argument{'s' if want > 1 else ''} here")
         return self.add(e, OPERATION, operation=name, args=args)
@@ -350,9 +350,9 @@ class _Builder:
 def _python_operator(symbol: str) -> Callable[..., Any]:
     """Python's own operator ``symbol`` (``+``, ``-x``), by its method in the vocabulary
     (``operator.__add__``): what Python does with two Python scalars before any framework."""
-    from promote_cli import ops
+    from promote_cli.vocabulary import VOCABULARY
 
-    found: Callable[..., Any] = getattr(operator, ops.VOCABULARY[symbol].dunder)
+    found: Callable[..., Any] = getattr(operator, VOCABULARY[symbol].dunder)
     return found
 
 
@@ -428,7 +428,7 @@ def dimensions(program: Program, bindings: Mapping[str, Operand]) -> list[int | 
     """How many dimensions each node's value has (None: a Python scalar), the same under every
     framework; a ``UsageError`` where the shapes make the code raise everywhere (``@`` of a 0-d
     array, too many indices) or where promote does not model them."""
-    from promote_cli import ops
+    from promote_cli.vocabulary import AUGMENTED, OPERATOR, REDUCTION, VOCABULARY
 
     dims: list[int | None] = []
     for node in program.nodes:
@@ -454,11 +454,11 @@ def dimensions(program: Program, bindings: Mapping[str, Operand]) -> list[int | 
                 raise UsageError(f"{where}a Python scalar has no {node.operation}")
             d = given[0]
         else:
-            op = ops.VOCABULARY[node.operation]
-            name = op.like if op.syntax == ops.OPERATOR else op.name.rstrip("=")
-            if op.syntax == ops.AUGMENTED:
-                name = ops.VOCABULARY[op.like].like
-            if op.arity == ops.REDUCTION and name != "cumulative_sum":
+            op = VOCABULARY[node.operation]
+            name = op.like if op.syntax == OPERATOR else op.name.rstrip("=")
+            if op.syntax == AUGMENTED:
+                name = VOCABULARY[op.like].like
+            if op.arity == REDUCTION and name != "cumulative_sum":
                 d = 0
             elif name == "cumulative_sum":
                 if given[0] != 1:
@@ -473,7 +473,7 @@ def dimensions(program: Program, bindings: Mapping[str, Operand]) -> list[int | 
                 d = max(0, arrays[0] + arrays[1] - 2)
             else:
                 d = max(arrays) if arrays else None
-            if op.syntax == ops.AUGMENTED and given[0] is not None and d != given[0]:
+            if op.syntax == AUGMENTED and given[0] is not None and d != given[0]:
                 raise UsageError(
                     f"{where}an augmented assignment whose right side has more dimensions than"
                     " its left is not modelled"
@@ -501,7 +501,7 @@ class _Frame(Record):
 
     policy: Policy
     opts: Mapping[str, Any]
-    rules: Any  # ops.Operations
+    rules: Any  # rules.Operations
     zero_d: str  # ZERO_D where the policy tells 0-d arrays apart, else DIMENSIONED
     types: frozenset[str]
     declared: Expressions
@@ -629,13 +629,13 @@ def _tensors(frame: _Frame) -> _Backend | None:
 def _on_tensor(node: Node) -> bool:
     """Whether ``node`` is the tensor's own (an operator, a method, ``astype``, ``.T``,
     indexing), not a function called through the framework's namespace."""
-    from promote_cli import ops
+    from promote_cli.vocabulary import FUNCTION, VOCABULARY
 
     if node.kind in (ASTYPE, TRANSPOSE, INDEX):
         return True
     if node.kind != OPERATION:
         return False
-    return ops.VOCABULARY[node.operation].syntax != ops.FUNCTION or isinstance(node.value, str)
+    return VOCABULARY[node.operation].syntax != FUNCTION or isinstance(node.value, str)
 
 
 def _tensor_step(
@@ -651,32 +651,33 @@ def _tensor_step(
     tensors: what was measured of those tensors (a type it makes no tensor of, an attribute or
     an operator they lack, two dtypes they refuse to mix), else the backend's rules where they
     hold, else not answered, saying why."""
-    from promote_cli import ops
+    from promote_cli.rules import ABSENT, REFUSES_OPERAND, REFUSES_TYPE
+    from promote_cli.vocabulary import AUGMENTED, VOCABULARY
 
     declared, frame = tensors.declared, tensors.frame
     if node.kind == NAME:
         if bindings[node.value].dtype in declared.unrun:
             why = f"{ref(bindings[node.value].dtype)}: {declared.unrun_why}"
-            return Step(node, None, refuse(ops.REFUSES_TYPE, why))
+            return Step(node, None, refuse(REFUSES_TYPE, why))
         return _in(own, node, values, d, dims, bindings)  # made as the framework makes it
     given = [values[a] for a in node.args]
     if node.kind == ASTYPE and declared.astype:
-        return Step(node, None, refuse(ops.ABSENT, declared.astype))
+        return Step(node, None, refuse(ABSENT, declared.astype))
     if node.kind == TRANSPOSE and declared.transpose:
-        return Step(node, None, refuse(ops.ABSENT, declared.transpose))
+        return Step(node, None, refuse(ABSENT, declared.transpose))
     method = node.kind == OPERATION and isinstance(node.value, str)
     if method and declared.methods is not None and node.value not in declared.methods:
         what = f"the backend's tensors have no .{node.value}() method (AttributeError)"
-        return Step(node, None, refuse(ops.ABSENT, what))
+        return Step(node, None, refuse(ABSENT, what))
     if node.kind == OPERATION and not method:
-        op = ops.VOCABULARY[node.operation]
-        name = op.like if op.syntax == ops.AUGMENTED else op.name
+        op = VOCABULARY[node.operation]
+        name = op.like if op.syntax == AUGMENTED else op.name
         if name in declared.absent:
             what = f"the backend's tensors have no {name} operator (TypeError)"
-            return Step(node, None, refuse(ops.ABSENT, what))
+            return Step(node, None, refuse(ABSENT, what))
         arrays = {x.dtype for x in given if x is not None and x.category != PYTHON}
         if name in declared.mixed and len(arrays) == 2:
-            return Step(node, None, refuse(ops.REFUSES_OPERAND, declared.mixed_why))
+            return Step(node, None, refuse(REFUSES_OPERAND, declared.mixed_why))
         scalars = [x for x in given if x is not None and x.category == PYTHON]
         if declared.scalars and len(arrays) == 1 and len(given) == 2 and len(scalars) == 1:
             made = _scalar_made(name, given, declared)
@@ -711,7 +712,7 @@ def _scalar_made(
     """A binary operator's Python scalar made a tensor of the other operand's dtype, as the
     backend's tensors do it (``Tensors.scalars``): the operands then, or the refusal where the
     scalar is not made one (or not answered, where that was not measured to hold)."""
-    from promote_cli import ops
+    from promote_cli.rules import REFUSES_OPERAND
 
     (tensor,) = [x for x in given if x is not None and x.category != PYTHON]
     (scalar,) = [x for x in given if x is not None and x.category == PYTHON]
@@ -727,7 +728,7 @@ def _scalar_made(
     if not fits:
         what = f"{kind} {value!r}" if value is not None else kind
         return refuse(
-            ops.REFUSES_OPERAND,
+            REFUSES_OPERAND,
             f"{declared.scalars_why}: the Python {what} is not made one of {ref(tensor.dtype)}",
         )
     return [x if x is tensor else tensor for x in given]
@@ -743,7 +744,9 @@ def _step(
     bindings: Mapping[str, Operand],
 ) -> Step:
     """``node`` answered under ``frame``: the operand it gives, or where it raises."""
-    from promote_cli import ops
+    from promote_cli.rules import ABSENT, NO_KERNEL, REFUSES_OPERAND, REFUSES_TYPE, SHAPE
+    from promote_cli.vocabulary import ALWAYS_BOOL, Kind
+    from promote_cli.walk import answer
 
     policy, opts, declared = frame.policy, frame.opts, frame.declared
     if node.kind == NAME:
@@ -762,14 +765,14 @@ def _step(
         return Step(
             node,
             kept,
-            Outcome(kept.dtype, ops.Kind.SAME.value, "a 0-d array's reduction is the array"),
+            Outcome(kept.dtype, Kind.SAME.value, "a 0-d array's reduction is the array"),
         )
     if node.operation in declared.scalar_ops and 0 in [dims[a] for a in node.args]:
         # a 0-d operand taken as a scalar, which the policy's rules do not model
         return Step(node, None, refuse(UNANSWERED, declared.scalar_ops_why))
     if node.kind == OPERATION and _lacks(declared, node):
         what = f"{policy.title}'s arrays have no .{node.value}() method (AttributeError)"
-        return Step(node, None, refuse(ops.ABSENT, f"{what}: call its function"))
+        return Step(node, None, refuse(ABSENT, f"{what}: call its function"))
     if node.kind == OPERATION:
         operands = [x for x in given if x is not None]
         if node.operation == "where":  # the condition picks; the two values promote
@@ -786,7 +789,7 @@ def _step(
         if weak_in:
             operands = [Operand(operands[0].dtype.removesuffix("*"), category)]
         try:
-            outcome, _ = ops.answer(frame.rules, node.operation, operands, opts)
+            outcome, _ = answer(frame.rules, node.operation, operands, opts)
         except UsageError:
             if not any(x.value is not None for x in operands):
                 raise
@@ -805,12 +808,12 @@ def _step(
             later = outcome._replace(why=f"built lazily, refused when realised: {outcome.why}")
             got = _result(node, operands, built, category, policy, opts)
             return Step(node, got, built, realised=later)
-        if outcome.refused or outcome.rule == ops.NO_KERNEL:
+        if outcome.refused or outcome.rule == NO_KERNEL:
             return Step(node, None, outcome)
         if _float_inside(declared, node, dims, outcome):
             return Step(node, None, refuse(UNANSWERED, declared.float_inside_why))
         got = _result(node, operands, outcome, category, policy, opts)
-        if weak_in and outcome.rule not in (ops.ALWAYS_BOOL.value, ops.INDEX.value):
+        if weak_in and outcome.rule not in (ALWAYS_BOOL.value, Kind.INDEX.value):
             got = Operand(f"{got.dtype}*", PYTHON)
         return Step(node, got, outcome)
     if node.kind == ASTYPE:
@@ -824,15 +827,15 @@ def _step(
             return Step(
                 node,
                 None,
-                refuse(ops.REFUSES_TYPE, f"{policy.title} has no {t} under these options"),
+                refuse(REFUSES_TYPE, f"{policy.title} has no {t} under these options"),
             )
         if declared.complex_cast and complex_to_real:
-            return Step(node, None, refuse(ops.REFUSES_OPERAND, declared.complex_cast))
+            return Step(node, None, refuse(REFUSES_OPERAND, declared.complex_cast))
         return Step(node, Operand(policy.made(t, opts), category))
     if node.kind == TRANSPOSE and declared.transpose and d != MATRIX:
-        return Step(node, None, refuse(ops.SHAPE, declared.transpose))
+        return Step(node, None, refuse(SHAPE, declared.transpose))
     if node.kind == INDEX and declared.partial_index and d != 0:  # x[0] of a matrix: a row
-        return Step(node, None, refuse(ops.SHAPE, declared.partial_index))
+        return Step(node, None, refuse(SHAPE, declared.partial_index))
     # TRANSPOSE and INDEX keep the dtype (a weak one too)
     (kept,) = given
     assert kept is not None
@@ -853,15 +856,16 @@ def _built(
 ) -> Outcome | None:
     """What ``node`` builds when its refusal ``outcome`` is one the framework makes only when
     the graph is realised (``Expressions.realised``), else None."""
-    from promote_cli import ops
+    from promote_cli.vocabulary import Kind
+    from promote_cli.walk import answer
 
     if not outcome.refused:
         return None
     for operation, decided_by, built in declared.realised:
         if operation == node.operation and outcome.decided_by == decided_by:
             if not built:  # the left operand's dtype (1 << t keeps the Python int's)
-                return Outcome(operands[0].dtype, ops.Kind.SAME.value, outcome.why)
-            return ops.answer(rules, built, operands, opts)[0]
+                return Outcome(operands[0].dtype, Kind.SAME.value, outcome.why)
+            return answer(rules, built, operands, opts)[0]
     return None
 
 
@@ -913,19 +917,19 @@ def _result(
     Where the framework keeps a weak flag on the array (JAX's ``int8_array + 1.0``), an
     operation that returns its promoted type returns it weak, as the chain question carries
     it (``Policy.carried``); another weak answer is the array it becomes."""
-    from promote_cli import ops
+    from promote_cli.vocabulary import BINARY, REDUCTION, UNARY, VOCABULARY, Kind
 
-    op = ops.VOCABULARY[node.operation]
+    op = VOCABULARY[node.operation]
     declared = _declared(policy)
     if declared.weak_tensors and out.result is not None and is_weak(out.result):
         return Operand(out.result, PYTHON)  # the weak tensor it returns, as its rules name it
     weak = out.result is not None and is_weak(out.result)
-    if declared.weak_arrays and weak and out.result and op.arity != ops.REDUCTION:
+    if declared.weak_arrays and weak and out.result and op.arity != REDUCTION:
         return Operand(out.result, category)  # an array of the weak type (tinygrad's weakint)
-    kept = declared.weak_kept and op.arity == ops.UNARY and is_weak(operands[0].dtype)
+    kept = declared.weak_kept and op.arity == UNARY and is_weak(operands[0].dtype)
     if kept and weak and out.result:
         return Operand(out.result, category)  # JAX's weak float64 squared: a weak float64
-    if op.arity == ops.BINARY and out.rule == ops.Kind.SAME.value:
+    if op.arity == BINARY and out.rule == Kind.SAME.value:
         carried = policy.carried(operands[0], operands[-1], out, opts)
         if is_weak(carried.dtype):
             return Operand(carried.dtype, category)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from promote_cli import frameworks, ops
+from promote_cli import frameworks, rules, vocabulary
 from promote_cli.errors import PromotionError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -230,10 +230,12 @@ def test_a_framework_added_as_a_directory_and_a_registry_line_is_everywhere(copy
     assert "only uint8 goes to float16" in page.stdout
 
 
-def _rule(text: str) -> tuple[str, ops.Rule]:
+def _rule(text: str) -> tuple[str, rules.Rule]:
     """A recipe's ``"name": Rule(...),`` line as the rule it declares: the names it uses are
-    those ``promote_cli.ops`` exports (the block is this repository's own text)."""
-    [(name, rule)] = eval("{" + text + "}", {"__builtins__": {}}, vars(ops)).items()
+    those ``promote_cli.rules`` and ``promote_cli.vocabulary`` export (the block is this
+    repository's own text)."""
+    names = {**vars(vocabulary), **vars(rules)}
+    [(name, rule)] = eval("{" + text + "}", {"__builtins__": {}}, names).items()
     return name, rule
 
 
@@ -248,12 +250,12 @@ def test_an_operation_added_to_the_vocabulary_and_the_rules_is_asked(run, monkey
         with contextlib.suppress(PromotionError):  # openvino, ascend: no operations
             declared[name] = frameworks.operations(frameworks.get(name))
 
-    line, vocabulary = blocks["promote_cli/ops.py"]
-    for name, op in ops._vocabulary(getattr(ops, line), vocabulary).items():
-        monkeypatch.setitem(ops.VOCABULARY, name, op)  # type: ignore[index]
-    for name, rules in declared.items():
-        by = rules.by_setting
-        tables = [rules.rules, *(by.rules.values() if by is not None else ())]
+    line, text = blocks["promote_cli/vocabulary.py"]
+    for name, op in vocabulary._vocabulary(getattr(vocabulary, line), text).items():
+        monkeypatch.setitem(vocabulary.VOCABULARY, name, op)  # type: ignore[index]
+    for name, found in declared.items():
+        by = found.by_setting
+        tables = [found.rules, *(by.rules.values() if by is not None else ())]
         for table in {id(t): t for t in tables}.values():
             monkeypatch.setitem(table, *(numpy_rule if name == "numpy" else absent))
 

@@ -11,8 +11,10 @@ from typing import NamedTuple
 import pytest
 
 import promote_cli
-from promote_cli import frameworks, ops
+from promote_cli import frameworks
 from promote_cli.errors import PromotionError
+from promote_cli.rules import NO_KERNEL, REFUSES_TYPE
+from promote_cli.vocabulary import FUNCTIONS, OPERATOR_FORMS, REDUCTION, UNARY, VOCABULARY
 
 REFUSED = None
 FLOATX = ("float32", "float16", "bfloat16")
@@ -36,7 +38,7 @@ FIVE_OPENVINO = {
 
 
 def answer(op, args, **options):
-    if ops.VOCABULARY[op].arity in (ops.UNARY, ops.REDUCTION):
+    if VOCABULARY[op].arity in (UNARY, REDUCTION):
         return promote_cli.promote_many(list(args), policy="keras", op=op, **options)
     return promote_cli.promote(*args, policy="keras", op=op, **options)
 
@@ -199,14 +201,14 @@ def test_tensorflows_bool_add_and_complex_floor_divide_are_refusals_not_kernel_g
     # AddV2 admits bool on no device; FloorDiv and Round register no complex kernel on any
     # device: refusals (issue 25), though keras.backend.result_type of two bools is bool
     out = outcome("add", ("bool", "bool"), backend="tensorflow")
-    assert (out.result, out.rule) == (None, ops.REFUSES_TYPE)
+    assert (out.result, out.rule) == (None, REFUSES_TYPE)
     assert promote_cli.promote("bool", "bool", policy="keras", backend="tensorflow") == "bool"
     with pytest.raises(PromotionError):
         answer("subtract", ("bool", "bool"), backend="tensorflow")
     for name in ("floor_divide", "round"):
         operands = ("complex64", "complex64") if name == "floor_divide" else ("complex64",)
         out = outcome(name, operands, backend="tensorflow")
-        assert (out.result, out.rule) == (None, ops.REFUSES_TYPE), name
+        assert (out.result, out.rule) == (None, REFUSES_TYPE), name
 
 
 def test_keras_names_its_own_functions():
@@ -216,10 +218,10 @@ def test_keras_names_its_own_functions():
     assert all(
         r.function and r.function.startswith("keras.ops.")
         for name, r in rules.items()
-        if name in ops.FUNCTIONS
+        if name in FUNCTIONS
     )
     # Keras has no array type of its own: its operators are the backend's, never its own
-    assert all(rules[name].function is None for name in ops.OPERATOR_FORMS)
+    assert all(rules[name].function is None for name in OPERATOR_FORMS)
 
 
 def _installed(*modules):
@@ -243,7 +245,7 @@ def test_torchs_float8_multiply_is_a_gap_only_with_a_scalar_second():
     full = outcome("multiply", ("float8_e4m3fn", "float8_e4m3fn"), backend="torch")
     assert (full.result, full.rule) == ("float8_e4m3fn", "same")
     scalar = outcome("multiply", ("float8_e4m3fn", "S(int8)"), backend="torch")
-    assert (scalar.result, scalar.rule) == ("float8_e4m3fn", ops.NO_KERNEL)
+    assert (scalar.result, scalar.rule) == ("float8_e4m3fn", NO_KERNEL)
 
 
 @pytest.mark.conformance("keras")

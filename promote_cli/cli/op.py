@@ -7,13 +7,14 @@ from collections.abc import Sequence
 
 import click
 
-from promote_cli import api, fit, ops
+from promote_cli import api, fit
 from promote_cli.api import Request
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options
 from promote_cli.engine import Outcome
 from promote_cli.errors import PromotionError
 from promote_cli.notations import display
 from promote_cli.operands import label
+from promote_cli.vocabulary import FUNCTION, UNARY, Operation
 
 
 # ``-=``, ``-x`` and ``--`` look like options to click: an unknown option is taken as an
@@ -67,14 +68,14 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
     assert asked is not None and req.operands is not None
     out, promoted = req.explain()
     op = asked.single()
+    rule = asked.rules.rule(op.name, req.options)
     if as_json:
-        return _json(req, operands, op.name, asked.rules.rule(op.name).function, out)
+        return _json(req, operands, op.name, rule.function, out)
     verdict = "refused" if out.refused else _result(out, nota)
     if explain:
-        rule = asked.rule(op, req.options)
         call = _call(op, [label(x, nota) for x in req.operands])
         _say(f"policy: {pol.name} ({req.options_text() or 'no options'})")
-        if op.syntax == ops.FUNCTION:
+        if op.syntax == FUNCTION:
             _say(f"operation: {name} = {rule.function or 'absent'} (kind: {rule.kind.value})")
         else:
             called = rule.function or "absent"
@@ -123,19 +124,19 @@ def _json(
     return EXIT_DIFFERENT if answer["refused"] else EXIT_OK
 
 
-def _call(op: ops.Operation, given: Sequence[str]) -> str:
+def _call(op: Operation, given: Sequence[str]) -> str:
     """How user code writes the call: ``divide(int32, int32)``, ``int8 += float32``, ``-int8``."""
-    if op.syntax == ops.FUNCTION:
+    if op.syntax == FUNCTION:
         return f"{op.name}({', '.join(given)})"
-    if op.arity == ops.UNARY:
+    if op.arity == UNARY:
         return f"{op.name[0]}{given[0]}"
     return f"{given[0]} {op.name} {given[1]}"
 
 
 def _step(name: str, rule) -> str:
-    """``kind: the operation's kind applied ...``: the step of ``ops.STEPS`` that decided, with
+    """``kind: the operation's kind applied ...``: the step of ``STEPS`` that decided, with
     the framework's own function it ran, if any."""
-    from promote_cli.ops import STEP
+    from promote_cli.steps import STEP
 
     value = ", ".join(w for w in (rule.value, rule.value_special) if w)
     own = {"special": rule.special, "promote": rule.pair, "value": value}.get(name)

@@ -10,7 +10,8 @@ import click
 from promote_cli import api, fit, frameworks
 from promote_cli.cli import EXIT_OK, Command, _options
 from promote_cli.errors import PromotionError, UsageError
-from promote_cli.ops import FUNCTIONS, KINDS, OPERATOR_FORMS, VOCABULARY, Rule, operand_key
+from promote_cli.rules import Rule, operand_key
+from promote_cli.vocabulary import FUNCTIONS, KINDS, OPERATOR_FORMS, VOCABULARY
 
 
 @click.command("ops", cls=Command)

@@ -72,7 +72,7 @@ from promote_cli.verify.protocol import (
 if TYPE_CHECKING:
     from promote_cli.engine import Outcome, Policy
     from promote_cli.framework import Framework
-    from promote_cli.ops import Operations
+    from promote_cli.rules import Operations
 
 FORMAT = 1
 # The files, and the kinds of question each holds.
@@ -499,7 +499,7 @@ def differences(policy: Policy, measured: Measured, rules: Operations | None) ->
 def _difference(
     policy: Policy, opts: Mapping[str, Any], q: Question, cell: Cell, mine: Outcome
 ) -> str:
-    from promote_cli.ops import NO_KERNEL
+    from promote_cli.rules import NO_KERNEL
 
     gives = mine.result or "refused"
     if mine.rule == NO_KERNEL:
@@ -542,8 +542,9 @@ def findings(policy: Policy, files: Mapping[str, Measured], rules: Operations | 
     cells (none without ``rules``), in one pass: each operation cell is answered by the rules
     once for all three (the same answer ``differences`` judges)."""
     from promote_cli.engine import remembering
-    from promote_cli.ops import NO_KERNEL, answer
+    from promote_cli.rules import NO_KERNEL
     from promote_cli.verify.compare import MISMATCH, judged, status
+    from promote_cli.walk import answer
 
     differ: list[str] = []
     # unwitnessed: (setting, operation, promoted type) -> whether a cell showed the gap
@@ -620,7 +621,7 @@ _KERNEL_LISTS = tuple(_MARKS)
 
 
 def _matches(keys: Sequence[str], t: str) -> bool:
-    from promote_cli.ops import matches
+    from promote_cli.rules import matches
 
     return matches(keys, t)
 

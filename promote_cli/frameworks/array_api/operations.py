@@ -22,19 +22,8 @@ from __future__ import annotations
 
 from promote_cli.frameworks.array_api.promotion import POLICY
 from promote_cli.operands import DIMENSIONED
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
-    COMPLEX_TO_FLOAT,
-    INDEX,
-    SAME_ONLY,
-    Maps,
-    Operations,
-    Operators,
-    Rule,
-    Updates,
-    with_operators,
-)
+from promote_cli.rules import SAME_ONLY, Maps, Operations, Operators, Rule, Updates, with_operators
+from promote_cli.vocabulary import ACCUMULATE, ALWAYS_BOOL, COMPLEX_TO_FLOAT, INDEX
 
 MAPS = Maps(
     inexact={},  # the standard never turns an integer into a float

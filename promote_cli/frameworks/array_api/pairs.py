@@ -9,7 +9,7 @@ from typing import Any
 from promote_cli.engine import Outcome
 from promote_cli.frameworks.numpy import promotion as numpy_policy
 from promote_cli.operands import Operand
-from promote_cli.ops import Pair
+from promote_cli.rules import Pair
 
 
 def numpy_promote_types(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:

@@ -35,13 +35,8 @@ from __future__ import annotations
 
 from promote_cli.frameworks.jax.promotion import POLICY
 from promote_cli.operands import DIMENSIONED
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
+from promote_cli.rules import (
     ANY_VALUE,
-    COMPLEX_TO_FLOAT,
-    INDEX,
-    INT_TO_FLOAT,
     REBINDS,
     BySetting,
     Maps,
@@ -51,6 +46,7 @@ from promote_cli.ops import (
     Updates,
     with_operators,
 )
+from promote_cli.vocabulary import ACCUMULATE, ALWAYS_BOOL, COMPLEX_TO_FLOAT, INDEX, INT_TO_FLOAT
 
 _X64 = Maps(
     inexact={

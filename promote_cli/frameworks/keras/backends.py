@@ -1,5 +1,5 @@
 """Keras's operations per backend, as measured (Keras 3.15.1, eager on the CPU; jax traced):
-one table of rules for each backend, in the one form of ``promote_cli.ops.Rule``. A rule names
+one table of rules for each backend, in the one form of ``promote_cli.rules.Rule``. A rule names
 its pair rule (``pairs.py``) and its special case (``specials.py``) by key; a unary operation or
 a reduction starts from the array's own dtype (``Operations.one_operand_pair``). What each
 backend does, and why, is in ``operations.py``'s docstring.
@@ -14,19 +14,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from promote_cli.operands import DIMENSIONED
-from promote_cli.ops import (
+from promote_cli.rules import ANY_VALUE, INT64_VALUE, REFUSES_OPERAND, D, Rule
+from promote_cli.vocabulary import (
     ACCUMULATE,
     ALWAYS_BOOL,
-    ANY_VALUE,
     COMPLEX_TO_FLOAT,
     INDEX,
-    INT64_VALUE,
     INT_TO_DEFAULT,
     INT_TO_FLOAT,
-    REFUSES_OPERAND,
     VOCABULARY,
-    D,
-    Rule,
     takes_one,
 )
 

@@ -122,7 +122,7 @@ from promote_cli.frameworks.keras import BACKENDS, FLOATX
 from promote_cli.frameworks.keras.backends import BY_BACKEND
 from promote_cli.frameworks.keras.convert import width
 from promote_cli.frameworks.keras.promotion import POLICY
-from promote_cli.ops import BySetting, Maps, Operations, with_operators
+from promote_cli.rules import BySetting, Maps, Operations, with_operators
 
 
 def _maps(backend: str, floatx: str) -> Maps:

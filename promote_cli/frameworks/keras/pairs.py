@@ -17,7 +17,7 @@ from promote_cli.frameworks.keras.convert import convert, ov_scalar, storage, to
 from promote_cli.frameworks.keras.promotion import Typed, python_scalar, result_type
 from promote_cli.frameworks.torch import promotion as torch_policy
 from promote_cli.operands import PYTHON, Operand
-from promote_cli.ops import Pair
+from promote_cli.rules import Pair
 
 
 def added(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:

@@ -14,7 +14,7 @@ from promote_cli.frameworks.keras.pairs import added, converted, declared, torch
 from promote_cli.frameworks.keras.promotion import value_in
 from promote_cli.frameworks.torch import promotion as torch_policy
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, int_value
-from promote_cli.ops import NO_KERNEL, SpecialFunction
+from promote_cli.rules import NO_KERNEL, SpecialFunction
 
 _SHIFTABLE = frozenset({"uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64"})
 # The dtypes TensorFlow converts a Python 1 or True to (float8: no cast at all).

@@ -64,14 +64,9 @@ import itertools
 
 from promote_cli.frameworks.mindspore.promotion import POLICY, TYPES
 from promote_cli.operands import DIMENSIONED
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
+from promote_cli.rules import (
     ANY_VALUE,
-    COMPLEX_TO_FLOAT,
-    INDEX,
     INT64_VALUE,
-    INT_TO_FLOAT,
     NO_KERNEL,
     REBINDS,
     REFUSES_OPERAND,
@@ -87,6 +82,7 @@ from promote_cli.ops import (
     Updates,
     with_operators,
 )
+from promote_cli.vocabulary import ACCUMULATE, ALWAYS_BOOL, COMPLEX_TO_FLOAT, INDEX, INT_TO_FLOAT
 
 
 def _with_0d(cells: dict[Cell, str]) -> dict[Cell, str]:

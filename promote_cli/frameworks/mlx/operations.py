@@ -18,13 +18,8 @@ from __future__ import annotations
 
 from promote_cli.frameworks.mlx.promotion import POLICY
 from promote_cli.operands import DIMENSIONED
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
-    COMPLEX_TO_FLOAT,
-    INDEX,
+from promote_cli.rules import (
     INT64_VALUE,
-    INT_TO_FLOAT,
     REPLACES,
     Maps,
     Operations,
@@ -33,6 +28,7 @@ from promote_cli.ops import (
     Updates,
     with_operators,
 )
+from promote_cli.vocabulary import ACCUMULATE, ALWAYS_BOOL, COMPLEX_TO_FLOAT, INDEX, INT_TO_FLOAT
 
 MAPS = Maps(
     inexact={"bool": "float32", "int": "float32", "uint": "float32"},

@@ -26,16 +26,10 @@ from __future__ import annotations
 
 from promote_cli.frameworks.numpy.promotion import POLICY, TYPES
 from promote_cli.operands import DIMENSIONED
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
+from promote_cli.rules import (
     ANY_VALUE,
-    COMPLEX_TO_FLOAT,
     IN_PLACE,
-    INDEX,
     INT64_VALUE,
-    INT_TO_DEFAULT,
-    INT_TO_FLOAT,
     BySetting,
     Maps,
     Operations,
@@ -43,6 +37,14 @@ from promote_cli.ops import (
     Rule,
     Updates,
     with_operators,
+)
+from promote_cli.vocabulary import (
+    ACCUMULATE,
+    ALWAYS_BOOL,
+    COMPLEX_TO_FLOAT,
+    INDEX,
+    INT_TO_DEFAULT,
+    INT_TO_FLOAT,
 )
 
 MAPS = Maps(

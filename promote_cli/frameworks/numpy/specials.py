@@ -14,7 +14,7 @@ from promote_cli.engine import Outcome, refuse
 from promote_cli.frameworks.numpy import legacy
 from promote_cli.frameworks.numpy.promotion import ML_TYPES, POLICY, legacy_loop
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand, int_value
-from promote_cli.ops import SpecialFunction
+from promote_cli.rules import SpecialFunction
 
 
 def negative_power(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:

@@ -47,14 +47,9 @@ from __future__ import annotations
 
 from promote_cli.frameworks.paddle.promotion import POLICY
 from promote_cli.operands import DIMENSIONED, ZERO_D
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
+from promote_cli.rules import (
     ANY_VALUE,
-    COMPLEX_TO_FLOAT,
-    INDEX,
     INT64_VALUE,
-    INT_TO_FLOAT,
     REBINDS,
     Maps,
     Operations,
@@ -63,6 +58,7 @@ from promote_cli.ops import (
     Updates,
     with_operators,
 )
+from promote_cli.vocabulary import ACCUMULATE, ALWAYS_BOOL, COMPLEX_TO_FLOAT, INDEX, INT_TO_FLOAT
 
 MAPS = Maps(
     inexact={"int": "float32", "uint": "float32"},  # a bool is refused wherever this applies

@@ -55,14 +55,9 @@ from __future__ import annotations
 
 from promote_cli.frameworks.tensorflow.promotion import POLICY
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
+from promote_cli.rules import (
     ANY_VALUE,
     CHECKED,
-    COMPLEX_TO_FLOAT,
-    INDEX,
-    INT_TO_FLOAT,
     REBINDS,
     BySetting,
     Maps,
@@ -72,6 +67,7 @@ from promote_cli.ops import (
     Updates,
     with_operators,
 )
+from promote_cli.vocabulary import ACCUMULATE, ALWAYS_BOOL, COMPLEX_TO_FLOAT, INDEX, INT_TO_FLOAT
 
 MAPS = Maps(
     inexact={"bool": "float32", "int": "float32", "uint": "float32"},

@@ -57,19 +57,8 @@ from __future__ import annotations
 from promote_cli.dtypes import get as dtype
 from promote_cli.frameworks.tinygrad.promotion import POLICY, TYPES
 from promote_cli.operands import DIMENSIONED
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
-    INDEX,
-    INT_TO_FLOAT,
-    SAME_ONLY,
-    Maps,
-    Operations,
-    Operators,
-    Rule,
-    Updates,
-    with_operators,
-)
+from promote_cli.rules import SAME_ONLY, Maps, Operations, Operators, Rule, Updates, with_operators
+from promote_cli.vocabulary import ACCUMULATE, ALWAYS_BOOL, INDEX, INT_TO_FLOAT
 
 MAPS = Maps(
     inexact={"bool": "float32", "int": "float32", "uint": "float32"},  # dtypes.default_float

@@ -36,14 +36,9 @@ from __future__ import annotations
 from promote_cli.frameworks.torch import RELEASES
 from promote_cli.frameworks.torch.promotion import DEFAULT_TYPES, POLICY, added_types, since
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
+from promote_cli.rules import (
     ANY_VALUE,
-    COMPLEX_TO_FLOAT,
     IN_PLACE,
-    INDEX,
-    INT_TO_FLOAT,
     RUNS,
     BySetting,
     D,
@@ -56,6 +51,7 @@ from promote_cli.ops import (
     Updates,
     with_operators,
 )
+from promote_cli.vocabulary import ACCUMULATE, ALWAYS_BOOL, COMPLEX_TO_FLOAT, INDEX, INT_TO_FLOAT
 
 MAPS = Maps(
     inexact={"bool": "float32", "int": "float32", "uint": "float32"},  # the default dtype
