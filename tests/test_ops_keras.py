@@ -6,6 +6,7 @@ every operation."""
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
 from typing import NamedTuple
 
 import pytest
@@ -414,3 +415,34 @@ def test_numpy_add_of_uint8_and_300_is_numpys_overflow_error():
     assert found.refused and "OverflowError" in found.why
     found = outcome("remainder", ("uint8", "int:300"), backend="numpy")
     assert found.result == "int32"
+
+
+def _repeated_runs(paths, length: int = 6) -> dict[tuple[str, ...], list[str]]:
+    """Every run of ``length`` code lines (blank lines and comments aside) found more than once
+    in ``paths``, with where each starts."""
+    seen: dict[tuple[str, ...], list[str]] = {}
+    for path in paths:
+        lines = [
+            (number, line.strip())
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if line.strip() and not line.strip().startswith("#")
+        ]
+        for i in range(len(lines) - length + 1):
+            run = tuple(text for _, text in lines[i : i + length])
+            seen.setdefault(run, []).append(f"{path.name}:{lines[i][0]}")
+    return {run: where for run, where in seen.items() if len(where) > 1}
+
+
+def test_no_rule_table_is_repeated_in_the_keras_directory():
+    # The five backends were five near-copies of one table (31 repeated runs of six lines):
+    # now one base and each backend's differences.
+    keras = Path(promote_cli.__file__).parent / "frameworks" / "keras"
+    assert _repeated_runs(sorted(keras.glob("*.py"))) == {}
+
+
+def test_the_repeated_run_finder_finds_a_repeated_run(tmp_path):
+    text = "\n".join(f'    "op{i}": Rule("keras.ops.op{i}"),' for i in range(6))
+    (tmp_path / "a.py").write_text(f"A = {{\n{text}\n}}\n", encoding="utf-8")
+    (tmp_path / "b.py").write_text(f"# B\nB = {{\n{text}\n}}\n", encoding="utf-8")
+    found = _repeated_runs([tmp_path / "a.py", tmp_path / "b.py"])
+    assert ["a.py:2", "b.py:3"] in found.values()  # the six rules, a comment line apart
