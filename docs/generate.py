@@ -341,7 +341,7 @@ def _rule(rule: Rule) -> str:
     if rule.function is None:
         return "absent"
     refuses = f"; refuses {', '.join(rule.refuses)}" if rule.refuses else ""
-    return f"{rule.kind.value}{refuses}"
+    return f"{rule.applied_kind.value}{refuses}"
 
 
 def _op_section(op: Operation, name: str, declared_ops: Operations) -> list[str]:
@@ -350,7 +350,7 @@ def _op_section(op: Operation, name: str, declared_ops: Operations) -> list[str]
     if rule.function is None:
         why = f": {escape(rule.note)}" if rule.note else ""
         return [*parts, f"{policy.title} has no {op.name} function{why}.\n"]
-    said = [f"``{rule.function}``: {KINDS[rule.kind]}"]
+    said = [f"``{rule.function}``: {KINDS[rule.applied_kind]}"]
     if rule.refuses:
         said.append(f"refuses {', '.join(rule.refuses)}")
     if rule.refuses_operand:

@@ -26,10 +26,11 @@ is a small function in that framework's directory (``pairs.py``: ``PAIRS``; ``sp
 ``SPECIALS``), which a rule names by its key; each registry is imported once, on first use.
 Declarations that depend on the options (JAX's maps on ``x64``, Keras's rules on its backend)
 are data keyed by the option setting (``BySetting``). Each framework declares its
-``Operations`` in ``promote_cli/frameworks/<name>/operations.py``, one ``Rule`` per operation
-of the vocabulary (``vocabulary``), with the framework's own function name (or none: the
-framework lacks it, and the operation is refused saying so). The steps that read the rules
-are ``steps``; the walk that answers a cell, ``walk``.
+``Operations`` in ``promote_cli/frameworks/<name>/operations.py``: its namespace, where each
+operation of the vocabulary (``vocabulary``) is found by its name and applies its kind, and a
+``Rule`` only where it departs from that (another name, a kind of its own, refusals, or no
+such function: the operation is refused saying so); ``with_operators`` makes the whole table.
+The steps that read the rules are ``steps``; the walk that answers a cell, ``walk``.
 """
 
 from __future__ import annotations
@@ -46,7 +47,6 @@ from promote_cli.record import Record
 from promote_cli.vocabulary import (
     FUNCTION,
     OPERATOR,
-    SAME,
     VOCABULARY,
     Kind,
     Operation,
@@ -120,11 +120,15 @@ Cell = tuple[Operand, ...]
 
 
 class Rule(Record):
-    """One operation of one framework, as data: its function, its kind, what it refuses. The
-    comment on each field names the step of ``STEPS`` that reads it."""
+    """One operation of one framework, as data: its function, its kind, what it refuses; a
+    framework declares one where it departs from the operation's kind or name. The comment on
+    each field names the step of ``STEPS`` that reads it."""
 
     function: str | None  # absent: the framework's own spelling; None: it has no such function
-    kind: Kind = SAME  # kind: what the operation makes of the promoted type
+    # kind: what the operation makes of the promoted type, where the framework departs from
+    # the operation's own kind (``vocabulary``); None: the operation's (``with_operators``
+    # resolves it, so every rule a walk reads has its kind)
+    kind: Kind | None = None
     categories: frozenset[str] | None = None  # takes: operand categories taken (None: all)
     # refuses-operand: array operand types (or kinds) refused, and Python scalars (``P("bool")``)
     refuses_operand: tuple[str | Operand, ...] = ()
@@ -180,6 +184,14 @@ class Rule(Record):
     fills: Mapping[str, tuple[Value, ...]] = {}
     no_fill: tuple[str, ...] = ()
     note: str = ""  # anything a reader must know: which spelling answers a scalar on the left
+
+    @property
+    def applied_kind(self) -> Kind:
+        """The kind the walk applies: ``kind``, which ``with_operators`` has given every rule
+        of a declaration (a rule read before it is a bug in promote)."""
+        if self.kind is None:
+            raise AssertionError(f"{self.function}: a rule read before with_operators")
+        return self.kind
 
 
 # A promotion of a framework's own (its ``pairs.py``), and a special case (its ``specials.py``):
@@ -290,13 +302,23 @@ class Operators(Record):
         return out
 
 
-def with_operators(rules: Mapping[str, Rule], operators: Operators | None) -> dict[str, Rule]:
-    """``rules`` (one per function of the vocabulary) with a rule for each operator: its own
-    (``Operators.rules``), else its function's under the operator's name
-    (``np.ndarray.__add__``); ``a += b`` follows ``a + b``'s. Without ``operators`` every
-    operator is absent (Keras: its functions take the backend's tensors, whose operators are
-    the backend's)."""
-    out = dict(rules)
+def with_operators(
+    rules: Mapping[str, Rule], operators: Operators | None, namespace: str
+) -> dict[str, Rule]:
+    """A framework's table of rules, whole: ``rules`` (its functions' departures from their
+    kinds, and the functions it lacks), a rule for each function it does not list (the
+    function of that name in its ``namespace``, ``np.`` + ``cos``, applying the operation's
+    kind), and a rule for each operator: its own (``Operators.rules``), else its function's
+    under the operator's name (``np.ndarray.__add__``); ``a += b`` follows ``a + b``'s.
+    Without ``operators`` every operator is absent (Keras: its functions take the backend's
+    tensors, whose operators are the backend's). A rule that states no kind gets its
+    operation's (an operator's is the kind of the function it follows): every table a
+    framework declares passes through here."""
+    out = {
+        name: rules[name] if name in rules else Rule(f"{namespace}{name}")
+        for name, op in VOCABULARY.items()
+        if op.syntax == FUNCTION
+    }
     for op in VOCABULARY.values():
         if op.syntax == FUNCTION:
             continue
@@ -313,19 +335,23 @@ def with_operators(rules: Mapping[str, Rule], operators: Operators | None) -> di
             out[op.name] = own
             continue
         operator = op if op.syntax == OPERATOR else VOCABULARY[op.like]
-        found = operators.rules.get(operator.name) or rules[operator.like]
+        found = operators.rules.get(operator.name) or out[operator.like]
         # A rebinding update runs the operator itself (Python's a = a + b): name its method.
         updates = operators.updates
         rebinds = updates.how == REBINDS or op.name in updates.rebinds
         dunder = operator.dunder if rebinds else op.dunder
         function = f"{operators.array}.{dunder}" if found.function is not None else None
         out[op.name] = found._replace(function=function)
-    return out
+    return {
+        name: rule if rule.kind is not None else rule._replace(kind=VOCABULARY[name].kind)
+        for name, rule in out.items()
+    }
 
 
 class Operations(Record):
     """A policy's per-operation declarations: the maps, one rule per operation of the
-    vocabulary, and what depends on the options (``by_setting``); data only."""
+    vocabulary (``with_operators``' whole table), and what depends on the options
+    (``by_setting``); data only."""
 
     policy: Policy
     maps: Maps  # the default setting's (or every setting's) maps

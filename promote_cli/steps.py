@@ -346,11 +346,11 @@ def _operandwise(c: Draft) -> Outcome | None:
 def _kind(c: Draft) -> Outcome | None:
     if c.out is not None:
         return None
-    out = _apply(c.rule.kind, c.t, c.maps)
+    out = _apply(c.rule.applied_kind, c.t, c.maps)
     if out is None:
         return _no_result(c)
     c.out, c.by = out, "kind"
-    c.why = f"{ref(c.t)} -> {ref(out)}: {KINDS[c.rule.kind]}"
+    c.why = f"{ref(c.t)} -> {ref(out)}: {KINDS[c.rule.applied_kind]}"
     return None
 
 

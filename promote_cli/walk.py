@@ -79,7 +79,9 @@ def _walk(
             return decided._replace(decided_by=name), cell.promoted
     out = cell.out
     materialised = ops.policy.materialise(out, opts) if out is not None and is_weak(out) else None
-    return Outcome(out, rule.kind.value, cell.why, None, materialised, (), cell.by), cell.promoted
+    return Outcome(
+        out, rule.applied_kind.value, cell.why, None, materialised, (), cell.by
+    ), cell.promoted
 
 
 def walk_of(ops: Operations, rule: Rule, op: Operation, values: bool) -> tuple[Step, ...]:

@@ -253,6 +253,12 @@ def test_an_operation_added_to_the_vocabulary_and_the_rules_is_asked(run, monkey
     line, text = blocks["promote_cli/vocabulary.py"]
     for name, op in vocabulary._vocabulary(getattr(vocabulary, line), text).items():
         monkeypatch.setitem(vocabulary.VOCABULARY, name, op)  # type: ignore[index]
+    # Each rule as the framework's declaration resolves it: its kind, where it states none,
+    # the vocabulary's.
+    numpy_rule, absent = (
+        (name, rules.with_operators({name: rule}, None, "")[name])
+        for name, rule in (numpy_rule, absent)
+    )
     for name, found in declared.items():
         by = found.by_setting
         tables = [found.rules, *(by.rules.values() if by is not None else ())]
@@ -301,3 +307,44 @@ def test_an_output_format_added_as_a_template_and_two_lines_renders_tables(copy)
     fresh = promote(copy, "table", "-p", "numpy", "--types", "int8,uint8", "--check", "numpy.tsv")
     assert fresh.returncode == 0, fresh.stderr
     assert "tsv" in promote(copy, "table", "--help").stdout
+
+
+# Each framework's own function for a new unary operation no framework lists a rule for: the
+# one of that name in its namespace (each exports it: np.cos, jnp.cos, keras.ops.cos ...).
+COS = {
+    "numpy": "np.cos",
+    "jax": "jnp.cos",
+    "torch": "torch.cos",
+    "tensorflow": "tnp.cos",
+    "keras": "keras.ops.cos",
+    "mlx": "mx.cos",
+    "array-api": "xp.cos",
+    "paddle": "paddle.cos",
+    "mindspore": "ops.cos",
+    "tinygrad": "Tensor.cos",
+}
+
+
+@pytest.mark.slow
+def test_an_operation_every_framework_applies_as_its_kind_is_one_vocabulary_line(copy):
+    # cos does what sin does: one line in a copy's vocabulary, no rule in any framework.
+    vocabulary = copy / "promote_cli" / "vocabulary.py"
+    text = vocabulary.read_text(encoding="utf-8")
+    [sin] = [line for line in text.splitlines() if line.startswith("sin ")]
+    cos = "cos                 int-to-float      the cosine"
+    vocabulary.write_text(text.replace(sin, f"{sin}\n{cos}", 1), encoding="utf-8")
+
+    listed = json.loads(promote(copy, "ops", "--json").stdout)
+    [entry] = [o for o in listed["operations"] if o["name"] == "cos"]
+    assert entry["arity"] == "unary" and entry["summary"] == "the cosine"
+    assert {p: f for p, f in entry["functions"].items() if f is not None} == COS
+    for policy in COS:
+        done = promote(copy, "op", "cos", "float32", "-p", policy, "--notation", "canonical")
+        assert (done.returncode, done.stdout) == (0, "float32\n"), (policy, done.stderr)
+    # An integer becomes each framework's float for it, as its sin does (measured).
+    for policy, want in [("numpy", "float16"), ("torch", "float32"), ("mlx", "float32")]:
+        done = promote(copy, "op", "cos", "int8", "-p", policy, "--notation", "canonical")
+        assert (done.returncode, done.stdout) == (0, f"{want}\n"), policy
+    explained = promote(copy, "op", "cos", "int8", "-p", "numpy", "--explain").stdout
+    assert "operation: cos = np.cos (kind: int-to-float)" in explained
+    assert "step: kind" in explained

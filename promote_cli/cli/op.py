@@ -76,10 +76,12 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
         call = _call(op, [label(x, nota) for x in req.operands])
         _say(f"policy: {pol.name} ({req.options_text() or 'no options'})")
         if op.syntax == FUNCTION:
-            _say(f"operation: {name} = {rule.function or 'absent'} (kind: {rule.kind.value})")
+            _say(
+                f"operation: {name} = {rule.function or 'absent'} (kind: {rule.applied_kind.value})"
+            )
         else:
             called = rule.function or "absent"
-            _say(f"operator: {_call(op, ['a', 'b'])} = {called} (kind: {rule.kind.value})")
+            _say(f"operator: {_call(op, ['a', 'b'])} = {called} (kind: {rule.applied_kind.value})")
         if promoted is not None:
             pair = asked.rules.promotion_text(rule, op)
             start = "refused" if promoted.result is None else display(promoted.result, nota)

@@ -17,12 +17,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from promote_cli.operands import DIMENSIONED
-from promote_cli.rules import ANY_VALUE, CHECKED, INT64_VALUE, REFUSES_OPERAND, D, Rule
+from promote_cli.rules import (
+    ANY_VALUE,
+    CHECKED,
+    INT64_VALUE,
+    REFUSES_OPERAND,
+    D,
+    Rule,
+    with_operators,
+)
 from promote_cli.vocabulary import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
-    COMPLEX_TO_FLOAT,
-    INDEX,
+    FUNCTION,
+    FUNCTIONS,
     INT_TO_DEFAULT,
     INT_TO_FLOAT,
     SAME,
@@ -31,6 +37,8 @@ from promote_cli.vocabulary import (
 )
 
 Rules = Mapping[str, Rule]
+# Where a function the tables do not list is found: ``keras.ops.`` + its array API name.
+NAMESPACE = "keras.ops."
 FLOATX = INT_TO_DEFAULT  # an override to floatx, whatever it is set to
 _ARRAYS = frozenset({DIMENSIONED})
 _FLOAT8 = ("float8_e4m3fn", "float8_e5m2")
@@ -60,60 +68,41 @@ _TORCH_FLOAT32 = dict.fromkeys(("bool", "int8", "int16", "int32", "int64", "uint
 # The NumPy backend's 64-bit results made 32-bit (its reductions and square).
 _TO_32 = {"complex128": "complex64", "float64": "float32", "int64": "int32", "uint64": "uint32"}
 
-# What most backends do, operation by operation (measured, as each backend below).
+# What most backends do, where it departs from the operation's kind or its plain name
+# (measured, as each backend below).
 BASE: Rules = {
-    "abs": Rule("keras.ops.absolute", COMPLEX_TO_FLOAT),
-    "add": Rule("keras.ops.add"),
-    "argmax": Rule("keras.ops.argmax", INDEX),
-    "atan2": Rule(
-        "keras.ops.arctan2", INT_TO_FLOAT, pair="converted", refuses=("complex64",), value=ANY_VALUE
-    ),
+    "abs": Rule("keras.ops.absolute"),
+    "atan2": Rule("keras.ops.arctan2", pair="converted", refuses=("complex64",), value=ANY_VALUE),
     "bitwise_and": Rule("keras.ops.bitwise_and", pair="converted"),
-    "bitwise_invert": Rule("keras.ops.bitwise_invert"),
     "bitwise_left_shift": Rule("keras.ops.bitwise_left_shift", value=ANY_VALUE),
     "ceil": Rule("keras.ops.ceil", INT_TO_FLOAT, refuses=(*_COMPLEX, *_FLOAT8)),
-    "cumulative_sum": Rule("keras.ops.cumsum", overrides={"bool": "int32"}),
-    "divide": Rule("keras.ops.divide", INT_TO_FLOAT, value=ANY_VALUE),
-    "equal": Rule("keras.ops.equal", ALWAYS_BOOL, value=ANY_VALUE),
+    "cumulative_sum": Rule("keras.ops.cumsum", SAME, overrides={"bool": "int32"}),
+    "divide": Rule("keras.ops.divide", value=ANY_VALUE),
+    "equal": Rule("keras.ops.equal", value=ANY_VALUE),
     "exp": Rule("keras.ops.exp", INT_TO_DEFAULT),
     "floor": Rule("keras.ops.floor", INT_TO_FLOAT, refuses=(*_COMPLEX, *_FLOAT8)),
-    "floor_divide": Rule("keras.ops.floor_divide"),
-    "imag": Rule("keras.ops.imag", COMPLEX_TO_FLOAT),
-    "isnan": Rule("keras.ops.isnan", ALWAYS_BOOL),
-    "less": Rule("keras.ops.less", ALWAYS_BOOL, value=ANY_VALUE),
-    "log": Rule("keras.ops.log", INT_TO_FLOAT),
-    "logical_and": Rule("keras.ops.logical_and", ALWAYS_BOOL),
-    "logical_not": Rule("keras.ops.logical_not", ALWAYS_BOOL),
+    "less": Rule("keras.ops.less", value=ANY_VALUE),
     "matmul": Rule("keras.ops.matmul", categories=_ARRAYS, special="int8_matmul"),
-    "max": Rule("keras.ops.max"),
-    "maximum": Rule("keras.ops.maximum"),
-    "mean": Rule("keras.ops.mean", refuses=_FLOAT8),
-    "minimum": Rule("keras.ops.minimum"),
-    "multiply": Rule("keras.ops.multiply"),
+    "mean": Rule("keras.ops.mean", SAME, refuses=_FLOAT8),
     "negative": Rule("keras.ops.negative", refuses=("bool",)),
     "pow": Rule("keras.ops.power"),
-    "prod": Rule("keras.ops.prod", ACCUMULATE),
-    "real": Rule("keras.ops.real", COMPLEX_TO_FLOAT),
     "remainder": Rule(
         "keras.ops.mod", pair="converted", overrides={"bool": "int32"}, value=ANY_VALUE
     ),
-    "round": Rule("keras.ops.round"),
-    "sign": Rule("keras.ops.sign"),
-    "sin": Rule("keras.ops.sin", INT_TO_FLOAT, refuses=_FLOAT8),
-    "sqrt": Rule("keras.ops.sqrt", INT_TO_FLOAT),
+    "sin": Rule("keras.ops.sin", refuses=_FLOAT8),
     "square": Rule("keras.ops.square", overrides={"bool": "int32"}),
     "subtract": Rule("keras.ops.subtract", refuses=("bool",)),
-    "sum": Rule("keras.ops.sum", ACCUMULATE),
-    "where": Rule("keras.ops.where"),
 }
 
 
 def _differing(differences: Mapping[str, Mapping[str, Any]]) -> Rules:
-    """``BASE`` with a backend's ``differences``: for each operation, the fields whose value
+    """``BASE`` (whole: a function it does not list is ``keras.ops.`` + its name, applying its
+    kind) with a backend's ``differences``: for each operation, the fields whose value
     differs from the base rule's."""
-    unknown = differences.keys() - BASE.keys()
-    assert not unknown, f"no such operation in BASE: {sorted(unknown)}"
-    return {name: rule._replace(**differences.get(name, {})) for name, rule in BASE.items()}
+    whole = {name: BASE.get(name) or Rule(f"{NAMESPACE}{name}") for name in FUNCTIONS}
+    unknown = differences.keys() - whole.keys()
+    assert not unknown, f"no such operation: {sorted(unknown)}"
+    return {name: rule._replace(**differences.get(name, {})) for name, rule in whole.items()}
 
 
 # Measured: the kind, and the promoted types refused, without a kernel or with their own
@@ -427,20 +416,28 @@ JAX = _differing(
 
 
 def _from_add(rules: Rules) -> Rules:
-    """Each two-operand rule that names no pair rule starts from ``keras.ops.add``'s promotion
-    (``added``): the keras policy's own pairs are ``keras.backend.result_type``, which the
-    operations do not apply."""
+    """Each two-operand function that names no pair rule starts from ``keras.ops.add``'s
+    promotion (``added``): the keras policy's own pairs are ``keras.backend.result_type``,
+    which the operations do not apply."""
     return {
-        name: rule if rule.pair or takes_one(VOCABULARY[name]) else rule._replace(pair="added")
+        name: rule
+        if rule.pair or rule.function is None or takes_one(op) or op.syntax != FUNCTION
+        else rule._replace(pair="added")
         for name, rule in rules.items()
+        for op in (VOCABULARY[name],)
     }
 
 
-# The rules under each backend (the option ``backend``).
+# The rules under each backend (the option ``backend``). Keras has no array type of its own:
+# keras.ops take and return the backend's tensors, whose operators are the backend's
+# (``promote op + ... -p torch``). Every operator is absent.
 BY_BACKEND: Mapping[str, Rules] = {
-    "tensorflow": _from_add(TENSORFLOW),
-    "numpy": _from_add(NUMPY),
-    "openvino": _from_add(OPENVINO),
-    "torch": _from_add(TORCH),
-    "jax": _from_add(JAX),
+    backend: _from_add(with_operators(rules, None, NAMESPACE))
+    for backend, rules in (
+        ("tensorflow", TENSORFLOW),
+        ("numpy", NUMPY),
+        ("openvino", OPENVINO),
+        ("torch", TORCH),
+        ("jax", JAX),
+    )
 }
