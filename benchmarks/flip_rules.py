@@ -67,8 +67,8 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
 from promote_cli import frameworks  # noqa: E402
 from promote_cli.dtypes import CATALOGUE  # noqa: E402
 from promote_cli.errors import PromotionError  # noqa: E402
-from promote_cli.ops import Kind  # noqa: E402
 from promote_cli.verify import measured, offline  # noqa: E402
+from promote_cli.vocabulary import Kind  # noqa: E402
 
 PACKAGE = ROOT / "promote_cli" / "frameworks"
 SHARED = ROOT / "promote_cli" / "shared"  # rules more than one framework applies
@@ -371,7 +371,8 @@ class _Sites(ast.NodeVisitor):
         for kind in KINDS:
             if kind == current:
                 continue
-            value = ast.parse(f"__import__('promote_cli.ops').ops.Kind.{kind}").body[0].value  # type: ignore[attr-defined]
+            spelled = f"__import__('promote_cli.vocabulary').vocabulary.Kind.{kind}"
+            value = ast.parse(spelled).body[0].value  # type: ignore[attr-defined]
             if kind_at is not None:
                 args = [*node.args[:1], value, *node.args[2:]]
                 keywords = node.keywords
@@ -544,8 +545,8 @@ def probe(name: str, policy: Any, rules: Any) -> list[str]:
     the triples drawn with another seed: what an uncaught flip is compared on."""
     from promote_cli.engine import remembering
     from promote_cli.evaluation import evaluate
-    from promote_cli.ops import NO_KERNEL
     from promote_cli.program import parse
+    from promote_cli.rules import NO_KERNEL
     from promote_cli.verify import cases
     from promote_cli.verify.compare import policy_answer
     from promote_cli.verify.expressions import NAMES
@@ -587,11 +588,11 @@ def _strip(answer: str) -> str:
 def _forget_frameworks() -> None:
     """Forget every framework module imported so far (the numpy entry imports its spellings)
     and the caches that hold what they made, so that each is imported again."""
-    from promote_cli import ops
+    from promote_cli.rules import pairs, specials
 
     for module in [m for m in sys.modules if m.startswith("promote_cli.frameworks.")]:
         del sys.modules[module]
-    for cached in (frameworks.entries, frameworks.notations, ops.pairs, ops.specials):
+    for cached in (frameworks.entries, frameworks.notations, pairs, specials):
         cached.cache_clear()
 
 

@@ -191,10 +191,13 @@ def _may_have_gaps(rule) -> bool:
 def ops_cells() -> str:
     """What ``promote verify`` calls per policy: operations, cells, and the cells the policy
     marks no-kernel (the gaps), from the declarations alone."""
-    from promote_cli import frameworks, ops
+    from promote_cli import frameworks
     from promote_cli.engine import remembering
     from promote_cli.errors import PromotionError
+    from promote_cli.rules import NO_KERNEL, operands_of
     from promote_cli.verify import driver
+    from promote_cli.vocabulary import VOCABULARY, WHERE, takes_one
+    from promote_cli.walk import answer
 
     lines = [
         "| policy | operations called | option settings | cells | kernel gaps |",
@@ -211,22 +214,22 @@ def ops_cells() -> str:
             # A setting without rules is not called.
             combos = [o for o in driver.settings(pol, {}) if not isinstance(declared.under(o), str)]
             cells = gaps = called = 0
-            for op in ops.VOCABULARY.values():
+            for op in VOCABULARY.values():
                 if all(declared.under(o)[op.name].function is None for o in combos):  # type: ignore[index]
                     continue
                 called += 1
-                if ops.takes_one(op):
-                    cases = [(x,) for x in ops.operands_of(declared, op)]
+                if takes_one(op):
+                    cases = [(x,) for x in operands_of(declared, op)]
                 else:
-                    found = ops.operands_of(declared, op)
+                    found = operands_of(declared, op)
                     cases = [(a, b) for a in found for b in found]
-                    if op.arity != ops.WHERE:
+                    if op.arity != WHERE:
                         cases = [c for c in cases if not all(x.category == "P" for x in c)]
                 for opts in combos:
                     cells += len(cases)
                     if _may_have_gaps(declared.under(opts)[op.name]):  # type: ignore[index]
                         gaps += sum(
-                            ops.answer(declared, op.name, case, opts)[0].rule == ops.NO_KERNEL
+                            answer(declared, op.name, case, opts)[0].rule == NO_KERNEL
                             for case in cases
                         )
             total, gaps_total = total + cells, gaps_total + gaps
@@ -283,9 +286,9 @@ def verified() -> str:
     calls; operators; augmented assignments; the nodes of random programs, ``promote expr``'s),
     its kernel gaps and mismatches. A run kept before verify ran programs, or a policy it runs
     none of, shows none (—)."""
-    from promote_cli import ops
+    from promote_cli.vocabulary import AUGMENTED, FUNCTION, OPERATOR, VOCABULARY
 
-    syntax = {name: op.syntax for name, op in ops.VOCABULARY.items()}
+    syntax = {name: op.syntax for name, op in VOCABULARY.items()}
     names = ("pairs", "triples", "values", "functions", "operators", "`a op= b`")
     names += ("expression nodes", "gaps")
     lines = [f"| policy | {' | '.join(names)} | mismatches |", "| --- " * 10 + "|"]
@@ -294,9 +297,9 @@ def verified() -> str:
         if p["status"] not in ("verified", "mismatch"):
             continue
         found = p["operations"] or {}
-        by = dict.fromkeys((ops.FUNCTION, ops.OPERATOR, ops.AUGMENTED), 0)
+        by = dict.fromkeys((FUNCTION, OPERATOR, AUGMENTED), 0)
         for name, count in found.get("cells", {}).items():
-            by[syntax.get(name, ops.FUNCTION)] += count
+            by[syntax.get(name, FUNCTION)] += count
         gaps = sum(found.get("gaps", {}).values())
         # None: a run kept before verify ran programs, or a policy it runs none of
         programs = found.get("expressions")

@@ -23,8 +23,8 @@ from promote_cli.options import format_options
 from promote_cli.record import Record
 
 if TYPE_CHECKING:
+    from promote_cli.asked import Asked
     from promote_cli.evaluation import Question
-    from promote_cli.ops import Asked
 
 # What a spelling may be besides a string: a dtype object (np.float16, torch.bfloat16 ...).
 DTypeLike = Any
@@ -81,7 +81,7 @@ class Request(Record):
         """Every pair of ``asked`` (default: the operands, else the policy's default table); a
         table of one-operand operations has one row per operation instead."""
         if self.asked is not None and self.asked.rows:
-            from promote_cli.ops import row_matrix
+            from promote_cli.asked import row_matrix
 
             cols = asked if asked is not None else self.table_operands()
             return row_matrix(self.asked, cols, self.options, self.policy)
@@ -180,7 +180,7 @@ def request(
     notation. An operand may also be a dtype object of NumPy, ml_dtypes, PyTorch, JAX or
     TensorFlow, or Python's ``int``, ``float``, ``complex`` or ``bool`` (a Python scalar); a
     Python scalar with its value is spelled ``"int:300"``. ``chain`` asks the chain question
-    (see ``promote_many``). With ``op`` (an operation of ``promote_cli.ops``) the policy is
+    (see ``promote_many``). With ``op`` (an operation of ``promote_cli.vocabulary``) the policy is
     seen through that operation: each answer is the operation's output dtype; a list of
     one-operand operations (``"sqrt,exp,sum"``, ``"unary"``, ``"reductions"``) makes a table
     with one row per operation (``tablemodel.build``, ``compare.diff``) and answers no single
@@ -208,10 +208,10 @@ def bind(policy: Policy, spec: str, operands: int = 0) -> Asked:
     """The operations ``spec`` names, as ``policy`` declares them (``-`` given one of
     ``operands`` is unary minus); a refusal when it declares none
     (``frameworks.operations``)."""
-    from promote_cli import ops
+    from promote_cli.asked import Asked, canonical_spec, named
 
-    found = ops.named(spec, operands)
-    return ops.Asked(ops.canonical_spec(spec), found, frameworks.operations(policy))
+    found = named(spec, operands)
+    return Asked(canonical_spec(spec), found, frameworks.operations(policy))
 
 
 def resolve(name: str) -> Policy:
@@ -400,7 +400,7 @@ def promote_many(
     ``promote_many(["int8"], op="sqrt")`` for a unary operation or a reduction (``argmax``: its
     index dtype), two operands for a binary one. A cell the framework's CPU has no kernel for
     still gets the dtype rule's answer (its ``Outcome.rule`` is ``no-kernel``: see
-    ``promote_cli.ops``). ``op`` takes no ``chain``; it takes a valued Python scalar in every
+    ``promote_cli.vocabulary``). ``op`` takes no ``chain``; it takes a valued Python scalar in every
     binary operation, operator and augmented assignment (``Operations.values``, measured),
     checked as the operation's rule says (``Rule.value``); in a one-operand operation or
     ``where``, a value is a usage error (not measured)."""

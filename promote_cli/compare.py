@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from promote_cli import fit, ops, schema
+from promote_cli import fit, schema
 from promote_cli.api import Request
+from promote_cli.asked import ROW
 from promote_cli.engine import Matrix, Outcome, Policy, differs
 from promote_cli.halftable import REFUSED
 from promote_cli.lossy import Loss, loss
@@ -68,7 +69,7 @@ class Diff(Record):
     @property
     def operations(self) -> tuple[str, ...]:
         """The rows' operations when the rows are one-operand operations, else ()."""
-        return tuple(op.dtype for op in self.left.rows if op.category == ops.ROW)
+        return tuple(op.dtype for op in self.left.rows if op.category == ROW)
 
 
 def shared_types(left: Policy, right: Policy) -> tuple[str, ...]:
@@ -175,7 +176,7 @@ def losses(c: CellDiff, out: Outcome) -> tuple[tuple[str, Loss], ...]:
         (side, lost)
         for side, op in (("a", c.row), ("b", c.col))
         # A Python scalar has no dtype to lose; an operation row is no input.
-        if op.category not in (PYTHON, ops.ROW) and (lost := loss(op.dtype, out.result)) is not None
+        if op.category not in (PYTHON, ROW) and (lost := loss(op.dtype, out.result)) is not None
     )
 
 
@@ -194,13 +195,13 @@ def _names(d: Diff) -> tuple[str, str]:
 
 def _call(c: CellDiff, nota: Notation) -> str:
     """The question a cell asks: ``int8 x float16``, or ``sqrt(int8)`` for an operation row."""
-    if c.row.category == ops.ROW:
+    if c.row.category == ROW:
         return f"{c.row.dtype}({label(c.col, nota)})"
     return f"{label(c.row, nota)} x {label(c.col, nota)}"
 
 
 def _head(op: Operand, nota: Notation) -> str:
-    return f"{op.dtype}(x)" if op.category == ops.ROW else label(op, nota, plain=True)
+    return f"{op.dtype}(x)" if op.category == ROW else label(op, nota, plain=True)
 
 
 def summary(d: Diff, nota: Notation) -> list[str]:
@@ -341,7 +342,7 @@ def _op_fields(d: Diff) -> dict[str, object]:
 
 
 def _json_row(op: Operand, nota: Notation) -> dict[str, str]:
-    if op.category == ops.ROW:  # an operation, not an operand
+    if op.category == ROW:  # an operation, not an operand
         return {"label": f"{op.dtype}(x)", "op": op.dtype}
     return schema.operand(op, nota)
 

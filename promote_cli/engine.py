@@ -78,7 +78,7 @@ class Outcome(Record):
     unsafe_result: str | None = None  # what an unsafe option would have given (OpenVINO)
     materialised: Materialised | None = None  # a weak result: what it becomes as an array
     steps: tuple[str, ...] = ()  # a chain's steps, dtypes as refs: ``int8 + uint8 -> int16``
-    decided_by: str = ""  # an operation's answer: the step of ``ops.STEPS`` that decided it
+    decided_by: str = ""  # an operation's answer: the step of ``steps.STEPS`` that decided it
 
     @property
     def refused(self) -> bool:

@@ -1,7 +1,7 @@
 """``promote expr``'s answers: a :class:`Program` evaluated under one policy, node by node.
 
 :func:`evaluate` answers a program under one policy and option setting: each node is the
-operation's answer for the values its operands hold then (``ops.answer``, the same answer
+operation's answer for the values its operands hold then (``walk.answer``, the same answer
 ``promote op`` gives), a refusal or a missing kernel stops the evaluation at the node that
 raises. What an operation returns is an array of the answer's dtype: a 0-d array when every
 array operand is 0-d (a reduction's result, an element taken by indexing), where the policy
@@ -36,7 +36,7 @@ from promote_cli.record import Record
 
 if TYPE_CHECKING:
     from promote_cli.framework import Condition, Expressions, Tensors
-    from promote_cli.ops import Operations
+    from promote_cli.rules import Operations
 
 # The rule of a node promote does not answer under a policy (a Python literal's value where
 # the policy's operation is not checked against values, a 0-d operand its operation takes as a
@@ -72,7 +72,7 @@ class _Frame(Record):
 
     policy: Policy
     opts: Mapping[str, Any]
-    rules: Any  # ops.Operations
+    rules: Any  # rules.Operations
     zero_d: str  # ZERO_D where the policy tells 0-d arrays apart, else DIMENSIONED
     types: frozenset[str]
     declared: Expressions
@@ -200,13 +200,13 @@ def _tensors(frame: _Frame) -> _Backend | None:
 def _on_tensor(node: Node) -> bool:
     """Whether ``node`` is the tensor's own (an operator, a method, ``astype``, ``.T``,
     indexing), not a function called through the framework's namespace."""
-    from promote_cli import ops
+    from promote_cli.vocabulary import FUNCTION, VOCABULARY
 
     if node.kind in (ASTYPE, TRANSPOSE, INDEX):
         return True
     if node.kind != OPERATION:
         return False
-    return ops.VOCABULARY[node.operation].syntax != ops.FUNCTION or isinstance(node.value, str)
+    return VOCABULARY[node.operation].syntax != FUNCTION or isinstance(node.value, str)
 
 
 def _tensor_step(
@@ -222,32 +222,33 @@ def _tensor_step(
     tensors: what was measured of those tensors (a type it makes no tensor of, an attribute or
     an operator they lack, two dtypes they refuse to mix), else the backend's rules where they
     hold, else not answered, saying why."""
-    from promote_cli import ops
+    from promote_cli.rules import ABSENT, REFUSES_OPERAND, REFUSES_TYPE
+    from promote_cli.vocabulary import AUGMENTED, VOCABULARY
 
     declared, frame = tensors.declared, tensors.frame
     if node.kind == NAME:
         if bindings[node.value].dtype in declared.unrun:
             why = f"{ref(bindings[node.value].dtype)}: {declared.unrun_why}"
-            return Step(node, None, refuse(ops.REFUSES_TYPE, why))
+            return Step(node, None, refuse(REFUSES_TYPE, why))
         return _in(own, node, values, d, dims, bindings)  # made as the framework makes it
     given = [values[a] for a in node.args]
     if node.kind == ASTYPE and declared.astype:
-        return Step(node, None, refuse(ops.ABSENT, declared.astype))
+        return Step(node, None, refuse(ABSENT, declared.astype))
     if node.kind == TRANSPOSE and declared.transpose:
-        return Step(node, None, refuse(ops.ABSENT, declared.transpose))
+        return Step(node, None, refuse(ABSENT, declared.transpose))
     method = node.kind == OPERATION and isinstance(node.value, str)
     if method and declared.methods is not None and node.value not in declared.methods:
         what = f"the backend's tensors have no .{node.value}() method (AttributeError)"
-        return Step(node, None, refuse(ops.ABSENT, what))
+        return Step(node, None, refuse(ABSENT, what))
     if node.kind == OPERATION and not method:
-        op = ops.VOCABULARY[node.operation]
-        name = op.like if op.syntax == ops.AUGMENTED else op.name
+        op = VOCABULARY[node.operation]
+        name = op.like if op.syntax == AUGMENTED else op.name
         if name in declared.absent:
             what = f"the backend's tensors have no {name} operator (TypeError)"
-            return Step(node, None, refuse(ops.ABSENT, what))
+            return Step(node, None, refuse(ABSENT, what))
         arrays = {x.dtype for x in given if x is not None and x.category != PYTHON}
         if name in declared.mixed and len(arrays) == 2:
-            return Step(node, None, refuse(ops.REFUSES_OPERAND, declared.mixed_why))
+            return Step(node, None, refuse(REFUSES_OPERAND, declared.mixed_why))
         scalars = [x for x in given if x is not None and x.category == PYTHON]
         if declared.scalars and len(arrays) == 1 and len(given) == 2 and len(scalars) == 1:
             as_tensors = _scalar_as_tensor(name, given, declared)
@@ -282,7 +283,7 @@ def _scalar_as_tensor(
     """A binary operator's Python scalar made a tensor of the other operand's dtype, as the
     backend's tensors do it (``Tensors.scalars``): the operands then, or the refusal where the
     scalar is not made one (or not answered, where that was not measured to hold)."""
-    from promote_cli import ops
+    from promote_cli.rules import REFUSES_OPERAND
 
     (tensor,) = [x for x in given if x is not None and x.category != PYTHON]
     (scalar,) = [x for x in given if x is not None and x.category == PYTHON]
@@ -298,7 +299,7 @@ def _scalar_as_tensor(
     if not fits:
         what = f"{kind} {value!r}" if value is not None else kind
         return refuse(
-            ops.REFUSES_OPERAND,
+            REFUSES_OPERAND,
             f"{declared.scalars_why}: the Python {what} is not made one of {ref(tensor.dtype)}",
         )
     return [x if x is tensor else tensor for x in given]
@@ -314,7 +315,9 @@ def _step(
     bindings: Mapping[str, Operand],
 ) -> Step:
     """``node`` answered under ``frame``: the operand it gives, or where it raises."""
-    from promote_cli import ops
+    from promote_cli.rules import ABSENT, NO_KERNEL, REFUSES_OPERAND, REFUSES_TYPE, SHAPE
+    from promote_cli.vocabulary import ALWAYS_BOOL, INDEX, Kind
+    from promote_cli.walk import answer
 
     policy, opts, declared = frame.policy, frame.opts, frame.declared
     if node.kind == NAME:
@@ -333,14 +336,14 @@ def _step(
         return Step(
             node,
             kept,
-            Outcome(kept.dtype, ops.Kind.SAME.value, "a 0-d array's reduction is the array"),
+            Outcome(kept.dtype, Kind.SAME.value, "a 0-d array's reduction is the array"),
         )
     if node.operation in declared.scalar_ops and 0 in [dims[a] for a in node.args]:
         # a 0-d operand taken as a scalar, which the policy's rules do not model
         return Step(node, None, refuse(UNANSWERED, declared.scalar_ops_why))
     if node.kind == OPERATION and _lacks(declared, node):
         what = f"{policy.title}'s arrays have no .{node.value}() method (AttributeError)"
-        return Step(node, None, refuse(ops.ABSENT, f"{what}: call its function"))
+        return Step(node, None, refuse(ABSENT, f"{what}: call its function"))
     if node.kind == OPERATION:
         operands = [x for x in given if x is not None]
         if node.operation == "where":  # the condition picks; the two values promote
@@ -360,7 +363,7 @@ def _step(
         if weak_in:
             operands = [Operand(operands[0].dtype.removesuffix("*"), category)]
         try:
-            outcome, _ = ops.answer(frame.rules, node.operation, operands, opts)
+            outcome, _ = answer(frame.rules, node.operation, operands, opts)
         except UsageError:
             if not any(x.value is not None for x in operands):
                 raise
@@ -379,12 +382,12 @@ def _step(
             later = outcome._replace(why=f"built lazily, refused when realised: {outcome.why}")
             got = _result(node, operands, built, category, policy, opts)
             return Step(node, got, built, realised=later)
-        if outcome.refused or outcome.rule == ops.NO_KERNEL:
+        if outcome.refused or outcome.rule == NO_KERNEL:
             return Step(node, None, outcome)
         if _float_inside(declared, node, dims, outcome):
             return Step(node, None, refuse(UNANSWERED, declared.float_inside_why))
         got = _result(node, operands, outcome, category, policy, opts)
-        if weak_in and outcome.rule not in (ops.ALWAYS_BOOL.value, ops.INDEX.value):
+        if weak_in and outcome.rule not in (ALWAYS_BOOL.value, INDEX.value):
             got = Operand(f"{got.dtype}*", PYTHON)
         return Step(node, got, outcome)
     if node.kind == ASTYPE:
@@ -398,15 +401,15 @@ def _step(
             return Step(
                 node,
                 None,
-                refuse(ops.REFUSES_TYPE, f"{policy.title} has no {t} under these options"),
+                refuse(REFUSES_TYPE, f"{policy.title} has no {t} under these options"),
             )
         if declared.complex_cast and complex_to_real:
-            return Step(node, None, refuse(ops.REFUSES_OPERAND, declared.complex_cast))
+            return Step(node, None, refuse(REFUSES_OPERAND, declared.complex_cast))
         return Step(node, Operand(policy.made(t, opts), category))
     if node.kind == TRANSPOSE and declared.transpose and d != MATRIX:
-        return Step(node, None, refuse(ops.SHAPE, declared.transpose))
+        return Step(node, None, refuse(SHAPE, declared.transpose))
     if node.kind == INDEX and declared.partial_index and d != 0:  # x[0] of a matrix: a row
-        return Step(node, None, refuse(ops.SHAPE, declared.partial_index))
+        return Step(node, None, refuse(SHAPE, declared.partial_index))
     # TRANSPOSE and INDEX keep the dtype (a weak one too)
     (kept,) = given
     assert kept is not None
@@ -429,7 +432,7 @@ def _conditions(declared: Expressions, opts: Mapping[str, Any]) -> Condition:
 def _condition_refused(takes: Condition, condition: Operand) -> Outcome | None:
     """The refusal ``where`` makes of its ``condition`` as the framework measured does
     (``Condition``), before its two values promote; None where it takes it."""
-    from promote_cli import ops
+    from promote_cli.rules import REFUSES_OPERAND
 
     if condition.category == PYTHON:
         kind = {bool: "bool", int: "int", float: "float", complex: "complex"}.get(
@@ -442,7 +445,7 @@ def _condition_refused(takes: Condition, condition: Operand) -> Outcome | None:
         why = f"{takes.raises} (the condition is {ref(condition.dtype)})"
     else:
         return None
-    return refuse(ops.REFUSES_OPERAND, why)
+    return refuse(REFUSES_OPERAND, why)
 
 
 def _built(
@@ -455,15 +458,16 @@ def _built(
 ) -> Outcome | None:
     """What ``node`` builds when its refusal ``outcome`` is one the framework makes only when
     the graph is realised (``Expressions.realised``), else None."""
-    from promote_cli import ops
+    from promote_cli.vocabulary import Kind
+    from promote_cli.walk import answer
 
     if not outcome.refused:
         return None
     for operation, decided_by, built in declared.realised:
         if operation == node.operation and outcome.decided_by == decided_by:
             if not built:  # the left operand's dtype (1 << t keeps the Python int's)
-                return Outcome(operands[0].dtype, ops.Kind.SAME.value, outcome.why)
-            return ops.answer(rules, built, operands, opts)[0]
+                return Outcome(operands[0].dtype, Kind.SAME.value, outcome.why)
+            return answer(rules, built, operands, opts)[0]
     return None
 
 
@@ -515,19 +519,19 @@ def _result(
     Where the framework keeps a weak flag on the array (JAX's ``int8_array + 1.0``), an
     operation that returns its promoted type returns it weak, as the chain question carries
     it (``Policy.carried``); another weak answer is the array it becomes."""
-    from promote_cli import ops
+    from promote_cli.vocabulary import BINARY, REDUCTION, UNARY, VOCABULARY, Kind
 
-    op = ops.VOCABULARY[node.operation]
+    op = VOCABULARY[node.operation]
     declared = _declared(policy)
     if declared.weak_tensors and out.result is not None and is_weak(out.result):
         return Operand(out.result, PYTHON)  # the weak tensor it returns, as its rules name it
     weak = out.result is not None and is_weak(out.result)
-    if declared.weak_arrays and weak and out.result and op.arity != ops.REDUCTION:
+    if declared.weak_arrays and weak and out.result and op.arity != REDUCTION:
         return Operand(out.result, category)  # an array of the weak type (tinygrad's weakint)
-    kept = declared.weak_kept and op.arity == ops.UNARY and is_weak(operands[0].dtype)
+    kept = declared.weak_kept and op.arity == UNARY and is_weak(operands[0].dtype)
     if kept and weak and out.result:
         return Operand(out.result, category)  # JAX's weak float64 squared: a weak float64
-    if op.arity == ops.BINARY and out.rule == ops.Kind.SAME.value:
+    if op.arity == BINARY and out.rule == Kind.SAME.value:
         chained = policy.carried(operands[0], operands[-1], out, opts)
         if is_weak(chained.dtype):
             return Operand(chained.dtype, category)

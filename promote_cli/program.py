@@ -1,7 +1,7 @@
 """``promote expr``'s code, read: a :class:`Program` of nodes, the same under every policy.
 
 The code is read with Python's ``ast`` (nothing is executed) into a :class:`Program`: its
-nodes in the order Python evaluates them, each an operation of ``promote_cli.ops`` (an
+nodes in the order Python evaluates them, each an operation of ``promote_cli.vocabulary`` (an
 operator, an augmented assignment, a function of the array API called as ``sqrt(x)``,
 ``xp.sqrt(x)`` or through a framework's own namespace, a reduction method) or one of the few
 array manipulations that keep or set the dtype (``.astype(T)``, ``.T``, indexing). Names are
@@ -99,7 +99,7 @@ _LARGEST = 1 << 4096  # a Python int promote computes with: far beyond every dty
 
 class Node(Record):
     """One step of a program: what it is (``kind``), its source text and where it starts (line
-    and column, from 1), and for an operation its name in ``promote_cli.ops`` and the nodes of
+    and column, from 1), and for an operation its name in the vocabulary and the nodes of
     its operands (``args``, by index). A literal's ``value`` is its Python value; a name's is
     the name; ``astype``'s the dtype as written; a method's (``x.sum()``) the method's name."""
 
@@ -217,12 +217,12 @@ class _Builder:
         elif isinstance(s, ast.AugAssign):
             if not isinstance(s.target, ast.Name):
                 raise self.fail(s, "an augmented assignment to one name (x += ...)")
-            from promote_cli import ops
+            from promote_cli.vocabulary import VOCABULARY
 
             symbol = _BINARY.get(type(s.op))
             if symbol is None:  # (every augmented operator has a binary one)
                 raise self.fail(s, f"the operator {type(s.op).__name__} is not modelled")
-            if f"{symbol}=" not in ops.VOCABULARY:  # @=: NumPy refuses it unless a is square
+            if f"{symbol}=" not in VOCABULARY:  # @=: NumPy refuses it unless a is square
                 raise self.fail(s, f"the update {symbol}= is not modelled (write x = x {symbol} y)")
             left = self.name(s.target)
             right = self.expression(s.value)
@@ -350,16 +350,16 @@ class _Builder:
                 "call the array API's functions as sqrt(x), xp.sqrt(x) or"
                 " through a framework's namespace (np., jnp., torch., tnp., mx.)",
             )
-        from promote_cli import ops
+        from promote_cli.vocabulary import FUNCTIONS, VOCABULARY, takes_one
 
-        if name not in ops.FUNCTIONS:
+        if name not in FUNCTIONS:
             raise self.fail(
                 e,
-                f"{name} is not one of the {len(ops.FUNCTIONS)} operations"
+                f"{name} is not one of the {len(FUNCTIONS)} operations"
                 " promote models (promote ops)",
             )
         args = tuple(self.expression(x) for x in e.args)
-        want = 1 if ops.takes_one(ops.VOCABULARY[name]) else 3 if name == "where" else 2
+        want = 1 if takes_one(VOCABULARY[name]) else 3 if name == "where" else 2
         if len(args) != want:
             raise self.fail(e, f"{name} takes {want} argument{'s' if want > 1 else ''} here")
         return self.add(e, OPERATION, operation=name, args=args)
@@ -368,9 +368,9 @@ class _Builder:
 def _python_operator(symbol: str) -> Callable[..., Any]:
     """Python's own operator ``symbol`` (``+``, ``-x``), by its method in the vocabulary
     (``operator.__add__``): what Python does with two Python scalars before any framework."""
-    from promote_cli import ops
+    from promote_cli.vocabulary import VOCABULARY
 
-    python: Callable[..., Any] = getattr(operator, ops.VOCABULARY[symbol].dunder)
+    python: Callable[..., Any] = getattr(operator, VOCABULARY[symbol].dunder)
     return python
 
 
@@ -443,7 +443,7 @@ def dimensions(program: Program, bindings: Mapping[str, Operand]) -> list[int | 
     """How many dimensions each node's value has (None: a Python scalar), the same under every
     framework; a ``UsageError`` where the shapes make the code raise everywhere (``@`` of a 0-d
     array, too many indices) or where promote does not model them."""
-    from promote_cli import ops
+    from promote_cli.vocabulary import AUGMENTED, OPERATOR, REDUCTION, VOCABULARY
 
     dims: list[int | None] = []
     for node in program.nodes:
@@ -469,11 +469,11 @@ def dimensions(program: Program, bindings: Mapping[str, Operand]) -> list[int | 
                 raise UsageError(f"{where}a Python scalar has no {node.operation}")
             d = given[0]
         else:
-            op = ops.VOCABULARY[node.operation]
-            name = op.like if op.syntax == ops.OPERATOR else op.name.rstrip("=")
-            if op.syntax == ops.AUGMENTED:
-                name = ops.VOCABULARY[op.like].like
-            if op.arity == ops.REDUCTION and name != "cumulative_sum":
+            op = VOCABULARY[node.operation]
+            name = op.like if op.syntax == OPERATOR else op.name.rstrip("=")
+            if op.syntax == AUGMENTED:
+                name = VOCABULARY[op.like].like
+            if op.arity == REDUCTION and name != "cumulative_sum":
                 d = 0
             elif name == "cumulative_sum":
                 if given[0] != 1:
@@ -488,7 +488,7 @@ def dimensions(program: Program, bindings: Mapping[str, Operand]) -> list[int | 
                 d = max(0, arrays[0] + arrays[1] - 2)
             else:
                 d = max(arrays) if arrays else None
-            if op.syntax == ops.AUGMENTED and given[0] is not None and d != given[0]:
+            if op.syntax == AUGMENTED and given[0] is not None and d != given[0]:
                 raise UsageError(
                     f"{where}an augmented assignment whose right side has more dimensions than"
                     " its left is not modelled"

@@ -12,15 +12,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from promote_cli import __version__, ops
+from promote_cli import __version__
 from promote_cli.api import Request
+from promote_cli.asked import ROW
 from promote_cli.engine import Outcome, differs
 from promote_cli.errors import UsageError
 from promote_cli.halftable import REFUSED
 from promote_cli.lossy import loss
 from promote_cli.notations import Notation
 from promote_cli.operands import PYTHON, Operand, label
+from promote_cli.rules import NO_KERNEL
 from promote_cli.schema import SCHEMA
+from promote_cli.vocabulary import AUGMENTED, OPERATOR, REDUCTION
 
 TABLE_ID = "types"  # the id the JAX page's stylesheet targets
 LOSSY_MARK = "†"  # a lossy cell's second highlight in the text formats
@@ -147,7 +150,7 @@ class Table:
         functions = dict(self.functions)
 
         def header(h: Header) -> dict[str, Any]:
-            if h.category == ops.ROW:  # an operation, not an operand
+            if h.category == ROW:  # an operation, not an operand
                 return {"label": h.label, "op": h.canonical, "function": functions[h.canonical]}
             return {"label": h.label, "canonical": h.canonical, "category": h.category}
 
@@ -208,7 +211,7 @@ def build(
     legend: dict[str, LegendEntry] = {}
 
     def header(op: Operand) -> Header:
-        if op.category == ops.ROW:
+        if op.category == ROW:
             return Header(op.dtype, op.category, f"{op.dtype}(x)", False)
         text = label(op, nota, plain=True)
         note(op.dtype)
@@ -280,9 +283,9 @@ def _what(req: Request) -> dict[str, Any]:
         returns = f"what {function} returns" if function else f"refused: {title} has no {name}"
         heading = f"What {function} returns" if function else f"{title} has no {name}"
         syntax = asked.operations[0].syntax
-        if function and syntax == ops.OPERATOR:
+        if function and syntax == OPERATOR:
             returns = heading = f"what x1 {name} x2 gives ({function})"
-        elif function and syntax == ops.AUGMENTED:
+        elif function and syntax == AUGMENTED:
             returns = heading = f"the dtype of x1 after x1 {name} x2 ({function})"
         return {
             **what,
@@ -294,7 +297,7 @@ def _what(req: Request) -> dict[str, Any]:
     if asked.one is not None:
         name, function = functions[0]
         returns = f"what {function} returns" if function else f"refused: {title} has no {name}"
-        defaults = " with default arguments" if asked.one.arity == ops.REDUCTION else ""
+        defaults = " with default arguments" if asked.one.arity == REDUCTION else ""
         return {
             **what,
             "heading": f"What {function} returns" if function else f"{title} has no {name}",
@@ -340,5 +343,5 @@ def _cell(out: Outcome, other: Outcome | None, nota: Notation) -> Cell:
         other=None if other is None else other.result,
         materialised=None if out.materialised is None else out.materialised.dtype,
         weak_note=out.weak_note(),
-        no_kernel=out.rule == ops.NO_KERNEL,
+        no_kernel=out.rule == NO_KERNEL,
     )

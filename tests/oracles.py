@@ -12,9 +12,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from promote_cli import frameworks, ops
+from promote_cli import frameworks
 from promote_cli.errors import PromotionError
 from promote_cli.operands import PYTHON, ZERO_D, Operand
+from promote_cli.rules import NO_KERNEL, REBINDS
 from promote_cli.verify.compare import policy_answer
 from promote_cli.verify.driver import oracle
 from promote_cli.verify.protocol import (
@@ -70,11 +71,11 @@ def stand_in(
         if q.kind == "expression":
             return program(opts, q)
         out = policy_answer(pol, rules, opts, q)
-        if out.rule == ops.NO_KERNEL:
+        if out.rule == NO_KERNEL:
             return Gap("RuntimeError: no kernel")
         if out.result is None:
             return Refusal("RuntimeError: the framework refuses too")
-        return Result(out.result, rebound=out.rule == ops.REBINDS)  # ``a op= b``, rebound
+        return Result(out.result, rebound=out.rule == REBINDS)  # ``a op= b``, rebound
 
     def program(opts: Mapping[str, Any], q: Question) -> Cell:
         """A program run as ``promote expr`` answers it, node by node."""
@@ -89,12 +90,12 @@ def stand_in(
             if s.node.kind in (NAME, LITERAL) or (s.operand is None and s.outcome is None):
                 cells.append(None)
             elif s.operand is None:
-                kernel = s.outcome is not None and s.outcome.rule == ops.NO_KERNEL
+                kernel = s.outcome is not None and s.outcome.rule == NO_KERNEL
                 cells.append(Gap("no kernel") if kernel else Refusal("refuses"))
             else:
                 t = s.operand.dtype
                 t = pol.materialise(t, opts).dtype if t.endswith("*") else t
-                rebound = s.outcome is not None and s.outcome.rule == ops.REBINDS
+                rebound = s.outcome is not None and s.outcome.rule == REBINDS
                 cells.append(Result(t, rebound=rebound))
         return Nodes(tuple(cells))
 
@@ -155,7 +156,8 @@ def operation_caller(policy: str):
     name, or "refused" (or "refused (no kernel)")."""
 
     def call(op: str, *operands: str) -> str:
-        rule = frameworks.operations(frameworks.get(policy)).rule(op)
+        rules = frameworks.operations(frameworks.get(policy))
+        rule = rules.rule(op, rules.policy.resolve_options())
         asked = Question(OPERATION, tuple(operand(x) for x in operands), op, rule.function)
         [cell] = ask(policy, [asked])
         if isinstance(cell, Result):

@@ -274,14 +274,8 @@ def test_the_design_page_draws_every_module_and_no_import_runs_up_its_layers():
 # fits.
 LONGEST = 600
 LONG_BY_DECLARATION = {
-    # Keras's five backends' rule tables (issue 37 makes them one base and each backend's
-    # differences).
-    "promote_cli.frameworks.keras.backends": "declarations",
     # NumPy's table of the lower half, its type numbers and the legacy promotion's loops.
     "promote_cli.frameworks.numpy.promotion": "declarations",
-    # The vocabulary, the rule records, the steps and the table side: split on its own branch
-    # (issue 37); the merge removes this line.
-    "promote_cli.ops": "split elsewhere",
     # The command's report: its options, the progress line, the text and JSON reports.
     "promote_cli.cli.verify": "about 600",
 }
@@ -382,3 +376,36 @@ def test_the_follower_finds_a_call_that_goes_up_a_layer():
     assert _called_down(scope["up"], (), code) == [
         "promote_cli.dtypes -> promote_cli.asking.expr_question"
     ]
+
+
+# The operations, from the bottom: the vocabulary, the rule declarations, the steps that read
+# a rule, the walk that answers a cell, the table side. Each imports only those before it.
+OPERATIONS = ("vocabulary", "rules", "steps", "walk", "asked")
+
+
+@pytest.mark.parametrize("at", range(len(OPERATIONS)))
+def test_each_operations_module_imports_only_those_below_it(at):
+    above = {f"promote_cli.{m}" for m in OPERATIONS[at + 1 :]}
+    taken = package_graph()[f"promote_cli.{OPERATIONS[at]}"]
+    assert taken & above == set(), OPERATIONS[at]
+    # and nothing that answers a request, names a framework or runs one
+    higher = ("promote_cli.api", "promote_cli.frameworks", "promote_cli.verify", "promote_cli.cli")
+    assert {m for m in taken if m.startswith(higher)} == set(), OPERATIONS[at]
+
+
+def test_the_design_page_draws_the_operations_modules_in_their_order():
+    drawn = layers()
+    placed = [layer_of(f"promote_cli.{m}", drawn) for m in OPERATIONS]
+    assert None not in placed
+    # top first: the table side highest, the vocabulary lowest, each in a layer of its own
+    assert placed == sorted(placed, reverse=True) and len(set(placed)) == len(placed), placed
+
+
+def test_no_operations_module_is_longer_than_600_lines():
+    # One job a module: the answer of an operation was one module of 1,432 lines.
+    long = {
+        m: n
+        for m in OPERATIONS
+        if (n := len((PACKAGE / f"{m}.py").read_text(encoding="utf-8").splitlines())) > 600
+    }
+    assert long == {}

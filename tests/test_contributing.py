@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from promote_cli import frameworks, ops
+from promote_cli import frameworks, rules, vocabulary
 from promote_cli.errors import PromotionError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -304,10 +304,12 @@ def test_a_framework_added_as_a_directory_and_a_registry_line_is_everywhere(copy
     assert "test_counts_equal_an_independent_count_over_the_same_table" in passed
 
 
-def _rule(text: str) -> tuple[str, ops.Rule]:
+def _rule(text: str) -> tuple[str, rules.Rule]:
     """A recipe's ``"name": Rule(...),`` line as the rule it declares: the names it uses are
-    those ``promote_cli.ops`` exports (the block is this repository's own text)."""
-    [(name, rule)] = eval("{" + text + "}", {"__builtins__": {}}, vars(ops)).items()
+    those ``promote_cli.rules`` and ``promote_cli.vocabulary`` export (the block is this
+    repository's own text)."""
+    names = {**vars(vocabulary), **vars(rules)}
+    [(name, rule)] = eval("{" + text + "}", {"__builtins__": {}}, names).items()
     return name, rule
 
 
@@ -322,12 +324,18 @@ def test_an_operation_added_to_the_vocabulary_and_the_rules_is_asked(run, monkey
         with contextlib.suppress(PromotionError):  # openvino, ascend: no operations
             declared[name] = frameworks.operations(frameworks.get(name))
 
-    line, vocabulary = blocks["promote_cli/ops.py"]
-    for name, op in ops._vocabulary(getattr(ops, line), vocabulary).items():
-        monkeypatch.setitem(ops.VOCABULARY, name, op)  # type: ignore[index]
-    for name, rules in declared.items():
-        by = rules.by_setting
-        tables = [rules.rules, *(by.rules.values() if by is not None else ())]
+    line, text = blocks["promote_cli/vocabulary.py"]
+    for name, op in vocabulary._vocabulary(getattr(vocabulary, line), text).items():
+        monkeypatch.setitem(vocabulary.VOCABULARY, name, op)  # type: ignore[index]
+    # Each rule as the framework's declaration resolves it: its kind, where it states none,
+    # the vocabulary's.
+    numpy_rule, absent = (
+        (name, rules.with_operators({name: rule}, None, "")[name])
+        for name, rule in (numpy_rule, absent)
+    )
+    for name, found in declared.items():
+        by = found.by_setting
+        tables = [found.rules, *(by.rules.values() if by is not None else ())]
         for table in {id(t): t for t in tables}.values():
             monkeypatch.setitem(table, *(numpy_rule if name == "numpy" else absent))
 
@@ -373,3 +381,44 @@ def test_an_output_format_added_as_a_template_and_two_lines_renders_tables(copy)
     fresh = promote(copy, "table", "-p", "numpy", "--types", "int8,uint8", "--check", "numpy.tsv")
     assert fresh.returncode == 0, fresh.stderr
     assert "tsv" in promote(copy, "table", "--help").stdout
+
+
+# Each framework's own function for a new unary operation no framework lists a rule for: the
+# one of that name in its namespace (each exports it: np.cos, jnp.cos, keras.ops.cos ...).
+COS = {
+    "numpy": "np.cos",
+    "jax": "jnp.cos",
+    "torch": "torch.cos",
+    "tensorflow": "tnp.cos",
+    "keras": "keras.ops.cos",
+    "mlx": "mx.cos",
+    "array-api": "xp.cos",
+    "paddle": "paddle.cos",
+    "mindspore": "ops.cos",
+    "tinygrad": "Tensor.cos",
+}
+
+
+@pytest.mark.slow
+def test_an_operation_every_framework_applies_as_its_kind_is_one_vocabulary_line(copy):
+    # cos does what sin does: one line in a copy's vocabulary, no rule in any framework.
+    vocabulary = copy / "promote_cli" / "vocabulary.py"
+    text = vocabulary.read_text(encoding="utf-8")
+    [sin] = [line for line in text.splitlines() if line.startswith("sin ")]
+    cos = "cos                 int-to-float      the cosine"
+    vocabulary.write_text(text.replace(sin, f"{sin}\n{cos}", 1), encoding="utf-8")
+
+    listed = json.loads(promote(copy, "ops", "--json").stdout)
+    [entry] = [o for o in listed["operations"] if o["name"] == "cos"]
+    assert entry["arity"] == "unary" and entry["summary"] == "the cosine"
+    assert {p: f for p, f in entry["functions"].items() if f is not None} == COS
+    for policy in COS:
+        done = promote(copy, "op", "cos", "float32", "-p", policy, "--notation", "canonical")
+        assert (done.returncode, done.stdout) == (0, "float32\n"), (policy, done.stderr)
+    # An integer becomes each framework's float for it, as its sin does (measured).
+    for policy, want in [("numpy", "float16"), ("torch", "float32"), ("mlx", "float32")]:
+        done = promote(copy, "op", "cos", "int8", "-p", policy, "--notation", "canonical")
+        assert (done.returncode, done.stdout) == (0, f"{want}\n"), policy
+    explained = promote(copy, "op", "cos", "int8", "-p", "numpy", "--explain").stdout
+    assert "operation: cos = np.cos (kind: int-to-float)" in explained
+    assert "step: kind" in explained

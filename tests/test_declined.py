@@ -14,7 +14,7 @@ from promote_cli.cli import cli
 from promote_cli.engine import DECLINED
 from promote_cli.errors import PromotionError
 from promote_cli.frameworks.mindspore.promotion import CRASH
-from promote_cli.ops import D, S
+from promote_cli.rules import D, S
 from promote_cli.verify.compare import AGREE, DECLINES, MISMATCH, judged
 from promote_cli.verify.protocol import OPERATION, PAIR, Question, Refusal, Result
 

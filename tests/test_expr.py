@@ -339,9 +339,10 @@ def _disagreements(
     """Random programs run for real (``prims``, under the framework's own settings for
     ``options``) and answered by ``promote expr`` under ``policy_name`` with ``options``: how
     many nodes were compared, and those that differ."""
-    from promote_cli import frameworks, ops
+    from promote_cli import frameworks
     from promote_cli.verify import expressions as real
     from promote_cli.verify.protocol import Result, Unobservable
+    from promote_cli.vocabulary import FUNCTIONS
 
     pol = frameworks.get(policy_name)
     opts = pol.resolve_options(options or {})
@@ -361,7 +362,7 @@ def _disagreements(
         functions = {
             n.operation: rules[n.operation].function
             for n in program.nodes
-            if n.operation in ops.FUNCTIONS
+            if n.operation in FUNCTIONS
         }
         model = evaluate(program, bindings, pol, opts)
         with warnings.catch_warnings():  # what the arrays' values warn (a zero divisor ...)

@@ -17,10 +17,11 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from promote_cli import frameworks, ops
+from promote_cli import frameworks
 from promote_cli._catalogue import ROWS
 from promote_cli.cli import cli
 from promote_cli.dtypes import WEAK
+from promote_cli.vocabulary import VOCABULARY, takes_one
 
 FUZZ = settings(
     derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck)
@@ -31,7 +32,7 @@ FUZZ = settings(
 CATALOGUE = [row[0] for row in ROWS]
 OPERANDS = [*CATALOGUE, "int", "float", "complex", "P(bool)", "S(int8)", "S(uint2)",
             "int:300", "float:nan", "bogus"]  # fmt: skip
-OPERATIONS = list(ops.VOCABULARY)
+OPERATIONS = list(VOCABULARY)
 POLICIES = list(frameworks.names())
 
 
@@ -49,8 +50,8 @@ def answered(result) -> None:
 
 
 def arity(name: str) -> int:
-    op = ops.VOCABULARY[name]
-    return 1 if ops.takes_one(op) else 3 if name == "where" else 2
+    op = VOCABULARY[name]
+    return 1 if takes_one(op) else 3 if name == "where" else 2
 
 
 @settings(FUZZ, max_examples=250)

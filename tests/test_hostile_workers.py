@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from promote_cli import worker
 from promote_cli.cli import cli
-from promote_cli.ops import D
+from promote_cli.rules import D
 from promote_cli.verify.protocol import PAIR, Question
 from promote_cli.verify.workers import (
     SAID,

@@ -302,8 +302,8 @@ def _twins(ops: tuple[str, ...]) -> tuple[dict, measured.Measured]:
 def test_twin_tables_are_answered_once_and_a_planted_difference_in_either_is_caught(
     monkeypatch,
 ):
-    from promote_cli import ops
-    from promote_cli.ops import D, Operations
+    from promote_cli import walk
+    from promote_cli.rules import D, Operations
 
     # NumPy's add and multiply: one rule but for its function (np.add, np.multiply), and the
     # same measured answer in each of their cells (NumPy 2.4.6): twins.
@@ -319,9 +319,9 @@ def test_twin_tables_are_answered_once_and_a_planted_difference_in_either_is_cau
     assert add._replace(function="") == multiply._replace(function="")
     # The rules answer add's cells, and not multiply's again.
     asked: list[str] = []
-    real = ops.answer
+    real = walk.answer
     monkeypatch.setattr(
-        ops, "answer", lambda r, name, xs, o: asked.append(name) or real(r, name, xs, o)
+        walk, "answer", lambda r, name, xs, o: asked.append(name) or real(r, name, xs, o)
     )
     assert offline.findings(numpy, {"operations": twins}, rules) == ([], [], [])
     assert asked == ["add"] * 1_184

@@ -14,8 +14,9 @@ from table_parsers import html_table, markdown_tables, rst_table
 from test_json_schema import check_vocabulary
 
 import promote_cli
-from promote_cli import ops
 from promote_cli.errors import UsageError
+from promote_cli.rules import NO_KERNEL
+from promote_cli.vocabulary import FUNCTIONS, UNARY
 
 PAIR_LEGEND = "rows are the first operand, columns the second"
 
@@ -93,7 +94,7 @@ def test_a_cell_without_a_cpu_kernel_is_marked_and_explained_in_every_format(run
     assert 'title="uint16 -&gt; uint16: the promoted type; but PyTorch has no CPU kernel' in page
     assert "‡ marks a cell where PyTorch has no CPU kernel" in page
     cell = json.loads(run(*args, "-f", "json").stdout)["cells"][0][0]
-    assert (cell["result"], cell["rule"]) == ("uint16", ops.NO_KERNEL)
+    assert (cell["result"], cell["rule"]) == ("uint16", NO_KERNEL)
 
 
 def test_promotion_tables_keep_their_legend(run):
@@ -129,7 +130,7 @@ def test_a_list_of_operations_gives_one_row_each(run):
 
 
 def test_group_words_name_every_operation_of_their_arity_in_vocabulary_order(run):
-    unary = [o for o, op in ops.FUNCTIONS.items() if op.arity == ops.UNARY]
+    unary = [o for o, op in FUNCTIONS.items() if op.arity == UNARY]
     reductions = ["sum", "prod", "mean", "max", "argmax", "cumulative_sum"]
     for spec, want in [
         ("unary", unary),

@@ -9,8 +9,9 @@ import json
 
 import pytest
 
-from promote_cli import ops, promote, promote_many
+from promote_cli import promote, promote_many
 from promote_cli.errors import PromotionError, UsageError
+from promote_cli.vocabulary import AUGMENTED, FUNCTIONS, OPERATOR, OPERATOR_FORMS, operation
 
 
 @pytest.mark.parametrize(
@@ -104,9 +105,9 @@ def test_a_0d_array_cannot_take_a_larger_result_in_place(run):
 
 
 def test_minus_and_plus_with_one_operand_are_the_unary_operators():
-    assert ops.operation("-", 1).name == "-x"
-    assert ops.operation("-", 2).name == "-"
-    assert ops.operation("~").name == "~x"
+    assert operation("-", 1).name == "-x"
+    assert operation("-", 2).name == "-"
+    assert operation("~").name == "~x"
     assert promote_many(["int8"], policy="numpy", op="-") == "int8"
 
 
@@ -154,11 +155,11 @@ def test_an_operator_and_its_augmented_form_take_a_value(run):
 
 
 def test_every_operator_has_its_augmented_form_but_comparisons_and_matmul():
-    binary = [n for n, o in ops.OPERATOR_FORMS.items() if o.syntax == ops.OPERATOR]
-    augmented = [n for n, o in ops.OPERATOR_FORMS.items() if o.syntax == ops.AUGMENTED]
+    binary = [n for n, o in OPERATOR_FORMS.items() if o.syntax == OPERATOR]
+    augmented = [n for n, o in OPERATOR_FORMS.items() if o.syntax == AUGMENTED]
     assert binary == [
         *("+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^", "<<", ">>"),
         *("==", "!=", "<", "<=", ">", ">=", "-x", "+x", "~x"),
     ]
     assert augmented == ["+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^=", "<<=", ">>="]
-    assert len(ops.FUNCTIONS) == 39
+    assert len(FUNCTIONS) == 39

@@ -1,9 +1,10 @@
-"""Per-operation dtype rules (promote_cli/ops.py, frameworks/<name>/operations.py): five calls
+"""Per-operation dtype rules (vocabulary, rules, frameworks/<name>/operations.py): five calls
 as measured on the installed frameworks, small examples with a reason each, the CLI, and
 the declarations' shape."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from unittest.mock import ANY
@@ -12,10 +13,21 @@ import pytest
 from click.testing import CliRunner
 
 import promote_cli
-from promote_cli import api, frameworks, ops
+from promote_cli import api, frameworks
 from promote_cli.cli import cli
 from promote_cli.errors import PolicyDefinitionError, PromotionError, UsageError
 from promote_cli.operands import PYTHON, Operand
+from promote_cli.rules import (
+    ABSENT,
+    NO_KERNEL,
+    REFUSES_OPERAND,
+    REFUSES_TYPE,
+    SAME_DTYPE,
+    SHAPE,
+    SIGNATURE,
+)
+from promote_cli.vocabulary import KINDS, VOCABULARY
+from promote_cli.walk import answer
 
 REFUSED = None
 # Five calls whose result types differ most between frameworks, measured: numpy 2.4, torch 2.13,
@@ -89,12 +101,12 @@ def test_rule_examples(policy, op, args, opts, want):
 @pytest.mark.parametrize(
     ("policy", "op", "args", "rule"),
     [
-        ("torch", "subtract", ["int8", "P(bool)"], ops.REFUSES_OPERAND),
-        ("torch", "matmul", ["int8", "int16"], ops.SAME_DTYPE),
-        ("torch", "maximum", ["float32", "int"], ops.SIGNATURE),
-        ("numpy", "matmul", ["S(int8)", "int8"], ops.SHAPE),
-        ("tensorflow", "bitwise_left_shift", ["int8", "int8"], ops.ABSENT),
-        ("array-api", "where", ["int", "float"], ops.SIGNATURE),
+        ("torch", "subtract", ["int8", "P(bool)"], REFUSES_OPERAND),
+        ("torch", "matmul", ["int8", "int16"], SAME_DTYPE),
+        ("torch", "maximum", ["float32", "int"], SIGNATURE),
+        ("numpy", "matmul", ["S(int8)", "int8"], SHAPE),
+        ("tensorflow", "bitwise_left_shift", ["int8", "int8"], ABSENT),
+        ("array-api", "where", ["int", "float"], SIGNATURE),
     ],
 )
 def test_refusals_say_which_rule(policy, op, args, rule):
@@ -106,7 +118,7 @@ def test_refusals_say_which_rule(policy, op, args, rule):
 def test_a_missing_cpu_kernel_answers_the_rule_and_says_so():
     req = api.request("torch", operands=["uint16", "uint16"], op="add")
     out = req.outcome()
-    assert (out.result, out.rule) == ("uint16", ops.NO_KERNEL)
+    assert (out.result, out.rule) == ("uint16", NO_KERNEL)
     assert "no CPU kernel" in out.why
 
 
@@ -114,14 +126,14 @@ def test_a_missing_cpu_kernel_answers_the_rule_and_says_so():
     ("op", "args", "result", "rule"),
     [
         # FloorDiv admits complex; no CPU kernel, but XLA (jit_compile=True) runs it: a gap.
-        ("floor_divide", ["complex64", "complex64"], "complex64", ops.NO_KERNEL),
-        ("floor_divide", ["complex128", "int"], "complex128", ops.NO_KERNEL),
+        ("floor_divide", ["complex64", "complex64"], "complex64", NO_KERNEL),
+        ("floor_divide", ["complex128", "int"], "complex128", NO_KERNEL),
         # Round admits complex, but no device runs it: CPU/GPU kernels are real types only and
         # XLA refuses "Operands to RoundToEven must be real-valued" (TensorFlow 2.21).
-        ("round", ["complex64"], None, ops.REFUSES_TYPE),
+        ("round", ["complex64"], None, REFUSES_TYPE),
         # MatMul admits uint8-uint64, but neither CPU, XLA nor GPU registers a kernel for them.
-        ("matmul", ["uint8", "uint8"], None, ops.REFUSES_TYPE),
-        ("matmul", ["uint64", "uint32"], None, ops.REFUSES_TYPE),
+        ("matmul", ["uint8", "uint8"], None, REFUSES_TYPE),
+        ("matmul", ["uint64", "uint32"], None, REFUSES_TYPE),
     ],
 )
 def test_tensorflow_missing_kernels_are_gaps_only_where_some_device_has_one(op, args, result, rule):
@@ -155,9 +167,9 @@ def test_every_policy_with_operations_declares_every_operation():
             declared = frameworks.operations(frameworks.get(name))
         except PromotionError:
             continue
-        assert set(declared.rules) == set(ops.VOCABULARY), name
+        assert set(declared.rules) == set(VOCABULARY), name
         for rule in declared.rules.values():
-            assert rule.kind in ops.KINDS
+            assert rule.kind in KINDS
 
 
 def test_unknown_operation_and_wrong_arity_are_usage_errors():
@@ -186,7 +198,7 @@ def test_a_value_in_an_operation_not_measured_with_values_is_a_usage_error():
     types_only = frameworks.operations(numpy)._replace(values=False)
     uint8, value = Operand("uint8"), Operand("int*", PYTHON, 300)
     with pytest.raises(UsageError, match="multiply is not checked against a Python scalar"):
-        ops.answer(types_only, "multiply", [uint8, value], numpy.resolve_options())
+        answer(types_only, "multiply", [uint8, value], numpy.resolve_options())
     # np.multiply(uint8_array, 300) with its values measured: NumPy 2 raises OverflowError
     with pytest.raises(PromotionError, match="Python integer 300 out of bounds for uint8"):
         promote_cli.promote("uint8", "int:300", policy="numpy", op="multiply")
@@ -309,3 +321,16 @@ def test_an_operand_outside_the_function_or_the_policy_is_refused_in_words(run, 
     done = run("op", *args)
     assert done.exit_code == 1, done.output
     assert done.output.startswith(f"refused: {says}")
+
+
+def test_json_and_explain_name_the_function_of_the_setting_asked():
+    # NumPy 1.26 (promotion=legacy) has no np.cumulative_sum: its rule calls np.cumsum, and
+    # --json named the default setting's function while --explain named the right one.
+    runner = CliRunner()
+    asked = ["op", "cumulative_sum", "int8", "-p", "numpy"]
+    legacy = [*asked, "-O", "promotion=legacy"]
+    assert json.loads(runner.invoke(cli, [*legacy, "--json"]).output)["function"] == "np.cumsum"
+    explained = runner.invoke(cli, [*legacy, "--explain"]).output.splitlines()
+    assert "operation: cumulative_sum = np.cumsum (kind: accumulate)" in explained
+    default = json.loads(runner.invoke(cli, [*asked, "--json"]).output)
+    assert default["function"] == "np.cumulative_sum"

@@ -10,12 +10,13 @@ import os
 import pytest
 from table_parsers import html_table, markdown_tables, rst_table
 
-from promote_cli import docset, frameworks, ops
+from promote_cli import docset, frameworks
 from promote_cli.docset import INDEX, LIST_HEAD, documentation_set, listed
 from promote_cli.errors import PromotionError
+from promote_cli.vocabulary import BINARY, FUNCTIONS, REDUCTION, UNARY, WHERE
 
-BINARY_AND_WHERE = [n for n, o in ops.FUNCTIONS.items() if o.arity in (ops.BINARY, ops.WHERE)]
-ONE_OPERAND = [n for n, o in ops.FUNCTIONS.items() if o.arity in (ops.UNARY, ops.REDUCTION)]
+BINARY_AND_WHERE = [n for n, o in FUNCTIONS.items() if o.arity in (BINARY, WHERE)]
+ONE_OPERAND = [n for n, o in FUNCTIONS.items() if o.arity in (UNARY, REDUCTION)]
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +28,7 @@ def test_each_policy_with_operations_gets_a_one_operand_table_and_one_file_per_b
     generated,
 ):
     # every operation is in one of the two groups, whatever the vocabulary holds
-    assert len(BINARY_AND_WHERE) + len(ONE_OPERAND) == len(ops.FUNCTIONS) == 39
+    assert len(BINARY_AND_WHERE) + len(ONE_OPERAND) == len(FUNCTIONS) == 39
     for name in with_operations():
         for suffix in (".html", ".md", ".rst"):
             assert f"ops/{name}{suffix}" in generated, name

@@ -6,13 +6,16 @@ every operation."""
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
 from typing import NamedTuple
 
 import pytest
 
 import promote_cli
-from promote_cli import frameworks, ops
+from promote_cli import frameworks
 from promote_cli.errors import PromotionError
+from promote_cli.rules import NO_KERNEL, REFUSES_TYPE
+from promote_cli.vocabulary import FUNCTIONS, OPERATOR_FORMS, REDUCTION, UNARY, VOCABULARY
 
 REFUSED = None
 FLOATX = ("float32", "float16", "bfloat16")
@@ -36,7 +39,7 @@ FIVE_OPENVINO = {
 
 
 def answer(op, args, **options):
-    if ops.VOCABULARY[op].arity in (ops.UNARY, ops.REDUCTION):
+    if VOCABULARY[op].arity in (UNARY, REDUCTION):
         return promote_cli.promote_many(list(args), policy="keras", op=op, **options)
     return promote_cli.promote(*args, policy="keras", op=op, **options)
 
@@ -199,14 +202,14 @@ def test_tensorflows_bool_add_and_complex_floor_divide_are_refusals_not_kernel_g
     # AddV2 admits bool on no device; FloorDiv and Round register no complex kernel on any
     # device: refusals (issue 25), though keras.backend.result_type of two bools is bool
     out = outcome("add", ("bool", "bool"), backend="tensorflow")
-    assert (out.result, out.rule) == (None, ops.REFUSES_TYPE)
+    assert (out.result, out.rule) == (None, REFUSES_TYPE)
     assert promote_cli.promote("bool", "bool", policy="keras", backend="tensorflow") == "bool"
     with pytest.raises(PromotionError):
         answer("subtract", ("bool", "bool"), backend="tensorflow")
     for name in ("floor_divide", "round"):
         operands = ("complex64", "complex64") if name == "floor_divide" else ("complex64",)
         out = outcome(name, operands, backend="tensorflow")
-        assert (out.result, out.rule) == (None, ops.REFUSES_TYPE), name
+        assert (out.result, out.rule) == (None, REFUSES_TYPE), name
 
 
 def test_keras_names_its_own_functions():
@@ -216,10 +219,10 @@ def test_keras_names_its_own_functions():
     assert all(
         r.function and r.function.startswith("keras.ops.")
         for name, r in rules.items()
-        if name in ops.FUNCTIONS
+        if name in FUNCTIONS
     )
     # Keras has no array type of its own: its operators are the backend's, never its own
-    assert all(rules[name].function is None for name in ops.OPERATOR_FORMS)
+    assert all(rules[name].function is None for name in OPERATOR_FORMS)
 
 
 def _installed(*modules):
@@ -243,7 +246,7 @@ def test_torchs_float8_multiply_is_a_gap_only_with_a_scalar_second():
     full = outcome("multiply", ("float8_e4m3fn", "float8_e4m3fn"), backend="torch")
     assert (full.result, full.rule) == ("float8_e4m3fn", "same")
     scalar = outcome("multiply", ("float8_e4m3fn", "S(int8)"), backend="torch")
-    assert (scalar.result, scalar.rule) == ("float8_e4m3fn", ops.NO_KERNEL)
+    assert (scalar.result, scalar.rule) == ("float8_e4m3fn", NO_KERNEL)
 
 
 @pytest.mark.conformance("keras")
@@ -412,3 +415,34 @@ def test_numpy_add_of_uint8_and_300_is_numpys_overflow_error():
     assert found.refused and "OverflowError" in found.why
     found = outcome("remainder", ("uint8", "int:300"), backend="numpy")
     assert found.result == "int32"
+
+
+def _repeated_runs(paths, length: int = 6) -> dict[tuple[str, ...], list[str]]:
+    """Every run of ``length`` code lines (blank lines and comments aside) found more than once
+    in ``paths``, with where each starts."""
+    seen: dict[tuple[str, ...], list[str]] = {}
+    for path in paths:
+        lines = [
+            (number, line.strip())
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if line.strip() and not line.strip().startswith("#")
+        ]
+        for i in range(len(lines) - length + 1):
+            run = tuple(text for _, text in lines[i : i + length])
+            seen.setdefault(run, []).append(f"{path.name}:{lines[i][0]}")
+    return {run: where for run, where in seen.items() if len(where) > 1}
+
+
+def test_no_rule_table_is_repeated_in_the_keras_directory():
+    # The five backends were five near-copies of one table (31 repeated runs of six lines):
+    # now one base and each backend's differences.
+    keras = Path(promote_cli.__file__).parent / "frameworks" / "keras"
+    assert _repeated_runs(sorted(keras.glob("*.py"))) == {}
+
+
+def test_the_repeated_run_finder_finds_a_repeated_run(tmp_path):
+    text = "\n".join(f'    "op{i}": Rule("keras.ops.op{i}"),' for i in range(6))
+    (tmp_path / "a.py").write_text(f"A = {{\n{text}\n}}\n", encoding="utf-8")
+    (tmp_path / "b.py").write_text(f"# B\nB = {{\n{text}\n}}\n", encoding="utf-8")
+    found = _repeated_runs([tmp_path / "a.py", tmp_path / "b.py"])
+    assert ["a.py:2", "b.py:3"] in found.values()  # the six rules, a comment line apart

@@ -9,10 +9,11 @@ from click.testing import CliRunner
 from oracles import stand_in
 
 import promote_cli
-from promote_cli import api, frameworks, ops
+from promote_cli import api, frameworks
 from promote_cli.cli import cli
 from promote_cli.errors import PromotionError
 from promote_cli.operands import Operand
+from promote_cli.rules import NO_KERNEL, REBINDS
 from promote_cli.verify import driver
 from promote_cli.verify.driver import oracle
 from promote_cli.verify.protocol import (
@@ -32,7 +33,7 @@ GAP = "no CPU kernel"  # the dtype rule's answer, but the CPU call raises
 def answer(op, *args):
     """(dtype or REFUSED, whether the cell is a kernel gap) as ``promote op`` answers."""
     out = api.request("mindspore", operands=list(args), op=op).outcome()
-    return out.result, out.rule == ops.NO_KERNEL
+    return out.result, out.rule == NO_KERNEL
 
 
 # The five calls of tests/test_ops.py, measured.
@@ -138,7 +139,7 @@ def test_operators_as_measured(op, args, want, gap):
 @pytest.mark.parametrize("op", ["+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^="])
 def test_augmented_assignment_rebinds_the_name(op):
     out = api.request("mindspore", operands=["int32", "int32"], op=op).outcome()
-    assert out.rule == ops.REBINDS, out
+    assert out.rule == REBINDS, out
 
 
 def test_a_gap_says_which_operands_have_no_kernel():
@@ -192,11 +193,17 @@ def worker():
     orc = oracle("mindspore")
     handle = orc.load()
     rules = frameworks.operations(frameworks.get("mindspore"))
+    defaults = rules.policy.resolve_options()
+
+    def function(op: str) -> str | None:
+        return rules.rule(op, defaults).function
 
     def call(op: str, cell: str):
         operands = tuple(operand_of(key) for key in cell.split())
         [found] = orc.answer(
-            handle, {}, [Question(OPERATION, operands, op, rules.rule(op).function)]
+            handle,
+            {},
+            [Question(OPERATION, operands, op, function(op))],
         )
         return found
 

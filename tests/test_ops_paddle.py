@@ -9,8 +9,10 @@ import importlib.util
 import pytest
 from oracles import ask, operand, operation_caller, verify_json
 
-from promote_cli import api, frameworks, ops, promote_many
+from promote_cli import api, frameworks, promote_many
+from promote_cli.rules import NO_KERNEL, REBINDS, REFUSES_TYPE, SAME_DTYPE, SHAPE, SIGNATURE
 from promote_cli.verify.protocol import OPERATION, Question, Refusal, Result, operand_of
+from promote_cli.vocabulary import INT_TO_FLOAT, SAME
 
 # Paddle's rules and quirks, each with why.
 PADDLE = [
@@ -49,16 +51,16 @@ def test_paddle_operations(op, args, want):
     [
         ("add", ["int8", "int16"], "dimensioned"),  # two tensors: float x float or complex
         ("maximum", ["int8", "S(int16)"], "dimensioned"),  # a 0-d one too, outside x + y's
-        ("maximum", ["float32", "float"], ops.SIGNATURE),  # no Python scalar, no operator
-        ("atan2", ["float32", "int"], ops.SIGNATURE),
-        ("matmul", ["float32", "S(float32)"], ops.SHAPE),
-        ("matmul", ["float64", "float32"], ops.SAME_DTYPE),  # no promotion at all
+        ("maximum", ["float32", "float"], SIGNATURE),  # no Python scalar, no operator
+        ("atan2", ["float32", "int"], SIGNATURE),
+        ("matmul", ["float32", "S(float32)"], SHAPE),
+        ("matmul", ["float64", "float32"], SAME_DTYPE),  # no promotion at all
         ("where", ["int32", "int"], "dimensioned"),  # int32 with the int64 of a Python int
-        ("bitwise_and", ["int8", "int"], ops.SIGNATURE),  # x & 1: tensors only
-        ("bitwise_and", ["float32", "float32"], ops.REFUSES_TYPE),
-        ("sqrt", ["bool"], ops.REFUSES_TYPE),  # no kernel for the whole kind: a refusal
-        ("floor", ["complex64"], ops.REFUSES_TYPE),
-        ("real", ["float32"], ops.REFUSES_TYPE),
+        ("bitwise_and", ["int8", "int"], SIGNATURE),  # x & 1: tensors only
+        ("bitwise_and", ["float32", "float32"], REFUSES_TYPE),
+        ("sqrt", ["bool"], REFUSES_TYPE),  # no kernel for the whole kind: a refusal
+        ("floor", ["complex64"], REFUSES_TYPE),
+        ("real", ["float32"], REFUSES_TYPE),
     ],
 )
 def test_paddle_refusals_say_which_rule(op, args, rule):
@@ -78,7 +80,7 @@ def test_paddle_refusals_say_which_rule(op, args, rule):
 )
 def test_paddle_missing_kernels_answer_the_rule_as_gaps(op, args, want):
     out = api.request("paddle", operands=args, op=op).outcome()
-    assert (out.result, out.rule) == (want, ops.NO_KERNEL), out
+    assert (out.result, out.rule) == (want, NO_KERNEL), out
 
 
 # A Python int or float beside a tensor goes through Paddle's scale kernel, which has the half
@@ -86,15 +88,15 @@ def test_paddle_missing_kernels_answer_the_rule_as_gaps(op, args, want):
 @pytest.mark.parametrize(
     ("op", "args", "want", "rule"),
     [
-        ("+", ["float16", "int"], "float16", ops.SAME.value),  # float16_tensor + 1 runs
-        ("+", ["int:300", "bfloat16"], "bfloat16", ops.SAME.value),  # 300 + x too
-        ("*", ["int8", "float"], "float32", ops.SAME.value),  # promoted: a float kernel
-        ("*", ["int8", "int"], "int8", ops.SAME.value),
-        ("-", ["int", "uint8"], "uint8", ops.SAME.value),
-        ("/", ["float16", "int"], "float16", ops.INT_TO_FLOAT.value),  # x / 2 is scale(x, 0.5)
-        ("/", ["int", "float16"], "float16", ops.NO_KERNEL),  # 2 / x divides: no kernel
-        ("+", ["float16", "bool:True"], "float16", ops.NO_KERNEL),  # a bool is made a tensor
-        ("+", ["float8_e4m3fn", "int"], "float8_e4m3fn", ops.NO_KERNEL),  # scale lacks float8
+        ("+", ["float16", "int"], "float16", SAME.value),  # float16_tensor + 1 runs
+        ("+", ["int:300", "bfloat16"], "bfloat16", SAME.value),  # 300 + x too
+        ("*", ["int8", "float"], "float32", SAME.value),  # promoted: a float kernel
+        ("*", ["int8", "int"], "int8", SAME.value),
+        ("-", ["int", "uint8"], "uint8", SAME.value),
+        ("/", ["float16", "int"], "float16", INT_TO_FLOAT.value),  # x / 2 is scale(x, 0.5)
+        ("/", ["int", "float16"], "float16", NO_KERNEL),  # 2 / x divides: no kernel
+        ("+", ["float16", "bool:True"], "float16", NO_KERNEL),  # a bool is made a tensor
+        ("+", ["float8_e4m3fn", "int"], "float8_e4m3fn", NO_KERNEL),  # scale lacks float8
     ],
 )
 def test_a_python_number_beside_a_tensor_runs_in_the_scale_kernel(op, args, want, rule):
@@ -125,17 +127,17 @@ def test_paddle_operators_as_measured(op, args, want):
 @pytest.mark.parametrize("op", ["+=", "/=", "**=", "<<="])
 def test_paddle_augmented_assignment_rebinds_the_name(op):
     out = api.request("paddle", operands=["int32", "int32"], op=op).outcome()
-    assert out.rule == ops.REBINDS, out
+    assert out.rule == REBINDS, out
 
 
 @pytest.mark.parametrize(
     ("op", "args", "rule"),
     [
-        ("+", ["bool"], ops.REFUSES_TYPE),  # paddle.positive: "The `+` operator, on a bool tensor"
-        ("@", ["complex64", "int32"], ops.REFUSES_TYPE),  # complex with float32/float64 only
-        ("@", ["float32", "S(float32)"], ops.SHAPE),
+        ("+", ["bool"], REFUSES_TYPE),  # paddle.positive: "The `+` operator, on a bool tensor"
+        ("@", ["complex64", "int32"], REFUSES_TYPE),  # complex with float32/float64 only
+        ("@", ["float32", "S(float32)"], SHAPE),
         ("+=", ["int32", "float32"], "dimensioned"),  # x + y refuses: nothing to rebind
-        ("&=", ["int8", "int"], ops.SIGNATURE),  # x & 1 calls bitwise_and, tensors only
+        ("&=", ["int8", "int"], SIGNATURE),  # x & 1 calls bitwise_and, tensors only
     ],
 )
 def test_paddle_operator_refusals_say_which_rule(op, args, rule):
@@ -146,7 +148,7 @@ def test_paddle_operator_refusals_say_which_rule(op, args, rule):
 def test_paddle_operator_gaps_are_the_left_tensors_kernel():
     # int8 @ int32 runs the int8 matmul kernel, which the CPU lacks; int32 @ int8 runs int32's.
     out = api.request("paddle", operands=["int8", "int32"], op="@").outcome()
-    assert (out.result, out.rule) == ("int8", ops.NO_KERNEL), out
+    assert (out.result, out.rule) == ("int8", NO_KERNEL), out
     assert promote_many(["int32", "int8"], policy="paddle", op="@") == "int32"
 
 
@@ -233,7 +235,8 @@ def test_paddle_oracle_calls_the_functions_in_its_worker():
 def test_paddle_oracle_sees_a_plus_equals_b_rebind_the_name():
     if importlib.util.find_spec("paddle") is None:
         pytest.skip("paddle is not installed (pip install paddlepaddle)")
-    rule = frameworks.operations(frameworks.get("paddle")).rule("+=")
+    rules = frameworks.operations(frameworks.get("paddle"))
+    rule = rules.rule("+=", rules.policy.resolve_options())
     asked = Question(OPERATION, (operand("int32"), operand("float")), "+=", rule.function)
     assert ask("paddle", [asked]) == [Result("float32", rebound=True)]
 
@@ -243,10 +246,17 @@ def test_paddle_oracle_refuses_a_hanging_power_and_paddles_systemerror():
     if importlib.util.find_spec("paddle") is None:
         pytest.skip("paddle is not installed (pip install paddlepaddle)")
     rules = frameworks.operations(frameworks.get("paddle"))
+    defaults = rules.policy.resolve_options()
+
+    def function(op: str) -> str | None:
+        return rules.rule(op, defaults).function
 
     def asked(op: str, *operands: str) -> Question:
         return Question(
-            OPERATION, tuple(operand_of(x) for x in operands), op, rules.rule(op).function
+            OPERATION,
+            tuple(operand_of(x) for x in operands),
+            op,
+            function(op),
         )
 
     hang, overflow, zero, taken = ask(

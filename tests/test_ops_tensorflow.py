@@ -9,7 +9,7 @@ import pytest
 from oracles import printed_by
 
 import promote_cli
-from promote_cli import ops
+from promote_cli.rules import ABSENT, NO_KERNEL, REBINDS, REFUSES_TYPE, SAME_DTYPE
 
 # (operator, operands, options, what TensorFlow 2.21 gives), each observed on the real framework.
 OPERATORS = [
@@ -55,20 +55,20 @@ def test_tensorflow_operators(op, args, opts, want):
         ("==", ["uint8", "P(bool)"], {}, "operator"),
         ("*", ["int16", "P(bool)"], {}, "operator"),
         ("+", ["int32", "float16"], {"mode": "safe"}, "safe-mode"),
-        ("+", ["bool", "bool"], {}, ops.REFUSES_TYPE),  # AddV2 admits no bool
-        ("/", ["bool", "bool"], {}, ops.REFUSES_TYPE),  # _TRUEDIV_TABLE has no bool
-        ("//", ["bool", "bool"], {}, ops.REFUSES_TYPE),  # FloorDiv neither (bool // int8 runs)
+        ("+", ["bool", "bool"], {}, REFUSES_TYPE),  # AddV2 admits no bool
+        ("/", ["bool", "bool"], {}, REFUSES_TYPE),  # _TRUEDIV_TABLE has no bool
+        ("//", ["bool", "bool"], {}, REFUSES_TYPE),  # FloorDiv neither (bool // int8 runs)
         # != and the orderings do not promote: one dtype, or a Python scalar converted to it
-        ("!=", ["uint8", "int8"], {}, ops.SAME_DTYPE),
-        ("<", ["int32", "int64*"], {}, ops.SAME_DTYPE),  # a WeakTensor too
+        ("!=", ["uint8", "int8"], {}, SAME_DTYPE),
+        ("<", ["int32", "int64*"], {}, SAME_DTYPE),  # a WeakTensor too
         ("<", ["int8", "float"], {}, "conversion"),  # 1.0 converts to no integer
         ("!=", ["bool", "int"], {}, "conversion"),  # 1 to no bool
-        ("<", ["bool", "bool"], {}, ops.REFUSES_TYPE),  # Less admits no bool
-        ("&", ["int8", "int16"], {}, ops.SAME_DTYPE),
+        ("<", ["bool", "bool"], {}, REFUSES_TYPE),  # Less admits no bool
+        ("&", ["int8", "int16"], {}, SAME_DTYPE),
         ("&", ["int", "int8"], {}, "operator"),  # and_ reads the Python int's .dtype
-        ("&", ["float32", "float32"], {}, ops.REFUSES_TYPE),
-        ("<<", ["int8", "int8"], {}, ops.ABSENT),  # tf.Tensor has no __lshift__
-        (">>=", ["int8", "int8"], {}, ops.ABSENT),
+        ("&", ["float32", "float32"], {}, REFUSES_TYPE),
+        ("<<", ["int8", "int8"], {}, ABSENT),  # tf.Tensor has no __lshift__
+        (">>=", ["int8", "int8"], {}, ABSENT),
     ],
 )
 def test_tensorflow_operator_refusals_say_which_rule(op, args, opts, rule):
@@ -78,12 +78,12 @@ def test_tensorflow_operator_refusals_say_which_rule(op, args, opts, rule):
 
 def test_augmented_assignment_rebinds_the_name():
     out = promote_cli.api.request("tensorflow", operands=["int8", "int16"], op="+=").outcome()
-    assert (out.result, out.rule) == ("int16", ops.REBINDS), out
+    assert (out.result, out.rule) == ("int16", REBINDS), out
 
 
 def test_floor_division_of_complex_is_the_kernel_gap_of_floordiv():
     out = promote_cli.api.request("tensorflow", operands=["complex64", "int"], op="//").outcome()
-    assert (out.result, out.rule) == ("complex64", ops.NO_KERNEL), out
+    assert (out.result, out.rule) == ("complex64", NO_KERNEL), out
 
 
 def test_op_star_of_bool_and_int8_answers_what_a_tensors_star_gives(run):

@@ -11,8 +11,10 @@ from oracles import ask, operand, operation_caller, verify_json
 
 import promote_cli
 import promote_cli.api
-from promote_cli import frameworks, ops
+from promote_cli import frameworks
+from promote_cli.rules import ABSENT, IN_PLACE, REBINDS, REFUSES_TYPE, SIGNATURE, UPDATE_REFUSED
 from promote_cli.verify.protocol import OPERATION, Question
+from promote_cli.vocabulary import SAME
 
 # tinygrad's quirks, each with why.
 TINYGRAD = [
@@ -47,15 +49,15 @@ def test_tinygrad_operations(op, args, want):
 @pytest.mark.parametrize(
     ("op", "args", "rule"),
     [
-        ("bitwise_and", ["float32", "float32"], ops.REFUSES_TYPE),  # refused when realised
-        ("bitwise_and", ["int8", "float"], ops.REFUSES_TYPE),  # float* too
-        ("bitwise_invert", ["bfloat16"], ops.REFUSES_TYPE),
-        ("bitwise_left_shift", ["bool", "bool"], ops.REFUSES_TYPE),
-        ("bitwise_left_shift", ["int", "int8"], ops.REFUSES_TYPE),  # 1 << t: amount not uint32
-        ("matmul", ["float32", "float"], ops.SIGNATURE),
-        ("logical_and", ["bool", "bool"], ops.ABSENT),
-        ("atan2", ["float32", "float32"], ops.ABSENT),
-        ("real", ["float32"], ops.ABSENT),
+        ("bitwise_and", ["float32", "float32"], REFUSES_TYPE),  # refused when realised
+        ("bitwise_and", ["int8", "float"], REFUSES_TYPE),  # float* too
+        ("bitwise_invert", ["bfloat16"], REFUSES_TYPE),
+        ("bitwise_left_shift", ["bool", "bool"], REFUSES_TYPE),
+        ("bitwise_left_shift", ["int", "int8"], REFUSES_TYPE),  # 1 << t: amount not uint32
+        ("matmul", ["float32", "float"], SIGNATURE),
+        ("logical_and", ["bool", "bool"], ABSENT),
+        ("atan2", ["float32", "float32"], ABSENT),
+        ("real", ["float32"], ABSENT),
         ("add", ["float32", "complex"], "operand"),  # no complex types
     ],
 )
@@ -67,17 +69,17 @@ def test_tinygrad_refusals_say_which_rule(op, args, rule):
 # Python's operators and a += b, as measured on tinygrad 0.14.0: (operator, operands, dtype of
 # the result or of the name afterwards, how it landed).
 OPERATORS = [
-    ("+=", ["int16", "int8"], "int16", ops.IN_PLACE),  # a.assign(a + b): the same tensor
-    ("+=", ["int8", "int"], "int8", ops.IN_PLACE),
-    ("+=", ["float16", "float"], "float16", ops.IN_PLACE),
-    ("**=", ["bool", "bool"], "bool", ops.IN_PLACE),
-    ("%=", ["int8", "int16"], "int16", ops.REBINDS),  # no __imod__: a = a % b, a new tensor
-    ("%=", ["bool", "bool"], "float32", ops.REBINDS),  # a bool takes div's float path
-    ("+=", ["int", "int8"], "int8", ops.REBINDS),  # a Python int on the left: x = x + t
-    ("<<=", ["int", "uint32"], "int*", ops.REBINDS),  # 1 << t keeps the Python int's int*
+    ("+=", ["int16", "int8"], "int16", IN_PLACE),  # a.assign(a + b): the same tensor
+    ("+=", ["int8", "int"], "int8", IN_PLACE),
+    ("+=", ["float16", "float"], "float16", IN_PLACE),
+    ("**=", ["bool", "bool"], "bool", IN_PLACE),
+    ("%=", ["int8", "int16"], "int16", REBINDS),  # no __imod__: a = a % b, a new tensor
+    ("%=", ["bool", "bool"], "float32", REBINDS),  # a bool takes div's float path
+    ("+=", ["int", "int8"], "int8", REBINDS),  # a Python int on the left: x = x + t
+    ("<<=", ["int", "uint32"], "int*", REBINDS),  # 1 << t keeps the Python int's int*
     (">>", ["int", "uint32"], "int*", "shift-left-operand"),  # >> as << does
-    ("-x", ["bool"], "bool", ops.SAME.value),  # -t of a bool is logical_not
-    ("|", ["bool", "bool"], "bool", ops.SAME.value),
+    ("-x", ["bool"], "bool", SAME.value),  # -t of a bool is logical_not
+    ("|", ["bool", "bool"], "bool", SAME.value),
 ]
 
 
@@ -91,13 +93,13 @@ def test_tinygrad_operators_and_updates(op, args, want, landed):
     ("op", "args", "rule"),
     [
         # assign does not cast: "assign dtype mismatch dtypes.char != dtypes.short"
-        ("+=", ["int8", "int16"], ops.UPDATE_REFUSED),
-        ("/=", ["int8", "int8"], ops.UPDATE_REFUSED),  # the quotient is float32
-        ("+=", ["bool", "int"], ops.UPDATE_REFUSED),  # bool + 1 is int*
-        ("*=", ["uint64", "int64"], ops.UPDATE_REFUSED),  # float*, weak even so
-        ("&=", ["float32", "int8"], ops.REFUSES_TYPE),  # & refuses it before the update
-        ("+x", ["int8"], ops.ABSENT),  # no __pos__: "bad operand type for unary +: 'Tensor'"
-        ("@", ["int", "float32"], ops.SIGNATURE),  # 1 @ t: "'int' object has no attribute"
+        ("+=", ["int8", "int16"], UPDATE_REFUSED),
+        ("/=", ["int8", "int8"], UPDATE_REFUSED),  # the quotient is float32
+        ("+=", ["bool", "int"], UPDATE_REFUSED),  # bool + 1 is int*
+        ("*=", ["uint64", "int64"], UPDATE_REFUSED),  # float*, weak even so
+        ("&=", ["float32", "int8"], REFUSES_TYPE),  # & refuses it before the update
+        ("+x", ["int8"], ABSENT),  # no __pos__: "bad operand type for unary +: 'Tensor'"
+        ("@", ["int", "float32"], SIGNATURE),  # 1 @ t: "'int' object has no attribute"
     ],
 )
 def test_tinygrad_operator_refusals_say_which_rule(op, args, rule):
@@ -148,8 +150,13 @@ def test_tinygrad_oracle_calls_the_methods():
 def test_tinygrad_augmented_assignment_updates_in_place_but_modulo():
     pytest.importorskip("tinygrad", reason="tinygrad is not installed (pip install tinygrad)")
     rules = frameworks.operations(frameworks.get("tinygrad"))
+    defaults = rules.policy.resolve_options()
+
+    def function(op: str) -> str | None:
+        return rules.rule(op, defaults).function
+
     asked = [
-        Question(OPERATION, (operand("int16"), operand("int8")), op, rules.rule(op).function)
+        Question(OPERATION, (operand("int16"), operand("int8")), op, function(op))
         for op in ("+=", "%=")
     ]
     added, modulo = ask("tinygrad", asked)

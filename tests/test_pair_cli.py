@@ -267,7 +267,7 @@ def test_reasons_and_explanations_are_worded_in_the_active_notation(run):
         (["pair", "f16", "bf16"], {"jax", "numpy"}),  # numpy: its reader says what f16 is there
         (["pair", "u16", "f32", "-p", "ascend"], {"ascend", "numpy"}),
         (["op", "sqrt", "int8", "-p", "numpy"], {"numpy"}),
-        # TensorFlow's legacy mode applies NumPy's promotion from promote_cli/shared, not numpy's entry
+        # TF's legacy mode applies NumPy's promotion from promote_cli/shared, not numpy's entry
         (["op", "divide", "i32", "i32", "-p", "tensorflow"], {"tensorflow"}),
     ],
 )

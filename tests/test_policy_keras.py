@@ -10,7 +10,7 @@ import pytest
 from promote_cli import PromotionError, frameworks, promote, promote_many
 from promote_cli.frameworks.keras.operations import OPERATIONS
 from promote_cli.frameworks.keras.promotion import BACKENDS, FLOATX
-from promote_cli.ops import answer
+from promote_cli.walk import answer
 
 
 @pytest.mark.parametrize(

@@ -14,10 +14,10 @@ import pytest
 from promote_cli import frameworks
 from promote_cli.errors import UsageError
 from promote_cli.operands import NUMPY_SCALAR, PYTHON, ZERO_D, Operand, label, parse
-from promote_cli.ops import answer
 from promote_cli.shared import numpy_legacy as legacy
 from promote_cli.verify import measured
 from promote_cli.verify.protocol import Unobservable, operand_key, operand_of
+from promote_cli.walk import answer
 
 LEGACY = {"promotion": "legacy"}
 CANONICAL = frameworks.notation("canonical")

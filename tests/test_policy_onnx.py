@@ -15,7 +15,8 @@ import pytest
 from promote_cli import frameworks
 from promote_cli.frameworks.onnx.constraints import FILE, OPSET, data
 from promote_cli.operands import Operand
-from promote_cli.ops import FUNCTIONS, OPERATOR_FORMS, answer
+from promote_cli.vocabulary import FUNCTIONS, OPERATOR_FORMS
+from promote_cli.walk import answer
 
 
 def rules():

@@ -7,8 +7,10 @@ import itertools
 
 import pytest
 
-from promote_cli import PromotionError, api, ops, promote, promote_many
+from promote_cli import PromotionError, api, promote, promote_many
 from promote_cli.frameworks.torch.promotion import DEFAULT_TYPES, TABLE
+from promote_cli.rules import NO_KERNEL
+from promote_cli.vocabulary import ACCUMULATE, INT_TO_FLOAT, SAME
 
 # "Type promotion" examples of PyTorch's Tensor Attributes page (int_tensor is int32,
 # long_zerodim a 0-d int64, 5 a Python int ...), and the two of torch.result_type's page.
@@ -105,22 +107,22 @@ def test_torch_spellings_are_read(run):
 @pytest.mark.parametrize(
     ("op", "args", "want", "rule"),
     [
-        ("*", ["float8_e5m2", "float8_e5m2"], "float8_e5m2", ops.SAME.value),
-        ("multiply", ["S(int8)", "float8_e4m3fn"], "float8_e4m3fn", ops.SAME.value),
-        ("*", ["float8_e5m2", "S(int8)"], "float8_e5m2", ops.NO_KERNEL),
-        ("*", ["S(float8_e5m2)", "S(float8_e5m2)"], "float8_e5m2", ops.NO_KERNEL),
-        ("*", ["int", "float8_e5m2"], "float8_e5m2", ops.NO_KERNEL),  # t.__rmul__(1)
-        ("**", ["float8_e5m2", "int"], "float8_e5m2", ops.SAME.value),  # t ** 1 copies
-        ("**", ["float8_e5m2", "int:300"], "float8_e5m2", ops.NO_KERNEL),
-        ("pow", ["uint16", "bool:false"], "uint16", ops.SAME.value),  # t ** False fills
-        ("**", ["int", "S(uint64)"], "uint64", ops.SAME.value),  # 1 ** t fills
-        ("**", ["bool:true", "uint16"], "uint16", ops.NO_KERNEL),  # True is no 1 to pow
-        ("**", ["int:255", "uint16"], "uint16", ops.NO_KERNEL),
-        ("/", ["complex:1e300j", "float16"], "complex32", ops.INT_TO_FLOAT.value),
-        ("divide", ["complex", "S(float16)"], "complex32", ops.INT_TO_FLOAT.value),
-        ("/", ["complex", "S(complex32)"], "complex32", ops.NO_KERNEL),  # no reciprocal
-        ("cumulative_sum", ["S(complex32)"], "complex32", ops.ACCUMULATE.value),
-        ("cumulative_sum", ["float8_e5m2"], "float8_e5m2", ops.NO_KERNEL),
+        ("*", ["float8_e5m2", "float8_e5m2"], "float8_e5m2", SAME.value),
+        ("multiply", ["S(int8)", "float8_e4m3fn"], "float8_e4m3fn", SAME.value),
+        ("*", ["float8_e5m2", "S(int8)"], "float8_e5m2", NO_KERNEL),
+        ("*", ["S(float8_e5m2)", "S(float8_e5m2)"], "float8_e5m2", NO_KERNEL),
+        ("*", ["int", "float8_e5m2"], "float8_e5m2", NO_KERNEL),  # t.__rmul__(1)
+        ("**", ["float8_e5m2", "int"], "float8_e5m2", SAME.value),  # t ** 1 copies
+        ("**", ["float8_e5m2", "int:300"], "float8_e5m2", NO_KERNEL),
+        ("pow", ["uint16", "bool:false"], "uint16", SAME.value),  # t ** False fills
+        ("**", ["int", "S(uint64)"], "uint64", SAME.value),  # 1 ** t fills
+        ("**", ["bool:true", "uint16"], "uint16", NO_KERNEL),  # True is no 1 to pow
+        ("**", ["int:255", "uint16"], "uint16", NO_KERNEL),
+        ("/", ["complex:1e300j", "float16"], "complex32", INT_TO_FLOAT.value),
+        ("divide", ["complex", "S(float16)"], "complex32", INT_TO_FLOAT.value),
+        ("/", ["complex", "S(complex32)"], "complex32", NO_KERNEL),  # no reciprocal
+        ("cumulative_sum", ["S(complex32)"], "complex32", ACCUMULATE.value),
+        ("cumulative_sum", ["float8_e5m2"], "float8_e5m2", NO_KERNEL),
     ],
 )
 def test_a_kernel_the_promoted_type_lacks_is_reached_or_skipped(op, args, want, rule):

@@ -1,5 +1,5 @@
 """Operation rules are declarations: data only, naming their framework's own functions by key,
-applied by ``ops.answer`` as an ordered list of named steps that ``--explain`` names."""
+applied by ``walk.answer`` as an ordered list of named steps that ``--explain`` names."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 import promote_cli
-from promote_cli import api, frameworks, ops
+from promote_cli import api, frameworks, rules, steps, vocabulary, walk
 from promote_cli.cli import cli
 from promote_cli.engine import remembering
 from promote_cli.errors import PromotionError, UsageError
@@ -25,7 +25,7 @@ from promote_cli.verify import driver
 FRAMEWORKS_DIR = Path(promote_cli.__file__).parent / "frameworks"
 
 
-def declared() -> Iterator[tuple[str, ops.Operations]]:
+def declared() -> Iterator[tuple[str, rules.Operations]]:
     """Every framework's operation declarations."""
     for name in frameworks.names():
         try:
@@ -34,7 +34,7 @@ def declared() -> Iterator[tuple[str, ops.Operations]]:
             continue
 
 
-def every_rule_table(found: ops.Operations) -> list[Mapping[str, ops.Rule]]:
+def every_rule_table(found: rules.Operations) -> list[Mapping[str, rules.Rule]]:
     tables = [found.rules]
     if found.by_setting is not None:
         tables += list(found.by_setting.rules.values())
@@ -70,11 +70,11 @@ def test_no_declaration_holds_a_callable():
 
 def test_the_walk_finds_a_callable_where_one_hides():
     # The walk above would see a function anywhere a declaration can hold one.
-    hidden = ops.Rule("f", cells={(ops.D("int8"),): ops.NO_KERNEL}, overrides={"int8": len})  # type: ignore[dict-item]
+    hidden = rules.Rule("f", cells={(rules.D("int8"),): rules.NO_KERNEL}, overrides={"int8": len})  # type: ignore[dict-item]
     assert list(callables(hidden, "rule")) == ["rule.overrides['int8']"]
 
 
-def referenced(found: ops.Operations) -> tuple[set[str], set[str]]:
+def referenced(found: rules.Operations) -> tuple[set[str], set[str]]:
     """The pair rules and special cases ``found``'s rules name, under every setting."""
     pairs, specials = set(), set()
     if found.one_operand_pair:
@@ -89,7 +89,8 @@ def referenced(found: ops.Operations) -> tuple[set[str], set[str]]:
 @pytest.mark.parametrize("name", [n for n, _ in declared()])
 def test_every_named_function_exists_and_every_defined_one_is_named(name):
     found = frameworks.operations(frameworks.get(name))
-    own_pairs, own_specials = ops.pairs(found.policy.package), ops.specials(found.policy.package)
+    package = found.policy.package
+    own_pairs, own_specials = rules.pairs(package), rules.specials(package)
     pairs, specials = referenced(found)
     assert pairs == set(own_pairs), name
     assert specials == set(own_specials), name
@@ -119,7 +120,7 @@ def test_a_rule_naming_a_missing_function_fails_on_use():
     # its rules differ by mode (by_setting): the broken ones answer every mode here
     broken = found._replace(rules=broken_rules, by_setting=None)
     with pytest.raises(KeyError, match="nope"):
-        ops.answer(broken, "add", (Operand("int8"), Operand("int8")), {"mode": "all"})
+        walk.answer(broken, "add", (Operand("int8"), Operand("int8")), {"mode": "all"})
 
 
 # One call per step that can decide, and what it answers: (policy, operation, operands,
@@ -160,7 +161,7 @@ DECIDED_BY = {
 
 
 def test_every_step_but_materialise_has_an_example():
-    assert set(DECIDED_BY) == {s.name for s in ops.STEPS} - {"materialise"}
+    assert set(DECIDED_BY) == {s.name for s in walk.STEPS} - {"materialise"}
 
 
 @pytest.mark.parametrize("step", list(DECIDED_BY))
@@ -179,7 +180,7 @@ def test_explain_and_json_name_the_step_that_decided(step):
     assert explained.exit_code == (0 if result else 1), explained.output
     last = explained.output.splitlines()[-1]
     assert last.startswith(f"step: {step}"), last
-    assert last.endswith(ops.STEP[step].says)
+    assert last.endswith(steps.STEP[step].says)
     as_json = runner.invoke(cli, ["op", op, *args, "-p", policy, *settings, "--json"])
     assert json.loads(as_json.output)["step"] == step
 
@@ -199,19 +200,19 @@ def _recorded_walks(monkeypatch) -> list[str]:
     """The names of the steps ``answer`` runs, in the order it runs them, from now on."""
     walked: list[str] = []
 
-    def recording(step: ops.Step) -> ops.Step:
+    def recording(step: steps.Step) -> steps.Step:
         def check(cell):
             walked.append(step.name)
             return step.check(cell)
 
         return step._replace(check=check)
 
-    monkeypatch.setattr(ops, "STEPS", tuple(recording(s) for s in ops.STEPS))
+    monkeypatch.setattr(walk, "STEPS", tuple(recording(s) for s in walk.STEPS))
     return walked
 
 
 def test_answer_walks_the_steps_in_their_declared_order(monkeypatch):
-    names = [s.name for s in ops.STEPS]
+    names = [s.name for s in walk.STEPS]
     walked = _recorded_walks(monkeypatch)
     for step, (policy, op, args, opts, _, _) in DECIDED_BY.items():
         walked.clear()
@@ -262,7 +263,7 @@ def test_a_rule_walks_only_the_steps_that_can_decide_its_cells(monkeypatch):
     assert walk("numpy", "+", "int", "uint8")[0] == "reflected"
 
 
-def _asked_of_every_walk() -> Iterator[tuple[ops.Operations, str, tuple[Operand, ...], dict]]:
+def _asked_of_every_walk() -> Iterator[tuple[rules.Operations, str, tuple[Operand, ...], dict]]:
     """Cells of every framework's operations: each operation on a spread of its policy's
     operands (a type no operation takes among them where there is one, each Python scalar,
     and a value where the operations take one), the operations taking the framework's option
@@ -280,10 +281,10 @@ def _asked_of_every_walk() -> Iterator[tuple[ops.Operations, str, tuple[Operand,
         if rules.values:
             spread.append(Operand("int*", PYTHON, 300))
         settings = list(driver.settings(rules.policy))
-        for i, op in enumerate(ops.VOCABULARY.values()):
+        for i, op in enumerate(vocabulary.VOCABULARY.values()):
             opts = settings[i % len(settings)]
             for a in spread:
-                for b in [None] if ops.takes_one(op) else spread:
+                for b in [None] if vocabulary.takes_one(op) else spread:
                     yield rules, op.name, (a,) if b is None else (a, b), opts
 
 
@@ -295,13 +296,13 @@ def test_a_rule_s_walk_answers_every_cell_as_the_walk_of_every_step(monkeypatch)
         with remembering():
             for rules, name, operands, opts in _asked_of_every_walk():
                 try:
-                    out.append(repr(ops.answer(rules, name, operands, opts)[0]))
+                    out.append(repr(walk.answer(rules, name, operands, opts)[0]))
                 except UsageError as exc:
                     out.append(f"UsageError: {exc}")
         return out
 
     planned = asked()
-    monkeypatch.setattr(ops, "walk_of", lambda rules, rule, op, values: ops.STEPS)
+    monkeypatch.setattr(walk, "walk_of", lambda rules, rule, op, values: walk.STEPS)
     assert asked() == planned
     assert len(planned) > 30_000
 
@@ -313,10 +314,10 @@ def test_the_declared_order_decides_where_two_steps_apply(monkeypatch):
         return out.result, out.decided_by
 
     assert square_of_bool() == ("int8", "override")
-    steps = list(ops.STEPS)
+    steps = list(walk.STEPS)
     kind = steps.pop([s.name for s in steps].index("kind"))
     steps.insert([s.name for s in steps].index("override"), kind)
-    monkeypatch.setattr(ops, "STEPS", tuple(steps))
+    monkeypatch.setattr(walk, "STEPS", tuple(steps))
     assert square_of_bool() == ("bool", "kind")
 
 
@@ -325,8 +326,8 @@ def test_option_dependent_declarations_cover_every_setting(name):
     found = frameworks.operations(frameworks.get(name))
     assert found.by_setting is not None
     for opts in driver.settings(found.policy):
-        assert set(found.under(opts)) == set(ops.VOCABULARY), opts
-        assert isinstance(found.maps_under(opts), ops.Maps), opts
+        assert set(found.under(opts)) == set(vocabulary.VOCABULARY), opts
+        assert isinstance(found.maps_under(opts), rules.Maps), opts
     default = found.policy.resolve_options()
     assert found.under(default) is found.rules
     assert found.maps_under(default) == found.maps

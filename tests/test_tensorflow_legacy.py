@@ -9,7 +9,8 @@ import pytest
 from oracles import printed_by
 
 import promote_cli
-from promote_cli import PromotionError, ops
+from promote_cli import PromotionError
+from promote_cli.rules import REFUSES_OPERAND, REFUSES_TYPE
 
 # The facts below are TensorFlow 2.21's with ml_dtypes 0.6.0 beside it (measured there, the
 # set measured/ml_dtypes-0.6); 0.7's differ where bfloat16 meets another type (LEGACY_07).
@@ -133,11 +134,11 @@ def test_legacy_operations(op, args, want):
 @pytest.mark.parametrize(
     ("op", "args", "rule"),
     [
-        ("+", ["bool", "bool"], ops.REFUSES_TYPE),  # AddV2 admits no bool, in every mode
+        ("+", ["bool", "bool"], REFUSES_TYPE),  # AddV2 admits no bool, in every mode
         ("+", ["uint8", "P(bool)"], "operator"),  # Cannot convert True to EagerTensor of uint8
         ("+", ["string", "int8"], "operator"),  # Cast int8 to string is not supported
         ("equal", ["string", "int"], "operator"),
-        ("add", ["int8", "int32*"], ops.REFUSES_OPERAND),  # no WeakTensor
+        ("add", ["int8", "int32*"], REFUSES_OPERAND),  # no WeakTensor
     ],
 )
 def test_legacy_operation_refusals_say_which_rule(op, args, rule):

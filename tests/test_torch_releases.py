@@ -14,8 +14,8 @@ import pytest
 
 from promote_cli import PromotionError, api, frameworks, promote, promote_many
 from promote_cli.frameworks.torch import RELEASES
-from promote_cli.ops import NO_KERNEL
 from promote_cli.options import release_of
+from promote_cli.rules import NO_KERNEL
 
 NEWER = ("2.14", "2.15")
 # this checkout, whatever the working directory a test runs in

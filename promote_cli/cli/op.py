@@ -7,13 +7,14 @@ from collections.abc import Sequence
 
 import click
 
-from promote_cli import api, fit, ops
+from promote_cli import api, fit
 from promote_cli.api import Request
 from promote_cli.cli import EXIT_DIFFERENT, EXIT_OK, Command, _options, _several
 from promote_cli.engine import Outcome
 from promote_cli.errors import PromotionError, UsageError
 from promote_cli.notations import display
 from promote_cli.operands import label
+from promote_cli.vocabulary import FUNCTION, UNARY, Operation, operation
 
 
 # ``-=``, ``-x`` and ``--`` look like options to click: an unknown option is taken as an
@@ -74,18 +75,20 @@ def command(name, operands, policy, policy_file, option_values, notation, as_jso
     out, promoted = req.explain()
     _options.say_default(given, policy_file)
     op = asked.single()
+    rule = asked.rules.rule(op.name, req.options)
     if as_json:
-        return _json(req, operands, op.name, asked.rules.rule(op.name).function, out)
+        return _json(req, operands, op.name, rule.function, out)
     verdict = "refused" if out.refused else _result(out, nota)
     if explain:
-        rule = asked.rule(op, req.options)
         call = _call(op, [label(x, nota) for x in req.operands])
         _say(f"policy: {pol.name} ({req.options_text() or 'no options'})")
-        if op.syntax == ops.FUNCTION:
-            _say(f"operation: {name} = {rule.function or 'absent'} (kind: {rule.kind.value})")
+        if op.syntax == FUNCTION:
+            _say(
+                f"operation: {name} = {rule.function or 'absent'} (kind: {rule.applied_kind.value})"
+            )
         else:
             called = rule.function or "absent"
-            _say(f"operator: {_call(op, ['a', 'b'])} = {called} (kind: {rule.kind.value})")
+            _say(f"operator: {_call(op, ['a', 'b'])} = {called} (kind: {rule.applied_kind.value})")
         if promoted is not None:
             pair = asked.rules.promotion_text(rule, op)
             start = "refused" if promoted.result is None else display(promoted.result, nota)
@@ -117,7 +120,7 @@ def _rows(names, name, operands, option_values, notation, as_json, explain) -> i
         return req, req.explain()[0]
 
     found = _several.rows(names, option_values, notation, ask)
-    asked = _call(ops.operation(name, len(operands)), list(operands))
+    asked = _call(operation(name, len(operands)), list(operands))
 
     def body(row):
         req, out = row.req, row.out
@@ -172,19 +175,19 @@ def _body(
     return body
 
 
-def _call(op: ops.Operation, given: Sequence[str]) -> str:
+def _call(op: Operation, given: Sequence[str]) -> str:
     """How user code writes the call: ``divide(int32, int32)``, ``int8 += float32``, ``-int8``."""
-    if op.syntax == ops.FUNCTION:
+    if op.syntax == FUNCTION:
         return f"{op.name}({', '.join(given)})"
-    if op.arity == ops.UNARY:
+    if op.arity == UNARY:
         return f"{op.name[0]}{given[0]}"
     return f"{given[0]} {op.name} {given[1]}"
 
 
 def _step(name: str, rule) -> str:
-    """``kind: the operation's kind applied ...``: the step of ``ops.STEPS`` that decided, with
+    """``kind: the operation's kind applied ...``: the step of ``STEPS`` that decided, with
     the framework's own function it ran, if any."""
-    from promote_cli.ops import STEP
+    from promote_cli.steps import STEP
 
     value = ", ".join(w for w in (rule.value, rule.value_special) if w)
     own = {"special": rule.special, "promote": rule.pair, "value": value}.get(name)

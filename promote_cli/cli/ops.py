@@ -10,7 +10,8 @@ import click
 from promote_cli import api, fit, frameworks
 from promote_cli.cli import EXIT_OK, Command, _options
 from promote_cli.errors import PromotionError, UsageError
-from promote_cli.ops import FUNCTIONS, KINDS, OPERATOR_FORMS, VOCABULARY, Rule, operand_key
+from promote_cli.rules import Rule, operand_key
+from promote_cli.vocabulary import FUNCTIONS, KINDS, OPERATOR_FORMS, VOCABULARY
 
 
 @click.command("ops", cls=Command)
@@ -108,7 +109,7 @@ def _one(name: str, option_values, as_json: bool) -> int:
                     "arity": op.arity,
                     "summary": op.summary,
                     "function": rules[op.name].function,
-                    "kind": rules[op.name].kind.value,
+                    "kind": rules[op.name].applied_kind.value,
                     "refuses": list(rules[op.name].refuses),
                     "refuses_operand": [operand_key(t) for t in rules[op.name].refuses_operand],
                     "note": rules[op.name].note or None,
@@ -125,12 +126,18 @@ def _one(name: str, option_values, as_json: bool) -> int:
     click.echo("\n".join(fit.wrap(title, width)))
     head = ["operation", "arity", "function", "kind", "refuses"]
     rows = [
-        [op.name, op.arity, r.function or "-", r.kind.value, _refuses(r)]
+        [
+            op.name,
+            op.arity,
+            r.function or "-",
+            r.applied_kind.value if r.function else "-",
+            _refuses(r),
+        ]
         for op in VOCABULARY.values()
         for r in (rules[op.name],)
     ]
     click.echo(fit.grid([head, *rows], width, fixed=1, flow_last=True), nl=False)
-    used = dict.fromkeys(r.kind for r in rules.values() if r.function)
+    used = dict.fromkeys(r.applied_kind for r in rules.values() if r.function)
     click.echo("kinds, applied to the promoted type:")
     for kind in used:
         click.echo("\n".join(fit.wrap(f"  {kind.value}: {KINDS[kind]}", width, hang=4)))

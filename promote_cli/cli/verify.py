@@ -16,8 +16,8 @@ from promote_cli.engine import Policy
 from promote_cli.errors import PromoteError, UsageError, printable
 from promote_cli.notations import display
 from promote_cli.operands import label
-from promote_cli.ops import NO_KERNEL
 from promote_cli.options import format_options
+from promote_cli.rules import NO_KERNEL
 from promote_cli.verify import driver, function, summary
 from promote_cli.verify.function import FunctionOracle
 from promote_cli.verify.protocol import Oracle
@@ -589,7 +589,7 @@ def _ops_json(ops: driver.OpsReport, pol: Policy | None) -> dict[str, Any]:
 
 def _operations(cells: Mapping[str, int]) -> str:
     """``39 functions, 22 operators and 12 augmented assignments``: what was called."""
-    from promote_cli.ops import AUGMENTED, FUNCTION, OPERATOR, VOCABULARY
+    from promote_cli.vocabulary import AUGMENTED, FUNCTION, OPERATOR, VOCABULARY
 
     kinds = [VOCABULARY[name].syntax if name in VOCABULARY else FUNCTION for name in cells]
     said = [

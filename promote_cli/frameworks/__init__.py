@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from promote_cli.engine import Policy
     from promote_cli.framework import Framework, Guide
     from promote_cli.notations import Column, Notation, Notations
-    from promote_cli.ops import Operations
+    from promote_cli.rules import Operations
 
 # One line per framework: its directory, in the order every listing shows them.
 FRAMEWORKS = (
@@ -107,7 +107,7 @@ def _complete(found: Framework, declared: Operations) -> Operations:
     """``declared``, once it is known to hold a rule for every operation of the vocabulary
     under every setting: a missing one is a bug in its declaration, said here by name rather
     than as a ``KeyError`` wherever the operation is first asked."""
-    from promote_cli.ops import VOCABULARY
+    from promote_cli.vocabulary import VOCABULARY
 
     by = declared.by_setting
     for rules in (declared.rules, *(by.rules.values() if by is not None else ())):

@@ -58,8 +58,8 @@ OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "matmul": operator.matmul,
 }
 
-# Python's operators, by the vocabulary's names for them (``promote_cli.ops``): what an oracle
-# applies to the framework's arrays for an operator's cell (``operated``).
+# Python's operators, by the vocabulary's names for them (``promote_cli.vocabulary``): what an
+# oracle applies to the framework's arrays for an operator's cell (``operated``).
 SYNTAX: dict[str, Callable[..., Any]] = {
     "+": operator.add,
     "-": operator.sub,

@@ -52,8 +52,8 @@ from promote_cli.verify.protocol import (
 
 if TYPE_CHECKING:
     from promote_cli.engine import Policy
-    from promote_cli.ops import Operations
     from promote_cli.options import Option
+    from promote_cli.rules import Operations
 
 SEED = 10
 TRIPLES = 20_000  # per policy, shared among its option settings
@@ -148,7 +148,8 @@ def operation_cases(
     """Every operation of the vocabulary with the cases it is called on under ``opts`` (None:
     the default options): its operands among the policy's (those of ``add``), as the docstring
     above says."""
-    from promote_cli.ops import VOCABULARY, WHERE, operands_of, takes_one
+    from promote_cli.rules import operands_of
+    from promote_cli.vocabulary import VOCABULARY, WHERE, takes_one
 
     everyone = operands_of(rules, VOCABULARY["add"], opts)
     out = []
@@ -228,7 +229,8 @@ def operation_value_questions(rules: Operations, opts: Mapping[str, Any]) -> lis
     """Every binary operation's calls with a valued Python scalar under ``opts``: each array
     type with each of ``VALUES``, in both orders (``with_values``), one batch per operation
     the framework has."""
-    from promote_cli.ops import BINARY, VOCABULARY, operands_of
+    from promote_cli.rules import operands_of
+    from promote_cli.vocabulary import BINARY, VOCABULARY
 
     called = functions(rules, opts)
     pairs = with_values(operands_of(rules, VOCABULARY["add"], opts))

@@ -3,7 +3,7 @@ framework asked now) and for the offline comparison (the framework's measured re
 
 The policy is asked through its public answers only: ``Policy.promote`` for a pair,
 ``result_type`` and ``chain`` for the n-ary questions (a value is asked as the chain),
-``ops.answer`` for an operation, and its notation's reader for a spelling.
+``walk.answer`` for an operation, and its notation's reader for a spelling.
 
 - Two refusals agree, whatever their reasons; a refusal and a result do not.
 - A question promote declines (``engine.DECLINED``: the framework answers by a rule promote
@@ -27,8 +27,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from promote_cli.engine import DECLINED, Outcome
-from promote_cli.ops import NO_KERNEL, REBINDS, answer
 from promote_cli.record import Record
+from promote_cli.rules import NO_KERNEL, REBINDS
 from promote_cli.verify.protocol import (
     CHAIN,
     EXPRESSION,
@@ -45,10 +45,11 @@ from promote_cli.verify.protocol import (
     Result,
     Unobservable,
 )
+from promote_cli.walk import answer
 
 if TYPE_CHECKING:
     from promote_cli.engine import Policy
-    from promote_cli.ops import Operations
+    from promote_cli.rules import Operations
 
 AGREE, GAP, SKIPPED, MISMATCH = "agree", "gap", "skipped", "mismatch"
 DECLINES = "declined"  # the policy declines the question (``engine.DECLINED``)

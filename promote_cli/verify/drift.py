@@ -49,7 +49,7 @@ from promote_cli.verify.protocol import (
 if TYPE_CHECKING:
     from promote_cli.engine import Policy
     from promote_cli.framework import Framework
-    from promote_cli.ops import Operations
+    from promote_cli.rules import Operations
 
 # The outcomes, one per framework.
 AS_MEASURED = "as-measured"  # the installed version is a measured one

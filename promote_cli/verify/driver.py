@@ -20,7 +20,7 @@ from promote_cli.engine import Outcome, Policy, remembering
 from promote_cli.errors import PromotionError, UsageError, exhausted
 from promote_cli.framework import Framework
 from promote_cli.operands import Operand
-from promote_cli.ops import Operations
+from promote_cli.rules import Operations
 from promote_cli.verify import extra_install
 from promote_cli.verify.cases import absent, plan
 from promote_cli.verify.cases import option_values as option_values

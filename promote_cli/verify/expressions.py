@@ -54,7 +54,7 @@ from promote_cli.verify.protocol import (
 
 if TYPE_CHECKING:
     from promote_cli.engine import Policy
-    from promote_cli.ops import Operations
+    from promote_cli.rules import Operations
 
 # Random programs per option setting, drawn with ``SEED``: what ``promote verify`` runs and
 # ``promote measure`` keeps (about 100 KB a setting in a measurement file).
@@ -235,7 +235,7 @@ def questions(
     take values; each question carries the framework's function of every operation its
     program calls (``function``: ``name=function`` words)."""
     from promote_cli import frameworks
-    from promote_cli.ops import FUNCTIONS
+    from promote_cli.vocabulary import FUNCTIONS
 
     operands = policy.operands(opts)
     types = sorted({x.dtype for x in operands if x.category != PYTHON})

@@ -68,7 +68,7 @@ from promote_cli.verify.protocol import (
 if TYPE_CHECKING:
     from promote_cli.engine import Policy
     from promote_cli.framework import Framework
-    from promote_cli.ops import Operations
+    from promote_cli.rules import Operations
 
 FORMAT = 1
 # The files, and the kinds of question each holds.

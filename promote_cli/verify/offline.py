@@ -37,7 +37,7 @@ from promote_cli.verify.protocol import (
 
 if TYPE_CHECKING:
     from promote_cli.engine import Outcome, Policy
-    from promote_cli.ops import Operations
+    from promote_cli.rules import Operations
 
 
 def differences(policy: Policy, measured: Measured, rules: Operations | None) -> Iterator[str]:
@@ -55,7 +55,7 @@ def differences(policy: Policy, measured: Measured, rules: Operations | None) ->
 def _difference(
     policy: Policy, opts: Mapping[str, Any], q: Question, cell: Cell, mine: Outcome
 ) -> str:
-    from promote_cli.ops import NO_KERNEL
+    from promote_cli.rules import NO_KERNEL
 
     gives = mine.result or "refused"
     if mine.rule == NO_KERNEL:
@@ -182,13 +182,13 @@ def _tables(
 
 def _twin_key(rules: Operations, name: str, rule: Any) -> tuple[Any, ...]:
     """What the rules' answer to an operation's cell depends on besides its operands and the
-    option setting (``ops.answer``): the operation's rule and its vocabulary entry, but the
+    option setting (``walk.answer``): the operation's rule and its vocabulary entry, but the
     fields that only name it (the rule's function and note; the entry's name, summary, the
     method Python calls and the function it follows, whose rule is the rule), and the
     declarations looked up by an operator's name (a reflected method missing, how ``a op= b``
     lands). Two operations of one setting with the same key and the same measured cells
     (twins) are answered alike, cell for cell."""
-    from promote_cli.ops import AUGMENTED, FUNCTION, VOCABULARY, operation
+    from promote_cli.vocabulary import AUGMENTED, FUNCTION, VOCABULARY, operation
 
     op = operation(name)
     operators, updates = rules.operators, rules.updates
@@ -220,8 +220,9 @@ def _table(
     table: Sequence[tuple[Mapping[str, Any], Question, Cell]],
 ) -> _Table:
     """``findings`` of one operation's table, each cell answered by the rules."""
-    from promote_cli.ops import NO_KERNEL, answer
+    from promote_cli.rules import NO_KERNEL
     from promote_cli.verify.compare import MISMATCH, status
+    from promote_cli.walk import answer
 
     found = _Table([], {}, set())
     for opts, q, cell in table:
@@ -257,7 +258,7 @@ _KERNEL_LISTS = tuple(_MARKS)
 
 
 def _matches(keys: Sequence[str], t: str) -> bool:
-    from promote_cli.ops import matches
+    from promote_cli.rules import matches
 
     return matches(keys, t)
 

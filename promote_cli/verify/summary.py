@@ -1,6 +1,6 @@
 """What ``promote verify`` found, in one screen: the cells compared and the mismatches per kind
 of question, and the mismatches grouped by their cause, the rule (and, for an operation, the
-step of ``ops.STEPS``) of promote's answer that the framework contradicts.
+step of ``steps.STEPS``) of promote's answer that the framework contradicts.
 
 A rule that is wrong is usually wrong on many cells at once (NumPy's ``sequence`` rule, once
 ml_dtypes 0.7 promotes what 0.6 refused, on thousands of triples): one group with its count

@@ -22,19 +22,11 @@ from __future__ import annotations
 
 from promote_cli.frameworks.array_api.promotion import POLICY
 from promote_cli.operands import DIMENSIONED
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
-    COMPLEX_TO_FLOAT,
-    INDEX,
-    SAME_ONLY,
-    Maps,
-    Operations,
-    Operators,
-    Rule,
-    Updates,
-    with_operators,
-)
+from promote_cli.rules import SAME_ONLY, Maps, Operations, Operators, Rule, Updates, with_operators
+from promote_cli.vocabulary import SAME
+
+# Where a function the rules do not list is found: ``xp.`` + its array API name.
+NAMESPACE = "xp."
 
 MAPS = Maps(
     inexact={},  # the standard never turns an integer into a float
@@ -56,20 +48,19 @@ RULES = {
     "add": Rule("xp.add", refuses=("bool",)),
     "subtract": Rule("xp.subtract", refuses=("bool",)),
     "multiply": Rule("xp.multiply", refuses=("bool",)),
-    "divide": Rule("xp.divide", refuses=_INTEGRAL),
+    "divide": Rule("xp.divide", SAME, refuses=_INTEGRAL),
     "floor_divide": Rule("xp.floor_divide", refuses=_REAL),
     "remainder": Rule("xp.remainder", refuses=_REAL),
     "pow": Rule("xp.pow", refuses=("bool",), value_special="negative_power"),
     "maximum": Rule("xp.maximum", refuses_operand=_REAL),
     "minimum": Rule("xp.minimum", refuses_operand=_REAL),
-    "equal": Rule("xp.equal", ALWAYS_BOOL),
-    "less": Rule("xp.less", ALWAYS_BOOL, refuses_operand=_REAL),
-    "logical_and": Rule("xp.logical_and", ALWAYS_BOOL, refuses=("int", "uint", "float", "complex")),
+    "less": Rule("xp.less", refuses_operand=_REAL),
+    "logical_and": Rule("xp.logical_and", refuses=("int", "uint", "float", "complex")),
     "bitwise_and": Rule("xp.bitwise_and", refuses=("float", "complex")),
     "bitwise_left_shift": Rule(
         "xp.bitwise_left_shift", refuses=_SHIFTS, value_special="negative_shift"
     ),
-    "atan2": Rule("xp.atan2", refuses=(*_INTEGRAL, "complex")),
+    "atan2": Rule("xp.atan2", SAME, refuses=(*_INTEGRAL, "complex")),
     "matmul": Rule(
         "xp.matmul",
         refuses_operand=("bool",),
@@ -77,27 +68,27 @@ RULES = {
         pair="numpy_promote_types",
     ),
     "negative": Rule("xp.negative", refuses=("bool",)),
-    "abs": Rule("xp.abs", COMPLEX_TO_FLOAT, refuses=("bool",)),
-    "sqrt": Rule("xp.sqrt", refuses=_INTEGRAL),
-    "exp": Rule("xp.exp", refuses=_INTEGRAL),
-    "log": Rule("xp.log", refuses=_INTEGRAL),
-    "sin": Rule("xp.sin", refuses=_INTEGRAL),
+    "abs": Rule("xp.abs", refuses=("bool",)),
+    "sqrt": Rule("xp.sqrt", SAME, refuses=_INTEGRAL),
+    "exp": Rule("xp.exp", SAME, refuses=_INTEGRAL),
+    "log": Rule("xp.log", SAME, refuses=_INTEGRAL),
+    "sin": Rule("xp.sin", SAME, refuses=_INTEGRAL),
     "floor": Rule("xp.floor", refuses=_REAL),
     "ceil": Rule("xp.ceil", refuses=_REAL),
     "round": Rule("xp.round", refuses=("bool",)),
     "sign": Rule("xp.sign", refuses=("bool",)),
     "square": Rule("xp.square", refuses=("bool",)),
-    "logical_not": Rule("xp.logical_not", ALWAYS_BOOL, refuses=("int", "uint", "float", "complex")),
+    "logical_not": Rule("xp.logical_not", refuses=("int", "uint", "float", "complex")),
     "bitwise_invert": Rule("xp.bitwise_invert", refuses=("float", "complex")),
-    "real": Rule("xp.real", COMPLEX_TO_FLOAT, refuses=("bool",)),
-    "imag": Rule("xp.imag", COMPLEX_TO_FLOAT, refuses=("bool", "int", "uint", "float")),
-    "isnan": Rule("xp.isnan", ALWAYS_BOOL, refuses=("bool",)),
-    "sum": Rule("xp.sum", ACCUMULATE, refuses=("bool",)),
-    "prod": Rule("xp.prod", ACCUMULATE, refuses=("bool",)),
-    "mean": Rule("xp.mean", refuses=_INTEGRAL),
+    "real": Rule("xp.real", refuses=("bool",)),
+    "imag": Rule("xp.imag", refuses=("bool", "int", "uint", "float")),
+    "isnan": Rule("xp.isnan", refuses=("bool",)),
+    "sum": Rule("xp.sum", refuses=("bool",)),
+    "prod": Rule("xp.prod", refuses=("bool",)),
+    "mean": Rule("xp.mean", SAME, refuses=_INTEGRAL),
     "max": Rule("xp.max", refuses=_REAL),
-    "argmax": Rule("xp.argmax", INDEX, refuses=_REAL),
-    "cumulative_sum": Rule("xp.cumulative_sum", ACCUMULATE, refuses=("bool",)),
+    "argmax": Rule("xp.argmax", refuses=_REAL),
+    "cumulative_sum": Rule("xp.cumulative_sum", refuses=("bool",)),
     "where": Rule("xp.where", special="one_scalar"),
 }
 
@@ -121,7 +112,7 @@ OPERATORS = Operators(
 OPERATIONS = Operations(
     POLICY,
     MAPS,
-    with_operators(RULES, OPERATORS),
+    with_operators(RULES, OPERATORS, NAMESPACE),
     "the array API standard (2025.12) as array-api-strict 2.6 enforces it, measured",
     operators=OPERATORS,
     values=True,

@@ -8,7 +8,7 @@ from typing import Any
 
 from promote_cli.engine import Outcome
 from promote_cli.operands import Operand
-from promote_cli.ops import Pair
+from promote_cli.rules import Pair
 from promote_cli.shared.numpy_promotion import NUMPY
 
 

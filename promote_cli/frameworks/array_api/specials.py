@@ -10,7 +10,7 @@ from typing import Any
 from promote_cli.dtypes import get
 from promote_cli.engine import Outcome, refuse
 from promote_cli.operands import PYTHON, Operand, int_value
-from promote_cli.ops import SIGNATURE, SpecialFunction
+from promote_cli.rules import SIGNATURE, SpecialFunction
 
 
 def one_scalar(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:

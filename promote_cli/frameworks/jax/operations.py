@@ -35,13 +35,8 @@ from __future__ import annotations
 
 from promote_cli.frameworks.jax.promotion import POLICY
 from promote_cli.operands import DIMENSIONED
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
+from promote_cli.rules import (
     ANY_VALUE,
-    COMPLEX_TO_FLOAT,
-    INDEX,
-    INT_TO_FLOAT,
     REBINDS,
     BySetting,
     Maps,
@@ -51,6 +46,9 @@ from promote_cli.ops import (
     Updates,
     with_operators,
 )
+
+# Where a function the rules do not list is found: ``jnp.`` + its array API name.
+NAMESPACE = "jnp."
 
 _X64 = Maps(
     inexact={
@@ -90,7 +88,6 @@ RULES = {
     "multiply": Rule("jnp.multiply", no_kernel=NO_XLA),
     "divide": Rule(
         "jnp.divide",
-        INT_TO_FLOAT,
         overrides=_KEEP,
         no_kernel=NO_XLA,
     ),
@@ -108,45 +105,44 @@ RULES = {
     ),
     "maximum": Rule("jnp.maximum", no_kernel=NO_XLA),
     "minimum": Rule("jnp.minimum", no_kernel=NO_XLA),
-    "equal": Rule("jnp.equal", ALWAYS_BOOL, no_kernel=NO_XLA),
-    "less": Rule("jnp.less", ALWAYS_BOOL, no_kernel=NO_XLA),
-    "logical_and": Rule("jnp.logical_and", ALWAYS_BOOL, no_kernel=NO_XLA),
+    "equal": Rule("jnp.equal", no_kernel=NO_XLA),
+    "less": Rule("jnp.less", no_kernel=NO_XLA),
+    "logical_and": Rule("jnp.logical_and", no_kernel=NO_XLA),
     "bitwise_and": Rule("jnp.bitwise_and", refuses=_BITWISE, no_kernel=_NO_XLA_INT),
     "bitwise_left_shift": Rule(
         "jnp.bitwise_left_shift", refuses=_BITWISE, overrides=_INT32, no_kernel=_NO_XLA_INT
     ),
-    "atan2": Rule("jnp.atan2", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=_NO_XLA_FLOAT),
+    "atan2": Rule("jnp.atan2", refuses=_NO_FLOAT, no_kernel=_NO_XLA_FLOAT),
     "matmul": Rule(
         "jnp.matmul", no_kernel=NO_XLA, categories=frozenset({DIMENSIONED}), special="dot_general"
     ),
     "negative": Rule("jnp.negative", refuses=("bool",), no_kernel=NO_XLA),
     "abs": Rule(
         "jnp.abs",
-        COMPLEX_TO_FLOAT,
         refuses=("int2", "int4"),
         overrides={"int1": "int8"},
         no_kernel=NO_XLA,
     ),
-    "sqrt": Rule("jnp.sqrt", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=_NO_XLA_FLOAT),
-    "exp": Rule("jnp.exp", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=_NO_XLA_FLOAT),
-    "log": Rule("jnp.log", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=_NO_XLA_FLOAT),
-    "sin": Rule("jnp.sin", INT_TO_FLOAT, refuses=_NO_FLOAT, no_kernel=_NO_XLA_FLOAT),
+    "sqrt": Rule("jnp.sqrt", refuses=_NO_FLOAT, no_kernel=_NO_XLA_FLOAT),
+    "exp": Rule("jnp.exp", refuses=_NO_FLOAT, no_kernel=_NO_XLA_FLOAT),
+    "log": Rule("jnp.log", refuses=_NO_FLOAT, no_kernel=_NO_XLA_FLOAT),
+    "sin": Rule("jnp.sin", refuses=_NO_FLOAT, no_kernel=_NO_XLA_FLOAT),
     "floor": Rule("jnp.floor", refuses=("complex",), no_kernel=NO_XLA),
     "ceil": Rule("jnp.ceil", refuses=("complex",), no_kernel=NO_XLA),
     "round": Rule("jnp.round", refuses=("bool",), no_kernel=NO_XLA),
     "sign": Rule("jnp.sign", refuses=("bool",), no_kernel=NO_XLA),
     "square": Rule("jnp.square", overrides=_INT32, no_kernel=NO_XLA),
-    "logical_not": Rule("jnp.logical_not", ALWAYS_BOOL, no_kernel=NO_XLA),
+    "logical_not": Rule("jnp.logical_not", no_kernel=NO_XLA),
     "bitwise_invert": Rule("jnp.bitwise_invert", refuses=_BITWISE, no_kernel=_NO_XLA_INT),
-    "real": Rule("jnp.real", COMPLEX_TO_FLOAT, no_kernel=NO_XLA),
-    "imag": Rule("jnp.imag", COMPLEX_TO_FLOAT, no_kernel=NO_XLA),
-    "isnan": Rule("jnp.isnan", ALWAYS_BOOL, no_kernel=NO_XLA),
-    "sum": Rule("jnp.sum", ACCUMULATE, no_kernel=(*NO_XLA, *_SUB_BYTE)),
-    "prod": Rule("jnp.prod", ACCUMULATE, no_kernel=(*NO_XLA, *_SUB_BYTE)),
-    "mean": Rule("jnp.mean", INT_TO_FLOAT, overrides=_KEEP, no_kernel=NO_XLA),
+    "real": Rule("jnp.real", no_kernel=NO_XLA),
+    "imag": Rule("jnp.imag", no_kernel=NO_XLA),
+    "isnan": Rule("jnp.isnan", no_kernel=NO_XLA),
+    "sum": Rule("jnp.sum", no_kernel=(*NO_XLA, *_SUB_BYTE)),
+    "prod": Rule("jnp.prod", no_kernel=(*NO_XLA, *_SUB_BYTE)),
+    "mean": Rule("jnp.mean", overrides=_KEEP, no_kernel=NO_XLA),
     "max": Rule("jnp.max", no_kernel=NO_XLA),
-    "argmax": Rule("jnp.argmax", INDEX, refuses=("complex",), no_kernel=(*NO_XLA, "int2", "uint2")),
-    "cumulative_sum": Rule("jnp.cumulative_sum", ACCUMULATE, no_kernel=(*NO_XLA, *_SUB_BYTE)),
+    "argmax": Rule("jnp.argmax", refuses=("complex",), no_kernel=(*NO_XLA, "int2", "uint2")),
+    "cumulative_sum": Rule("jnp.cumulative_sum", no_kernel=(*NO_XLA, *_SUB_BYTE)),
     "where": Rule("jnp.where", no_kernel=NO_XLA),
 }
 
@@ -162,7 +158,7 @@ OPERATORS = Operators(
 OPERATIONS = Operations(
     POLICY,
     _X64,
-    with_operators(RULES, OPERATORS),
+    with_operators(RULES, OPERATORS, NAMESPACE),
     "jax.numpy and jax.Array's operators in JAX 0.10.2 on the CPU, measured under every x64"
     " and strict setting",
     by_setting=BySetting(("x64",), maps={(True,): _X64, (False,): _X32}),

@@ -12,7 +12,7 @@ from promote_cli.engine import Outcome, ref, refuse
 from promote_cli.frameworks.jax.operations import NO_XLA
 from promote_cli.frameworks.jax.promotion import POLICY
 from promote_cli.operands import PYTHON, ZERO_D, Operand, int_value
-from promote_cli.ops import NO_KERNEL, REFUSES_TYPE, SpecialFunction
+from promote_cli.rules import NO_KERNEL, REFUSES_TYPE, SpecialFunction
 
 _NARROW = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
 # The 0-d arrays ``operator.index`` takes (not bool, not the sub-byte integers): eager, such an

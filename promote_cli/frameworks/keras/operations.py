@@ -122,7 +122,7 @@ from promote_cli.frameworks.keras import BACKENDS, FLOATX
 from promote_cli.frameworks.keras.backends import BY_BACKEND
 from promote_cli.frameworks.keras.convert import width
 from promote_cli.frameworks.keras.promotion import POLICY
-from promote_cli.ops import BySetting, Maps, Operations, with_operators
+from promote_cli.rules import BySetting, Maps, Operations
 
 
 def _maps(backend: str, floatx: str) -> Maps:
@@ -144,9 +144,7 @@ def _maps(backend: str, floatx: str) -> Maps:
 # Keyed by the setting of (backend, floatx): the maps depend on both, the rules on the backend.
 _SETTINGS = [(backend, floatx) for backend in BACKENDS for floatx in FLOATX]
 
-# Keras has no array type of its own: keras.ops take and return the backend's tensors, whose
-# operators are the backend's (``promote op + ... -p torch``). Every operator is absent.
-_RULES = {backend: with_operators(rules, None) for backend, rules in BY_BACKEND.items()}
+_RULES = BY_BACKEND
 
 OPERATIONS = Operations(
     POLICY,

@@ -21,7 +21,7 @@ from promote_cli.frameworks.keras.promotion import (
     torch_result_type,
 )
 from promote_cli.operands import PYTHON, Operand
-from promote_cli.ops import Pair
+from promote_cli.rules import Pair
 
 
 def added(a: Operand, b: Operand, opts: Mapping[str, Any]) -> Outcome:

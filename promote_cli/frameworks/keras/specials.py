@@ -13,7 +13,7 @@ from promote_cli.frameworks.keras.convert import FLOAT8, convert, storage, width
 from promote_cli.frameworks.keras.pairs import added, converted, declared, torch_tensors
 from promote_cli.frameworks.keras.promotion import torch_result_type, value_in
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand, int_value
-from promote_cli.ops import NO_KERNEL, SpecialFunction
+from promote_cli.rules import NO_KERNEL, SpecialFunction
 
 _SHIFTABLE = frozenset({"uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64"})
 # The dtypes TensorFlow converts a Python 1 or True to (float8: no cast at all).

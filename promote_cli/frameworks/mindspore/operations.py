@@ -64,14 +64,9 @@ import itertools
 
 from promote_cli.frameworks.mindspore.promotion import POLICY, TYPES
 from promote_cli.operands import DIMENSIONED
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
+from promote_cli.rules import (
     ANY_VALUE,
-    COMPLEX_TO_FLOAT,
-    INDEX,
     INT64_VALUE,
-    INT_TO_FLOAT,
     NO_KERNEL,
     REBINDS,
     REFUSES_OPERAND,
@@ -87,6 +82,10 @@ from promote_cli.ops import (
     Updates,
     with_operators,
 )
+from promote_cli.vocabulary import ALWAYS_BOOL, SAME
+
+# Where a function the rules do not list is found: ``ops.`` + its array API name.
+NAMESPACE = "ops."
 
 
 def _with_0d(cells: dict[Cell, str]) -> dict[Cell, str]:
@@ -167,12 +166,10 @@ RULES = {
     ),
     "divide": Rule(
         "ops.div",
-        INT_TO_FLOAT,
         pair=_MUL,
         no_kernel_mixed=_COMPLEX,
         cells=_MUL_CELLS,
     ),
-    "floor_divide": Rule("ops.floor_divide"),
     "remainder": Rule(
         "ops.remainder",
         pair="remainder_promotion",
@@ -206,7 +203,6 @@ RULES = {
     "minimum": Rule("ops.minimum", refuses=("complex",), no_kernel=("bool", "bfloat16")),
     "equal": Rule(
         "ops.equal",
-        ALWAYS_BOOL,
         pair=_AS_GIVEN,
         no_kernel_operand=("bfloat16",),
         no_kernel_mixed=LONE_UNSIGNED,
@@ -215,7 +211,6 @@ RULES = {
     ),
     "less": Rule(
         "ops.less",
-        ALWAYS_BOOL,
         pair=_AS_GIVEN,
         no_kernel=("complex",),
         no_kernel_operand=("bfloat16",),
@@ -225,7 +220,6 @@ RULES = {
     ),
     "logical_and": Rule(
         "ops.logical_and",
-        ALWAYS_BOOL,
         refuses_operand=(P("int*"), P("float*"), P("complex*")),
         no_kernel=("bfloat16",),
     ),
@@ -239,7 +233,7 @@ RULES = {
         value=ANY_VALUE,
         value_special="shift_value",
     ),
-    "atan2": Rule("ops.atan2", no_kernel=(*_INTEGRAL, "bfloat16", "complex")),
+    "atan2": Rule("ops.atan2", SAME, no_kernel=(*_INTEGRAL, "bfloat16", "complex")),
     "matmul": Rule(
         "ops.matmul",
         same_dtype=True,
@@ -247,23 +241,20 @@ RULES = {
         categories=frozenset({DIMENSIONED}),
     ),
     "negative": Rule("ops.neg", no_kernel=("bool",)),
-    "abs": Rule("ops.abs", no_kernel=(*LONE_UNSIGNED, "bfloat16")),
-    "sqrt": Rule("ops.sqrt", INT_TO_FLOAT, no_kernel=("bfloat16",)),
+    "abs": Rule("ops.abs", SAME, no_kernel=(*LONE_UNSIGNED, "bfloat16")),
+    "sqrt": Rule("ops.sqrt", no_kernel=("bfloat16",)),
     "exp": Rule(
         "ops.exp",
-        INT_TO_FLOAT,
         refuses=("uint", "int8", "int16", "int32"),
         no_kernel=("bool", "int64", "bfloat16"),
     ),
     "log": Rule(
         "ops.log",
-        INT_TO_FLOAT,
         overrides={t: t for t in LONE_UNSIGNED},
         no_kernel=(*_INTEGRAL, "bfloat16"),
     ),
     "sin": Rule(
         "ops.sin",
-        INT_TO_FLOAT,
         overrides={t: t for t in LONE_UNSIGNED},
         no_kernel=(*_INTEGRAL, "bfloat16"),
     ),
@@ -275,24 +266,24 @@ RULES = {
     ),
     "sign": Rule("ops.sign", refuses=("uint", "int8", "int16"), no_kernel=("bool", "bfloat16")),
     "square": Rule("ops.square", no_kernel=("bool", "bfloat16")),
-    "logical_not": Rule("ops.logical_not", ALWAYS_BOOL, no_kernel=("bfloat16",)),
+    "logical_not": Rule("ops.logical_not", no_kernel=("bfloat16",)),
     "bitwise_invert": Rule("ops.invert", refuses=("bool", "float", "complex")),
-    "real": Rule("ops.real", COMPLEX_TO_FLOAT, no_kernel=("uint8", "bfloat16")),
-    "imag": Rule("ops.imag", COMPLEX_TO_FLOAT, refuses=("bfloat16",)),
-    "isnan": Rule("ops.isnan", ALWAYS_BOOL, refuses=("bfloat16", "complex")),
-    "sum": Rule("ops.sum", ACCUMULATE, no_kernel=("bfloat16",)),
-    "prod": Rule("ops.prod", ACCUMULATE, no_kernel=("bfloat16",)),
-    "mean": Rule("ops.mean", refuses=("bool",), no_kernel=("bfloat16",)),
+    "real": Rule("ops.real", no_kernel=("uint8", "bfloat16")),
+    "imag": Rule("ops.imag", refuses=("bfloat16",)),
+    "isnan": Rule("ops.isnan", refuses=("bfloat16", "complex")),
+    "sum": Rule("ops.sum", no_kernel=("bfloat16",)),
+    "prod": Rule("ops.prod", no_kernel=("bfloat16",)),
+    "mean": Rule("ops.mean", SAME, refuses=("bool",), no_kernel=("bfloat16",)),
     "max": Rule("ops.amax", no_kernel=("bool", "bfloat16", "complex")),
     # argmax of a 0-d tensor returns 0 without a kernel: bfloat16 and complex run (measured)
     "argmax": Rule(
         "ops.argmax",
-        INDEX,
         no_kernel=("bfloat16", "complex"),
         cells={(S(t),): RUNS for t in ("bfloat16", "complex64", "complex128")},
     ),
     "cumulative_sum": Rule(
         "ops.cumsum",
+        SAME,
         refuses=("bool",),
         no_kernel=("bfloat16",),
         categories=frozenset({DIMENSIONED}),  # a 0-d tensor has no axis 0: refused (measured)
@@ -404,9 +395,7 @@ _OPERATORS = {
     ),
     # t != u (NotEqual) promotes as add does: refused where add refuses (uint8 with uint16),
     # no bfloat16 kernel, a complex one; a Python complex is Python's True.
-    "!=": Rule(
-        "mindspore.Tensor.__ne__", ALWAYS_BOOL, no_kernel=("bfloat16",), special="python_bool"
-    ),
+    "!=": Rule("mindspore.Tensor.__ne__", no_kernel=("bfloat16",), special="python_bool"),
     # t < u is ops.less's; 1 < t is t > 1 (__gt__ reflected), which promotes as add does: a
     # Python bool with a uint16/32/64 tensor runs, a Python int or float with one is refused.
     "<": RULES["less"]._replace(
@@ -429,7 +418,7 @@ _OPERATORS = {
     ),
     ">=": _ORDERED._replace(function="mindspore.Tensor.__ge__"),
     # ~t is logical_not: bool for every type.
-    "~x": RULES["logical_not"]._replace(function="mindspore.Tensor.__invert__"),
+    "~x": RULES["logical_not"]._replace(function="mindspore.Tensor.__invert__", kind=ALWAYS_BOOL),
 }
 
 # mindspore.Tensor's __iadd__ & co return a new tensor of the operator's dtype and leave the
@@ -446,7 +435,7 @@ _VALUED = {
     name: (rule if rule.value_special else rule._replace(value=INT64_VALUE))._replace(
         cells=_with_0d(dict(rule.cells))
     )
-    for name, rule in with_operators(RULES, OPERATORS).items()
+    for name, rule in with_operators(RULES, OPERATORS, NAMESPACE).items()
 }
 
 OPERATIONS = Operations(

@@ -11,7 +11,7 @@ from promote_cli.engine import DECLINED, Outcome, ref, refuse
 from promote_cli.frameworks.mindspore.operations import LONE_UNSIGNED
 from promote_cli.frameworks.mindspore.promotion import CRASH, POLICY, crashes
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D, Operand
-from promote_cli.ops import Pair
+from promote_cli.rules import Pair
 
 # Measured on MindSpore 2.10.0 (every pair with a 0-d tensor, 1,070 cells): Mul and Div take
 # a 0-d tensor as a scalar by rules of their own, which no rule here models. 324 of them differ

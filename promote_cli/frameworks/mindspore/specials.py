@@ -8,7 +8,7 @@ from typing import Any
 
 from promote_cli.engine import Outcome, refuse
 from promote_cli.operands import PYTHON, Operand, int_value
-from promote_cli.ops import SpecialFunction
+from promote_cli.rules import SpecialFunction
 
 
 def python_bool(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:

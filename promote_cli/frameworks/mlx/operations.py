@@ -18,13 +18,8 @@ from __future__ import annotations
 
 from promote_cli.frameworks.mlx.promotion import POLICY
 from promote_cli.operands import DIMENSIONED
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
-    COMPLEX_TO_FLOAT,
-    INDEX,
+from promote_cli.rules import (
     INT64_VALUE,
-    INT_TO_FLOAT,
     REPLACES,
     Maps,
     Operations,
@@ -33,6 +28,10 @@ from promote_cli.ops import (
     Updates,
     with_operators,
 )
+from promote_cli.vocabulary import SAME
+
+# Where a function the rules do not list is found: ``mx.`` + its array API name.
+NAMESPACE = "mx."
 
 MAPS = Maps(
     inexact={"bool": "float32", "int": "float32", "uint": "float32"},
@@ -54,47 +53,20 @@ MAPS = Maps(
 _BITWISE = ("float", "complex")
 
 RULES = {
-    "add": Rule("mx.add"),
-    "subtract": Rule("mx.subtract"),
-    "multiply": Rule("mx.multiply"),
-    "divide": Rule("mx.divide", INT_TO_FLOAT),
-    "floor_divide": Rule("mx.floor_divide"),
     "remainder": Rule("mx.remainder", refuses=("complex",)),
     "pow": Rule("mx.power"),
-    "maximum": Rule("mx.maximum"),
-    "minimum": Rule("mx.minimum"),
-    "equal": Rule("mx.equal", ALWAYS_BOOL),
-    "less": Rule("mx.less", ALWAYS_BOOL),
-    "logical_and": Rule("mx.logical_and", ALWAYS_BOOL, value=INT64_VALUE),
+    "logical_and": Rule("mx.logical_and", value=INT64_VALUE),
     "bitwise_and": Rule("mx.bitwise_and", refuses=_BITWISE),
     "bitwise_left_shift": Rule("mx.left_shift", refuses=_BITWISE, overrides={"bool": "uint8"}),
-    "atan2": Rule("mx.arctan2", INT_TO_FLOAT, refuses=("complex",)),
+    "atan2": Rule("mx.arctan2", refuses=("complex",)),
     "matmul": Rule(
         "mx.matmul", refuses=("bool", "int", "uint"), categories=frozenset({DIMENSIONED})
     ),
     "negative": Rule("mx.negative", refuses=("bool",)),
-    "abs": Rule("mx.abs", COMPLEX_TO_FLOAT),
-    "sqrt": Rule("mx.sqrt", INT_TO_FLOAT),
-    "exp": Rule("mx.exp", INT_TO_FLOAT),
-    "log": Rule("mx.log", INT_TO_FLOAT),
-    "sin": Rule("mx.sin", INT_TO_FLOAT),
     "floor": Rule("mx.floor", refuses=("complex",)),
     "ceil": Rule("mx.ceil", refuses=("complex",)),
-    "round": Rule("mx.round"),
-    "sign": Rule("mx.sign"),
-    "square": Rule("mx.square"),
-    "logical_not": Rule("mx.logical_not", ALWAYS_BOOL),
     "bitwise_invert": Rule("mx.bitwise_invert", refuses=_BITWISE),
-    "real": Rule("mx.real", COMPLEX_TO_FLOAT),
-    "imag": Rule("mx.imag", COMPLEX_TO_FLOAT),
-    "isnan": Rule("mx.isnan", ALWAYS_BOOL),
-    "sum": Rule("mx.sum", ACCUMULATE),
-    "prod": Rule("mx.prod", ACCUMULATE),
-    "mean": Rule("mx.mean", INT_TO_FLOAT),
-    "max": Rule("mx.max"),
-    "argmax": Rule("mx.argmax", INDEX),
-    "cumulative_sum": Rule("mx.cumsum", overrides={"bool": "int32"}),
-    "where": Rule("mx.where"),
+    "cumulative_sum": Rule("mx.cumsum", SAME, overrides={"bool": "int32"}),
 }
 
 # ``a += b`` keeps the array object and swaps in the result: its dtype changes with it
@@ -112,7 +84,7 @@ OPERATORS = Operators(
 OPERATIONS = Operations(
     POLICY,
     MAPS,
-    with_operators(RULES, OPERATORS),
+    with_operators(RULES, OPERATORS, NAMESPACE),
     "MLX 0.32's functions and array operators on the CPU, measured",
     operators=OPERATORS,
     values=True,

@@ -26,16 +26,10 @@ from __future__ import annotations
 
 from promote_cli.frameworks.numpy.promotion import POLICY, TYPES
 from promote_cli.operands import DIMENSIONED
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
+from promote_cli.rules import (
     ANY_VALUE,
-    COMPLEX_TO_FLOAT,
     IN_PLACE,
-    INDEX,
     INT64_VALUE,
-    INT_TO_DEFAULT,
-    INT_TO_FLOAT,
     BySetting,
     Maps,
     Operations,
@@ -44,6 +38,13 @@ from promote_cli.ops import (
     Updates,
     with_operators,
 )
+from promote_cli.vocabulary import (
+    INT_TO_DEFAULT,
+    INT_TO_FLOAT,
+)
+
+# Where a function the rules do not list is found: ``np.`` + its array API name.
+NAMESPACE = "np."
 
 MAPS = Maps(
     inexact={
@@ -64,23 +65,18 @@ _INT8 = {"bool": "int8"}  # no bool loop: the bool is cast to the first integer 
 _BITWISE = ("float", "complex")
 
 RULES = {
-    "add": Rule("np.add"),
     "subtract": Rule("np.subtract", refuses=("bool",)),
-    "multiply": Rule("np.multiply"),
     "divide": Rule("np.divide", INT_TO_DEFAULT, value=ANY_VALUE, value_special="float_converted"),
     "floor_divide": Rule("np.floor_divide", refuses=("complex",), overrides=_INT8),
     "remainder": Rule("np.remainder", refuses=("complex",), overrides=_INT8),
     "pow": Rule("np.pow", overrides=_INT8, value_special="negative_power"),
-    "maximum": Rule("np.maximum"),
-    "minimum": Rule("np.minimum"),
-    "equal": Rule("np.equal", ALWAYS_BOOL, value=ANY_VALUE, value_special="compared"),
-    "less": Rule("np.less", ALWAYS_BOOL, value=ANY_VALUE, value_special="compared"),
-    "logical_and": Rule("np.logical_and", ALWAYS_BOOL, value=INT64_VALUE),
+    "equal": Rule("np.equal", value=ANY_VALUE, value_special="compared"),
+    "less": Rule("np.less", value=ANY_VALUE, value_special="compared"),
+    "logical_and": Rule("np.logical_and", value=INT64_VALUE),
     "bitwise_and": Rule("np.bitwise_and", refuses=_BITWISE),
     "bitwise_left_shift": Rule("np.bitwise_left_shift", refuses=_BITWISE, overrides=_INT8),
     "atan2": Rule(
         "np.atan2",
-        INT_TO_FLOAT,
         refuses=("complex",),
         operandwise=True,
         value=ANY_VALUE,
@@ -88,28 +84,13 @@ RULES = {
     ),
     "matmul": Rule("np.matmul", categories=frozenset({DIMENSIONED})),
     "negative": Rule("np.negative", refuses=("bool",)),
-    "abs": Rule("np.abs", COMPLEX_TO_FLOAT),
-    "sqrt": Rule("np.sqrt", INT_TO_FLOAT),
-    "exp": Rule("np.exp", INT_TO_FLOAT),
-    "log": Rule("np.log", INT_TO_FLOAT),
-    "sin": Rule("np.sin", INT_TO_FLOAT),
     "floor": Rule("np.floor", refuses=("complex",)),
     "ceil": Rule("np.ceil", refuses=("complex",)),
     "round": Rule("np.round", overrides={"bool": "float16"}),
     "sign": Rule("np.sign", refuses=("bool",)),
     "square": Rule("np.square", overrides=_INT8),
-    "logical_not": Rule("np.logical_not", ALWAYS_BOOL),
     "bitwise_invert": Rule("np.bitwise_invert", refuses=_BITWISE),
-    "real": Rule("np.real", COMPLEX_TO_FLOAT),
-    "imag": Rule("np.imag", COMPLEX_TO_FLOAT),
-    "isnan": Rule("np.isnan", ALWAYS_BOOL),
-    "sum": Rule("np.sum", ACCUMULATE),
-    "prod": Rule("np.prod", ACCUMULATE),
     "mean": Rule("np.mean", INT_TO_DEFAULT),
-    "max": Rule("np.max"),
-    "argmax": Rule("np.argmax", INDEX),
-    "cumulative_sum": Rule("np.cumulative_sum", ACCUMULATE),
-    "where": Rule("np.where"),
 }
 
 # ``a += b`` writes the result back into ``a`` under the ufunc's ``casting='same_kind'``: a
@@ -137,28 +118,27 @@ LEGACY_RULES = {
     "floor_divide": RULES["floor_divide"]._replace(special="searched_floor_divide"),
     "remainder": RULES["remainder"]._replace(special="searched_remainder"),
     "pow": Rule("np.power", overrides=_INT8, special="searched_power"),
-    "equal": Rule("np.equal", ALWAYS_BOOL, value=ANY_VALUE, special="object_compared"),
-    "less": Rule("np.less", ALWAYS_BOOL, value=ANY_VALUE, special="object_ordered"),
-    "logical_and": Rule("np.logical_and", ALWAYS_BOOL, value=ANY_VALUE),
+    "equal": Rule("np.equal", value=ANY_VALUE, special="object_compared"),
+    "less": Rule("np.less", value=ANY_VALUE, special="object_ordered"),
+    "logical_and": Rule("np.logical_and", value=ANY_VALUE),
     "bitwise_and": RULES["bitwise_and"]._replace(special="searched_bitwise_and"),
     "bitwise_left_shift": Rule(
         "np.left_shift", refuses=_BITWISE, overrides=_INT8, special="searched_left_shift"
     ),
     "atan2": Rule(
         "np.arctan2",
-        INT_TO_FLOAT,
         refuses=("complex",),
         operandwise=True,
         special="searched_arctan2",
     ),
     "bitwise_invert": Rule("np.invert", refuses=_BITWISE),
-    "cumulative_sum": Rule("np.cumsum", ACCUMULATE),
+    "cumulative_sum": Rule("np.cumsum"),
     "floor": Rule("np.floor", INT_TO_FLOAT, refuses=("complex",)),
     "ceil": Rule("np.ceil", INT_TO_FLOAT, refuses=("complex",)),
 }
 _BY_PROMOTION = {
-    "weak": with_operators(RULES, OPERATORS),
-    "legacy": with_operators(LEGACY_RULES, OPERATORS),
+    "weak": with_operators(RULES, OPERATORS, NAMESPACE),
+    "legacy": with_operators(LEGACY_RULES, OPERATORS, NAMESPACE),
 }
 
 OPERATIONS = Operations(

@@ -13,7 +13,7 @@ from promote_cli.dtypes import get
 from promote_cli.engine import Outcome, refuse
 from promote_cli.frameworks.numpy.promotion import ML_TYPES, POLICY, legacy_loop
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand, int_value
-from promote_cli.ops import SpecialFunction
+from promote_cli.rules import SpecialFunction
 from promote_cli.shared import numpy_legacy as legacy
 
 

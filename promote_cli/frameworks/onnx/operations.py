@@ -17,17 +17,8 @@ from __future__ import annotations
 from promote_cli.frameworks.onnx.constraints import OPSET, Operator, data
 from promote_cli.frameworks.onnx.promotion import POLICY
 from promote_cli.operands import DIMENSIONED
-from promote_cli.ops import (
-    ALWAYS_BOOL,
-    FUNCTIONS,
-    INDEX,
-    OPERATOR_FORMS,
-    SAME,
-    Kind,
-    Maps,
-    Operations,
-    Rule,
-)
+from promote_cli.rules import Maps, Operations, Rule
+from promote_cli.vocabulary import ALWAYS_BOOL, FUNCTIONS, INDEX, OPERATOR_FORMS, SAME, Kind
 
 MAPS = Maps(inexact={}, accumulate={}, real={}, index_dtype="int64", default_float="float32")
 

@@ -9,7 +9,7 @@ from typing import Any
 from promote_cli.engine import Outcome
 from promote_cli.frameworks.onnx.constraints import Operator, data
 from promote_cli.operands import Operand
-from promote_cli.ops import Pair
+from promote_cli.rules import Pair
 
 
 def _pair(operator: Operator) -> Pair:

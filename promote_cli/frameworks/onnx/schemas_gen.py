@@ -112,7 +112,7 @@ def entry(name: str) -> dict[str, Any]:
 
     # The node's inputs in order: an operand (its index) or a fixed tensor; the optional
     # inputs after the operands are left out. A variadic input (Max's data_0) takes both.
-    from promote_cli.ops import VOCABULARY, takes_one
+    from promote_cli.vocabulary import VOCABULARY, takes_one
 
     arity = 1 if takes_one(VOCABULARY[name]) else 2
     given = {i: [i, t, v] for i, t, v in fixed}

@@ -47,14 +47,9 @@ from __future__ import annotations
 
 from promote_cli.frameworks.paddle.promotion import POLICY
 from promote_cli.operands import DIMENSIONED, ZERO_D
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
+from promote_cli.rules import (
     ANY_VALUE,
-    COMPLEX_TO_FLOAT,
-    INDEX,
     INT64_VALUE,
-    INT_TO_FLOAT,
     REBINDS,
     Maps,
     Operations,
@@ -63,6 +58,10 @@ from promote_cli.ops import (
     Updates,
     with_operators,
 )
+from promote_cli.vocabulary import SAME
+
+# Where a function the rules do not list is found: ``paddle.`` + its array API name.
+NAMESPACE = "paddle."
 
 MAPS = Maps(
     inexact={"int": "float32", "uint": "float32"},  # a bool is refused wherever this applies
@@ -130,7 +129,6 @@ RULES = {
     ),
     "divide": Rule(
         "paddle.divide",
-        INT_TO_FLOAT,
         overrides={"bool": "bool"},
         no_kernel=(*_HALF, *_FLOAT8),
         # x / 2 is scale(x, 1/2); 2 / x divides, whose kernel lacks x's half types
@@ -182,15 +180,10 @@ RULES = {
         categories=_ARRAYS,
         pair="tensors_only",
     ),
-    "equal": Rule(
-        "paddle.equal", ALWAYS_BOOL, no_kernel=_FLOAT8, note=_OPERATOR, value=INT64_VALUE
-    ),
-    "less": Rule(
-        "paddle.less_than", ALWAYS_BOOL, no_kernel=_FLOAT8, note=_OPERATOR, value=INT64_VALUE
-    ),
+    "equal": Rule("paddle.equal", no_kernel=_FLOAT8, note=_OPERATOR, value=INT64_VALUE),
+    "less": Rule("paddle.less_than", no_kernel=_FLOAT8, note=_OPERATOR, value=INT64_VALUE),
     "logical_and": Rule(
         "paddle.logical_and",
-        ALWAYS_BOOL,
         no_kernel=("uint8", *_HALF, *_FLOAT8),
         categories=_ARRAYS,
         pair="tensors_only",
@@ -215,6 +208,7 @@ RULES = {
     ),
     "atan2": Rule(
         "paddle.atan2",
+        SAME,
         overrides={t: "float64" for t in (*_SMALL_INT, "int32", "int64")},
         refuses=("bool", "complex"),
         no_kernel=(*_SMALL_INT, "bfloat16", *_FLOAT8),
@@ -230,38 +224,32 @@ RULES = {
         special="mixed_matmul",
     ),
     "negative": Rule("paddle.neg", no_kernel=_FLOAT8),
-    "abs": Rule("paddle.abs", COMPLEX_TO_FLOAT, refuses=("bool",), no_kernel=_NARROW),
-    "sqrt": Rule("paddle.sqrt", INT_TO_FLOAT, refuses=("bool",), no_kernel=(*_HALF, *_FLOAT8)),
-    "exp": Rule(
-        "paddle.exp", INT_TO_FLOAT, refuses=("bool",), no_kernel=(*_SMALL_INT, "bfloat16", *_FLOAT8)
-    ),
-    "log": Rule("paddle.log", INT_TO_FLOAT, refuses=("bool",), no_kernel=(*_SMALL_INT, *_FLOAT8)),
-    "sin": Rule("paddle.sin", INT_TO_FLOAT, refuses=("bool",), no_kernel=(*_HALF, *_FLOAT8)),
+    "abs": Rule("paddle.abs", refuses=("bool",), no_kernel=_NARROW),
+    "sqrt": Rule("paddle.sqrt", refuses=("bool",), no_kernel=(*_HALF, *_FLOAT8)),
+    "exp": Rule("paddle.exp", refuses=("bool",), no_kernel=(*_SMALL_INT, "bfloat16", *_FLOAT8)),
+    "log": Rule("paddle.log", refuses=("bool",), no_kernel=(*_SMALL_INT, *_FLOAT8)),
+    "sin": Rule("paddle.sin", refuses=("bool",), no_kernel=(*_HALF, *_FLOAT8)),
     "floor": Rule("paddle.floor", refuses=("bool", "complex"), no_kernel=_FLOAT8),
     "ceil": Rule("paddle.ceil", refuses=("bool", "complex"), no_kernel=_FLOAT8),
     "round": Rule("paddle.round", refuses=("bool",), no_kernel=_NARROW),
     "sign": Rule("paddle.sign", refuses=("bool",), no_kernel=(*_HALF, *_FLOAT8)),
     "square": Rule("paddle.square", refuses=("bool",), no_kernel=_NARROW),
-    "logical_not": Rule("paddle.logical_not", ALWAYS_BOOL, no_kernel=("uint8", *_HALF, *_FLOAT8)),
+    "logical_not": Rule("paddle.logical_not", no_kernel=("uint8", *_HALF, *_FLOAT8)),
     "bitwise_invert": Rule("paddle.bitwise_not", refuses=("float", "complex")),
-    "real": Rule("paddle.real", COMPLEX_TO_FLOAT, refuses=("bool", "int", "uint", "float")),
-    "imag": Rule("paddle.imag", COMPLEX_TO_FLOAT, refuses=("bool", "int", "uint", "float")),
-    "isnan": Rule(
-        "paddle.isnan", ALWAYS_BOOL, refuses=("bool",), no_kernel=(*_SMALL_INT, *_FLOAT8)
-    ),
-    "sum": Rule("paddle.sum", ACCUMULATE, no_kernel=_FLOAT8),
-    "prod": Rule("paddle.prod", refuses=("bool",), no_kernel=_NARROW),
-    "mean": Rule("paddle.mean", no_kernel=_NARROW),
+    "real": Rule("paddle.real", refuses=("bool", "int", "uint", "float")),
+    "imag": Rule("paddle.imag", refuses=("bool", "int", "uint", "float")),
+    "isnan": Rule("paddle.isnan", refuses=("bool",), no_kernel=(*_SMALL_INT, *_FLOAT8)),
+    "sum": Rule("paddle.sum", no_kernel=_FLOAT8),
+    "prod": Rule("paddle.prod", SAME, refuses=("bool",), no_kernel=_NARROW),
+    "mean": Rule("paddle.mean", SAME, no_kernel=_NARROW),
     "max": Rule("paddle.max", refuses=("bool", "complex"), no_kernel=_NARROW),
     "argmax": Rule(
         "paddle.argmax",
-        INDEX,
         refuses=("bool", "complex"),
         no_kernel=("int8", *_HALF, *_FLOAT8),
     ),
     "cumulative_sum": Rule(
         "paddle.cumsum",
-        ACCUMULATE,
         overrides=dict.fromkeys(_SMALL_INT, "int64"),
         refuses=("bool",),
         no_kernel=(*_HALF, *_FLOAT8),
@@ -302,7 +290,7 @@ OPERATORS = Operators(
 OPERATIONS = Operations(
     POLICY,
     MAPS,
-    with_operators(RULES, OPERATORS),
+    with_operators(RULES, OPERATORS, NAMESPACE),
     "Paddle 3.3.1's functions and Tensor operators on the CPU (eager), measured",
     operators=OPERATORS,
     values=True,

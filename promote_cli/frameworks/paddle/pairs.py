@@ -11,7 +11,7 @@ from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Outcome, ref, refuse
 from promote_cli.frameworks.paddle.promotion import POLICY
 from promote_cli.operands import PYTHON, ZERO_D, Operand
-from promote_cli.ops import REFUSES_TYPE, Pair
+from promote_cli.rules import REFUSES_TYPE, Pair
 
 # A Python scalar as where() makes it a tensor: its default dtype.
 _SCALAR_TENSOR = {"bool": "bool", "int*": "int64", "float*": "float32", "complex*": "complex64"}

@@ -13,7 +13,7 @@ from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Outcome, ref, refuse
 from promote_cli.frameworks.paddle.operations import MATMUL_MIXED
 from promote_cli.operands import PYTHON, ZERO_D, Operand, int_value
-from promote_cli.ops import NO_KERNEL, REFUSES_TYPE, SIGNATURE, SpecialFunction
+from promote_cli.rules import NO_KERNEL, REFUSES_TYPE, SIGNATURE, SpecialFunction
 
 
 def complex_scalar(operands: Sequence[Operand], opts: Mapping[str, Any]) -> Outcome | None:

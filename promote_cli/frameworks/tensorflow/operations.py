@@ -55,14 +55,9 @@ from __future__ import annotations
 
 from promote_cli.frameworks.tensorflow.promotion import POLICY
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
+from promote_cli.rules import (
     ANY_VALUE,
     CHECKED,
-    COMPLEX_TO_FLOAT,
-    INDEX,
-    INT_TO_FLOAT,
     REBINDS,
     BySetting,
     Maps,
@@ -72,6 +67,10 @@ from promote_cli.ops import (
     Updates,
     with_operators,
 )
+from promote_cli.vocabulary import INT_TO_FLOAT, SAME
+
+# Where a function the rules do not list is found: ``tnp.`` + its array API name.
+NAMESPACE = "tnp."
 
 MAPS = Maps(
     inexact={"bool": "float32", "int": "float32", "uint": "float32"},
@@ -97,7 +96,6 @@ RULES = {
     "multiply": Rule("tnp.multiply", refuses=("string",), pair=_NP),
     "divide": Rule(
         "tnp.divide",
-        INT_TO_FLOAT,
         refuses=("string",),
         overrides={t: "float64" for t in ("int32", "int64", "uint32", "uint64")},
         pair=_NP,
@@ -122,11 +120,10 @@ RULES = {
     ),
     "maximum": Rule("tnp.maximum", refuses=("complex", "string"), pair=_NP),
     "minimum": Rule("tnp.minimum", refuses=("complex", "string"), pair=_NP),
-    "equal": Rule("tnp.equal", ALWAYS_BOOL),
-    "less": Rule("tnp.less", ALWAYS_BOOL, refuses=("complex", "string")),
+    "equal": Rule("tnp.equal"),
+    "less": Rule("tnp.less", refuses=("complex", "string")),
     "logical_and": Rule(
         "tnp.logical_and",
-        ALWAYS_BOOL,
         pair="as_bools",
         value=ANY_VALUE,
         value_special="int32_value",
@@ -135,36 +132,37 @@ RULES = {
     "bitwise_left_shift": Rule(
         None, note="tnp has no left shift; tf.bitwise.left_shift takes one dtype only"
     ),
-    "atan2": Rule("tnp.arctan2", refuses=("bool", "uint", "int", "complex", "string"), pair=_NP),
+    "atan2": Rule(
+        "tnp.arctan2", SAME, refuses=("bool", "uint", "int", "complex", "string"), pair=_NP
+    ),
     "matmul": Rule(
         "tnp.matmul",
         refuses=("bool", "int8", "int16", "uint", "string"),  # uint: no device's kernel
         categories=frozenset({DIMENSIONED}),
     ),
     "negative": Rule("tnp.negative", refuses=("bool", "uint", "string")),
-    "abs": Rule("tnp.abs", COMPLEX_TO_FLOAT, refuses=("bool", "uint", "string")),
-    "sqrt": Rule("tnp.sqrt", INT_TO_FLOAT, refuses=("string",), overrides=_BF16),
-    "exp": Rule("tnp.exp", INT_TO_FLOAT, refuses=("string",), overrides=_BF16),
-    "log": Rule("tnp.log", INT_TO_FLOAT, refuses=("string",), overrides=_BF16),
-    "sin": Rule("tnp.sin", INT_TO_FLOAT, refuses=("string",), overrides=_BF16),
+    "abs": Rule("tnp.abs", refuses=("bool", "uint", "string")),
+    "sqrt": Rule("tnp.sqrt", refuses=("string",), overrides=_BF16),
+    "exp": Rule("tnp.exp", refuses=("string",), overrides=_BF16),
+    "log": Rule("tnp.log", refuses=("string",), overrides=_BF16),
+    "sin": Rule("tnp.sin", refuses=("string",), overrides=_BF16),
     "floor": Rule("tnp.floor", INT_TO_FLOAT, refuses=("complex", "string"), overrides=_BF16),
     "ceil": Rule("tnp.ceil", INT_TO_FLOAT, refuses=("complex", "string"), overrides=_BF16),
     "round": Rule("tnp.round", refuses=("complex", "string")),  # complex: no device's kernel
     "sign": Rule("tnp.sign", refuses=("bool", "uint", "string")),
     "square": Rule("tnp.square", refuses=("bool", "string")),
-    "logical_not": Rule("tnp.logical_not", ALWAYS_BOOL, refuses=("string",)),
+    "logical_not": Rule("tnp.logical_not", refuses=("string",)),
     "bitwise_invert": Rule("tnp.bitwise_not", refuses=("float", "complex", "string")),
-    "real": Rule("tnp.real", COMPLEX_TO_FLOAT, refuses=("bool", "string")),
-    "imag": Rule("tnp.imag", COMPLEX_TO_FLOAT),
-    "isnan": Rule("tnp.isnan", ALWAYS_BOOL, refuses=("complex", "string")),
-    "sum": Rule("tnp.sum", ACCUMULATE, refuses=("string",)),
-    "prod": Rule("tnp.prod", ACCUMULATE, refuses=("string",)),
-    "mean": Rule("tnp.mean", INT_TO_FLOAT, refuses=("string",)),
+    "real": Rule("tnp.real", refuses=("bool", "string")),
+    "imag": Rule("tnp.imag"),
+    "isnan": Rule("tnp.isnan", refuses=("complex", "string")),
+    "sum": Rule("tnp.sum", refuses=("string",)),
+    "prod": Rule("tnp.prod", refuses=("string",)),
+    "mean": Rule("tnp.mean", refuses=("string",)),
     "max": Rule("tnp.max", refuses=("complex", "string")),
-    "argmax": Rule("tnp.argmax", INDEX, refuses=("complex", "string")),
+    "argmax": Rule("tnp.argmax", refuses=("complex", "string")),
     "cumulative_sum": Rule(
         "tnp.cumsum",
-        ACCUMULATE,
         refuses=("bool", "string"),
         overrides={"uint8": "int32", "uint16": "int32", "uint32": "int32", "uint64": "float32"},
     ),
@@ -207,7 +205,6 @@ OPERATORS = Operators(
         # casts two bools to float32); a weak int stays weak: float64*
         "/": Rule(
             "tf.Tensor.__truediv__",
-            INT_TO_FLOAT,
             refuses=("bool", "string"),
             overrides={
                 **{t: "float64" for t in ("int32", "int64", "uint32", "uint64")},
@@ -255,14 +252,11 @@ OPERATORS = Operators(
         ),
         "<<": Rule(None, note=_NOT_SHIFTED),
         ">>": Rule(None, note=_NOT_SHIFTED),
-        "==": Rule("tf.Tensor.__eq__", ALWAYS_BOOL, pair=_OP),
+        "==": Rule("tf.Tensor.__eq__", pair=_OP),
         # tensor_not_equals does not promote (where tensor_equals does)
-        "!=": Rule(
-            "tf.Tensor.__ne__", ALWAYS_BOOL, pair=_SAME, value=ANY_VALUE, value_special=_CONVERTED
-        ),
+        "!=": Rule("tf.Tensor.__ne__", pair=_SAME, value=ANY_VALUE, value_special=_CONVERTED),
         "<": Rule(
             "tf.Tensor.__lt__",
-            ALWAYS_BOOL,
             refuses=_ORDER,
             pair=_SAME,
             value=ANY_VALUE,
@@ -270,7 +264,6 @@ OPERATORS = Operators(
         ),
         "<=": Rule(
             "tf.Tensor.__le__",
-            ALWAYS_BOOL,
             refuses=_ORDER,
             pair=_SAME,
             value=ANY_VALUE,
@@ -278,7 +271,6 @@ OPERATORS = Operators(
         ),
         ">": Rule(
             "tf.Tensor.__gt__",
-            ALWAYS_BOOL,
             refuses=_ORDER,
             pair=_SAME,
             value=ANY_VALUE,
@@ -286,7 +278,6 @@ OPERATORS = Operators(
         ),
         ">=": Rule(
             "tf.Tensor.__ge__",
-            ALWAYS_BOOL,
             refuses=_ORDER,
             pair=_SAME,
             value=ANY_VALUE,
@@ -317,7 +308,7 @@ _LEGACY_OPERATORS = OPERATORS._replace(
         },
     },
 )
-_RULES = with_operators(RULES, OPERATORS)
+_RULES = with_operators(RULES, OPERATORS, NAMESPACE)
 
 # mode=legacy: tnp's defaults are NumPy's (float64, int64): an integer's float, the
 # accumulators and cumsum's unsigned types are 64-bit, and bfloat16's float functions compute
@@ -381,7 +372,7 @@ _LEGACY_FUNCTIONS = {
 _WEAK_TENSORS = tuple(Operand(t, PYTHON) for t in POLICY.universe if t.endswith("*"))
 _LEGACY_RULES = {
     name: rule._replace(refuses_operand=(*rule.refuses_operand, *_WEAK_TENSORS))
-    for name, rule in with_operators(_LEGACY_FUNCTIONS, _LEGACY_OPERATORS).items()
+    for name, rule in with_operators(_LEGACY_FUNCTIONS, _LEGACY_OPERATORS, NAMESPACE).items()
 }
 
 # function=true: inside tf.function (measured in the modes all and safe; under legacy it is not
@@ -409,7 +400,7 @@ _TRACED_FUNCTIONS = {
     **RULES,
     "subtract": RULES["subtract"]._replace(value_special="traced_zero_minus"),
 }
-_TRACED_RULES = with_operators(_TRACED_FUNCTIONS, _TRACED_OPERATORS)
+_TRACED_RULES = with_operators(_TRACED_FUNCTIONS, _TRACED_OPERATORS, NAMESPACE)
 
 OPERATIONS = Operations(
     POLICY,

@@ -16,7 +16,7 @@ from promote_cli.frameworks.tensorflow.promotion import (
     python_bool_refused,
 )
 from promote_cli.operands import DIMENSIONED, PYTHON, Operand
-from promote_cli.ops import Pair
+from promote_cli.rules import Pair
 from promote_cli.shared.numpy_promotion import NUMPY as _NUMPY
 
 

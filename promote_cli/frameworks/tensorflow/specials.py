@@ -19,7 +19,8 @@ from promote_cli.dtypes import get
 from promote_cli.engine import Outcome, refuse
 from promote_cli.frameworks.tensorflow.promotion import POLICY, unsigned_unconverted
 from promote_cli.operands import PYTHON, Operand, int_value
-from promote_cli.ops import SpecialFunction, value_refused
+from promote_cli.rules import SpecialFunction
+from promote_cli.steps import value_refused
 
 _INT64 = (-(2**63), 2**63)
 # The dtypes whose conversion of a Python int goes through NumPy's int64 (the ints but

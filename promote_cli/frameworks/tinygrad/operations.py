@@ -57,19 +57,11 @@ from __future__ import annotations
 from promote_cli.dtypes import get as dtype
 from promote_cli.frameworks.tinygrad.promotion import POLICY, TYPES
 from promote_cli.operands import DIMENSIONED
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
-    INDEX,
-    INT_TO_FLOAT,
-    SAME_ONLY,
-    Maps,
-    Operations,
-    Operators,
-    Rule,
-    Updates,
-    with_operators,
-)
+from promote_cli.rules import SAME_ONLY, Maps, Operations, Operators, Rule, Updates, with_operators
+from promote_cli.vocabulary import SAME
+
+# Where a function the rules do not list is found: ``Tensor.`` + its array API name.
+NAMESPACE = "Tensor."
 
 MAPS = Maps(
     inexact={"bool": "float32", "int": "float32", "uint": "float32"},  # dtypes.default_float
@@ -98,7 +90,7 @@ RULES = {
     "add": Rule("Tensor.add", note=_REVERSE),
     "subtract": Rule("Tensor.sub", note=_REVERSE),
     "multiply": Rule("Tensor.mul", note=_REVERSE),
-    "divide": Rule("Tensor.div", INT_TO_FLOAT, overrides={"int*": "float32"}, note=_REVERSE),
+    "divide": Rule("Tensor.div", overrides={"int*": "float32"}, note=_REVERSE),
     "floor_divide": Rule(
         "Tensor.__floordiv__",
         overrides=_BOOL_AS_FLOAT,
@@ -108,8 +100,8 @@ RULES = {
     "pow": Rule("Tensor.pow", value="any", value_special="negative_int_power", note=_REVERSE),
     "maximum": Rule("Tensor.maximum", note=_SWAPPED.format("maximum")),
     "minimum": Rule("Tensor.minimum", note=_SWAPPED.format("minimum")),
-    "equal": Rule("Tensor.eq", ALWAYS_BOOL, note="1 == t is t == 1"),
-    "less": Rule("Tensor.__lt__", ALWAYS_BOOL, note="x < y (no lt method); 1 < t is t > 1"),
+    "equal": Rule("Tensor.eq", note="1 == t is t == 1"),
+    "less": Rule("Tensor.__lt__", note="x < y (no lt method); 1 < t is t > 1"),
     "logical_and": Rule(None, note="tinygrad has no logical_and; & on bool tensors is bitwise_and"),
     "bitwise_and": Rule("Tensor.bitwise_and", refuses=("float",), note=_REVERSE),
     "bitwise_left_shift": Rule(
@@ -123,27 +115,15 @@ RULES = {
     "atan2": Rule(None, note="tinygrad 0.14 has no atan2"),
     "matmul": Rule("Tensor.matmul", categories=frozenset({DIMENSIONED})),
     "negative": Rule("Tensor.neg"),
-    "abs": Rule("Tensor.abs"),
-    "sqrt": Rule("Tensor.sqrt", INT_TO_FLOAT),
-    "exp": Rule("Tensor.exp", INT_TO_FLOAT),
-    "log": Rule("Tensor.log", INT_TO_FLOAT),
-    "sin": Rule("Tensor.sin", INT_TO_FLOAT),
+    "abs": Rule("Tensor.abs", SAME),
     "floor": Rule("Tensor.floor", overrides={"bool": "int*"}),
     "ceil": Rule("Tensor.ceil", overrides={"bool": "int*"}),
     "round": Rule("Tensor.round", overrides=dict.fromkeys(_INTEGRAL, "float*")),
-    "sign": Rule("Tensor.sign"),
-    "square": Rule("Tensor.square"),
-    "logical_not": Rule("Tensor.logical_not", ALWAYS_BOOL),
     "bitwise_invert": Rule("Tensor.bitwise_not", refuses=("float",)),
     "real": Rule(None, note="tinygrad has no complex types"),
     "imag": Rule(None, note="tinygrad has no complex types"),
-    "isnan": Rule("Tensor.isnan", ALWAYS_BOOL),
-    "sum": Rule("Tensor.sum", ACCUMULATE),
-    "prod": Rule("Tensor.prod"),
-    "mean": Rule("Tensor.mean", INT_TO_FLOAT),
-    "max": Rule("Tensor.max"),
-    "argmax": Rule("Tensor.argmax", INDEX),
-    "cumulative_sum": Rule("Tensor.cumsum", ACCUMULATE),
+    "prod": Rule("Tensor.prod", SAME),
+    "cumulative_sum": Rule("Tensor.cumsum"),
     "where": Rule(
         "Tensor.where",
         note="cond.where(x, y); two Python scalars promote with each other (least_upper_dtype)",
@@ -175,7 +155,7 @@ OPERATORS = Operators(
 OPERATIONS = Operations(
     POLICY,
     MAPS,
-    with_operators(RULES, OPERATORS),
+    with_operators(RULES, OPERATORS, NAMESPACE),
     "tinygrad 0.14.0's Tensor methods and operators, measured",
     operators=OPERATORS,
     values=True,

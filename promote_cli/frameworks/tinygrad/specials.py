@@ -11,7 +11,7 @@ from promote_cli.dtypes import get as dtype
 from promote_cli.engine import Outcome, ref, refuse
 from promote_cli.frameworks.tinygrad.promotion import POLICY, TYPES
 from promote_cli.operands import PYTHON, Operand, int_value
-from promote_cli.ops import REFUSES_TYPE, SpecialFunction
+from promote_cli.rules import REFUSES_TYPE, SpecialFunction
 
 _INTEGRAL = tuple(t for t in TYPES if dtype(t).kind in ("bool", "int", "uint"))
 

@@ -36,14 +36,9 @@ from __future__ import annotations
 from promote_cli.frameworks.torch import RELEASES
 from promote_cli.frameworks.torch.promotion import DEFAULT_TYPES, POLICY, added_types, since
 from promote_cli.operands import DIMENSIONED, PYTHON, ZERO_D
-from promote_cli.ops import (
-    ACCUMULATE,
-    ALWAYS_BOOL,
+from promote_cli.rules import (
     ANY_VALUE,
-    COMPLEX_TO_FLOAT,
     IN_PLACE,
-    INDEX,
-    INT_TO_FLOAT,
     RUNS,
     BySetting,
     D,
@@ -56,6 +51,10 @@ from promote_cli.ops import (
     Updates,
     with_operators,
 )
+from promote_cli.vocabulary import SAME
+
+# Where a function the rules do not list is found: ``torch.`` + its array API name.
+NAMESPACE = "torch."
 
 MAPS = Maps(
     inexact={"bool": "float32", "int": "float32", "uint": "float32"},  # the default dtype
@@ -113,7 +112,6 @@ RULES = {
     ),
     "divide": Rule(
         "torch.true_divide",
-        INT_TO_FLOAT,
         no_kernel=_NONE_FC,
         # ``1j / float16_tensor`` is ``float16_tensor.reciprocal() * 1j``: complex32's ``mul``
         # runs where its ``div`` has no kernel (a complex32 or float8 tensor's reciprocal has none)
@@ -149,11 +147,9 @@ RULES = {
     ),
     "maximum": Rule("torch.maximum", refuses=("complex",), no_kernel=_NONE_UF, categories=_ARRAYS),
     "minimum": Rule("torch.minimum", refuses=("complex",), no_kernel=_NONE_UF, categories=_ARRAYS),
-    "equal": Rule("torch.eq", ALWAYS_BOOL, note=_LEFT_SCALAR),
-    "less": Rule(
-        "torch.lt", ALWAYS_BOOL, refuses=("complex",), no_kernel=_NONE_UF, note=_LEFT_SCALAR
-    ),
-    "logical_and": Rule("torch.logical_and", ALWAYS_BOOL, no_kernel=_ALL_GAPS, categories=_ARRAYS),
+    "equal": Rule("torch.eq", note=_LEFT_SCALAR),
+    "less": Rule("torch.lt", refuses=("complex",), no_kernel=_NONE_UF, note=_LEFT_SCALAR),
+    "logical_and": Rule("torch.logical_and", no_kernel=_ALL_GAPS, categories=_ARRAYS),
     "bitwise_and": Rule("torch.bitwise_and", refuses=("float", "complex"), note=_LEFT_SCALAR),
     "bitwise_left_shift": Rule(
         "torch.bitwise_left_shift",
@@ -161,9 +157,7 @@ RULES = {
         no_kernel=("bool", *_WIDE_UNSIGNED),
         note=_LEFT_SCALAR,
     ),
-    "atan2": Rule(
-        "torch.atan2", INT_TO_FLOAT, refuses=("complex",), no_kernel=_FLOAT8, categories=_ARRAYS
-    ),
+    "atan2": Rule("torch.atan2", refuses=("complex",), no_kernel=_FLOAT8, categories=_ARRAYS),
     "matmul": Rule(
         "torch.matmul",
         same_dtype=True,
@@ -171,39 +165,33 @@ RULES = {
         categories=frozenset({DIMENSIONED}),
     ),
     "negative": Rule("torch.neg", refuses=("bool",), no_kernel=_NONE_UF),
-    "abs": Rule(
-        "torch.abs", COMPLEX_TO_FLOAT, no_kernel=("bool", *_WIDE_UNSIGNED, "float8_e8m0fnu")
-    ),
-    "sqrt": Rule("torch.sqrt", INT_TO_FLOAT, no_kernel=_NONE_FC),
-    "exp": Rule("torch.exp", INT_TO_FLOAT, no_kernel=_NONE_FC),
-    "log": Rule("torch.log", INT_TO_FLOAT, no_kernel=_NONE_FC),
-    "sin": Rule("torch.sin", INT_TO_FLOAT, no_kernel=_NONE_FC),
+    "abs": Rule("torch.abs", no_kernel=("bool", *_WIDE_UNSIGNED, "float8_e8m0fnu")),
+    "sqrt": Rule("torch.sqrt", no_kernel=_NONE_FC),
+    "exp": Rule("torch.exp", no_kernel=_NONE_FC),
+    "log": Rule("torch.log", no_kernel=_NONE_FC),
+    "sin": Rule("torch.sin", no_kernel=_NONE_FC),
     "floor": Rule("torch.floor", refuses=("complex",), no_kernel=("bool", *_FLOAT8)),
     "ceil": Rule("torch.ceil", refuses=("complex",), no_kernel=("bool", *_FLOAT8)),
     "round": Rule("torch.round", refuses=("complex",), no_kernel=("bool", *_FLOAT8)),
     "sign": Rule("torch.sign", refuses=("complex",), no_kernel=_NONE_UF),
     "square": Rule("torch.square", overrides={"bool": "int64"}, no_kernel=_ALL_GAPS),
-    "logical_not": Rule("torch.logical_not", ALWAYS_BOOL, no_kernel=_ALL_GAPS),
+    "logical_not": Rule("torch.logical_not", no_kernel=_ALL_GAPS),
     "bitwise_invert": Rule(
         "torch.bitwise_not", refuses=("float", "complex"), no_kernel=_WIDE_UNSIGNED
     ),
-    "real": Rule("torch.real", COMPLEX_TO_FLOAT),
-    "imag": Rule("torch.imag", COMPLEX_TO_FLOAT, refuses=("bool", "int", "uint", "float")),
-    "isnan": Rule("torch.isnan", ALWAYS_BOOL),
-    "sum": Rule("torch.sum", ACCUMULATE, no_kernel=_NONE_FC),
-    "prod": Rule("torch.prod", ACCUMULATE, no_kernel=_NONE_FC),
-    "mean": Rule("torch.mean", refuses=("bool", "int", "uint"), no_kernel=_NONE_FC),
+    "imag": Rule("torch.imag", refuses=("bool", "int", "uint", "float")),
+    "sum": Rule("torch.sum", no_kernel=_NONE_FC),
+    "prod": Rule("torch.prod", no_kernel=_NONE_FC),
+    "mean": Rule("torch.mean", SAME, refuses=("bool", "int", "uint"), no_kernel=_NONE_FC),
     "max": Rule("torch.amax", refuses=("complex",), no_kernel=_NONE_UF),
-    "argmax": Rule("torch.argmax", INDEX, refuses=("bool", "complex"), no_kernel=_NONE_UF),
+    "argmax": Rule("torch.argmax", refuses=("bool", "complex"), no_kernel=_NONE_UF),
     "cumulative_sum": Rule(
         "torch.cumsum",
-        ACCUMULATE,
         no_kernel=_NONE_FC,
         # a 0-d tensor is copied, not summed (2.14's bcomplex32 too)
         no_kernel_categories=dict.fromkeys((*_NONE_FC, "bcomplex32"), _DIMENSIONED_ONLY),
         note="dim=0",
     ),
-    "where": Rule("torch.where"),
 }
 
 # ``a += b`` writes the result into ``a``'s tensor when torch's ``canCast`` allows it: no
@@ -252,7 +240,7 @@ _SINCE = {
 
 def _rules(release: str) -> dict[str, Rule]:
     changed = {k: v for rules in since(release, _SINCE) for k, v in rules.items()}
-    return with_operators({**RULES, **changed}, OPERATORS)
+    return with_operators({**RULES, **changed}, OPERATORS, NAMESPACE)
 
 
 OPERATIONS = Operations(

@@ -14,7 +14,8 @@ from promote_cli.dtypes import get
 from promote_cli.engine import Outcome, refuse
 from promote_cli.frameworks.torch.promotion import POLICY
 from promote_cli.operands import PYTHON, Operand
-from promote_cli.ops import SpecialFunction, value_refused
+from promote_cli.rules import SpecialFunction
+from promote_cli.steps import value_refused
 
 # The largest finite value of the floats a scalar exponent is converted to (``pow``).
 _FLOAT_MAX = {"float16": 65504.0, "bfloat16": 3.3895313892515355e38}
