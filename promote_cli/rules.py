@@ -342,9 +342,16 @@ def with_operators(
         dunder = operator.dunder if rebinds else op.dunder
         function = f"{operators.array}.{dunder}" if found.function is not None else None
         out[op.name] = found._replace(function=function)
+    return with_kinds(out)
+
+
+def with_kinds(rules: Mapping[str, Rule]) -> dict[str, Rule]:
+    """``rules`` with each rule that states no kind given its operation's (an operator's is
+    the kind of the function it follows): a table that names every operation itself (ONNX's,
+    operator by operator) passes through here, as ``with_operators``' tables do."""
     return {
         name: rule if rule.kind is not None else rule._replace(kind=VOCABULARY[name].kind)
-        for name, rule in out.items()
+        for name, rule in rules.items()
     }
 
 

@@ -275,7 +275,7 @@ def test_the_design_page_draws_every_module_and_no_import_runs_up_its_layers():
 LONGEST = 600
 LONG_BY_DECLARATION = {
     # NumPy's table of the lower half, its type numbers and the legacy promotion's loops.
-    "promote_cli.frameworks.numpy.promotion": "declarations",
+    "promote_cli.shared.numpy_promotion": "declarations",
     # The command's report: its options, the progress line, the text and JSON reports.
     "promote_cli.cli.verify": "about 600",
 }

@@ -126,7 +126,7 @@ def _rows(names, name, operands, option_values, notation, as_json, explain) -> i
         req, out = row.req, row.out
         function = None
         if req.asked is not None:
-            function = req.asked.rules.rule(req.asked.single().name).function
+            function = req.asked.rules.rule(req.asked.single().name, req.options).function
         return _body(req, operands, name, function, out)
 
     return _several.report("op", asked, found, as_json, body)

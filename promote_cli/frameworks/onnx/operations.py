@@ -17,7 +17,7 @@ from __future__ import annotations
 from promote_cli.frameworks.onnx.constraints import OPSET, Operator, data
 from promote_cli.frameworks.onnx.promotion import POLICY
 from promote_cli.operands import DIMENSIONED
-from promote_cli.rules import Maps, Operations, Rule
+from promote_cli.rules import Maps, Operations, Rule, with_kinds
 from promote_cli.vocabulary import ALWAYS_BOOL, FUNCTIONS, INDEX, OPERATOR_FORMS, SAME, Kind
 
 MAPS = Maps(inexact={}, accumulate={}, real={}, index_dtype="int64", default_float="float32")
@@ -70,11 +70,13 @@ def _rule(name: str, operator: Operator) -> Rule:
 _DATA = data()
 # Python's operators: ONNX has no array type of its own, whose methods they would be.
 _NO_ARRAY = "ONNX has no array type of its own: a model's nodes are its operators"
-RULES = {
-    **{name: Rule(None, note=why) for name, why in _DATA.absent.items()},
-    **{name: _rule(name, op) for name, op in _DATA.operators.items()},
-    **{name: Rule(None, note=_NO_ARRAY) for name in OPERATOR_FORMS},
-}
+RULES = with_kinds(
+    {
+        **{name: Rule(None, note=why) for name, why in _DATA.absent.items()},
+        **{name: _rule(name, op) for name, op in _DATA.operators.items()},
+        **{name: Rule(None, note=_NO_ARRAY) for name in OPERATOR_FORMS},
+    }
+)
 assert set(RULES) == set(FUNCTIONS) | set(OPERATOR_FORMS), "one rule per operation"
 
 OPERATIONS = Operations(
