@@ -301,7 +301,7 @@ def test_a_framework_added_as_a_directory_and_a_registry_line_is_everywhere(copy
     assert suite.returncode == 0, suite.stdout[-3000:]
     passed = re.findall(r"::(\w+)\[abacus\] PASSED", suite.stdout)
     assert "test_every_measured_cell_is_what_the_rules_give" in passed
-    assert "test_counts_equal_an_independent_count_over_the_same_table" in passed
+    assert "test_counts_equal_a_count_over_the_measured_answers" in passed
 
 
 def _rule(text: str) -> tuple[str, rules.Rule]:
@@ -396,7 +396,7 @@ COS = {
     "paddle": "paddle.cos",
     "mindspore": "ops.cos",
     "tinygrad": "Tensor.cos",
-}
+}  # and ONNX: its operators are named per schema, so a new name waits for its mapping
 
 
 @pytest.mark.slow
@@ -419,6 +419,8 @@ def test_an_operation_every_framework_applies_as_its_kind_is_one_vocabulary_line
     for policy, want in [("numpy", "float16"), ("torch", "float32"), ("mlx", "float32")]:
         done = promote(copy, "op", "cos", "int8", "-p", policy, "--notation", "canonical")
         assert (done.returncode, done.stdout) == (0, f"{want}\n"), policy
+    onnx = promote(copy, "op", "cos", "float32", "-p", "onnx")
+    assert onnx.returncode == 1 and "no ONNX operator is mapped to it yet" in onnx.stdout
     explained = promote(copy, "op", "cos", "int8", "-p", "numpy", "--explain").stdout
     assert "operation: cos = np.cos (kind: int-to-float)" in explained
     assert "step: kind" in explained

@@ -70,14 +70,21 @@ def _rule(name: str, operator: Operator) -> Rule:
 _DATA = data()
 # Python's operators: ONNX has no array type of its own, whose methods they would be.
 _NO_ARRAY = "ONNX has no array type of its own: a model's nodes are its operators"
+# A function of the vocabulary that schemas_gen's map does not name yet: ONNX has no namespace
+# whose function of that name promote could assume (its operators are named per schema), so
+# it is not answered until its operator is mapped and measured.
+_UNMAPPED = (
+    "no ONNX operator is mapped to it yet (frameworks/onnx/schemas_gen.py names each array API"
+    " function's operator): map it, regenerate and measure"
+)
 RULES = with_kinds(
     {
+        **{name: Rule(None, note=_UNMAPPED) for name in FUNCTIONS},
         **{name: Rule(None, note=why) for name, why in _DATA.absent.items()},
         **{name: _rule(name, op) for name, op in _DATA.operators.items()},
         **{name: Rule(None, note=_NO_ARRAY) for name in OPERATOR_FORMS},
     }
 )
-assert set(RULES) == set(FUNCTIONS) | set(OPERATOR_FORMS), "one rule per operation"
 
 OPERATIONS = Operations(
     POLICY,
