@@ -19,10 +19,10 @@ table, the lattice's closure, the caches) is derived from the flip. Then the off
   first cell that differs, then ``offline.findings``' unwitnessed (a missing kernel the rules
   claim that no measured cell shows) and unreached (a missing kernel a rule declares for no
   measured cell) and ``offline.unmeasured`` (a question added or lost): the assertions of
-  ``tests/test_measured.py``, stopped at the first problem;
+  ``tests/measured/test_measured.py``, stopped at the first problem;
 - ascend (no oracle, nothing to measure): its rules against the seed table's facts kept in the
   repository (``tests/data/seed_facts.json``, with the document's name and sha256), as
-  ``tests/test_seed_policies.py`` compares them.
+  ``tests/properties/test_seed_policies.py`` compares them.
 
 A flip that makes the rules unreadable (a lattice with a cycle, a table row too short) is not a
 changed answer: it is counted apart as *malformed* and another is drawn. A flip the check does
@@ -519,9 +519,10 @@ def _asks(name: str) -> Any:
 def _seed_check(name: str, policy: Any) -> str:
     """A framework with nothing to measure against the seed facts kept in the repository
     (``tests/data/seed_facts.json``): every cell of its table, by the seed tests' own
-    comparison (``tests/test_seed_policies.py``)."""
-    if str(ROOT / "tests") not in sys.path:
-        sys.path.insert(0, str(ROOT / "tests"))
+    comparison (``tests/properties/test_seed_policies.py``)."""
+    for where in (ROOT / "tests", ROOT / "tests" / "properties"):
+        if str(where) not in sys.path:
+            sys.path.insert(0, str(where))
     from seeds import facts  # type: ignore[import-not-found]
     from test_seed_policies import _grid_diff  # type: ignore[import-not-found]
 
@@ -627,15 +628,16 @@ def _task(args: tuple[Flip | None, str]) -> Outcome | list[str]:
 
 def pytest_fails(flip: Flip) -> bool:
     """Whether the suite's own test file fails on a copy of the checkout with ``flip`` applied
-    (``tests/test_measured.py``, or the seed tests for a framework without measurements)."""
+    (``tests/measured/test_measured.py``, or the seed tests for a framework without
+    measurements)."""
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "checkout"
         for part in ("promote_cli", "tests", "templates"):
             shutil.copytree(ROOT / part, copy / part, ignore=shutil.ignore_patterns("__pycache__"))
         shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
         (copy / flip.file).write_text(flip.text(), encoding="utf-8")
-        tests = "tests/test_measured.py" if measurements(flip.framework) else ""
-        tests = tests or "tests/test_seed_policies.py"
+        tests = "tests/measured/test_measured.py" if measurements(flip.framework) else ""
+        tests = tests or "tests/properties/test_seed_policies.py"
         done = subprocess.run(
             [
                 *(sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", tests),

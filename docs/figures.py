@@ -5,7 +5,7 @@ of frameworks.
 
 The docs site writes each figure into ``_generated/figures/NAME.md`` when it is built
 (``generate.py``), where the guide's pages include it. The README's list sits between
-``<!-- figures:frameworks -->`` and ``<!-- /figures:frameworks -->``; tests/test_readme.py
+``<!-- figures:frameworks -->`` and ``<!-- /figures:frameworks -->``; tests/documents/test_readme.py
 fails when it differs from what this prints.
 
     python docs/figures.py                  # print every figure

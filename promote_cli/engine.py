@@ -46,8 +46,8 @@ if TYPE_CHECKING:
     from promote_cli.notations import Column, Notation
     from promote_cli.options import Option
 
-# Properties a policy declares as data; tests/test_properties.py checks each declared one.
-# TOTAL: every pair of the policy's own types promotes (no refusal) under default options.
+# Properties a policy declares as data; tests/properties/test_properties.py checks each declared
+# one. TOTAL: every pair of the policy's own types promotes (no refusal) under default options.
 SYMMETRIC, IDEMPOTENT, LATTICE, TOTAL = "symmetric", "idempotent", "lattice", "total"
 
 

@@ -46,7 +46,7 @@ UNANSWERED = "unanswered"
 
 def checked() -> tuple[str, ...]:
     """The policies whose answers have been compared with the framework's own runs of random
-    programs (``tests/test_expr.py``); the others compose answers whose intermediates are
+    programs (``tests/commands/test_expr.py``); the others compose answers whose intermediates are
     not checked, and are refused."""
     from promote_cli import frameworks
 

@@ -121,7 +121,7 @@ class Expressions(Record):
     ``aliases``: its own names of the array API's functions (``("power", "pow")``: NumPy's
     ``np.power`` is the array API's ``pow``), each one it has; ``checked``: whether random
     programs run by the framework itself agree with ``promote expr`` node by node
-    (``tests/test_expr.py``); a framework not checked is refused as a column.
+    (``tests/commands/test_expr.py``); a framework not checked is refused as a column.
     ``partial_index``: why indexing a matrix with fewer indices than it has dimensions
     (``x[0]``) raises, when it does ("" when it gives a row); ``keeps_0d``: the reductions
     that return a 0-d array as it is, in its own dtype (MLX's ``sum`` of a 0-d int8 array is

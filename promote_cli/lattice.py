@@ -61,8 +61,8 @@ class Lattice:
     node above the nodes below it. Without it two least bounds are a definition error.
 
     ``check=False`` is for promote's own lattices only: that every pair of their nodes has a
-    unique least bound is proven by ``tests/test_lattice_declaration.py`` for every option
-    setting, so a run does not repeat the quadratic check (a third of ``promote pair``'s own
+    unique least bound is proven by ``tests/properties/test_lattice_declaration.py`` for every
+    option setting, so a run does not repeat the quadratic check (a third of ``promote pair``'s own
     work). A lattice read from a policy file is always checked, and an unchecked one that turns
     out to have two least bounds is still an error, when they are asked for."""
 

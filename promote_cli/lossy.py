@@ -7,8 +7,8 @@ Everything comes from the catalogue (kind, bits, exponent and mantissa bits) plu
 conventions ml_dtypes names its float formats by: ``fn`` has no infinity (an 8-bit ``fn``
 type keeps one NaN pattern, the 4- and 6-bit ones have none), ``fnuz`` has no infinity and no
 negative zero and a bias one larger, ``b11`` a bias of 11, ``fnu`` no sign and no zero. No
-NumPy is imported; ``tests/test_lossy.py`` checks every format against ml_dtypes' ``finfo`` and
-every cell against a brute-force cast of every bit pattern.
+NumPy is imported; ``tests/properties/test_lossy.py`` checks every format against ml_dtypes'
+``finfo`` and every cell against a brute-force cast of every bit pattern.
 
 Python scalars (``int*``, ``float*`` ...) and types without numeric values (``string``,
 OpenVINO's ``nf4`` lookup codes) are outside the question: ``loss`` answers None for them.

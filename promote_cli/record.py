@@ -24,7 +24,7 @@ that define records use ``from __future__ import annotations``), so field types 
 
 Type checkers see ``typing.NamedTuple`` itself (``TYPE_CHECKING`` below), so ``mypy`` checks
 fields, defaults and constructor calls exactly as it does a NamedTuple's.
-``tests/test_record.py`` holds the two to the same behaviour.
+``tests/properties/test_record.py`` holds the two to the same behaviour.
 """
 
 from __future__ import annotations

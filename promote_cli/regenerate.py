@@ -32,7 +32,7 @@
 Each step runs as its own process, as a person would type it, and the first that fails stops the
 run with its exit code. A file whose content did not change is left alone (a measurement keeps
 its date). Then review the diff: a changed measurement that the rules no longer match fails
-``tests/test_measured.py``, naming each cell.
+``tests/measured/test_measured.py``, naming each cell.
 """
 
 from __future__ import annotations

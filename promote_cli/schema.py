@@ -12,7 +12,7 @@ One object per run. Its head is ``{"schema": 1, "command": ..., "policy": ..., "
 - option values as canonical values (``true``, ``"float32"``).
 
 ``SCHEMA`` changes only when a field is renamed or removed; new fields may appear.
-docs/guide/json.md documents it, and tests/test_json_schema.py checks every
+docs/guide/json.md documents it, and tests/commands/test_json_schema.py checks every
 command against it.
 """
 

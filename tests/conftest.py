@@ -13,13 +13,18 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-sys.path.insert(0, str(Path(__file__).parent))
+# The helpers here (oracles, live, seeds ...), and the test modules of every folder: a test
+# imports another's helpers by name (``from test_npy import write_corpus``).
+_HERE = Path(__file__).parent
+_SKIP = ("data", "__pycache__", ".hypothesis")
+_FOLDERS = sorted(d for d in _HERE.iterdir() if d.is_dir() and d.name not in _SKIP)
+sys.path[:0] = [str(_HERE), *map(str, _FOLDERS)]
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 # The tests interrupt real promote runs with Ctrl-C (SIGINT) and expect promote to handle it.
 # A process started with SIGINT ignored passes the ignore on to every child, and promote then
-# leaves it ignored (tests/test_signals.py checks that), as it should for a shell's background
+# leaves it ignored (tests/files/test_signals.py checks that), as it should for a shell's background
 # job; so a suite run in the background (``pytest &``) gives its children SIGINT at its
 # default, as a terminal would.
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
@@ -246,12 +251,12 @@ def pytest_configure_node(node):
 
 # With pytest-xdist (the README's command), the tests of one framework in these files run in
 # one worker: the one that reads that framework's measurements and makes the one pass that
-# several of them assert on (tests/test_measured.py's ``found``; Keras's is 12 s of CPU). A
+# several of them assert on (tests/measured/test_measured.py's ``found``; Keras's is 12 s of CPU). A
 # test's framework is its parameter, the end of its id: ``test_x[keras]``. The groups go out
 # first; every other test goes, one at a time, to the next free worker. (``xdist_group`` marks
 # would say the same, but pytest-xdist 3.8 cannot apply them under pytest 9.) Another
 # ``--dist`` mode given on the command line is used as given.
-_BY_FRAMEWORK = ("tests/test_measured.py",)
+_BY_FRAMEWORK = ("tests/measured/test_measured.py",)
 
 
 def _group(nodeid: str) -> str:

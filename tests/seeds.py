@@ -12,7 +12,8 @@ never edited by hand::
     python tests/seeds.py            # exit 1 and name the documents whose facts differ
     python tests/seeds.py --write    # rewrite tests/data/seed_facts.json from the documents
 
-and tests/test_seed_facts.py checks the file against the documents whenever they are there.
+and tests/properties/test_seed_facts.py checks the file against the documents whenever they are
+there.
 """
 
 from __future__ import annotations

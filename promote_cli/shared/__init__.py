@@ -1,6 +1,6 @@
 """Rules more than one framework applies, below every framework's directory: a framework imports
 no other framework's package, so what two of them share is declared here, once, and each
-imports it (``tests/test_architecture.py`` holds both).
+imports it (``tests/properties/test_architecture.py`` holds both).
 
 - ``aclnn``: the short names of Huawei's aclnn deduction table (Ascend's notation), in which
   Ascend's and MindSpore's tables are written;

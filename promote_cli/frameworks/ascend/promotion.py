@@ -4,8 +4,8 @@ Source: the CANN documentation page the seed reproduces. When an aclnn API such 
 gets inputs of two dtypes it deduces one and converts both; a ``×`` cell means the API rejects
 the pair, which is a refusal here.
 
-The table is symmetric, so only its lower half is stored; ``tests/test_seed_policies.py`` checks the
-mirrored table against every cell of the seed.
+The table is symmetric, so only its lower half is stored; ``tests/properties/test_seed_policies.py``
+checks the mirrored table against every cell of the seed.
 
 Where it departs from its neighbours: the page calls the rules PyTorch-like, but uint16, uint32
 and uint64 promote with nothing but themselves (PyTorch promotes them with floats), and

@@ -23,7 +23,7 @@ def _pair(operator: Operator) -> Pair:
 
 def _named(name: str, pair: Pair) -> Pair:
     # A pair's key is its function's name, and each is a public function of this module
-    # (tests/test_rule_declarations.py: a reader finds the code from the rule): each
+    # (tests/properties/test_rule_declarations.py: a reader finds the code from the rule): each
     # operation's bind, built from the data, is named after it and bound here.
     pair.promote.__name__ = pair.promote.__qualname__ = name
     pair.promote.__module__ = __name__

@@ -10,7 +10,7 @@ version of that operator at ``OPSET``, the inputs the operands fill and the cons
 the output's constraint and every constraint's allowed types, in canonical names; and for each
 name ONNX has no single operator for, why (``ABSENT``). The rules read only that file, so
 ``promote pair -p onnx`` imports neither onnx nor onnxruntime;
-``tests/test_onnx_constraints.py`` checks it against the installed onnx when there is one.
+``tests/properties/test_policy_onnx.py`` checks it against the installed onnx when there is one.
 
     python -m promote_cli.frameworks.onnx.schemas_gen           # writes constraints.json
     python -m promote_cli.frameworks.onnx.schemas_gen --check   # exit 1 when it is stale

@@ -6,8 +6,8 @@ TensorFlow 2.21), which ``tf.experimental.numpy.experimental_enable_numpy_behavi
 dtype_conversion_mode=...)`` switches on, and the "TF-NumPy Type Promotion" guide. The module
 stores a promotion table that marks each cell SAFE or ALL; the guide draws the lattice the
 table was generated from. This policy declares the lattice's direct edges below (its least
-upper bounds reproduce every cell of TensorFlow's table; ``tests/test_policy_tensorflow.py``
-checks that) and keeps the ALL-only marks as data.
+upper bounds reproduce every cell of TensorFlow's table;
+``tests/properties/test_policy_tensorflow.py`` checks that) and keeps the ALL-only marks as data.
 
 Weak types are nodes of the lattice, one per kind and width as TensorFlow spells them: ``i32*``,
 ``i64*``, ``f32*``, ``f64*``, ``c128*`` (there is no ``c64*``). A Python ``int`` is ``i32*``, a
