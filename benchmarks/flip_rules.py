@@ -587,11 +587,13 @@ def _strip(answer: str) -> str:
 
 
 def _forget_frameworks() -> None:
-    """Forget every framework module imported so far (the numpy entry imports its spellings)
-    and the caches that hold what they made, so that each is imported again."""
+    """Forget every framework module and every shared rule module imported so far (the numpy
+    entry imports its spellings) and the caches that hold what they made, so that each is
+    imported again, a flipped one from its flipped text."""
     from promote_cli.rules import pairs, specials
 
-    for module in [m for m in sys.modules if m.startswith("promote_cli.frameworks.")]:
+    rules_of = ("promote_cli.frameworks.", "promote_cli.shared.")
+    for module in [m for m in sys.modules if m.startswith(rules_of)]:
         del sys.modules[module]
     for cached in (frameworks.entries, frameworks.notations, pairs, specials):
         cached.cache_clear()

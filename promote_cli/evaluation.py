@@ -316,7 +316,7 @@ def _step(
 ) -> Step:
     """``node`` answered under ``frame``: the operand it gives, or where it raises."""
     from promote_cli.rules import ABSENT, NO_KERNEL, REFUSES_OPERAND, REFUSES_TYPE, SHAPE
-    from promote_cli.vocabulary import ALWAYS_BOOL, INDEX, Kind
+    from promote_cli.vocabulary import ALWAYS_BOOL, Kind
     from promote_cli.walk import answer
 
     policy, opts, declared = frame.policy, frame.opts, frame.declared
@@ -387,7 +387,7 @@ def _step(
         if _float_inside(declared, node, dims, outcome):
             return Step(node, None, refuse(UNANSWERED, declared.float_inside_why))
         got = _result(node, operands, outcome, category, policy, opts)
-        if weak_in and outcome.rule not in (ALWAYS_BOOL.value, INDEX.value):
+        if weak_in and outcome.rule not in (ALWAYS_BOOL.value, Kind.INDEX.value):
             got = Operand(f"{got.dtype}*", PYTHON)
         return Step(node, got, outcome)
     if node.kind == ASTYPE:

@@ -14,6 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from promote_cli import frameworks
+
+# -p all: every policy of the registry, in its order
+POLICIES = list(frameworks.names())
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTE = "note: policy jax (the default; -p to choose)"
 
@@ -116,11 +121,14 @@ def test_table_of_all_policies_is_one_grid_of_policies_by_pairs(run):
         "int8 x uint8",
         "uint8 x uint8",
     ]
-    rows = {line.split()[0]: line.split()[1:] for line in lines[1:13]}
+    every = len(POLICIES)
+    rows = {line.split()[0]: line.split()[1:] for line in lines[1 : every + 1]}
+    assert list(rows) == POLICIES
     assert rows["jax"] == ["int8", "int16", "uint8"]
     assert rows["openvino"] == ["int8", "×", "uint8"]
     assert rows["paddle"] == ["int8", "×", "uint8"]
-    assert lines[13].startswith("×: refused (promote pair A B -p NAME says why)")
+    assert rows["onnx"] == ["int8", "×", "uint8"]  # ONNX promotes nothing
+    assert lines[every + 1].startswith("×: refused (promote pair A B -p NAME says why)")
     assert done.exit_code == 0 and done.stderr == ""
 
 
@@ -198,7 +206,7 @@ def test_every_policy_at_once_in_a_real_process():
     )
     assert done.returncode == 1  # OpenVINO and Paddle refuse int64 x float16
     assert grid(done.stdout)["numpy"] == "float64"
-    assert len(done.stdout.splitlines()) == 13
+    assert len(done.stdout.splitlines()) == 1 + len(POLICIES)  # the head, a row per policy
     default = subprocess.run(
         [sys.executable, "-m", "promote_cli", "pair", "int64", "float16"],
         capture_output=True,
@@ -221,7 +229,7 @@ def test_several_policies_speak_the_one_json_vocabulary(run, command, args):
 
     doc = json.loads(run(*args).stdout)
     check_vocabulary(doc, command)
-    assert len(doc["answers"]) == 12
+    assert len(doc["answers"]) == len(POLICIES)
     for answer in doc["answers"]:
         check_vocabulary(answer, command)
     if command == "table":

@@ -134,7 +134,7 @@ def test_a_stdout_on_a_full_disk_is_one_line_and_after_a_commit_says_what_was_wr
                 text=True,
                 timeout=120,
             )
-            for args in (["table", "-p", "jax"], ["convert", a, b])
+            for args in (["table", "-p", "jax"], ["convert", a, b, "-p", "jax"])
         )
     full_disk = "promote: error: cannot write to standard output (No space left on device)"
     assert (table.returncode, one_line(table.stderr)) == (2, full_disk)
@@ -423,9 +423,12 @@ def test_a_batchs_clean_up_runs_once_and_closes_each_descriptor_once(tmp_path, m
     assert list(tmp_path.iterdir()) == []
 
 
-def test_an_output_name_too_long_leaves_no_directory_it_made(run, tmp_path):
-    target = tmp_path / "new" / "dir" / ("x" * 300 + ".md")
-    assert "File name too long" in usage_error(run("table", "-t", "f2,bf", "-o", target))
+def test_an_output_name_too_long_or_in_a_missing_directory_leaves_nothing(run, tmp_path):
+    name = "x" * 300 + ".md"
+    assert "File name too long" in usage_error(run("table", "-t", "f2,bf", "-o", tmp_path / name))
+    # table -o makes no directory (as convert -o): a mistyped one is refused, nothing is made
+    missing = usage_error(run("table", "-t", "f2,bf", "-o", tmp_path / "new" / "dir" / name))
+    assert f"directory {tmp_path}/new/dir does not exist" in missing
     assert list(tmp_path.iterdir()) == []
 
 

@@ -25,9 +25,10 @@ needs_full = pytest.mark.skipif(not os.path.exists(FULL), reason="needs /dev/ful
 
 # pair and op end through the console script's quick exit (entry.ANSWER_ONLY); table, expr
 # and the refusals the ordinary way.
+# a policy named: the default's note (docs/guide/policies.md) is not what these test
 ANSWERS = [
-    (["pair", "int8", "uint8"], 0),
-    (["pair", "int8", "uint8", "--json"], 0),
+    (["pair", "int8", "uint8", "-p", "jax"], 0),
+    (["pair", "int8", "uint8", "-p", "jax", "--json"], 0),
     (["op", "add", "int8", "uint8", "-p", "numpy"], 0),
     (["pair", "u16", "f32", "-p", "ascend"], 1),
     (["table", "-p", "numpy", "--types", "int8,uint8"], 0),
