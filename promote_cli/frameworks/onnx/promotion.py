@@ -16,43 +16,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from promote_cli.dtypes import CATALOGUE
 from promote_cli.engine import SYMMETRIC, Outcome, Policy
 from promote_cli.frameworks.onnx import FRAMEWORK
 from promote_cli.frameworks.onnx.constraints import ONNX_TYPES, data
 from promote_cli.operands import DIMENSIONED, ZERO_D, Operand
 
-# Every ONNX element type, in the catalogue's order; the default table shows the ones Add takes.
-TYPES = (
-    "bool",
-    "int2",
-    "int4",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint2",
-    "uint4",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float4_e2m1fn",
-    "float6_e2m3fn",
-    "float6_e3m2fn",
-    "float8_e4m3fn",
-    "float8_e4m3fnuz",
-    "float8_e5m2",
-    "float8_e5m2fnuz",
-    "float8_e8m0fnu",
-    "bfloat16",
-    "float16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-    "string",
-)
-assert sorted(TYPES) == sorted(ONNX_TYPES.values()), "TYPES: every ONNX element type once"
+# Every ONNX element type (constraints.py names each), in the catalogue's order; the default
+# table shows the ones Add takes.
+TYPES = tuple(t for t in CATALOGUE if t in frozenset(ONNX_TYPES.values()))
 
 
 class OnnxPolicy(Policy, framework=FRAMEWORK):
