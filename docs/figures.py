@@ -431,9 +431,9 @@ def startup(kept: dict | None = None) -> str:
     run = (kept or benchmarks())["startup"]
     counts = run["instructions"]
     floor = next(iter(counts.values()))
-    lines = ["| command | instructions | vs floor |", "| --- | --- | --- |"]
+    lines = _head("command", "instructions", "vs floor")
     for name, count in counts.items():
-        lines.append(f"| `{name}` | {count / 1e6:.1f} M | {count / floor:.2f}x |")
+        lines.append(_row(f"`{name}`", f"{count / 1e6:.1f} M", f"{count / floor:.2f}x"))
     lines.append("")
     lines.append(
         f"Measured on {run['date']} ({run['commit']}) with `{run['command']}`, which counts"
